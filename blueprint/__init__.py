@@ -1,0 +1,1 @@
+"""Blueprint: each result mapped to a planned Lean declaration, and the dependency graph."""

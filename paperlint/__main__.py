@@ -1,0 +1,3 @@
+from paperlint.cli import main
+
+main()

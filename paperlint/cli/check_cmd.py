@@ -1,0 +1,1 @@
+"""CLI commands: check_cmd (being built; see the issue tracker)."""

@@ -1,0 +1,1 @@
+"""CLI commands: lean_cmd (being built; see the issue tracker)."""

@@ -1,0 +1,1 @@
+"""CLI commands: preflight_cmd (being built; see the issue tracker)."""

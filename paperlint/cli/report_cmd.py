@@ -1,0 +1,1 @@
+"""CLI commands: report_cmd (being built; see the issue tracker)."""

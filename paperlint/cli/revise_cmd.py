@@ -1,0 +1,1 @@
+"""CLI commands: revise_cmd (being built; see the issue tracker)."""

@@ -1,0 +1,124 @@
+"""The typer app and the one error boundary (design §8, style §7).
+
+Commands live in their own modules and register on `app` (or `lean_app`) when imported. Heavy
+libraries (lean-interact, litellm, pdfminer) are imported inside command bodies only, so that
+`paperlint --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import os
+import platform
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+import click
+import typer
+
+from paperlint import __version__
+from paperlint.errors import InputError, PaperlintError
+from paperlint.exitcodes import ExitCode
+
+app = typer.Typer(
+    name="paperlint",
+    help="Check the proofs in a mathematics or statistics paper against Lean 4 + Mathlib.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # a traceback must never print an API key
+    add_completion=False,
+)
+lean_app = typer.Typer(help="Lean utilities: the mechanical audit.", no_args_is_help=True)
+app.add_typer(lean_app, name="lean")
+
+# Where a crash log goes when a command knows its workspace (set by that command).
+crash_dir: list[Path] = []
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"paperlint {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version."
+    ),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress to stderr."),
+) -> None:
+    """paperlint: every numbered result gets a verdict backed by Lean evidence."""
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _register_commands() -> None:
+    # Imported for their side effect: each module decorates its commands onto `app`.
+    from paperlint.cli import (  # noqa: F401
+        check_cmd,
+        lean_cmd,
+        preflight_cmd,
+        report_cmd,
+        revise_cmd,
+        setup_cmd,
+        validate_cmd,
+    )
+
+
+def _write_crash_log(exc: BaseException) -> Path:
+    folder = crash_dir[-1] if crash_dir else Path(tempfile.gettempdir())
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = folder / (f"crash-{stamp}-{os.getpid()}.log")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        text = (
+            f"paperlint {__version__} on Python {platform.python_version()} "
+            f"({platform.platform()})\n"
+            f"argv: {' '.join(sys.argv)}\n\n" + "".join(traceback.format_exception(exc))
+        )
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        path = Path(tempfile.gettempdir()) / path.name
+        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+    return path
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the CLI and return the exit code; the only place that catches broadly."""
+    _register_commands()
+    try:
+        rc = app(args=argv, standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        typer.echo("Interrupted (^C)", err=True)
+        return ExitCode.INTERRUPTED
+    except click.ClickException as exc:
+        exc.show()
+        return ExitCode.USAGE
+    except KeyboardInterrupt:
+        typer.echo("Interrupted (^C); the last complete record is saved.", err=True)
+        return ExitCode.INTERRUPTED
+    except InputError as exc:
+        typer.echo(str(exc), err=True)
+        return ExitCode.USAGE
+    except PaperlintError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        if exc.hint:
+            typer.echo(f"  hint: {exc.hint}", err=True)
+        return ExitCode.USAGE
+    except Exception as exc:  # the error boundary: anything else is our bug
+        path = _write_crash_log(exc)
+        typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
+        return ExitCode.INTERNAL
+    return int(rc or 0)
+
+
+def main() -> None:
+    sys.exit(run())

@@ -1,0 +1,1 @@
+"""CLI commands: setup_cmd (being built; see the issue tracker)."""

@@ -1,0 +1,1 @@
+"""CLI commands: validate_cmd (being built; see the issue tracker)."""

@@ -1,0 +1,14 @@
+"""The exit codes of design §8, in one place."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    VERIFIED = 0  # every checked result verified (conditionally or not)
+    ISSUE = 1  # at least one issue recorded (also: findings of scan/validate)
+    USAGE = 2  # usage or input error
+    INTERNAL = 3  # internal error; a crash log was written
+    UNFINISHED = 4  # unfinished results remain and no issue
+    INTERRUPTED = 130

@@ -1,0 +1,1 @@
+"""The Lean edge. Only `paperlint.lean.warm` imports lean-interact, and only lazily."""

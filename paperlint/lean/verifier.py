@@ -1,0 +1,150 @@
+"""The `Verifier` protocol and the typed records every implementation returns.
+
+A check context is pure text: the header (imports, options, opens) plus the declarations
+already accepted before the target. Implementations cache whatever live state they hold (REPL
+env ids) keyed by the hash of that text; records never store env ids, only text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Outcome(StrEnum):
+    ACCEPTED = "accepted"  # no error, no sorry
+    REJECTED = "rejected"  # Lean answered: errors or sorries (deterministic)
+    TIMEOUT = "timeout"  # wall-clock limit: infrastructure, not a refutation
+    UNAVAILABLE = "unavailable"  # no Lean, dead server, no recording in a replay
+
+
+class FailureCode(StrEnum):
+    LEAN_ERROR = "lean_error"
+    SORRY = "sorry"
+    HEARTBEATS = "heartbeats"
+    TIMEOUT = "timeout"
+    DEAD_SERVER = "dead_server"
+    HEADER_FAILED = "header_failed"
+    PRIOR_DECL_FAILED = "prior_decl_failed"
+    TARGET_NOT_FOUND = "target_not_found"
+    REFUSED = "refused"  # the hygiene scan refused the text before Lean saw it
+    NO_RECORDING = "no_recording"  # a replay has no answer for this exact request
+    UNAVAILABLE = "unavailable"
+    BACKEND_ERROR = "backend_error"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LeanMessage(_Frozen):
+    severity: str  # error | warning | info
+    line: int  # 1-based, relative to the checked text
+    column: int  # 0-based, code points
+    end_line: int | None = None
+    end_column: int | None = None
+    text: str
+
+
+class LeanContext(_Frozen):
+    """What a candidate is elaborated on top of: header + accepted declarations, as text."""
+
+    header: str
+    accepted: tuple[str, ...] = ()
+
+    def extended(self, declaration: str) -> LeanContext:
+        return LeanContext(header=self.header, accepted=(*self.accepted, declaration))
+
+    def key(self) -> str:
+        digest = hashlib.sha256(self.header.encode())
+        for decl in self.accepted:
+            digest.update(b"\0")
+            digest.update(hashlib.sha256(decl.encode()).digest())
+        return digest.hexdigest()
+
+    def text(self) -> str:
+        """The whole prefix as one Lean file body."""
+        return "\n\n".join((self.header, *self.accepted)) + "\n"
+
+
+class LeanCheck(_Frozen):
+    outcome: Outcome
+    messages: tuple[LeanMessage, ...] = ()
+    goals: tuple[str, ...] = ()
+    code: FailureCode | None = None
+    hint: str | None = None
+    duration_s: float = 0.0
+    replay: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome is Outcome.ACCEPTED
+
+    def errors(self) -> tuple[LeanMessage, ...]:
+        return tuple(m for m in self.messages if m.severity == "error")
+
+
+class AxiomReport(_Frozen):
+    """`#print axioms` answers: declaration name -> axioms (None when the answer was missing)."""
+
+    outcome: Outcome
+    axioms: dict[str, tuple[str, ...] | None] = Field(default_factory=dict)
+    code: FailureCode | None = None
+    hint: str | None = None
+    replay: bool = False
+
+
+class FinalCheck(_Frozen):
+    """A cold `lake env lean FILE` build plus marker-wrapped `#print axioms` queries."""
+
+    outcome: Outcome
+    file_sha256: str
+    command: tuple[str, ...] = ()
+    exit_code: int | None = None
+    duration_s: float = 0.0
+    output: str = ""
+    has_sorry_warning: bool = False
+    errors: tuple[str, ...] = ()
+    axioms: dict[str, tuple[str, ...] | None] = Field(default_factory=dict)
+    toolchain: str | None = None
+    mathlib_rev: str | None = None
+    code: FailureCode | None = None
+    hint: str | None = None
+    replay: bool = False
+
+    @property
+    def clean(self) -> bool:
+        return (
+            self.outcome is Outcome.ACCEPTED
+            and self.exit_code == 0
+            and not self.has_sorry_warning
+            and not self.errors
+        )
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    """Checks Lean text. Implementations: warm (lean-interact), final (lake env lean), replay."""
+
+    is_replay: bool
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        """Elaborate `candidate` on top of `context`. Never raises for Lean-level failures."""
+        ...
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        """`#print axioms` for each name, on top of `context` (which must declare them)."""
+        ...
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        """Cold build of a self-contained file, then the axioms of each name."""
+        ...
+
+    def close(self) -> None: ...

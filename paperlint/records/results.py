@@ -1,0 +1,141 @@
+"""The results record (contract: `paperlint.results/1`, design §5)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RESULTS_SCHEMA: Final = "paperlint.results/1"
+
+
+class Stage(StrEnum):
+    PENDING = "pending"
+    PLANNED = "planned"
+    DRAFTED = "drafted"
+    GATED = "gated"
+    GATE_BLOCKED = "gate_blocked"
+    PROVING = "proving"
+    AUDITED = "audited"
+    DONE = "done"
+
+
+class Verdict(StrEnum):
+    VERIFIED_UNCONDITIONAL = "verified_unconditional"
+    VERIFIED_CONDITIONAL = "verified_conditional"
+    ISSUE = "issue"
+    UNFINISHED = "unfinished"
+
+
+class IssueClass(StrEnum):
+    ERROR = "ERROR"
+    PAPER_ARGUMENT_GAP = "PAPER_ARGUMENT_GAP"
+    PAPER_ASSUMPTION_GAP = "PAPER_ASSUMPTION_GAP"
+    EXPOSITION_GAP = "EXPOSITION_GAP"
+    DOMAIN_CLARIFICATION = "DOMAIN_CLARIFICATION"
+
+
+class ConditionKind(StrEnum):
+    CITED = "cited"  # (i) a cited result
+    ASSERTED = "asserted"  # (ii) a fact the paper asserts without proof
+    CLAUSE_UNVERIFIED = "clause_unverified"  # (iii) a clause of another result, not yet verified
+    CLAUSE_WITH_ISSUE = "clause_with_issue"  # (iv) a clause of a result with a recorded issue
+    MISSING_FROM_MATHLIB = "missing_from_mathlib"  # (v) a standard fact missing from Mathlib
+
+
+class UnfinishedReason(StrEnum):
+    BUDGET_EXHAUSTED = "budget_exhausted"
+    LEAN_UNAVAILABLE = "lean_unavailable"
+    MODEL_UNAVAILABLE = "model_unavailable"
+    STATEMENT_NOT_APPROVED = "statement_not_approved"
+    MISSING_LIBRARY_INTERFACE = "missing_library_interface"
+    TRANSLATION_BLOCKED = "translation_blocked"
+    INTERRUPTED = "interrupted"
+    NOT_VERDICT_BEARING = "not_verdict_bearing"
+    DEPENDENCY_UNFINISHED = "dependency_unfinished"
+    AUDIT_FAILED = "audit_failed"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ConditionSource(_Record):
+    key: str | None = None  # bibliography key, for a cited result
+    locator: str | None = None  # "Theorem 2"
+    result: str | None = None  # result id, for a clause of another result
+    quote: str | None = None  # the paper's words, for an asserted fact
+
+
+class Condition(_Record):
+    name: str  # the hypothesis' name in the Lean theorem
+    lean_type: str
+    kind: ConditionKind
+    source: ConditionSource = Field(default_factory=ConditionSource)
+    used_by: str | None = None  # the proof step that uses it
+
+
+class IssueLocation(_Record):
+    file: str
+    line: int
+    quote: str
+
+
+class IssueEvidence(_Record):
+    counterexample: str | None = None  # path of a compiled Lean counterexample, in the workspace
+    confirmed_by: str | None = None  # the role (and call id) of the confirming review
+    raised_by: str | None = None
+    review: str | None = None  # path of the confirming review record
+
+
+class Issue(_Record):
+    class_: IssueClass = Field(alias="class")
+    side: Literal["paper", "formalization", "unknown"]
+    location: IssueLocation
+    summary: str = ""
+    evidence: IssueEvidence = Field(default_factory=IssueEvidence)
+
+
+class Unfinished(_Record):
+    reason: UnfinishedReason
+    detail: str = ""
+    remaining: list[str] = Field(default_factory=list)
+
+
+class Evidence(_Record):
+    lean_file: str | None = None
+    lean_name: str | None = None
+    statement_fingerprint: str | None = None
+    gate: str | None = None
+    final_check: str | None = None
+    axioms: list[str] | None = None
+    audit: str | None = None
+    hashes: dict[str, str] = Field(default_factory=dict)  # workspace path -> sha256
+
+
+class ResultRecord(_Record):
+    id: str
+    number: str | None
+    kind: str
+    stage: Stage = Stage.PENDING
+    verdict: Verdict | None = None
+    conditions: list[Condition] = Field(default_factory=list)
+    issue: Issue | None = None
+    unfinished: Unfinished | None = None
+    evidence: Evidence = Field(default_factory=Evidence)
+    verdict_bearing: bool = True
+    attempts: int = 0
+    notes: list[str] = Field(default_factory=list)
+
+
+class Results(_Record):
+    schema_: Literal["paperlint.results/1"] = Field(default=RESULTS_SCHEMA, alias="schema")
+    replay: bool = False
+    replay_parts: list[str] = Field(default_factory=list)  # "model", "lean"
+    paper: str = ""
+    results: list[ResultRecord] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    def get(self, result_id: str) -> ResultRecord | None:
+        return next((r for r in self.results if r.id == result_id), None)

@@ -1,0 +1,123 @@
+"""The inventory record (contract: `paperlint.inventory/1`, design §4)."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+INVENTORY_SCHEMA: Final = "paperlint.inventory/1"
+
+Kind = Literal[
+    "theorem",
+    "lemma",
+    "proposition",
+    "corollary",
+    "claim",
+    "definition",
+    "assumption",
+    "conjecture",
+    "remark",
+    "example",
+    "other",
+]
+Severity = Literal["error", "warning", "info"]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Span(_Record):
+    file: str
+    start_line: int
+    end_line: int
+    # PDF inputs locate by page (1-based) and line within the page instead of source lines.
+    page: int | None = None
+
+
+class Proof(_Record):
+    span: Span
+    text: str
+    # how the proof was attached: "next" (the proof environment that follows), "reference"
+    # (Proof of \ref{x}), "paragraph" (a "Proof." paragraph), "proves" (\proves{x}), "pdf"
+    attached_by: str = "next"
+
+
+class Citation(_Record):
+    key: str
+    note: str | None = None
+    where: Literal["statement", "proof", "note"] = "statement"
+
+
+class FileEntry(_Record):
+    path: str
+    sha256: str
+
+
+class EquationInfo(_Record):
+    number: str
+    result: str | None = None
+
+
+class BibEntry(_Record):
+    key: str
+    text: str
+
+
+class Macro(_Record):
+    name: str
+    definition: str
+    arity: int = 0
+    file: str | None = None
+    line: int | None = None
+
+
+class Diagnostic(_Record):
+    severity: Severity
+    file: str
+    line: int | None = None
+    code: str
+    message: str
+
+    def render(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.severity}: {self.message} [{self.code}]"
+
+
+class Result(_Record):
+    id: str
+    env: str
+    kind: Kind
+    title: str
+    number: str | None
+    note: str | None = None
+    labels: list[str] = Field(default_factory=list)
+    statement: str
+    span: Span
+    proof: Proof | None = None
+    uses: list[str] = Field(default_factory=list)
+    proof_uses: list[str] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    # where the printed number came from: "emulated", "latex" (a compiled .aux), or "pdf"
+    number_source: Literal["emulated", "latex", "pdf"] = "emulated"
+    # the id of the result this one restates (thmtools restatable, hand-made restatements)
+    restates: str | None = None
+    # the result id this one is nested in (a claim inside a proof), if any
+    parent: str | None = None
+
+
+class Inventory(_Record):
+    schema_: Literal["paperlint.inventory/1"] = Field(default=INVENTORY_SCHEMA, alias="schema")
+    root: str
+    files: list[FileEntry] = Field(default_factory=list)
+    results: list[Result] = Field(default_factory=list)
+    equations: dict[str, EquationInfo] = Field(default_factory=dict)
+    bibliography: list[BibEntry] = Field(default_factory=list)
+    macros: list[Macro] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    # "tex" or "pdf"
+    source_kind: Literal["tex", "pdf"] = "tex"
+
+    def result(self, result_id: str) -> Result | None:
+        return next((r for r in self.results if r.id == result_id), None)

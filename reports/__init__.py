@@ -1,0 +1,1 @@
+"""Reports: rendered from records only; never calls a model or Lean."""

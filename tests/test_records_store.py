@@ -1,0 +1,59 @@
+import json
+import os
+
+import pytest
+from paperlint.preflight import Inventory
+
+from paperlint.errors import StateError
+from paperlint.records import EventLog, WorkspaceLock, read_record, write_record
+
+
+def test_write_record_round_trips_and_carries_schema(tmp_path):
+    path = tmp_path / "inventory.json"
+    write_record(path, Inventory(root="main.tex"))
+    data = json.loads(path.read_text())
+    assert data["schema"] == "paperlint.inventory/1"
+    assert read_record(path, Inventory).root == "main.tex"
+    assert [p.name for p in tmp_path.iterdir()] == ["inventory.json"]  # no temp file left
+
+
+def test_failed_write_keeps_the_old_record(tmp_path, monkeypatch):
+    path = tmp_path / "r.json"
+    write_record(path, Inventory(root="old.tex"))
+
+    def boom(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        write_record(path, Inventory(root="new.tex"))
+    assert read_record(path, Inventory).root == "old.tex"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_read_record_rejects_a_foreign_schema(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"schema": "paperlint.inventory/99", "root": "x"}))
+    with pytest.raises(StateError, match="not a valid Inventory"):
+        read_record(path, Inventory)
+
+
+def test_event_log_skips_and_repairs_a_torn_last_line(tmp_path):
+    log = EventLog(tmp_path / "events.jsonl")
+    assert log.append({"n": 1}) == 1
+    with open(log.path, "a") as handle:
+        handle.write('{"n": 2, "tor')  # a crash in the middle of a write
+    assert [e["n"] for e in log.read()] == [1]
+    fresh = EventLog(log.path)
+    assert fresh.append({"n": 3}) == 2
+    assert [e["n"] for e in fresh.read()] == [1, 3]
+
+
+def test_lock_is_exclusive_and_stale_locks_are_taken_over(tmp_path):
+    with WorkspaceLock(tmp_path), pytest.raises(StateError, match="another paperlint process"):
+        WorkspaceLock(tmp_path).acquire()
+    (tmp_path / ".lock").write_text("999999999")  # a pid that does not run
+    lock = WorkspaceLock(tmp_path)
+    lock.acquire()
+    lock.release()
+    assert not (tmp_path / ".lock").exists()
