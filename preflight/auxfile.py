@@ -83,7 +83,7 @@ def parse_aux(main_aux: str, *, read: ReadText) -> AuxData:
     writes it) to its text.
     """
     collected = _Collected()
-    _collect(main_aux, read, collected, depth=0)
+    _collect(main_aux, read, collected, chain=())
     labels: dict[str, AuxLabel] = {}
     seen: dict[str, list[str]] = {}
     for entry in collected.labels:
@@ -137,8 +137,10 @@ def normalise_number(raw: str) -> str:
 # --- reading -----------------------------------------------------------------------------
 
 
-def _collect(name: str, read: ReadText, into: _Collected, *, depth: int) -> None:
-    text = read(name) if depth < _MAX_DEPTH else None
+def _collect(name: str, read: ReadText, into: _Collected, *, chain: tuple[str, ...]) -> None:
+    if name in chain or len(chain) >= _MAX_DEPTH:
+        return  # an aux that inputs itself would make TeX loop; read each level once
+    text = read(name)
     if text is None:
         into.missing.append(name)
         return
@@ -151,13 +153,13 @@ def _collect(name: str, read: ReadText, into: _Collected, *, depth: int) -> None
         elif ch == "{":
             i = _group_end(text, i)
         elif ch == "\\":
-            i = _command(text, i, read, into, aux=name, depth=depth)
+            i = _command(text, i, read, into, chain=(*chain, name))
         else:
             i += 1
 
 
 def _command(
-    text: str, start: int, read: ReadText, into: _Collected, *, aux: str, depth: int
+    text: str, start: int, read: ReadText, into: _Collected, *, chain: tuple[str, ...]
 ) -> int:
     name, i = _read_control(text, start)
     if name in _DEFINERS:
@@ -167,7 +169,7 @@ def _command(
     if name == "newlabel":
         args, i = _read_groups(text, i, 2)
         if len(args) == 2:
-            _add_label(args[0], args[1], into, aux_file=aux)
+            _add_label(args[0], args[1], into, aux_file=chain[-1])
         return i
     if name == "bibcite":
         args, i = _read_groups(text, i, 2)
@@ -179,7 +181,7 @@ def _command(
         # LaTeX writes `\@input{chap/x.aux}` relative to the folder it runs in, not to the
         # aux that names it, so the target is used as written.
         if args:
-            _collect(args[0].strip(), read, into, depth=depth + 1)
+            _collect(args[0].strip(), read, into, chain=chain)
         return i
     return i
 

@@ -1,0 +1,145 @@
+"""Reconciling an inventory with LaTeX's numbers, with the compile stubbed (no TeX needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperlint.preflight.auxfile import AuxData, parse_aux_text
+from paperlint.preflight.latexcheck import apply_latex, reconcile, same_number
+from paperlint.preflight.latexrun import CompileResult, CompileStatus
+from paperlint.preflight.model import EquationInfo, Inventory, Result, Span
+
+AUX = r"""\relax
+\newlabel{sec:intro}{{1}{1}{Intro}{section.1}{}}
+\newlabel{thm:main}{{1.1}{1}{Main}{theorem.1.1}{}}
+\newlabel{thm:main@cref}{{[theorem][1][1]1.1}{[1][1][]1}}
+\newlabel{lem:a}{{1.3}{1}{}{theorem.1.3}{}}
+\newlabel{eq:a}{{2}{1}{}{equation.2}{}}
+\newlabel{eq:b}{{3}{1}{}{equation.3}{}}
+\newlabel{rem:s}{{1}{1}{}{section.1}{}}
+\newlabel{cor:only}{{1.4}{2}{}{theorem.1.4}{}}
+\newlabel{fig:x}{{1}{2}{A figure}{figure.1}{}}
+\newlabel{dup}{{1}{1}}
+\newlabel{dup}{{2}{1}}
+"""
+
+
+def _result(rid: str, env: str, number: str | None, line: int) -> Result:
+    return Result(
+        id=rid,
+        env=env,
+        kind="lemma" if env == "lemma" else "theorem",
+        title=env.capitalize(),
+        number=number,
+        labels=[rid],
+        statement="...",
+        span=Span(file="sec/intro.tex", start_line=line, end_line=line + 2),
+    )
+
+
+def _inventory() -> Inventory:
+    return Inventory(
+        root="main.tex",
+        results=[
+            _result("thm:main", "theorem", "1.1", 10),
+            _result("lem:a", "lemma", "1.2", 20),
+            _result("rem:s", "remark", None, 30),
+            _result("lem:dead", "lemma", "9.9", 40),
+        ],
+        equations={
+            "eq:a": EquationInfo(number="2", result="lem:a"),
+            "eq:b": EquationInfo(number="1.3", result=None),
+        },
+    )
+
+
+def _compiled(aux: AuxData, status: CompileStatus = CompileStatus.OK) -> CompileResult:
+    return CompileResult(
+        status=status,
+        aux=aux,
+        engine="pdflatex",
+        compiled_with="latexmk 4.79 / pdflatex",
+        returncode=0 if status is CompileStatus.OK else 12,
+        seconds=1.0,
+        log_tail="./main.tex:7: Undefined control sequence.\nOutput written",
+    )
+
+
+def _codes(inv: Inventory) -> list[tuple[str, str, int | None]]:
+    return [(d.code, d.file, d.line) for d in inv.diagnostics]
+
+
+def test_stubbed_compile_latex_number_wins_with_a_mismatch_warning():
+    out = reconcile(_inventory(), _compiled(parse_aux_text(AUX)))
+    lem = out.result("lem:a")
+    assert lem is not None
+    assert (lem.number, lem.number_source) == ("1.3", "latex")
+    [warning] = [d for d in out.diagnostics if d.code == "number-mismatch" and "lem:a" in d.message]
+    assert (warning.severity, warning.file, warning.line) == ("warning", "sec/intro.tex", 20)
+    assert "1.2" in warning.message and "1.3" in warning.message
+
+
+def test_stubbed_compile_agreeing_number_is_marked_latex_without_warning():
+    out = reconcile(_inventory(), _compiled(parse_aux_text(AUX)))
+    thm = out.result("thm:main")
+    assert thm is not None and (thm.number, thm.number_source) == ("1.1", "latex")
+    assert not any("thm:main" in d.message for d in out.diagnostics)
+
+
+def test_stubbed_compile_unnumbered_result_keeps_no_number():
+    out = reconcile(_inventory(), _compiled(parse_aux_text(AUX)))
+    rem = out.result("rem:s")
+    assert rem is not None and rem.number is None and rem.number_source == "emulated"
+    assert ("label-in-unnumbered", "sec/intro.tex", 30) in _codes(out)
+
+
+def test_stubbed_compile_equation_numbers_follow_latex():
+    out = reconcile(_inventory(), _compiled(parse_aux_text(AUX)))
+    assert out.equations["eq:a"].number == "2"
+    assert out.equations["eq:b"].number == "3"
+    [warning] = [d for d in out.diagnostics if "eq:b" in d.message]
+    assert (warning.code, warning.file, warning.line) == ("number-mismatch", "main.tex", None)
+
+
+def test_stubbed_compile_labels_known_to_one_side_only_are_reported():
+    out = reconcile(_inventory(), _compiled(parse_aux_text(AUX)))
+    codes = _codes(out)
+    assert ("label-not-in-latex", "sec/intro.tex", 40) in codes
+    only = [d.message for d in out.diagnostics if d.code == "latex-only-label"]
+    assert any("cor:only" in m for m in only)
+    assert not any("fig:x" in m or "sec:intro" in m for m in only)
+    assert any(d.code == "duplicate-label" and "`dup`" in d.message for d in out.diagnostics)
+
+
+def test_stubbed_compile_errors_are_reported_but_numbers_still_used():
+    out = reconcile(_inventory(), _compiled(parse_aux_text(AUX), CompileStatus.ERRORS))
+    [note] = [d for d in out.diagnostics if d.code == "latex-compile"]
+    assert note.severity == "warning" and "Undefined control sequence" in note.message
+    lem = out.result("lem:a")
+    assert lem is not None and lem.number == "1.3"
+
+
+def test_stubbed_compile_without_aux_leaves_inventory_and_says_so():
+    inv = _inventory()
+    out = reconcile(inv, _compiled(AuxData(missing=("main.aux",)), CompileStatus.NO_AUX))
+    assert out.results == inv.results
+    assert [d.severity for d in out.diagnostics] == ["error"]
+
+
+def test_apply_latex_with_injected_compile_gets_project_and_root():
+    calls: list[tuple[Path, str]] = []
+
+    def fake(folder: Path, root: str) -> CompileResult:
+        calls.append((folder, root))
+        return _compiled(parse_aux_text(AUX))
+
+    out = apply_latex(_inventory(), Path("/paper"), compile=fake)
+    assert calls == [(Path("/paper"), "main.tex")]
+    assert out.result("lem:a") is not None
+
+
+def test_same_number_ignores_spacing_and_braces():
+    assert same_number("1.{1}", "1.1")
+    assert same_number(r"$\star$", r"$\star $")
+    assert not same_number("1.2", "1.3")
+    assert same_number(None, "")

@@ -1,0 +1,115 @@
+"""The sandboxed latexmk runner: pure parts always, a real compile only with TeX installed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from paperlint.preflight import latexrun
+from paperlint.preflight.latexrun import (
+    CompileStatus,
+    choose_engine,
+    compile_project,
+    copy_project,
+    latexmk_command,
+    safe_env,
+)
+
+from paperlint.errors import InputError
+
+needs_latexmk = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
+
+PAPER = r"""\documentclass{article}
+\usepackage{amsmath,amsthm,hyperref,cleveref}
+\newtheorem{theorem}{Theorem}[section]
+\newtheorem{lemma}[theorem]{Lemma}
+\begin{document}
+\immediate\write18{touch %(pwned)s}
+\section{Intro}
+\input{sec/body}
+\begin{equation}\label{eq:t} c \tag{$\star$} \end{equation}
+\end{document}
+"""
+BODY = r"""\begin{theorem}[Main]\label{thm:main} x \end{theorem}
+\begin{lemma}\label{lem:a} y \begin{equation}\label{eq:a} a=b \end{equation}\end{lemma}
+"""
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_missing_latexmk_is_an_input_error_with_install_hint(monkeypatch):
+    monkeypatch.setattr(latexrun.shutil, "which", lambda name: None)
+    with pytest.raises(InputError) as caught:
+        compile_project(Path("."), "main.tex")
+    assert "latexmk" in str(caught.value)
+    assert caught.value.hint is not None and "drop --latex" in caught.value.hint
+
+
+def test_engine_is_xelatex_only_for_fontspec_unicode_math_or_magic_comment():
+    assert choose_engine([r"\usepackage{amsmath}"]) == "pdflatex"
+    assert choose_engine([r"\usepackage[math-style=ISO]{unicode-math}"]) == "xelatex"
+    assert choose_engine([r"\usepackage{amsmath,fontspec}"]) == "xelatex"
+    assert choose_engine([r"% \usepackage{fontspec}"]) == "pdflatex"
+    assert choose_engine(["% !TEX program = xelatex\n"]) == "xelatex"
+
+
+def test_command_never_halts_never_shell_escapes_and_reads_no_rc_file():
+    cmd = latexmk_command("latexmk", "main.tex", "pdflatex")
+    assert "-no-shell-escape" in cmd and "-norc" in cmd and "-f" in cmd
+    assert "-halt-on-error" not in cmd and not any(c[1:] == "shell-escape" for c in cmd)
+    env = safe_env()
+    assert env["shell_escape"] == "f" and env["openout_any"] == "p"
+
+
+def test_copy_skips_links_that_leave_the_project(tmp_path):
+    outside = tmp_path / "secret.txt"
+    outside.write_text("secret")
+    project = tmp_path / "paper"
+    (project / "sec").mkdir(parents=True)
+    (project / "main.tex").write_text("x")
+    (project / "sec" / "a.tex").write_text("y")
+    (project / "leak.tex").symlink_to(outside)
+    (project / ".git").mkdir()
+    (project / ".git" / "HEAD").write_text("ref")
+    copy_project(project, tmp_path / "copy")
+    assert sorted(_snapshot(tmp_path / "copy")) == ["main.tex", "sec/a.tex"]
+
+
+@pytest.mark.latex
+@needs_latexmk
+def test_real_compile_reads_labels_from_a_scratch_copy_without_shell_escape(tmp_path):
+    project = tmp_path / "paper"
+    (project / "sec").mkdir(parents=True)
+    pwned = tmp_path / "PWNED"
+    (project / "main.tex").write_text(PAPER % {"pwned": pwned})
+    (project / "sec" / "body.tex").write_text(BODY)
+    before = _snapshot(project)
+
+    result = compile_project(project, "main.tex", timeout=120)
+
+    assert result.status is CompileStatus.OK, result.log_tail
+    assert result.aux.numbers() == {
+        "thm:main": "1.1",
+        "lem:a": "1.2",
+        "eq:a": "1",
+        "eq:t": r"$\star $",
+    }
+    assert result.aux.labels["lem:a"].cref_type == "lemma"
+    assert _snapshot(project) == before  # nothing written in the user's folder
+    assert not pwned.exists()  # \write18 did not run
+    assert "pdflatex" in result.compiled_with
+
+
+@pytest.mark.latex
+@needs_latexmk
+def test_real_compile_with_a_fatal_error_still_returns_a_clear_status(tmp_path):
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\section{A}\\label{s}\\input{missing}"
+        "\\end{document}\n"
+    )
+    result = compile_project(tmp_path, "main.tex", timeout=120)
+    assert result.status in (CompileStatus.ERRORS, CompileStatus.NO_AUX)
+    assert "missing" in result.log_tail
