@@ -1,0 +1,194 @@
+"""Cheap, deterministic fidelity hints from a TeX statement.
+
+These are hints for the drafter and the gate, never judgements: a pattern that does not fire
+leaves the field empty. Everything works on the raw TeX with regular expressions, so the same
+statement always yields the same hints.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from paperlint.blueprint.fingerprint import normalise_tex
+from paperlint.blueprint.model import FidelityHints
+
+_SEP: Final = "; "
+
+# Sentence openers that introduce hypotheses, and ones that introduce follow-on claims.
+_HYPOTHESIS_OPENERS: Final = ("let ", "suppose ", "assume ", "given ", "fix ", "under ")
+_FOLLOW_ON_OPENERS: Final = (
+    "moreover",
+    "in particular",
+    "furthermore",
+    "consequently",
+    "in addition",
+    "additionally",
+    "also,",
+    "finally",
+)
+
+# Object classes worth naming, longest first so "random vector" wins over "vector".
+_OBJECT_CLASSES: Final = (
+    "i.i.d.",
+    "random variables",
+    "random variable",
+    "random vectors",
+    "random vector",
+    "random matrix",
+    "markov chain",
+    "martingale",
+    "stochastic process",
+    "probability measure",
+    "probability space",
+    "measure",
+    "distribution",
+    "estimator",
+    "sequence",
+    "series",
+    "matrix",
+    "matrices",
+    "function",
+    "functions",
+    "operator",
+    "polynomial",
+    "vector",
+    "graph",
+    "metric space",
+    "hilbert space",
+    "banach space",
+    "set",
+    "sets",
+    "integer",
+    "integers",
+)
+
+_QUANTIFIERS: Final = (
+    (r"for (?:all|every|each|any)\b|\\forall\b", "for all"),
+    (r"there (?:exists?|is|are)\b|\\exists\b|for some\b", "there exists"),
+    (r"for (?:all )?sufficiently large\b|eventually\b", "eventually"),
+)
+_QUANTIFIER = re.compile("|".join(f"(?:{p})" for p, _ in _QUANTIFIERS), re.IGNORECASE)
+_MATH_AFTER = re.compile(r"\s*\$([^$]{1,80})\$")
+
+_INLINE_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+# a set on the right of \in: blackboard/calligraphic letters (with powers), intervals, braces
+_SET = (
+    r"(\\math(?:bb|cal|scr|frak)\s*\{?\s*[A-Za-z]\s*\}?(?:\s*\^\s*\{?[^$,;]{1,8}?\}?)?"
+    r"|[\[(][^\[\]()$]{1,30}[\])]"
+    r"|\\\{[^$]{1,40}?\\\})"
+)
+_MEMBERSHIP = re.compile(r"([^$]{1,40}?)\s*\\in\s*" + _SET)
+_BOUND = re.compile(
+    r"^\s*([A-Za-z\\][\w\\{}^']{0,20})\s*(\\geq?|\\leq?|>|<|\\neq|\\ge|\\le)\s*(-?[\w\\{}.]{1,12})\s*$"
+)
+# "with values in $[0,1]$", "for $x$ in $\mathbb{R}$": a domain stated in prose
+_PROSE_IN = re.compile(r"\b(?:values )?in \$\s*" + _SET + r"\s*\$")
+# a period that ends a display belongs to the sentence, so move it outside the display
+_DISPLAY_PERIOD = re.compile(
+    r"\.\s*(\\\]|\\end\{(?:equation|align|gather|multline|displaymath)\*?\})"
+)
+_CODOMAIN = re.compile(r"\\(?:to|rightarrow|longrightarrow)\s*" + _SET)
+_VALUED = re.compile(r"\b((?:real|complex|integer|vector|matrix|set)-valued)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\])")
+_ABBREVIATION = re.compile(r"(?:i\.i\.d|e\.g|i\.e|cf|resp|a\.s|w\.p|etc)\.$", re.IGNORECASE)
+_ITEM = re.compile(r"\\item\b(?:\s*\[[^\]]*\])?")
+_LIST_ENV = re.compile(r"\\(?:begin|end)\{(?:enumerate|itemize|description)\}(?:\[[^\]]*\])?")
+
+
+def fidelity_hints(statement: str) -> FidelityHints:
+    """Hints for each gate field from one TeX statement; empty strings where nothing fired."""
+    text = _DISPLAY_PERIOD.sub(r"\1.", normalise_tex(statement))
+    sentences = split_sentences(_ITEM.split(_LIST_ENV.sub(" ", text))[0])
+    hypotheses = [s for s in sentences if s.lower().startswith(_HYPOTHESIS_OPENERS)]
+    follow_ons = [s for s in sentences if s.lower().startswith(_FOLLOW_ON_OPENERS)]
+    rest = [s for s in sentences if s not in hypotheses and s not in follow_ons]
+    if_hyp, conclusion = _split_if_then(" ".join(rest))
+    return FidelityHints(
+        object_class=_SEP.join(_object_classes(text)),
+        quantifier_order=" -> ".join(_quantifiers(text)),
+        parameter_domains=_SEP.join(_domains(text)),
+        codomain=_SEP.join(_codomains(text)),
+        hypotheses=_SEP.join(hypotheses + ([if_hyp] if if_hyp else [])),
+        conclusion=conclusion,
+        follow_on_claims=_SEP.join(follow_ons + _items(text)),
+    )
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split prose at sentence ends, not inside `$…$` and not after "i.i.d." or "e.g."."""
+    pieces: list[str] = []
+    current = ""
+    for chunk in _SENTENCE_END.split(text):
+        current = f"{current} {chunk}" if current else chunk
+        if current.count("$") % 2 == 0 and not _ABBREVIATION.search(current):
+            pieces.append(current.strip())
+            current = ""
+    if current.strip():
+        pieces.append(current.strip())
+    return [p for p in pieces if p]
+
+
+def _split_if_then(text: str) -> tuple[str, str]:
+    """("If A", "B") for "If A, then B"; ("", text minus a leading "Then") otherwise."""
+    match = re.match(r"(?is)^\s*((?:if|whenever|when)\s.+?),?\s+then\s+(.+)$", text)
+    if match:
+        return match.group(1).strip(), _strip_end(match.group(2))
+    return "", _strip_end(re.sub(r"(?i)^\s*then,?\s+", "", text))
+
+
+def _strip_end(text: str) -> str:
+    return text.strip().rstrip(".;,").strip()
+
+
+def _object_classes(text: str) -> list[str]:
+    lower = text.lower()
+    found: list[tuple[int, str]] = []
+    for word in _OBJECT_CLASSES:
+        pattern = re.escape(word) + (r"(?![a-z])" if word[-1].isalpha() else "")
+        match = re.search(r"(?<![a-z])" + pattern, lower)
+        covered = any(word in other for _, other in found)
+        if match and not covered:
+            found.append((match.start(), word))
+    return [w for _, w in sorted(found)]
+
+
+def _quantifiers(text: str) -> list[str]:
+    out = []
+    for match in _QUANTIFIER.finditer(text):
+        label = next(name for p, name in _QUANTIFIERS if re.fullmatch(p, match.group(0), re.I))
+        bound = _MATH_AFTER.match(text, match.end())
+        out.append(f"{label} {bound.group(1).strip()}" if bound else label)
+    return out
+
+
+def _math_segments(text: str) -> list[str]:
+    return [a or b for a, b in _INLINE_MATH.findall(text)]
+
+
+def _domains(text: str) -> list[str]:
+    out: list[str] = []
+    for segment in _math_segments(text):
+        for variable, domain in _MEMBERSHIP.findall(segment):
+            out.append(f"{_last_term(variable)} \\in {domain.strip()}")
+        bound = _BOUND.match(segment)
+        if bound:
+            out.append(" ".join(bound.groups()))
+    out += [f"values in {m.group(1).strip()}" for m in _PROSE_IN.finditer(text)]
+    return list(dict.fromkeys(out))
+
+
+def _last_term(variable: str) -> str:
+    # "for all x" or "f(x) = y, x" -> the symbols just before \in
+    return re.split(r"[=<>]|\\(?:le|ge|leq|geq|forall|exists)\b", variable)[-1].strip(" ,")
+
+
+def _codomains(text: str) -> list[str]:
+    found = [m.group(1).strip() for seg in _math_segments(text) for m in _CODOMAIN.finditer(seg)]
+    found += [m.group(1).lower() for m in _VALUED.finditer(text)]
+    return list(dict.fromkeys(found))
+
+
+def _items(text: str) -> list[str]:
+    items = [_strip_end(_LIST_ENV.sub(" ", item)) for item in _ITEM.split(text)[1:]]
+    return [i for i in items if i]

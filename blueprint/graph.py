@@ -1,0 +1,204 @@
+"""The dependency graph: statement-uses and proof-uses edges between results.
+
+Edges point from a dependency to the result that uses it (`source` is used by `target`), so
+networkx's predecessors are a result's inputs and a topological order lists inputs first. Each
+edge carries `kinds`, the set of ways the target uses the source, and `kind`, the strongest of
+them ("statement" beats "proof": a statement change re-gates, a proof change only re-proves).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Final, Literal
+
+import networkx as nx
+from paperlint.blueprint.model import Blueprint, Edge, EdgeKind
+from paperlint.preflight.model import Diagnostic, Inventory, Result
+
+# Reporting every simple cycle can be exponential; a handful is enough to show the problem.
+MAX_CYCLES: Final = 20
+MAX_CYCLE_LENGTH: Final = 12
+
+# Kinds ordered first among results that are ready: inputs before the claims that use them.
+_INPUT_KINDS: Final = frozenset({"definition", "assumption"})
+
+DependencyKind = Literal["statement", "proof", "any"]
+
+
+def resolve_edges(inventory: Inventory) -> tuple[list[Edge], list[Diagnostic]]:
+    """Every (dependency, user, kind) edge the inventory states, in document order, with a
+    diagnostic for each reference that cannot be resolved to another result."""
+    known = {r.id for r in inventory.results}
+    edges: list[Edge] = []
+    diagnostics: list[Diagnostic] = []
+    for result in inventory.results:
+        refs: list[tuple[str, EdgeKind]] = [(u, "statement") for u in result.uses]
+        refs += [(u, "proof") for u in result.proof_uses]
+        for ref, kind in refs:
+            source = _resolve(ref, inventory, known)
+            if source is None:
+                diagnostics.append(_diag(result, "unknown-reference", "warning", _unknown(ref)))
+            elif source == result.id:
+                continue  # a result citing its own equation: not a dependency
+            else:
+                edges.append(Edge(source=source, target=result.id, kind=kind))
+        # a claim nested in a proof is a step of that proof
+        if result.parent in known and result.parent != result.id:
+            edges.append(Edge(source=result.id, target=str(result.parent), kind="proof"))
+    return _unique(edges), diagnostics
+
+
+def _resolve(ref: str, inventory: Inventory, known: set[str]) -> str | None:
+    if ref in known:
+        return ref
+    # a reference to an equation inside a result depends on that result
+    equation = inventory.equations.get(ref)
+    if equation is not None and equation.result in known:
+        return equation.result
+    return None
+
+
+def _unknown(ref: str) -> str:
+    return f"reference to {ref!r} does not name a result of this paper; dependency ignored"
+
+
+def _diag(result: Result, code: str, severity: Literal["warning", "info"], msg: str) -> Diagnostic:
+    return Diagnostic(
+        severity=severity,
+        file=result.span.file,
+        line=result.span.start_line,
+        code=code,
+        message=f"{result.id}: {msg}",
+    )
+
+
+def _unique(edges: Iterable[Edge]) -> list[Edge]:
+    seen: set[tuple[str, str, str]] = set()
+    out: list[Edge] = []
+    for e in edges:
+        if (key := (e.source, e.target, e.kind)) not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+def build_graph(nodes: Iterable[tuple[str, str]], edges: Iterable[Edge]) -> nx.DiGraph:
+    """A graph of (id, kind) nodes in document order (node attributes `kind` and `position`)."""
+    graph: nx.DiGraph = nx.DiGraph()
+    for position, (rid, kind) in enumerate(nodes):
+        graph.add_node(rid, kind=kind, position=position)
+    for e in edges:
+        if graph.has_edge(e.source, e.target):
+            kinds = graph.edges[e.source, e.target]["kinds"] | {e.kind}
+        else:
+            kinds = frozenset({e.kind})
+        strongest = "statement" if "statement" in kinds else "proof"
+        graph.add_edge(e.source, e.target, kinds=kinds, kind=strongest)
+    return graph
+
+
+def graph_of(blueprint: Blueprint) -> nx.DiGraph:
+    """The dependency graph of a blueprint."""
+    return build_graph(((e.id, e.kind) for e in blueprint.entries), blueprint.edges)
+
+
+def find_cycles(graph: nx.DiGraph) -> list[list[str]]:
+    """Up to MAX_CYCLES simple cycles, each rotated to start at its earliest result."""
+    found = itertools.islice(nx.simple_cycles(graph, length_bound=MAX_CYCLE_LENGTH), MAX_CYCLES)
+    position = nx.get_node_attributes(graph, "position")
+    cycles = []
+    for cycle in found:
+        start = min(range(len(cycle)), key=lambda i: position[cycle[i]])
+        cycles.append([str(n) for n in cycle[start:] + cycle[:start]])
+    return sorted(cycles, key=lambda c: [position[n] for n in c])
+
+
+def break_cycles(graph: nx.DiGraph) -> tuple[nx.DiGraph, list[Edge]]:
+    """A copy of the graph made acyclic, and the edges removed, one per cycle-bearing strongly
+    connected component per round.
+
+    The removed edge is the most forward reference in the component: a result that uses
+    something stated later is the likeliest to be wrong about the order (papers prove in
+    order), and proof edges go before statement edges because a statement's meaning cannot
+    be formalised without what it mentions."""
+    acyclic = graph.copy()
+    dropped: list[Edge] = []
+    while not nx.is_directed_acyclic_graph(acyclic):
+        for component in _cyclic_components(acyclic):
+            u, v = max(_inner_edges(acyclic, component), key=lambda e: _drop_key(acyclic, e))
+            dropped.append(Edge(source=u, target=v, kind=acyclic.edges[u, v]["kind"]))
+            acyclic.remove_edge(u, v)
+    return acyclic, dropped
+
+
+def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
+    position = nx.get_node_attributes(graph, "position")
+    components = [
+        c
+        for c in nx.strongly_connected_components(graph)
+        if len(c) > 1 or any(graph.has_edge(n, n) for n in c)
+    ]
+    return sorted(components, key=lambda c: min(position[n] for n in c))
+
+
+def _inner_edges(graph: nx.DiGraph, component: set[str]) -> list[tuple[str, str]]:
+    return [(u, v) for u, v in graph.edges if u in component and v in component]
+
+
+def _drop_key(graph: nx.DiGraph, edge: tuple[str, str]) -> tuple[bool, int, int, int]:
+    u, v = edge
+    pu, pv = graph.nodes[u]["position"], graph.nodes[v]["position"]
+    # (u, v) positions make the key unique, so the choice never depends on iteration order
+    return (graph.edges[u, v]["kind"] == "proof", pu - pv, pu, pv)
+
+
+def topological_order(graph: nx.DiGraph) -> list[str]:
+    """Dependencies first; among ready results definitions and assumptions first, then
+    document order. The graph must be acyclic (see `break_cycles`)."""
+
+    def key(node: str) -> tuple[int, int]:
+        attrs = graph.nodes[node]
+        return (0 if attrs["kind"] in _INPUT_KINDS else 1, attrs["position"])
+
+    return [str(n) for n in nx.lexicographical_topological_sort(graph, key=key)]
+
+
+def dependency_order(blueprint: Blueprint) -> list[str]:
+    """The order results are formalised in, recomputed from the blueprint's entries and edges
+    (cycles broken as in `break_cycles`)."""
+    acyclic, _ = break_cycles(graph_of(blueprint))
+    return topological_order(acyclic)
+
+
+def dependents(
+    graph: nx.DiGraph,
+    result_id: str,
+    kind: DependencyKind = "any",
+) -> list[str]:
+    """Every result that depends on `result_id`, transitively, in document order.
+
+    With kind="statement" only statement-uses edges are followed: the re-review frontier when
+    a statement changes (anchors §4.3; following proof edges too would keep everything dirty).
+    With kind="proof" only proof-uses edges; "any" follows both."""
+    reachable = nx.descendants(_restrict(graph, kind), result_id)
+    return _in_document_order(graph, reachable)
+
+
+def predecessors(
+    graph: nx.DiGraph,
+    result_id: str,
+    kind: DependencyKind = "any",
+) -> list[str]:
+    """The results `result_id` uses directly, in document order."""
+    return _in_document_order(graph, _restrict(graph, kind).predecessors(result_id))
+
+
+def _restrict(graph: nx.DiGraph, kind: DependencyKind) -> nx.DiGraph:
+    if kind == "any":
+        return graph
+    return nx.subgraph_view(graph, filter_edge=lambda u, v: kind in graph.edges[u, v]["kinds"])
+
+
+def _in_document_order(graph: nx.DiGraph, ids: Iterable[str]) -> list[str]:
+    return sorted(ids, key=lambda n: graph.nodes[n]["position"])
