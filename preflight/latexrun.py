@@ -34,6 +34,13 @@ DEFAULT_TIMEOUT_S = 300.0
 _LOG_TAIL_LINES = 40
 # Folders never copied into the scratch tree: version control and paperlint's own workdirs.
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
+# Build outputs a user's folder may hold from an earlier compile. Copying them would let
+# latexmk trust a stale .fdb_latexmk and hand back an old .aux; .bbl is kept (papers ship one
+# without the .bib) and so are PDFs (figures).
+_BUILD_OUTPUTS = frozenset(
+    {".aux", ".fdb_latexmk", ".fls", ".log", ".out", ".toc", ".lof", ".lot", ".blg", ".xdv"}
+    | {".bcf", ".run.xml", ".thm", ".loe", ".synctex.gz", ".synctex", ".nav", ".snm", ".vrb"}
+)
 _XETEX_PACKAGE = re.compile(
     r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{[^}]*\b(?:fontspec|unicode-math)\b"
 )
@@ -166,6 +173,8 @@ def copy_project(source: Path, target: Path) -> None:
         here = Path(dirpath)
         rel = here.relative_to(base)
         for name in filenames:
+            if _is_build_output(name):
+                continue
             src = here / name
             real = src.resolve()
             if not real.is_file() or not real.is_relative_to(base):
@@ -173,6 +182,10 @@ def copy_project(source: Path, target: Path) -> None:
             dest = target / rel / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(real, dest)
+
+
+def _is_build_output(name: str) -> bool:
+    return any(name.endswith(suffix) for suffix in _BUILD_OUTPUTS)
 
 
 def _run(command: list[str], *, cwd: Path, timeout: float) -> tuple[int | None, str]:

@@ -74,8 +74,11 @@ def test_copy_skips_links_that_leave_the_project(tmp_path):
     (project / "leak.tex").symlink_to(outside)
     (project / ".git").mkdir()
     (project / ".git" / "HEAD").write_text("ref")
+    for stale in ("main.aux", "main.fdb_latexmk", "main.log", "main.synctex.gz"):
+        (project / stale).write_text("old")
+    (project / "main.bbl").write_text("kept")
     copy_project(project, tmp_path / "copy")
-    assert sorted(_snapshot(tmp_path / "copy")) == ["main.tex", "sec/a.tex"]
+    assert sorted(_snapshot(tmp_path / "copy")) == ["main.bbl", "main.tex", "sec/a.tex"]
 
 
 @pytest.mark.latex

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""How well does preflight find LaTeX's numbered results, numbers and labels on real papers?
+
+    python benchmarks/preflight_corpus.py CORPUS_DIR [--latex-time] [--json]
+
+CORPUS_DIR holds one folder per paper: `src/`, `meta.json` (`main`) and `groundtruth.json`
+(LaTeX's printed `heads` and `labels`). Per paper and in total it prints: numbered heads LaTeX
+printed (restatements excluded), numbered results preflight found, heads matched to a result
+(by file and `\\begin` line, else by order within the environment), matched heads whose number
+agrees, and label → number agreement over the ground-truth labels that the inventory maps to a
+result or an equation. Preflight time is the median of 3 runs; with --latex-time, one latexmk
+compile of a scratch copy is timed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import time
+from collections import defaultdict, deque
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from paperlint.preflight.latexcheck import same_number
+from paperlint.preflight.model import Inventory, Result
+
+RUNS = 3
+
+
+@dataclass
+class PaperScore:
+    name: str
+    heads: int = 0  # numbered heads LaTeX printed
+    found: int = 0  # numbered results preflight reported
+    matched: int = 0
+    matched_by_line: int = 0
+    numbers_agree: int = 0
+    labels_compared: int = 0
+    labels_agree: int = 0
+    preflight_s: float | None = None
+    latexmk_s: float | None = None
+    latex_status: str | None = None
+    error: str | None = None
+    mismatches: list[str] | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        if self.preflight_s is None or not self.latexmk_s:
+            return None
+        return self.preflight_s / self.latexmk_s
+
+
+def build(src: Path, main: str) -> Inventory:
+    from paperlint.preflight.inventory import build_inventory  # the emulator, maybe not yet
+
+    return build_inventory(src, root=main)
+
+
+def timed_inventory(src: Path, main: str) -> tuple[Inventory, float]:
+    times: list[float] = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        inventory = build(src, main)
+        times.append(time.perf_counter() - start)
+    return inventory, statistics.median(times)
+
+
+def numbered_heads(truth: dict[str, Any]) -> list[dict[str, Any]]:
+    return [h for h in truth["heads"] if h.get("number") and not h.get("restated")]
+
+
+def rel_file(file: str, src: Path, main: str) -> str:
+    """Inventory files are relative to the project; accept ones relative to main's folder."""
+    if (src / file).is_file():
+        return file
+    alt = (Path(main).parent / file).as_posix()
+    return alt if (src / alt).is_file() else file
+
+
+def match_heads(
+    heads: list[dict[str, Any]], results: list[Result], src: Path, main: str
+) -> tuple[list[tuple[dict[str, Any], Result]], int]:
+    """Pair heads with results: exact file+line first, then in order within each env."""
+    by_place = {(rel_file(r.span.file, src, main), r.span.start_line): r for r in results}
+    pairs: list[tuple[dict[str, Any], Result]] = []
+    used: set[int] = set()
+    left: list[dict[str, Any]] = []
+    for head in heads:
+        hit = by_place.get((head["file"], head["line"]))
+        if hit is not None and id(hit) not in used:
+            pairs.append((head, hit))
+            used.add(id(hit))
+        else:
+            left.append(head)
+    by_line = len(pairs)
+    queues: dict[str, deque[Result]] = defaultdict(deque)
+    for r in results:
+        if id(r) not in used:
+            queues[r.env].append(r)
+    for head in left:
+        queue = queues.get(head["env"])
+        if queue:
+            pairs.append((head, queue.popleft()))
+    return pairs, by_line
+
+
+def label_numbers(inventory: Inventory) -> dict[str, str | None]:
+    numbers: dict[str, str | None] = {k: eq.number for k, eq in inventory.equations.items()}
+    for r in inventory.results:
+        for key in r.labels:
+            numbers[key] = r.number
+    return numbers
+
+
+def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    truth = json.loads((folder / "groundtruth.json").read_text(encoding="utf-8"))
+    src, main = folder / "src", meta["main"]
+    score = PaperScore(folder.name)
+    heads = numbered_heads(truth)
+    score.heads = len(heads)
+    if latex_time:
+        time_latexmk(score, src, main, truth.get("engine"))
+    try:
+        inventory, score.preflight_s = timed_inventory(src, main)
+    except Exception as exc:  # a benchmark reports every paper, even when one crashes
+        score.error = f"{type(exc).__name__}: {exc}"[:200]
+        return score
+    results = [r for r in inventory.results if r.restates is None]
+    score.found = sum(r.number is not None for r in results)
+    pairs, score.matched_by_line = match_heads(heads, results, src, main)
+    score.matched = len(pairs)
+    score.mismatches = []
+    for head, result in pairs:
+        if same_number(result.number, head["number"]):
+            score.numbers_agree += 1
+        else:
+            score.mismatches.append(
+                f"{head['file']}:{head['line']} {head['env']} {head['number']} vs {result.number}"
+            )
+    known = label_numbers(inventory)
+    for key, number in truth["labels"].items():
+        if key in known:
+            score.labels_compared += 1
+            score.labels_agree += same_number(known[key], number)
+    return score
+
+
+def time_latexmk(score: PaperScore, src: Path, main: str, engine: str | None) -> None:
+    from paperlint.preflight.latexrun import compile_project
+
+    from paperlint.errors import InputError
+
+    try:
+        compiled = compile_project(src, main, engine=engine, timeout=600)
+    except InputError as exc:
+        score.latex_status = f"not run: {exc.message}"
+        return
+    score.latexmk_s = compiled.seconds
+    score.latex_status = compiled.status.value
+
+
+def total(scores: list[PaperScore]) -> PaperScore:
+    out = PaperScore("TOTAL")
+    for s in scores:
+        for name in (
+            "heads",
+            "found",
+            "matched",
+            "matched_by_line",
+            "numbers_agree",
+            "labels_compared",
+            "labels_agree",
+        ):
+            setattr(out, name, getattr(out, name) + getattr(s, name))
+    pre = [s.preflight_s for s in scores if s.preflight_s is not None]
+    lat = [s.latexmk_s for s in scores if s.latexmk_s is not None]
+    out.preflight_s = sum(pre) if pre else None
+    out.latexmk_s = sum(lat) if lat else None
+    return out
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "    -"
+
+
+def secs(value: float | None) -> str:
+    return f"{value:8.3f}" if value is not None else "       -"
+
+
+def print_table(scores: list[PaperScore]) -> None:
+    header = (
+        f"{'paper':<22} {'heads':>5} {'found':>5} {'match':>5} {'byline':>6} {'num ok':>6} "
+        f"{'num%':>6} {'lbls':>5} {'lbl ok':>6} {'lbl%':>6} {'pre s':>8} {'tex s':>8} "
+        f"{'pre/tex':>7}  note"
+    )
+    print(header)
+    print("-" * len(header))
+    for s in [*scores, total(scores)]:
+        ratio = f"{s.ratio:7.3f}" if s.ratio is not None else "      -"
+        note = s.error or (s.latex_status or "")
+        print(
+            f"{s.name:<22} {s.heads:>5} {s.found:>5} {s.matched:>5} {s.matched_by_line:>6} "
+            f"{s.numbers_agree:>6} {pct(s.numbers_agree, s.heads):>6} {s.labels_compared:>5} "
+            f"{s.labels_agree:>6} {pct(s.labels_agree, s.labels_compared):>6} "
+            f"{secs(s.preflight_s)} {secs(s.latexmk_s)} {ratio}  {note}"
+        )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--latex-time", action="store_true", help="also time one latexmk run")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--only", action="append", default=[], help="only this paper (repeat)")
+    parser.add_argument("--mismatches", action="store_true", help="list number mismatches")
+    args = parser.parse_args(argv)
+    latex_time = args.latex_time and shutil.which("latexmk") is not None
+    if args.latex_time and not latex_time:
+        print("latexmk not installed: --latex-time ignored", file=sys.stderr)
+    folders = sorted(p for p in args.corpus.iterdir() if (p / "groundtruth.json").is_file())
+    if args.only:
+        folders = [p for p in folders if p.name in args.only]
+    scores = [score_paper(folder, latex_time=latex_time) for folder in folders]
+    if args.json:
+        rows = [{**asdict(s), "ratio": s.ratio} for s in [*scores, total(scores)]]
+        print(json.dumps(rows, indent=2))
+    else:
+        print_table(scores)
+        if args.mismatches:
+            for s in scores:
+                for line in s.mismatches or []:
+                    print(f"{s.name}: {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
