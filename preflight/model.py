@@ -116,6 +116,8 @@ class Inventory(_Record):
     bibliography: list[BibEntry] = Field(default_factory=list)
     macros: list[Macro] = Field(default_factory=list)
     diagnostics: list[Diagnostic] = Field(default_factory=list)
+    # every \label with the number LaTeX writes for it (results, equations, sections, items)
+    labels: dict[str, str] = Field(default_factory=dict)
     # "tex" or "pdf"
     source_kind: Literal["tex", "pdf"] = "tex"
 

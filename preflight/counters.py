@@ -1,0 +1,187 @@
+"""The counter table: values, reset relations and `\\the<counter>` templates (latex.md §1, §6).
+
+`render` expands a `\\the` template the way `\\protected@edef` would for the printed forms
+LaTeX offers: `\\arabic`, `\\roman`, `\\Roman`, `\\alph`, `\\Alph`, `\\fnsymbol`, their `\\@`
+internals, other counters' `\\the…`, user macros without arguments, and literal text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperlint.preflight import texscan
+
+_FNSYMBOLS = ["*", "†", "‡", "§", "¶", "‖", "**", "††", "‡‡"]
+_STYLES = ("arabic", "roman", "Roman", "alph", "Alph", "fnsymbol")
+_DROP = {
+    "relax", "protect", "textup", "textbf", "textit", "textrm", "textsf", "upshape", "mbox",
+    "textnormal", "rm", "bf", "it", "sf", "normalfont", "bfseries", "mdseries", "itshape",
+    "ensuremath", "mathrm", "text", "hbox", "nobreak", "unskip", "ignorespaces", "scshape",
+    "textsc", "emph", "mathbf", "boldsymbol", "hspace", "kern", "@empty", "empty",
+}
+_TOKEN = re.compile(r"\\([A-Za-z@]+)\s*|\\(.)|([{}])|([^\\{}]+)", re.S)
+
+
+def format_value(value: int, style: str) -> str:
+    """A counter value in one of LaTeX's printed styles."""
+    if style == "arabic":
+        return str(value)
+    if value <= 0:
+        return "" if style != "fnsymbol" else ""
+    if style in ("roman", "Roman"):
+        text = _roman(value)
+        return text if style == "Roman" else text.lower()
+    if style in ("alph", "Alph"):
+        text = _letters(value)
+        return text if style == "Alph" else text.lower()
+    if style == "fnsymbol":
+        return _FNSYMBOLS[(value - 1) % len(_FNSYMBOLS)]
+    return str(value)
+
+
+def _letters(value: int) -> str:
+    out = ""
+    while value > 0:
+        value, rem = divmod(value - 1, 26)
+        out = chr(ord("A") + rem) + out
+    return out
+
+
+def _roman(value: int) -> str:
+    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+             (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    out = ""
+    for amount, letters in table:
+        while value >= amount:
+            out += letters
+            value -= amount
+    return out
+
+
+@dataclass
+class Counters:
+    """Counter values, reset lists and `\\the` templates, mutated in document order."""
+
+    values: dict[str, int] = field(default_factory=dict)
+    children: dict[str, set[str]] = field(default_factory=dict)
+    the: dict[str, str] = field(default_factory=dict)
+    macros: dict[str, str] = field(default_factory=dict)
+
+    def new(self, name: str, within: str | None = None, template: str | None = None) -> None:
+        self.values.setdefault(name, 0)
+        self.children.setdefault(name, set())
+        self.the[name] = template or f"\\arabic{{{name}}}"
+        if within:
+            self.add_reset(name, within)
+
+    def exists(self, name: str) -> bool:
+        return name in self.values
+
+    def add_reset(self, name: str, parent: str) -> None:
+        self.children.setdefault(parent, set()).add(name)
+        self.values.setdefault(parent, 0)
+
+    def remove_reset(self, name: str, parent: str) -> None:
+        self.children.get(parent, set()).discard(name)
+
+    def step(self, name: str) -> None:
+        """`\\stepcounter`: increment and zero the reset list, recursively."""
+        self.values[name] = self.values.get(name, 0) + 1
+        self._reset_children(name, set())
+
+    def _reset_children(self, name: str, seen: set[str]) -> None:
+        for child in self.children.get(name, ()):
+            if child in seen:
+                continue
+            seen.add(child)
+            self.values[child] = 0
+            self._reset_children(child, seen)
+
+    def set(self, name: str, value: int) -> None:
+        self.values[name] = value
+
+    def add(self, name: str, value: int) -> None:
+        self.values[name] = self.values.get(name, 0) + value
+
+    def within(self, name: str, parent: str, *, style: str = "arabic", keep_the: bool = False) -> None:
+        """`\\counterwithin`/`\\numberwithin`: reset by parent, print as `\\the<parent>.N`."""
+        self.add_reset(name, parent)
+        if not keep_the:
+            self.the[name] = f"\\the{parent}.\\{style}{{{name}}}"
+
+    def render(self, name: str) -> str:
+        """The printed `\\the<name>` now."""
+        template = self.the.get(name, f"\\arabic{{{name}}}")
+        return texscan.strip_braces(self.expand(template, depth=0)).replace("~", " ").strip()
+
+    def expand(self, template: str, depth: int) -> str:
+        if depth > 12:
+            return ""
+        out: list[str] = []
+        pos = 0
+        while pos < len(template):
+            match = _TOKEN.match(template, pos)
+            if match is None:
+                break
+            pos = match.end()
+            word = match.group(1)
+            if word is None:
+                out.append(match.group(3) or match.group(4) or _char(match.group(2)))
+                continue
+            text, pos = self._expand_word(word, template, pos, depth)
+            out.append(text)
+        return "".join(out)
+
+    def _expand_word(self, word: str, template: str, pos: int, depth: int) -> tuple[str, int]:
+        if word in _STYLES:
+            group = texscan.read_group(template, pos)
+            if group is None:
+                return "", pos
+            name = group[0].strip()
+            return format_value(self.values.get(name, 0), word), group[1]
+        if word.startswith("@") and word[1:] in _STYLES or word in ("number", "the"):
+            return self._internal_value(word.lstrip("@"), template, pos)
+        if word.startswith("the") and word[3:] in self.the:
+            return self.expand(self.the[word[3:]], depth + 1), pos
+        if word == "ifnum":
+            return self._ifnum(template, pos, depth)
+        if word in self.macros:
+            return self.expand(self.macros[word], depth + 1), pos
+        if word in ("space", "nobreakspace"):
+            return " ", pos
+        if word == "fi":
+            return "", pos
+        return "", pos  # formatting commands and unknown macros print nothing we track
+
+    def _internal_value(self, style: str, template: str, pos: int) -> tuple[str, int]:
+        match = re.compile(r"\s*\\c@([A-Za-z@]+)|\s*\\value\s*\{([^}]*)\}").match(template, pos)
+        if match is None:
+            return "", pos
+        name = match.group(1) or match.group(2).strip()
+        style = style if style in _STYLES else "arabic"
+        return format_value(self.values.get(name, 0), style), match.end()
+
+    def _ifnum(self, template: str, pos: int, depth: int) -> tuple[str, int]:
+        # `\ifnum\c@chapter>\z@ \thechapter.\fi`: book's equation prefix and its variants.
+        match = re.compile(
+            r"\s*(?:\\c@([A-Za-z@]+)|\\value\s*\{([^}]*)\})\s*([<>=])\s*(\\z@|\d+)\s*"
+        ).match(template, pos)
+        close = template.find("\\fi", pos)
+        if match is None or close < 0:
+            return "", pos
+        name = match.group(1) or match.group(2).strip()
+        limit = 0 if match.group(4) == "\\z@" else int(match.group(4))
+        value = self.values.get(name, 0)
+        holds = {"<": value < limit, ">": value > limit, "=": value == limit}[match.group(3)]
+        body = template[match.end() : close]
+        then, _, otherwise = body.partition("\\else")
+        return self.expand(then if holds else otherwise, depth + 1), close + 3
+
+
+def _char(ch: str | None) -> str:
+    if ch in (" ", "\n"):
+        return " "
+    if ch in ("@", ","):
+        return "" if ch == "@" else " "
+    return ch or ""

@@ -1,0 +1,191 @@
+"""Theorem-environment declarations: the environment table (latex.md §2-§5, §12).
+
+`\\newtheorem` in its kernel, amsthm and ntheorem forms, thmtools `\\declaretheorem`, llncs
+`\\spnewtheorem`, elsarticle `\\newdefinition`, and the environments that classes and
+well-known style files predefine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperlint.preflight import texscan
+from paperlint.preflight.counters import Counters
+
+BOOK_CLASSES = {"book", "report", "amsbook", "memoir", "scrbook", "scrreprt", "mwbk", "mwrep",
+                "ociamthesis", "thesis", "ucthesis", "amsproc-book"}
+_KINDS = [
+    ("corollary", ("corollar", "cor")),
+    ("lemma", ("lemma", "lem", "lemme")),
+    ("proposition", ("proposition", "prop")),
+    ("theorem", ("theorem", "thm", "théorème", "teorema", "satz")),
+    ("claim", ("claim", "fact", "observation")),
+    ("definition", ("definition", "defn", "def")),
+    ("assumption", ("assumption", "assum", "hypothes", "hyp", "condition", "axiom", "setting")),
+    ("conjecture", ("conjecture", "conj")),
+    ("remark", ("remark", "rem", "note", "notation", "comment")),
+    ("example", ("example", "exa", "ex", "exercise", "problem", "question")),
+]
+_JMLR_SHARED = ("lemma", "proposition", "remark", "corollary", "definition", "conjecture", "axiom")
+_LLNCS_OWN = ("case", "conjecture", "corollary", "definition", "example", "exercise", "lemma",
+              "note", "problem", "property", "proposition", "question", "solution", "remark")
+
+
+@dataclass
+class TheoremEnv:
+    """One theorem-like environment: its counter (None when unnumbered) and printed title."""
+
+    name: str
+    title: str
+    counter: str | None
+    the_key: str
+    numbered: bool = True
+
+
+@dataclass
+class Registry:
+    """Everything the declarations set up: environments, counters and loaded features."""
+
+    counters: Counters = field(default_factory=Counters)
+    envs: dict[str, TheoremEnv] = field(default_factory=dict)
+    doc_class: str = "article"
+    class_options: set[str] = field(default_factory=set)
+    packages: set[str] = field(default_factory=set)
+    ntheorem_numbering: str = "arabic"
+    notes: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def book(self) -> bool:
+        return self.doc_class in BOOK_CLASSES
+
+    def note(self, code: str, message: str) -> None:
+        self.notes.append((code, message))
+
+
+def kind_of(env: str, title: str) -> str:
+    """The result kind from the printed title, else from the environment name."""
+    for text in (title.lower(), env.lower().rstrip("*")):
+        words = re.findall(r"[a-zé]+", text)
+        for kind, stems in _KINDS:
+            if any(w == s or (len(s) > 3 and w.startswith(s)) for w in words for s in stems):
+                return kind
+    return "other"
+
+
+def newtheorem(
+    reg: Registry, env: str, title: str, *, shared: str | None = None,
+    within: str | None = None, numbered: bool = True,
+) -> None:
+    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (latex.md §2)."""
+    env = env.strip()
+    counters = reg.counters
+    if not numbered:
+        reg.envs[env] = TheoremEnv(env, title, None, env, numbered=False)
+        return
+    if shared and shared.strip():
+        shared = shared.strip()
+        if not counters.exists(shared):
+            counters.new(shared)
+            reg.note("unknown-counter", f"\\newtheorem{{{env}}}[{shared}]: counter not declared")
+        counters.the.setdefault(env, f"\\the{shared}")
+        if env != shared:
+            counters.the[env] = f"\\the{shared}"
+        reg.envs[env] = TheoremEnv(env, title, shared, env)
+        return
+    style = reg.ntheorem_numbering if "ntheorem" in reg.packages else "arabic"
+    counters.new(env, template=f"\\{style}{{{env}}}")
+    if within is not None:
+        if not within.strip():
+            reg.note("empty-within", f"\\newtheorem{{{env}}}{{…}}[]: empty counter, check with --latex")
+        else:
+            counters.within(env, within.strip(), style=style)
+    reg.envs[env] = TheoremEnv(env, title, env, env)
+    if "ntheorem" in reg.packages:
+        reg.envs.setdefault(env + "*", TheoremEnv(env + "*", title, None, env, numbered=False))
+
+
+def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
+    """thmtools `\\declaretheorem[keys]{env1,env2}[keys]` (latex.md §4)."""
+    parent = keys.get("parent") or keys.get("numberwithin") or keys.get("within")
+    sibling = keys.get("sibling") or keys.get("numberlike") or keys.get("sharenumber")
+    numbered = keys.get("numbered", "yes").strip() != "no" and "unnumbered" not in keys
+    numbered = numbered and "starred" not in keys
+    for env in texscan.split_keys(envs):
+        title = keys.get("title") or keys.get("name") or keys.get("heading") or env[:1].upper() + env[1:]
+        newtheorem(reg, env, title, shared=sibling, within=parent, numbered=numbered)
+
+
+def spnewtheorem(reg: Registry, env: str, title: str, shared: str | None, within: str | None,
+                 *, numbered: bool = True) -> None:
+    """llncs `\\spnewtheorem`: like `\\newtheorem`, with fonts as extra arguments."""
+    newtheorem(reg, env, title, shared=shared, within=within, numbered=numbered)
+
+
+def apply_class(reg: Registry, name: str, options: set[str]) -> None:
+    """Counters of the class and the theorem environments it predefines (latex.md §12)."""
+    reg.doc_class = name
+    reg.class_options = options
+    _standard_counters(reg.counters, book=reg.book)
+    if name == "llncs":
+        _llncs(reg, options)
+    elif name in ("jmlr", "colt", "pmlr") or name.startswith(("colt", "jmlr", "alt")):
+        _jmlr_family(reg)
+    elif name in ("amsart", "amsbook", "amsproc", "imsart"):
+        reg.packages.add("amsthm")
+
+
+def apply_package(reg: Registry, name: str, options: set[str]) -> None:
+    """Side effects of well-known packages that are not in the project folder."""
+    reg.packages.add(name)
+    if name == "jmlr2e":
+        reg.packages.add("ntheorem")
+        _jmlr_family(reg, extra=("assumption",))
+    if name in ("mathtools", "autonum") and (name == "autonum" or "showonlyrefs" in options):
+        reg.note("showonlyrefs", f"{name}: only referenced equations are numbered; use --latex")
+
+
+def apply_begin_document(reg: Registry) -> None:
+    if reg.doc_class == "acmart" and "acmthm=false" not in reg.class_options and "theorem" not in reg.envs:
+        newtheorem(reg, "theorem", "Theorem", within="section")
+        for env in ("conjecture", "proposition", "lemma", "corollary", "example", "definition"):
+            newtheorem(reg, env, env.capitalize(), shared="theorem")
+
+
+def _jmlr_family(reg: Registry, extra: tuple[str, ...] = ()) -> None:
+    newtheorem(reg, "example", "Example")
+    newtheorem(reg, "theorem", "Theorem")
+    for env in (*_JMLR_SHARED, *extra):
+        newtheorem(reg, env, env.capitalize(), shared="theorem")
+
+
+def _llncs(reg: Registry, options: set[str]) -> None:
+    within = "section" if "envcountsect" in options else None
+    newtheorem(reg, "theorem", "Theorem", within=within)
+    for env in _LLNCS_OWN:
+        shared = "theorem" if "envcountsame" in options else None
+        newtheorem(reg, env, env.capitalize(), shared=shared, within=None if shared else within)
+    newtheorem(reg, "claim", "Claim", numbered=False)
+
+
+def _standard_counters(counters: Counters, *, book: bool) -> None:
+    counters.new("part", template="\\Roman{part}")
+    if book:
+        counters.new("chapter")
+        counters.new("section", "chapter", "\\thechapter.\\arabic{section}")
+        counters.new("equation", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{equation}")
+        counters.new("figure", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{figure}")
+        counters.new("table", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{table}")
+    else:
+        counters.new("section")
+        counters.new("equation")
+        counters.new("figure")
+        counters.new("table")
+    counters.new("subsection", "section", "\\thesection.\\arabic{subsection}")
+    counters.new("subsubsection", "subsection", "\\thesubsection.\\arabic{subsubsection}")
+    counters.new("paragraph", "subsubsection", "\\thesubsubsection.\\arabic{paragraph}")
+    counters.new("subparagraph", "paragraph", "\\theparagraph.\\arabic{subparagraph}")
+    counters.new("footnote")
+    counters.new("page")
+    for level, style in (("i", "arabic"), ("ii", "alph"), ("iii", "roman"), ("iv", "Alph")):
+        counters.new("enum" + level, template=f"\\{style}{{enum{level}}}")

@@ -1,0 +1,251 @@
+"""Flatten a project into one text: includes, subfiles, imports and local packages inline.
+
+TeX resolves `\\input` against the main file's folder (its working directory); `\\import`
+and `\\subimport` change that folder for what they read. A local `.sty`/`.cls` named by
+`\\usepackage`/`\\documentclass` is inlined right after the command so that the one walker
+reads its declarations in order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from paperlint.errors import InputError
+from paperlint.preflight import prepass, texscan
+from paperlint.preflight.model import Diagnostic, FileEntry
+from paperlint.preflight.sourcetree import (
+    _INCLUDE,
+    HUGE_FILE_BYTES,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    FlatSource,
+    Segment,
+    SourceFile,
+    decode,
+    file_digest,
+    find_root,
+    inside,
+    looks_binary,
+)
+
+_PACKAGE_CMDS = {"usepackage", "RequirePackage"}
+_CLASS_CMDS = {"documentclass", "LoadClass"}
+_BEGIN_DOC = re.compile(r"\\begin\s*\{document\}")
+_END_DOC = re.compile(r"\\end\s*\{document\}")
+
+
+@dataclass
+class _State:
+    flat: FlatSource
+    main_dir: Path
+    parts: list[str] = field(default_factory=list)
+    length: int = 0
+    stack: list[str] = field(default_factory=list)
+    includeonly: set[str] | None = None
+    loaded: set[str] = field(default_factory=set)
+
+    def emit(self, text: str, file: str, offset: int) -> None:
+        if not text:
+            return
+        self.flat.segments.append(Segment(self.length, len(text), file, offset))
+        self.parts.append(text)
+        self.length += len(text)
+
+
+def load_project(path: Path, root: str | None = None) -> FlatSource:
+    """Resolve the project folder and main file, then flatten (InputError on bad input)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file or folder", path=path)
+    if path.is_file() and path.suffix.lower() == ".pdf":
+        raise InputError("PDF input is not supported yet", path=path,
+                         hint="pass the LaTeX source (a .tex file or the project folder)")
+    if path.is_dir():
+        project = path
+        main = project / root if root else find_root(project)
+    else:
+        project = path.parent
+        main = project / root if root else path
+    if not inside(project, main) or not main.is_file():
+        raise InputError(f"root file not found in the project folder: {root or main}", path=project)
+    data = main.read_bytes()[: MAX_FILE_BYTES + 1]
+    if looks_binary(data):
+        raise InputError("this is a binary file, not LaTeX source", path=main,
+                         hint="pass the main .tex file or the project folder")
+    rel = main.resolve().relative_to(project.resolve()).as_posix()
+    flat = FlatSource(project=project, root=rel)
+    state = _State(flat=flat, main_dir=main.parent)
+    _expand(state, rel, main.parent, depth=0, mode="root")
+    flat.text = "".join(state.parts)
+    return flat
+
+
+def _load(state: _State, rel: str) -> SourceFile | None:
+    flat = state.flat
+    if rel in flat.files:
+        return flat.files[rel]
+    path = flat.project / rel
+    try:
+        size = path.stat().st_size
+        data = path.read_bytes() if size <= MAX_FILE_BYTES else b""
+    except OSError:
+        return None
+    if size > MAX_FILE_BYTES:
+        _diag(flat, "error", rel, None, "huge-file", f"file larger than {MAX_FILE_BYTES} bytes skipped")
+        return None
+    if looks_binary(data):
+        _diag(flat, "error", rel, None, "binary-file", "binary file, not LaTeX source: skipped")
+        return None
+    if size > HUGE_FILE_BYTES:
+        _diag(flat, "warning", rel, None, "huge-file", f"very large source file ({size} bytes)")
+    text, fallback = decode(data)
+    if fallback:
+        _diag(flat, "warning", rel, None, "decoding", "not valid UTF-8; read as Latin-1")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    source = SourceFile(rel=rel, text=prepass.clean(text), line_starts=starts)
+    flat.files[rel] = source
+    flat.entries.append(FileEntry(path=rel, sha256=file_digest(data)))
+    return source
+
+
+def _diag(flat: FlatSource, sev: str, file: str, line: int | None, code: str, msg: str) -> None:
+    flat.diagnostics.append(Diagnostic(severity=sev, file=file, line=line, code=code, message=msg))  # type: ignore[arg-type]
+
+
+def _line(source: SourceFile, offset: int) -> int:
+    return bisect.bisect_right(source.line_starts, offset)
+
+
+def _body_window(text: str, mode: str) -> tuple[int, int]:
+    # A subfile contributes only its document body; the root stops at \end{document}.
+    start, end = 0, len(text)
+    if mode == "subfile":
+        begin = _BEGIN_DOC.search(text)
+        start = begin.end() if begin else 0
+    if mode in ("root", "subfile"):
+        stop = _END_DOC.search(text, start)
+        end = stop.start() if stop and mode == "subfile" else (stop.end() if stop else end)
+    return start, end
+
+
+def _expand(state: _State, rel: str, base: Path, *, depth: int, mode: str) -> None:
+    source = _load(state, rel)
+    if source is None:
+        return
+    state.stack.append(rel)
+    text = source.text
+    pos, end = _body_window(text, mode)
+    for match in _INCLUDE.finditer(text, pos, end):
+        if match.start() < pos:
+            continue
+        args_end, targets = _targets(state, match, text, base, rel)
+        state.emit(text[pos:args_end], rel, pos)
+        pos = args_end
+        for target, kind, new_base in targets:
+            _include(state, source, match.start(), target, kind, new_base, depth)
+    state.emit(text[pos:end], rel, pos)
+    state.stack.pop()
+
+
+def _targets(
+    state: _State, match: re.Match[str], text: str, base: Path, rel: str
+) -> tuple[int, list[tuple[str, str, Path]]]:
+    cmd = match.group("cmd")
+    pos = match.end()
+    if cmd in _PACKAGE_CMDS or cmd in _CLASS_CMDS:
+        args, pos = texscan.read_args(text, pos, "[{")
+        ext = ".sty" if cmd in _PACKAGE_CMDS else ".cls"
+        names = texscan.split_keys(args[1] or "")
+        return pos, [(n + ext, "package", state.main_dir) for n in names]
+    if cmd == "includeonly":
+        args, pos = texscan.read_args(text, pos, "{")
+        state.includeonly = {PurePosixPath(k).as_posix().removesuffix(".tex")
+                             for k in texscan.split_keys(args[0] or "")}
+        return pos, []
+    if cmd in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
+        args, pos = texscan.read_args(text, pos, "{{")
+        folder = (args[0] or "").strip()
+        start = base if cmd.startswith("sub") else state.main_dir
+        new_base = start / folder
+        return pos, [((args[1] or "").strip(), "import", new_base)]
+    group = texscan.read_group(text, pos)
+    if group is not None and text[texscan.skip_spaces(text, pos)] == "{":
+        name, pos = group
+    else:
+        bare = re.compile(r"[ \t]*([^\s{}\\%]+)").match(text, pos)
+        if bare is None or cmd != "input":
+            return pos, []
+        name, pos = bare.group(1), bare.end()
+    kind = "subfile" if cmd.startswith("subfile") else cmd
+    return pos, [(name.strip().strip('"'), kind, base)]
+
+
+def _include(
+    state: _State, source: SourceFile, at: int, name: str, kind: str, base: Path, depth: int
+) -> None:
+    flat = state.flat
+    line = _line(source, at)
+    if not name:
+        return
+    if kind == "include" and state.includeonly is not None:
+        if name.removesuffix(".tex") not in state.includeonly:
+            return
+    if kind == "package":
+        if name in state.loaded:
+            return
+        path = _first_existing(state, [base / name, state.main_dir / name])
+        if path is None:
+            return
+        state.loaded.add(name)
+        stem = name.rsplit(".", 1)[0]
+        (flat.local_packages if name.endswith(".sty") else flat.local_classes).add(stem)
+    else:
+        if PurePosixPath(name).is_absolute() or re.match(r"^[A-Za-z]:[\\/]", name) or name.startswith("~"):
+            _diag(flat, "error", source.rel, line, "path-outside-project",
+                  f"absolute path {name!r} is never read")
+            return
+        names = [name] if name.endswith((".tex", ".ltx")) else [name + ".tex", name]
+        tries = [b / n for b in (base, state.main_dir, (flat.project / source.rel).parent) for n in names]
+        if any(not inside(flat.project, p) for p in tries[: len(names)]):
+            _diag(flat, "error", source.rel, line, "path-outside-project",
+                  f"{name!r} leaves the project folder and is never read")
+            return
+        path = _first_existing(state, tries)
+        if path is None:
+            _diag(flat, "warning", source.rel, line, "missing-input", f"included file {name!r} not found")
+            return
+    rel = path.resolve().relative_to(flat.project.resolve()).as_posix()
+    if rel in state.stack or depth >= MAX_DEPTH:
+        _diag(flat, "error", source.rel, line, "include-cycle",
+              f"{name!r} includes itself (cycle: {' -> '.join([*state.stack, rel])})")
+        return
+    state.emit("\n", source.rel, at)
+    _expand(state, rel, path.parent if kind == "import" else base, depth=depth + 1,
+            mode="subfile" if kind == "subfile" else "input")
+    state.emit("\n", source.rel, at)
+
+
+def _first_existing(state: _State, paths: list[Path]) -> Path | None:
+    for path in paths:
+        if inside(state.flat.project, path) and path.is_file():
+            return path
+    return None
+
+
+def read_project_text(flat: FlatSource, rel: str) -> str | None:
+    """A project file's text by a path relative to the main file's folder (never outside)."""
+    main_dir = (flat.project / flat.root).parent
+    for path in (main_dir / rel, flat.project / rel):
+        if inside(flat.project, path) and path.is_file():
+            try:
+                data = path.read_bytes()
+            except OSError:
+                return None
+            if path.stat().st_size > MAX_FILE_BYTES or looks_binary(data):
+                return None
+            return decode(data)[0]
+    return None

@@ -1,0 +1,261 @@
+"""Control-word handlers of the document walk: counters, definitions, declarations, classes
+and packages. Each takes the walker, the text and the match, and returns where to go on."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from paperlint.preflight import declarations as decl
+from paperlint.preflight import macros, texscan
+from paperlint.preflight.walkstate import Owner
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paperlint.preflight.numbering import Walker
+
+    Handler = Callable[[Walker, str, re.Match[str]], int]
+
+_VALUE = re.compile(r"\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}|([-+]?\s*\d+))\s*$")
+_ALIASES = {"numberwithin": "numberwithin", "counterwithin": "counterwithin"}
+
+
+def _counter_value(walker: Walker, expr: str) -> int | None:
+    match = _VALUE.match(expr)
+    if match is None:
+        return None
+    name = match.group(1) or match.group(2) or match.group(3)
+    if name is not None:
+        return walker.reg.counters.values.get(name.strip(), 0)
+    return int(match.group(4).replace(" ", ""))
+
+
+def setcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{{")
+    name, expr = (args[0] or "").strip(), args[1] or ""
+    value = _counter_value(walker, expr)
+    counters = walker.reg.counters
+    if value is None:
+        walker.problem(walker.at(m.start()), "warning", "unsure-counter",
+                       f"\\{m.group(1)}{{{name}}}{{{expr}}}: value not understood")
+    elif m.group(1) == "setcounter":
+        counters.set(name, value)
+    else:
+        counters.add(name, value)
+    return pos
+
+
+def stepcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{")
+    name = (args[0] or "").strip()
+    if not name:
+        return pos
+    walker.reg.counters.step(name)
+    if m.group(1) == "refstepcounter" and walker.in_document:
+        walker.current = Owner(walker.reg.counters.render(name), "other", walker.enclosing_result())
+    return pos
+
+
+def newcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{[")
+    name = (args[0] or "").strip()
+    if name and not walker.reg.counters.exists(name):
+        walker.reg.counters.new(name, (args[1] or "").strip() or None)
+    elif name and args[1]:
+        walker.reg.counters.add_reset(name, args[1].strip())
+    return pos
+
+
+def numberwithin(walker: Walker, text: str, m: re.Match[str]) -> int:
+    star = m.group(2) == "*"
+    args, pos = texscan.read_args(text, m.end(), "[{{")
+    child, parent = (args[1] or "").strip(), (args[2] or "").strip()
+    style = (args[0] or "\\arabic").strip().lstrip("\\").lstrip("@") or "arabic"
+    counters = walker.reg.counters
+    if not child or not parent:
+        return pos
+    if m.group(1) == "counterwithout":
+        counters.remove_reset(child, parent)
+        if not star:
+            counters.the[child] = f"\\arabic{{{child}}}"
+        return pos
+    counters.within(child, parent, style=style, keep_the=star)
+    return pos
+
+
+def addtoreset(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{{")
+    if args[0] and args[1]:
+        walker.reg.counters.add_reset(args[0].strip(), args[1].strip())
+    return pos
+
+
+def _define(walker: Walker, at: int, macro: macros.Macro | None) -> None:
+    if macro is None:
+        return
+    name = macro.name.lstrip("\\")
+    counters = walker.reg.counters
+    if name.startswith("the") and (name[3:] in counters.the or name[3:] in walker.reg.envs):
+        counters.the[name[3:]] = macro.definition
+    elif macro.arity == 0:
+        counters.macros[name] = macro.definition
+        if walker.in_document or macros_expand(macro.definition):
+            if macros_expand(macro.definition):
+                walker.expanders[name] = macro.definition
+    walker.out.macros.append((walker.at(at), macro))
+
+
+def macros_expand(body: str) -> bool:
+    return bool(re.search(r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|appendix)\b", body))
+
+
+def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:
+    macro, pos = macros.parse_newcommand(text, m.end() - len(m.group(2)))
+    if macro is not None and m.group(1) == "providecommand":
+        if macro.name.lstrip("\\") in walker.reg.counters.macros:
+            return pos
+    _define(walker, m.start(), macro)
+    return pos
+
+
+def define(walker: Walker, text: str, m: re.Match[str]) -> int:
+    macro, pos = macros.parse_def(text, m.end())
+    _define(walker, m.start(), macro)
+    return pos
+
+
+def let(walker: Walker, text: str, m: re.Match[str]) -> int:
+    macro, pos = macros.parse_let(text, m.end())
+    if macro is not None:
+        walker.out.macros.append((walker.at(m.start()), macro))
+    return pos
+
+
+def math_operator(walker: Walker, text: str, m: re.Match[str]) -> int:
+    macro, pos = macros.parse_math_operator(text, m.end() - len(m.group(2)))
+    if macro is not None:
+        walker.out.macros.append((walker.at(m.start()), macro))
+    return pos
+
+
+def newenvironment(walker: Walker, text: str, m: re.Match[str]) -> int:
+    env, pos = macros.parse_newenvironment(text, m.end() - len(m.group(2)))
+    if env is not None:
+        walker.wrappers[env.name] = env
+        walker.reg.envs.pop(env.name, None) if m.group(1) == "renewenvironment" and _wraps_theorem(walker, env) else None
+    return pos
+
+
+def _wraps_theorem(walker: Walker, env: macros.EnvDefinition) -> bool:
+    return any(f"\\begin{{{name}}}" in env.begin for name in walker.reg.envs)
+
+
+def newtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
+    star = m.group(2) == "*"
+    args, pos = texscan.read_args(text, m.end(), "{[{[")
+    env, shared, title, within = args
+    if not env or title is None:
+        return pos
+    numbered = not star
+    if m.group(1) == "newproof":
+        numbered = False
+    decl.newtheorem(walker.reg, env, title, shared=shared, within=within, numbered=numbered)
+    return pos
+
+
+def spnewtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
+    star = m.group(2) == "*"
+    if star:
+        args, pos = texscan.read_args(text, m.end(), "{{{{")
+        if args[0] and args[1] is not None:
+            decl.spnewtheorem(walker.reg, args[0], args[1], None, None, numbered=False)
+        return pos
+    args, pos = texscan.read_args(text, m.end(), "{[{[{{")
+    if args[0] and args[2] is not None:
+        decl.spnewtheorem(walker.reg, args[0], args[2], args[1], args[3])
+    return pos
+
+
+def declaretheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "[{[")
+    keys = texscan.parse_keyvals(args[0] or "")
+    keys.update(texscan.parse_keyvals(args[2] or ""))
+    if args[1]:
+        decl.declaretheorem(walker.reg, args[1], keys)
+    return pos
+
+
+def theoremnumbering(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{")
+    style = (args[0] or "arabic").strip()
+    walker.reg.ntheorem_numbering = {"greek": "alph", "Greek": "Alph"}.get(style, style)
+    return pos
+
+
+def skip_args(spec: str) -> Handler:
+    def handler(walker: Walker, text: str, m: re.Match[str]) -> int:
+        return texscan.read_args(text, m.end(), spec)[1]
+
+    return handler
+
+
+def documentclass(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "[{")
+    options = set(texscan.split_keys(args[0] or ""))
+    name = (args[1] or "article").strip()
+    if m.group(1) == "documentclass" or name in decl.BOOK_CLASSES:
+        decl.apply_class(walker.reg, name, options | walker.reg.class_options)
+    return pos
+
+
+def usepackage(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "[{")
+    options = set(texscan.split_keys(args[0] or ""))
+    for name in texscan.split_keys(args[1] or ""):
+        decl.apply_package(walker.reg, name, options)
+    return pos
+
+
+def bibliography(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "[{" if m.group(1) == "addbibresource" else "{")
+    for name in texscan.split_keys(args[-1] or ""):
+        walker.out.bib_files.append((walker.at(m.start()), name))
+    return pos
+
+
+def _walker_method(name: str) -> Handler:
+    def handler(walker: Walker, text: str, m: re.Match[str]) -> int:
+        result: int = getattr(walker, name)(text, m)
+        return result
+
+    return handler
+
+
+def _table() -> dict[str, Handler]:
+    table: dict[str, Handler] = {
+        "setcounter": setcounter, "addtocounter": setcounter, "stepcounter": stepcounter,
+        "refstepcounter": stepcounter, "newcounter": newcounter, "numberwithin": numberwithin,
+        "counterwithin": numberwithin, "counterwithout": numberwithin, "@addtoreset": addtoreset,
+        "newcommand": newcommand, "renewcommand": newcommand, "providecommand": newcommand,
+        "DeclareRobustCommand": newcommand, "def": define, "gdef": define, "edef": define,
+        "xdef": define, "let": let, "DeclareMathOperator": math_operator,
+        "newenvironment": newenvironment, "renewenvironment": newenvironment,
+        "newtheorem": newtheorem, "newdefinition": newtheorem, "newproof": newtheorem,
+        "spnewtheorem": spnewtheorem, "declaretheorem": declaretheorem,
+        "theoremnumbering": theoremnumbering, "newtheoremstyle": skip_args("{{{{{{{{{"),
+        "declaretheoremstyle": skip_args("[{"), "theoremstyle": skip_args("{"),
+        "documentclass": documentclass, "LoadClass": documentclass, "usepackage": usepackage,
+        "RequirePackage": usepackage, "bibliography": bibliography,
+        "addbibresource": bibliography, "crefname": skip_args("{{{"), "Crefname": skip_args("{{{"),
+    }
+    for name in ("begin", "end", "label", "appendix", "item"):
+        table[name] = _walker_method(name)
+    table["appendices"] = _walker_method("appendix")
+    table["["] = _walker_method("display_math")
+    for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph"):
+        table[name] = _walker_method("section")
+    return table
+
+
+HANDLERS: dict[str, Handler] = _table()

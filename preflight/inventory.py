@@ -1,0 +1,128 @@
+"""The public entry point: a TeX project becomes an `Inventory` (design §4)."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+from paperlint.preflight import citations, proofs, references
+from paperlint.preflight.declarations import kind_of
+from paperlint.preflight.flatten import load_project
+from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Macro, Result, Span
+from paperlint.preflight.numbering import Walker
+from paperlint.preflight.sourcetree import FlatSource
+from paperlint.preflight.walkstate import WalkOutput
+
+log = logging.getLogger(__name__)
+
+
+def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
+    """Read a .tex file or a project folder and list its numbered results (InputError on bad
+    input; everything else becomes a diagnostic)."""
+    flat = load_project(Path(path), root)
+    walk = Walker(flat.text).run()
+    results = _results(flat, walk)
+    owners = proofs.attach(flat, walk, results)
+    ids = _assign_ids(walk, results, owners)
+    references.resolve_uses(flat, walk, results, ids)
+    inventory = Inventory(
+        root=flat.root,
+        files=flat.entries,
+        results=results,
+        equations=_equations(walk, ids),
+        labels={key: owner.number for key, owner in walk.labels.items()},
+        macros=_macros(flat, walk),
+        bibliography=citations.bibliography(flat, walk),
+        diagnostics=_diagnostics(flat, walk),
+    )
+    citations.attach(flat, inventory)
+    log.info("preflight: %d results in %s", len(results), flat.root)
+    return inventory
+
+
+def _span(flat: FlatSource, begin: int, end: int) -> Span:
+    file, start_line = flat.locate(begin)
+    end_file, end_line = flat.locate(max(end - 1, begin))
+    return Span(file=file, start_line=start_line, end_line=end_line if end_file == file else start_line)
+
+
+def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
+    out: list[Result] = []
+    for raw in walk.results:
+        end = raw.end if raw.end >= 0 else len(flat.text)
+        body_end = raw.body_end if raw.body_end >= 0 else end
+        out.append(
+            Result(
+                id="",
+                env=raw.env,
+                kind=kind_of(raw.env, raw.title),  # type: ignore[arg-type]
+                title=raw.title,
+                number=raw.number,
+                note=raw.note.strip() if raw.note and raw.note.strip() else None,
+                labels=list(raw.labels),
+                statement=flat.text[raw.body_start : body_end].strip(),
+                span=_span(flat, raw.begin, end),
+            )
+        )
+    return out
+
+
+def _normalise(statement: str) -> str:
+    return re.sub(r"\s+", " ", statement).strip()
+
+
+def _assign_ids(walk: WalkOutput, results: list[Result], owners: dict[int, int]) -> list[str]:
+    """First label; else `<env>:<number>`; else `<env>@<8 hex of the statement>`."""
+    seen: set[str] = set()
+    ids: list[str] = []
+    for raw, result in zip(walk.results, results, strict=True):
+        if result.labels:
+            rid = result.labels[0]
+        elif result.number:
+            rid = f"{result.env}:{result.number}"
+        else:
+            digest = hashlib.sha256(_normalise(result.statement).encode()).hexdigest()[:8]
+            rid = f"{result.env}@{digest}"
+        base, n = rid, 2
+        while rid in seen:
+            rid, n = f"{base}~{n}", n + 1
+        seen.add(rid)
+        ids.append(rid)
+        result.id = rid
+    for raw, result in zip(walk.results, results, strict=True):
+        if raw.parent is not None:
+            result.parent = ids[raw.parent]
+        elif raw.in_proof is not None:
+            result.parent = proofs.owner_of_proof(raw.in_proof, owners, ids)
+        if raw.restates is not None:
+            result.restates = ids[raw.restates]
+    return ids
+
+
+def _equations(walk: WalkOutput, ids: list[str]) -> dict[str, EquationInfo]:
+    out: dict[str, EquationInfo] = {}
+    for key, owner in walk.labels.items():
+        if owner.kind == "equation":
+            result = ids[owner.result] if owner.result is not None else None
+            out[key] = EquationInfo(number=owner.number, result=result)
+    return out
+
+
+def _macros(flat: FlatSource, walk: WalkOutput) -> list[Macro]:
+    out: list[Macro] = []
+    for pos, macro in walk.macros:
+        file, line = flat.locate(pos)
+        out.append(macro.model_copy(update={"file": file, "line": line}))
+    return out
+
+
+def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
+    out = list(flat.diagnostics)
+    for pos, severity, code, message in walk.problems:
+        file, line = flat.locate(pos) if pos is not None else (flat.root, None)
+        out.append(Diagnostic(severity=severity, file=file, line=line, code=code, message=message))  # type: ignore[arg-type]
+    for code, message in walk.registry.notes:
+        out.append(Diagnostic(severity="warning", file=flat.root, line=None, code=code, message=message))
+    return out

@@ -1,0 +1,361 @@
+"""The document walk: one pass in document order that emulates LaTeX's counters
+(latex.md §1-§10) and records results, proofs, labels and macro definitions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from paperlint.preflight import declarations as decl
+from paperlint.preflight import equations, macros, texscan
+from paperlint.preflight.declarations import Registry
+from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
+
+_CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
+_SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
+_EXPANDS = re.compile(r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b")
+_PROOF_ENV = re.compile(r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I)
+_ENUM_LEVELS = ("i", "ii", "iii", "iv")
+Handler = Callable[["Walker", str, re.Match[str]], int]
+
+
+class Walker:
+    """Walk the flat text once; `run` returns everything the inventory needs."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.out = WalkOutput(registry=Registry())
+        self.reg = self.out.registry
+        self.in_document = False
+        self.current = Owner("")
+        self.frames: list[Frame] = []
+        self.wrappers: dict[str, macros.EnvDefinition] = {}
+        self.expanders: dict[str, str] = {}
+        self.restaters: dict[str, int] = {}
+        self.anchor: tuple[int, int] | None = None
+        self.depth = 0
+        self.enum_depth = 0
+        self.appendix_active = False
+
+    # -- driver -------------------------------------------------------------------------
+
+    def run(self) -> WalkOutput:
+        if not self.reg.counters.values:
+            decl.apply_class(self.reg, "article", set())
+        self.scan(self.text, 0, len(self.text))
+        for frame in reversed(self.frames):
+            if frame.result is not None or frame.proof is not None:
+                self.problem(frame.begin, "error", "unterminated-environment",
+                             f"\\begin{{{frame.name}}} is never closed")
+                self._close(frame, len(self.text), len(self.text))
+        return self.out
+
+    def scan(self, text: str, start: int, end: int) -> None:
+        pos = start
+        while True:
+            match = _CS.search(text, pos, end)
+            if match is None:
+                return
+            name = match.group(1) or match.group(3)
+            if name is None:
+                pos = match.end()
+                continue
+            handler = HANDLERS.get(name)
+            if handler is not None:
+                pos = max(handler(self, text, match), match.end())
+            elif name in self.restaters and self.in_document:
+                pos = match.end()
+            elif name in self.expanders and self.in_document and self.depth < 8:
+                self._expand_snippet(self.expanders[name], match.start(), match.end())
+                pos = match.end()
+            else:
+                pos = match.end()
+
+    def _expand_snippet(self, snippet: str, begin: int, after: int) -> None:
+        saved = self.anchor
+        self.anchor = (begin, after) if saved is None else saved
+        self.depth += 1
+        self.scan(snippet, 0, len(snippet))
+        self.depth -= 1
+        self.anchor = saved
+
+    def at(self, pos: int, *, body: bool = False) -> int:
+        if self.anchor is None:
+            return pos
+        return self.anchor[1] if body else self.anchor[0]
+
+    def problem(self, pos: int | None, severity: str, code: str, message: str) -> None:
+        self.out.problems.append((pos, severity, code, message))
+
+    # -- labels -------------------------------------------------------------------------
+
+    def label(self, text: str, m: re.Match[str]) -> int:
+        optional = texscan.read_optional(text, m.end(), newline=False)
+        pos = optional[1] if optional else m.end()
+        group = texscan.read_group(text, pos)
+        if group is None or not self.in_document:
+            return pos
+        key = group[0].strip()
+        self.record_label(key, self.current, self.at(m.start()))
+        return group[1]
+
+    def record_label(self, key: str, owner: Owner, pos: int) -> None:
+        if key in self.out.labels:
+            self.problem(pos, "warning", "duplicate-label", f"label {key!r} defined again")
+        self.out.labels[key] = owner
+        self.out.label_positions[key] = pos
+        if owner.kind == "result" and owner.result is not None:
+            self.out.results[owner.result].labels.append(key)
+
+    def enclosing_result(self) -> int | None:
+        return next((f.result for f in reversed(self.frames) if f.result is not None), None)
+
+    def enclosing_proof(self) -> int | None:
+        return next((f.proof for f in reversed(self.frames) if f.proof is not None), None)
+
+    # -- environments -------------------------------------------------------------------
+
+    def begin(self, text: str, m: re.Match[str]) -> int:
+        group = texscan.read_group(text, m.end())
+        if group is None:
+            return m.end()
+        name, pos = group[0].strip(), group[1]
+        if name == "document":
+            self.in_document = True
+            decl.apply_begin_document(self.reg)
+            return pos
+        if not self.in_document:
+            return pos
+        if name in self.reg.envs:
+            return self._begin_theorem(text, m.start(), pos, name)
+        if name in ("restatable", "restatable*"):
+            args, pos = texscan.read_args(text, pos, "[{{")
+            env, cmd = (args[1] or "").strip(), (args[2] or "").strip().lstrip("\\")
+            if env in self.reg.envs:
+                end = self._begin_theorem(text, m.start(), pos, env, note=args[0], frame_name=name)
+                self.restaters[cmd] = len(self.out.results) - 1
+                return end
+        if name in equations.EQUATION_ENVS:
+            return self._equation(text, m.start(), pos, name)
+        if name in self.wrappers:
+            return self._begin_wrapper(text, m.start(), pos, self.wrappers[name])
+        if _PROOF_ENV.match(name):
+            return self._begin_proof(text, m.start(), pos, name)
+        frame = Frame(name, self.at(m.start()), self.current)
+        self.frames.append(frame)
+        if name == "subequations":
+            self._begin_subequations(frame)
+        elif name in ("appendices", "subappendices"):
+            frame.restore = dict(self.reg.counters.the)
+            self._appendix(sub=name == "subappendices")
+        elif name in ("enumerate", "enumerate*"):
+            self.enum_depth += 1
+        return pos
+
+    def end(self, text: str, m: re.Match[str]) -> int:
+        group = texscan.read_group(text, m.end())
+        if group is None:
+            return m.end()
+        name, pos = group[0].strip(), group[1]
+        if not self.in_document or name == "document":
+            return pos
+        index = next((i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None)
+        if index is None:
+            return pos
+        for frame in reversed(self.frames[index:]):
+            self._close(frame, self.at(m.start(), body=False), self.at(pos))
+        del self.frames[index:]
+        return pos
+
+    def _close(self, frame: Frame, body_end: int, end: int) -> None:
+        self.current = frame.saved
+        if frame.end_code is not None:
+            self._expand_snippet(frame.end_code, body_end, end)
+        if frame.result is not None:
+            result = self.out.results[frame.result]
+            result.body_end, result.end = body_end, end
+        if frame.proof is not None:
+            proof = self.out.proofs[frame.proof]
+            proof.body_end, proof.end = body_end, end
+        if frame.name == "subequations":
+            counters = self.reg.counters
+            counters.the["equation"] = frame.restore["the"]
+            counters.set("equation", int(frame.restore["value"]))
+        elif frame.name in ("appendices", "subappendices"):
+            self.reg.counters.the.update(frame.restore)
+        elif frame.name in ("enumerate", "enumerate*"):
+            self.enum_depth = max(self.enum_depth - 1, 0)
+
+    def _begin_theorem(
+        self, text: str, start: int, pos: int, env: str, *, note: str | None = None,
+        frame_name: str | None = None,
+    ) -> int:
+        spec = self.reg.envs[env]
+        if note is None:
+            optional = texscan.read_optional(text, pos)
+            if optional is not None:
+                note, pos = optional
+        keys = _thmtools_keys(note) if note and "thmtools" in self.reg.packages else {}
+        if keys:
+            note = keys.get("name") or keys.get("note")
+        number: str | None = None
+        if spec.numbered and spec.counter:
+            self.reg.counters.step(spec.counter)
+            number = self.reg.counters.render(spec.the_key)
+        title = self.reg.counters.expand(spec.title, 0).strip() or spec.title
+        result = RawResult(env=env, title=title, number=number, note=note,
+                           begin=self.at(start), body_start=self.at(pos, body=True),
+                           parent=self.enclosing_result(), in_proof=self.enclosing_proof())
+        self.out.results.append(result)
+        index = len(self.out.results) - 1
+        frame = Frame(frame_name or env, result.begin, self.current, result=index)
+        self.frames.append(frame)
+        if number is not None:
+            self.current = Owner(number, "result", index)
+        elif "thmtools" in self.reg.packages:
+            self.current = Owner("", "result", index)
+        else:
+            self.current = Owner(self.current.number, "result", index)
+        if keys.get("label"):
+            self.record_label(keys["label"].strip(), self.current, result.begin)
+        return pos
+
+    def _begin_proof(self, text: str, start: int, pos: int, name: str) -> int:
+        note = None
+        wrapper = self.wrappers.get(name)
+        optional = texscan.read_optional(text, pos)
+        if optional is not None:
+            note, pos = optional
+        elif wrapper is not None and wrapper.arity >= 1:
+            group = texscan.read_group(text, pos)
+            if group is not None:
+                note, pos = group
+        proof = RawProof(env=name, note=note, begin=self.at(start), body_start=self.at(pos, body=True))
+        self.out.proofs.append(proof)
+        self.frames.append(Frame(name, proof.begin, self.current, proof=len(self.out.proofs) - 1))
+        return pos
+
+    def _begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
+        args: list[str] = []
+        count = wrapper.arity
+        if wrapper.default is not None:
+            optional = texscan.read_optional(text, pos)
+            args.append(optional[0] if optional else wrapper.default)
+            pos = optional[1] if optional else pos
+            count -= 1
+        for _ in range(max(count, 0)):
+            group = texscan.read_group(text, pos)
+            if group is None:
+                break
+            args.append(group[0])
+            pos = group[1]
+        before = len(self.frames)
+        self._expand_snippet(macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True))
+        inner = self.frames[before:]
+        frame = Frame(wrapper.name, self.at(start), self.current,
+                      end_code=macros.substitute(wrapper.end, args))
+        if inner:
+            del self.frames[before:]
+            frame.result = next((f.result for f in inner if f.result is not None), None)
+            frame.proof = next((f.proof for f in inner if f.proof is not None), None)
+            frame.saved = inner[0].saved
+            frame.end_code = None
+        elif _PROOF_ENV.match(wrapper.name) and not _EXPANDS.search(wrapper.begin):
+            return self._begin_proof(text, start, pos, wrapper.name)
+        self.frames.append(frame)
+        return pos
+
+    def _equation(self, text: str, start: int, pos: int, name: str) -> int:
+        close = text.find("\\end{" + name + "}", pos)
+        body_end = close if close >= 0 else len(text)
+        end = body_end + len(name) + 6 if close >= 0 else body_end
+        owner_result = self.enclosing_result()
+        for number, labels in equations.number_rows(name, text[pos:body_end], self.reg.counters):
+            owner = Owner(number, "equation", owner_result) if number is not None else self.current
+            for key in labels:
+                self.record_label(key, owner, self.at(start))
+        if close < 0:
+            self.problem(self.at(start), "error", "unterminated-environment",
+                         f"\\begin{{{name}}} is never closed")
+        return end
+
+    def display_math(self, text: str, m: re.Match[str]) -> int:
+        if m.group(0) != "\\[" or not self.in_document:
+            return m.end()
+        close = text.find("\\]", m.end())
+        body_end = close if close >= 0 else len(text)
+        body = text[m.end() : body_end]
+        if "\\tag" in body or "\\label" in body:
+            for number, labels in equations.number_rows("equation*", body, self.reg.counters):
+                owner = Owner(number, "equation", self.enclosing_result()) if number else self.current
+                for key in labels:
+                    self.record_label(key, owner, self.at(m.start()))
+        return body_end + 2 if close >= 0 else body_end
+
+    def _begin_subequations(self, frame: Frame) -> None:
+        counters = self.reg.counters
+        counters.step("equation")
+        parent = counters.render("equation")
+        frame.restore = {"the": counters.the["equation"], "value": str(counters.values["equation"])}
+        self.current = Owner(parent, "equation", self.enclosing_result())
+        counters.the["equation"] = parent.replace("\\", "") + "\\alph{equation}"
+        counters.set("equation", 0)
+
+    # -- sectioning, appendix, items ------------------------------------------------------
+
+    def section(self, text: str, m: re.Match[str]) -> int:
+        name = m.group(1)
+        if not self.in_document or name not in self.reg.counters.values:
+            return m.end()
+        if m.group(2):
+            if self.appendix_active and self.reg.doc_class == "imsart" and name == "section":
+                if self.reg.counters.values["section"] == 0:
+                    self.reg.counters.set("section", 1)
+            return m.end()
+        counters = self.reg.counters
+        counters.step(name)
+        self.current = Owner(counters.render(name), "section")
+        return m.end()
+
+    def appendix(self, text: str, m: re.Match[str]) -> int:
+        if self.in_document:
+            self._appendix(sub=False)
+        return m.end()
+
+    def _appendix(self, *, sub: bool) -> None:
+        counters = self.reg.counters
+        self.appendix_active = True
+        if sub:
+            counters.set("subsection", 0)
+            counters.the["subsection"] = "\\thesection.\\Alph{subsection}"
+        elif self.reg.book:
+            counters.set("chapter", 0)
+            counters.set("section", 0)
+            counters.the["chapter"] = "\\Alph{chapter}"
+        else:
+            counters.set("section", 0)
+            counters.set("subsection", 0)
+            counters.the["section"] = "\\Alph{section}"
+
+    def item(self, text: str, m: re.Match[str]) -> int:
+        if not self.in_document or not 1 <= self.enum_depth <= 4:
+            return m.end()
+        optional = texscan.read_optional(text, m.end(), newline=False)
+        if optional is not None:
+            return optional[1]
+        level = "enum" + _ENUM_LEVELS[self.enum_depth - 1]
+        counters = self.reg.counters
+        counters.step(level)
+        prefix = "".join(counters.render("enum" + lv) for lv in _ENUM_LEVELS[: self.enum_depth - 1])
+        self.current = Owner(prefix + counters.render(level), "item", self.enclosing_result())
+        return m.end()
+
+
+def _thmtools_keys(note: str) -> dict[str, str]:
+    if not re.match(r"^\s*(name|label|continues|restate|note)\s*=", note):
+        return {}
+    return texscan.parse_keyvals(note)
+
+
+from paperlint.preflight.handlers import HANDLERS  # noqa: E402  (handlers import Walker's names)

@@ -1,0 +1,93 @@
+"""Attach proofs to results: the proof environment that follows, "Proof of \\ref{x}" notes
+anywhere, and "Proof." paragraphs written without an environment (latex.md §13)."""
+
+from __future__ import annotations
+
+import re
+
+from paperlint.preflight import references
+from paperlint.preflight.model import Proof, Result, Span
+from paperlint.preflight.sourcetree import FlatSource
+from paperlint.preflight.walkstate import RawProof, WalkOutput
+
+_GAP_LIMIT = 4000
+_SECTIONING = re.compile(r"\\(?:part|chapter|section|subsection)\*?\s*[\[{]")
+_PARAGRAPH_HEAD = re.compile(
+    r"\A\s*(?:\\noindent\s*)?(?:\\(?:par|medskip|smallskip|bigskip)\s*)*"
+    r"(?:\{\\(?:it|bf|em|sc)\s*Proof[^}]{0,200}\}|\\(?:textit|textbf|emph|textsc)\s*\{\s*Proof[^}]{0,200}\}"
+    r"|Proof[.:])"
+)
+_PROOF_END = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|QED|hfill\s*\$?\\(?:Box|square|blacksquare))\b|\\end\s*\{|\\begin\s*\{|\n\s*\n\s*\n")
+_PROOF_OF = re.compile(r"Proof\s+of\s+(?:the\s+)?", re.I)
+
+
+def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[int, int]:
+    """Set `Result.proof`; return proof index → result index."""
+    owners: dict[int, int] = {}
+    key_owner = {k: o.result for k, o in walk.labels.items() if o.result is not None}
+    by_number = {(r.title.lower(), r.number): i for i, r in enumerate(results) if r.number}
+    for index, proof in enumerate(walk.proofs):
+        target = _by_reference(proof.note or "", key_owner, by_number)
+        how = "reference"
+        if target is None:
+            target, how = _preceding(flat, walk, proof), "next"
+        if target is None or results[target].proof is not None:
+            continue
+        owners[index] = target
+        results[target].proof = _proof(flat, proof, how)
+    _attach_paragraphs(flat, walk, results)
+    return owners
+
+
+def _by_reference(note: str, key_owner: dict[str, int | None], by_number: dict[tuple[str, str | None], int]) -> int | None:
+    for key in references.reference_keys(note):
+        if key_owner.get(key) is not None:
+            return key_owner[key]
+    for word, number in references.plain_mentions(note):
+        if (word, number) in by_number:
+            return by_number[(word, number)]
+    return None
+
+
+def _preceding(flat: FlatSource, walk: WalkOutput, proof: RawProof) -> int | None:
+    best: int | None = None
+    for index, raw in enumerate(walk.results):
+        if raw.end < 0 or raw.end > proof.begin:
+            if raw.begin > proof.begin:
+                break
+            continue
+        best = index
+    if best is None:
+        return None
+    gap = flat.text[walk.results[best].end : proof.begin]
+    if len(gap) > _GAP_LIMIT or _SECTIONING.search(gap):
+        return None
+    return best
+
+
+def _proof(flat: FlatSource, proof: RawProof, how: str) -> Proof:
+    end = proof.end if proof.end >= 0 else len(flat.text)
+    body_end = proof.body_end if proof.body_end >= 0 else end
+    file, start = flat.locate(proof.begin)
+    _, stop = flat.locate(max(end - 1, proof.begin))
+    return Proof(span=Span(file=file, start_line=start, end_line=max(stop, start)),
+                 text=flat.text[proof.body_start : body_end].strip(), attached_by=how)
+
+
+def _attach_paragraphs(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> None:
+    for raw, result in zip(walk.results, results, strict=True):
+        if result.proof is not None or raw.end < 0:
+            continue
+        head = _PARAGRAPH_HEAD.match(flat.text, raw.end)
+        if head is None:
+            continue
+        stop = _PROOF_END.search(flat.text, head.end())
+        end = stop.end() if stop else min(len(flat.text), head.end() + 3000)
+        paragraph = RawProof(env="paragraph", note=None, begin=head.start(), body_start=head.end(),
+                             end=end, body_end=stop.start() if stop else end)
+        result.proof = _proof(flat, paragraph, "paragraph")
+
+
+def owner_of_proof(proof_index: int, owners: dict[int, int], ids: list[str]) -> str | None:
+    target = owners.get(proof_index)
+    return ids[target] if target is not None else None

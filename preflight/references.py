@@ -1,0 +1,89 @@
+"""Cross-references: `\\ref` and its family (key lists split), `\\hyperref[...]`, and
+plain-text mentions such as "Lemma 2.3" resolved against the computed numbers."""
+
+from __future__ import annotations
+
+import re
+
+from paperlint.preflight.model import Result
+from paperlint.preflight.sourcetree import FlatSource
+from paperlint.preflight.walkstate import WalkOutput
+
+_REF = re.compile(
+    r"\\(?:ref|eqref|pageref|cref|Cref|cpageref|Cpageref|crefrange|Crefrange|cpagerefrange"
+    r"|labelcref|labelcpageref|namecref|nameCref|lcnamecref|namecrefs|autoref|Autoref|nameref"
+    r"|vref|Vref|thref|uses|proves|subref)\*?\s*\{([^}]*)\}(?:\s*\{([^}]*)\})?"
+    r"|\\hyperref\s*\[([^\]]*)\]"
+)
+_RANGE_CMDS = ("crefrange", "Crefrange", "cpagerefrange")
+_PLAIN = re.compile(
+    r"\b(Theorem|Lemma|Proposition|Corollary|Claim|Definition|Assumption|Conjecture|Remark"
+    r"|Example|Fact|Observation|Condition|Hypothesis|Thm|Prop|Lem|Cor|Def)s?\.?(?:~|\s)+"
+    r"([A-Z]?\d+(?:\.\d+)*[a-z]?|[A-Z](?:\.\d+)+)"
+)
+
+
+def reference_keys(text: str) -> list[str]:
+    """Every label key referenced in `text`, in order, comma lists split."""
+    keys: list[str] = []
+    for match in _REF.finditer(text):
+        if match.group(3) is not None:
+            keys.append(match.group(3).strip())
+            continue
+        cmd = match.group(0)[1:].split("{")[0].rstrip("* \n")
+        groups = [match.group(1)] + ([match.group(2)] if cmd in _RANGE_CMDS and match.group(2) else [])
+        for group in groups:
+            keys.extend(k.strip() for k in group.split(",") if k.strip())
+    return keys
+
+
+def plain_mentions(text: str) -> list[tuple[str, str]]:
+    """("lemma", "2.3") pairs for plain-text mentions such as `Lemma~2.3`."""
+    return [(m.group(1).lower(), m.group(2)) for m in _PLAIN.finditer(text)]
+
+
+def _title_index(results: list[Result]) -> dict[tuple[str, str], str]:
+    index: dict[tuple[str, str], str] = {}
+    for result in results:
+        if result.number:
+            for word in {result.title.lower(), result.kind, result.env.lower()}:
+                index.setdefault((word, result.number), result.id)
+    return index
+
+
+_SHORT = {"thm": "theorem", "prop": "proposition", "lem": "lemma", "cor": "corollary",
+          "def": "definition", "fact": "claim", "observation": "claim", "condition": "assumption",
+          "hypothesis": "assumption"}
+
+
+def resolve(text: str, key_owner: dict[str, str], titles: dict[tuple[str, str], str]) -> list[str]:
+    """Result ids referenced in `text`: by label, then by plain-text title and number."""
+    out: list[str] = []
+    for key in reference_keys(text):
+        rid = key_owner.get(key)
+        if rid is not None and rid not in out:
+            out.append(rid)
+    for word, number in plain_mentions(text):
+        rid = titles.get((word, number)) or titles.get((_SHORT.get(word, word), number))
+        if rid is not None and rid not in out:
+            out.append(rid)
+    return out
+
+
+def key_owners(walk: WalkOutput, ids: list[str]) -> dict[str, str]:
+    """Label key → result id (equation and item labels map to their containing result)."""
+    out: dict[str, str] = {}
+    for key, owner in walk.labels.items():
+        if owner.result is not None and owner.kind in ("result", "equation", "item"):
+            out[key] = ids[owner.result]
+    return out
+
+
+def resolve_uses(flat: FlatSource, walk: WalkOutput, results: list[Result], ids: list[str]) -> None:
+    owners = key_owners(walk, ids)
+    titles = _title_index(results)
+    for result in results:
+        result.uses = [r for r in resolve(result.statement, owners, titles) if r != result.id]
+        if result.proof is not None:
+            used = resolve(result.proof.text, owners, titles)
+            result.proof_uses = [r for r in used if r != result.id]

@@ -1,0 +1,170 @@
+"""The source tree of a TeX project: root discovery, safe reading, decoding, and flattening
+of `\\input`/`\\include`/`\\subfile`/`\\import` (and local `.sty`/`.cls`) into one text with a
+source map.
+
+Nothing outside the project folder is ever opened: every path is resolved and checked first.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperlint.errors import InputError
+from paperlint.preflight import prepass
+from paperlint.preflight.model import Diagnostic, FileEntry
+
+HUGE_FILE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 40
+_INCLUDE = re.compile(
+    r"\\(?P<cmd>input|include|subfile|subfileinclude|import|subimport|inputfrom|subinputfrom"
+    r"|includefrom|subincludefrom|usepackage|RequirePackage|documentclass|LoadClass"
+    r"|includeonly)(?![A-Za-z@])\*?"
+)
+_NAME_HINTS = {"main": 3, "paper": 2, "ms": 2, "article": 1, "manuscript": 2, "arxiv": 1}
+_BAD_HINTS = ("draft", "old", "backup", "rebuttal", "poster", "slides", "response", "cover",
+              "letter", "reply", "review", "talk", "abstract", "copy", "bak", "tmp", "test")
+
+
+@dataclass
+class SourceFile:
+    rel: str
+    text: str
+    line_starts: list[int]
+
+
+@dataclass
+class Segment:
+    flat_start: int
+    length: int
+    file: str
+    file_offset: int
+
+
+@dataclass
+class FlatSource:
+    """The flattened document: `text` plus a map from offsets back to (file, line)."""
+
+    project: Path
+    root: str
+    text: str = ""
+    segments: list[Segment] = field(default_factory=list)
+    files: dict[str, SourceFile] = field(default_factory=dict)
+    entries: list[FileEntry] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    local_packages: set[str] = field(default_factory=set)
+    local_classes: set[str] = field(default_factory=set)
+    _starts: list[int] = field(default_factory=list)
+
+    def locate(self, pos: int) -> tuple[str, int]:
+        """The (file, 1-based line) of an offset in the flat text."""
+        if not self.segments:
+            return self.root, 1
+        if not self._starts:
+            self._starts = [s.flat_start for s in self.segments]
+        index = max(bisect.bisect_right(self._starts, pos) - 1, 0)
+        seg = self.segments[index]
+        source = self.files[seg.file]
+        offset = seg.file_offset + min(max(pos - seg.flat_start, 0), seg.length)
+        return seg.file, bisect.bisect_right(source.line_starts, offset)
+
+    def diagnose(self, severity: str, pos: int | None, code: str, message: str) -> None:
+        file, line = self.locate(pos) if pos is not None else (self.root, None)
+        self.diagnostics.append(
+            Diagnostic(severity=severity, file=file, line=line, code=code, message=message)  # type: ignore[arg-type]
+        )
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Decode as UTF-8, else Latin-1; the flag says whether the fallback was needed."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), True
+
+
+def looks_binary(data: bytes) -> bool:
+    return b"\x00" in data[:8192]
+
+
+def inside(project: Path, path: Path) -> bool:
+    """Whether `path`, with symlinks resolved, lies inside the project folder."""
+    try:
+        path.resolve().relative_to(project.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def read_bytes_safely(project: Path, path: Path) -> bytes | None:
+    """The bytes of a project file, or None when it is outside, missing or unreadable."""
+    if not inside(project, path) or not path.is_file():
+        return None
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _strip_doc(text: str) -> str:
+    return prepass.strip_comments_and_verbatim(text)
+
+
+def is_root_candidate(text: str) -> bool:
+    clean = _strip_doc(text)
+    return "\\documentclass" in clean and "\\begin{document}" in clean
+
+
+def _included_names(text: str) -> set[str]:
+    names: set[str] = set()
+    clean = _strip_doc(text)
+    pattern = r"\\(?:input|include|subfile|import|subimport)\s*(?:\{[^}]*\}\s*)?\{([^}]*)\}"
+    for match in re.finditer(pattern, clean):
+        name = match.group(1).strip()
+        names.add(Path(name).name.removesuffix(".tex"))
+    for match in re.finditer(r"\\input\s+([^\s{}\\]+)", clean):
+        names.add(Path(match.group(1)).name.removesuffix(".tex"))
+    return names
+
+
+def _score(path: Path, text: str, project: Path) -> int:
+    stem = path.stem.lower()
+    score = _NAME_HINTS.get(stem, 0) * 10
+    score -= sum(15 for hint in _BAD_HINTS if hint in stem)
+    score += min(len(re.findall(r"\\(?:input|include|section)\b", text)), 20)
+    score -= 2 * (len(path.relative_to(project).parts) - 1)
+    return score
+
+
+def find_root(project: Path) -> Path:
+    """Rank the main-file candidates of a folder; raise InputError on none or a tie."""
+    texts: dict[Path, str] = {}
+    for path in sorted(project.rglob("*.tex")):
+        data = read_bytes_safely(project, path)
+        if data is not None and not looks_binary(data):
+            texts[path] = decode(data)[0]
+    candidates = [p for p, t in texts.items() if is_root_candidate(t)]
+    candidates = [p for p in candidates if not re.search(r"\\documentclass(\[[^]]*\])?\{standalone\}", texts[p])]
+    included = set().union(*(_included_names(t) for t in texts.values())) if texts else set()
+    top = [p for p in candidates if p.stem not in included] or candidates
+    if not top:
+        raise InputError("no main .tex file found (none has \\documentclass and \\begin{document})",
+                         path=project, hint="pass the main file, or --root FILE")
+    scored = sorted(((_score(p, texts[p], project), p) for p in top), key=lambda s: -s[0])
+    if len(scored) > 1 and scored[0][0] == scored[1][0]:
+        names = ", ".join(str(p.relative_to(project)) for _, p in scored if _ == scored[0][0])
+        raise InputError(f"several candidate main files: {names}", path=project,
+                         hint="choose one with --root FILE")
+    return scored[0][1]
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

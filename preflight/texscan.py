@@ -1,0 +1,145 @@
+"""Low-level scanning of TeX source: groups, optional arguments, control words.
+
+Positions are offsets into one string; every function is pure and never raises on bad input
+(an unbalanced group simply ends at the end of the text).
+"""
+
+from __future__ import annotations
+
+import re
+
+CONTROL_WORD = re.compile(r"\\([A-Za-z@]+\*?|.)", re.S)
+_SPACE = re.compile(r"[ \t]*\n?[ \t]*")
+
+
+def skip_spaces(text: str, pos: int, *, newline: bool = True) -> int:
+    """Skip blanks and at most one newline (a blank line is a paragraph and stops TeX)."""
+    if newline:
+        return _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def read_group(text: str, pos: int) -> tuple[str, int] | None:
+    """Read a `{...}` group (or a single token) at `pos`; return its content and end."""
+    pos = skip_spaces(text, pos)
+    if pos >= len(text):
+        return None
+    if text[pos] != "{":
+        if text[pos] == "\\":
+            match = CONTROL_WORD.match(text, pos)
+            assert match is not None
+            return match.group(0), match.end()
+        if text[pos] in "}[]":
+            return None
+        return text[pos], pos + 1
+    end = find_closing_brace(text, pos)
+    return text[pos + 1 : end], min(end + 1, len(text))
+
+
+def find_closing_brace(text: str, pos: int) -> int:
+    """Offset of the `}` that closes the `{` at `pos` (len(text) when unbalanced)."""
+    depth = 0
+    i = pos
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return n
+
+
+def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, int] | None:
+    """Read `[...]` at `pos` by LaTeX's rule: it ends at the first `]` outside braces."""
+    start = skip_spaces(text, pos, newline=newline)
+    if start >= len(text) or text[start] != "[":
+        return None
+    depth = 0
+    i = start + 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif ch == "]" and depth == 0:
+            return text[start + 1 : i], i + 1
+        elif ch == "\n" and text.startswith("\n", i + 1) and depth == 0:
+            return None  # a paragraph break inside: not an optional argument after all
+        i += 1
+    return None
+
+
+def read_star(text: str, pos: int) -> tuple[bool, int]:
+    """Read an optional `*` at `pos`."""
+    start = skip_spaces(text, pos, newline=False)
+    if start < len(text) and text[start] == "*":
+        return True, start + 1
+    return False, pos
+
+
+def read_args(text: str, pos: int, spec: str) -> tuple[list[str | None], int]:
+    """Read arguments by a pylatexenc-like spec: `{` mandatory, `[` optional, `*` star."""
+    values: list[str | None] = []
+    for kind in spec:
+        if kind == "*":
+            star, pos = read_star(text, pos)
+            values.append("*" if star else None)
+        elif kind == "[":
+            opt = read_optional(text, pos)
+            values.append(opt[0] if opt else None)
+            pos = opt[1] if opt else pos
+        else:
+            group = read_group(text, pos)
+            values.append(group[0] if group else None)
+            pos = group[1] if group else pos
+    return values, pos
+
+
+def strip_braces(text: str) -> str:
+    """`{1.{1}}` → `1.1`: TeX grouping braces carry no printed text."""
+    return text.replace("{", "").replace("}", "").strip()
+
+
+def split_keys(text: str) -> list[str]:
+    """Split a comma-separated key list, keeping inner spaces of keys verbatim."""
+    return [key.strip() for key in text.split(",") if key.strip()]
+
+
+def parse_keyvals(text: str) -> dict[str, str]:
+    """Parse `a=b, c={d,e}, flag` into a dict (values without outer braces)."""
+    out: dict[str, str] = {}
+    depth = 0
+    current = ""
+    parts: list[str] = []
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    for part in parts:
+        key, _, value = part.partition("=")
+        value = value.strip()
+        if value.startswith("{") and value.endswith("}"):
+            value = value[1:-1]
+        if key.strip():
+            out[key.strip()] = value
+    return out

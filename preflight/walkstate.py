@@ -1,0 +1,66 @@
+"""Records the document walk produces, in flat-text offsets (mapped to lines later)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from paperlint.preflight.declarations import Registry
+from paperlint.preflight.model import Macro
+
+
+@dataclass
+class RawResult:
+    env: str
+    title: str
+    number: str | None
+    note: str | None
+    begin: int
+    body_start: int
+    end: int = -1
+    body_end: int = -1
+    labels: list[str] = field(default_factory=list)
+    parent: int | None = None
+    in_proof: int | None = None
+    restates: int | None = None
+
+
+@dataclass
+class RawProof:
+    env: str
+    note: str | None
+    begin: int
+    body_start: int
+    end: int = -1
+    body_end: int = -1
+
+
+@dataclass
+class Owner:
+    """What a `\\label` written now refers to: its printed number and its owner."""
+
+    number: str
+    kind: str = "other"  # "result", "equation", "item", "section", "other"
+    result: int | None = None
+
+
+@dataclass
+class Frame:
+    name: str
+    begin: int
+    saved: Owner
+    result: int | None = None
+    proof: int | None = None
+    restore: dict[str, str] = field(default_factory=dict)
+    end_code: str | None = None
+
+
+@dataclass
+class WalkOutput:
+    registry: Registry
+    results: list[RawResult] = field(default_factory=list)
+    proofs: list[RawProof] = field(default_factory=list)
+    labels: dict[str, Owner] = field(default_factory=dict)
+    macros: list[tuple[int, Macro]] = field(default_factory=list)
+    bib_files: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[tuple[int | None, str, str, str]] = field(default_factory=list)
+    label_positions: dict[str, int] = field(default_factory=dict)
