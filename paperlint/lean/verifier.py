@@ -36,6 +36,8 @@ class FailureCode(StrEnum):
     NO_RECORDING = "no_recording"  # a replay has no answer for this exact request
     UNAVAILABLE = "unavailable"
     BACKEND_ERROR = "backend_error"
+    DISALLOWED_AXIOMS = "disallowed_axioms"  # sorryAx, native or custom axioms in the closure
+    AXIOMS_UNPARSED = "axioms_unparsed"  # `#print axioms` gave no single readable answer
 
 
 class _Frozen(BaseModel):
@@ -80,6 +82,10 @@ class LeanCheck(_Frozen):
     hint: str | None = None
     duration_s: float = 0.0
     replay: bool = False
+    # The target's `#print axioms` set, when `accept()` queried it (None: not queried).
+    axioms: tuple[str, ...] | None = None
+    # The candidate with Lean's messages and goals inlined as comments, for the prover.
+    feedback: str = ""
 
     @property
     def accepted(self) -> bool:
@@ -148,3 +154,56 @@ class Verifier(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+# Only these may appear in `#print axioms` of an accepted declaration (lean.md §5).
+STANDARD_AXIOMS: frozenset[str] = frozenset({"propext", "Classical.choice", "Quot.sound"})
+
+
+def accept(
+    verifier: Verifier,
+    context: LeanContext,
+    candidate: str,
+    target: str,
+    *,
+    timeout_s: float,
+    allowlist: frozenset[str] = STANDARD_AXIOMS,
+) -> LeanCheck:
+    """The full acceptance rule of lean.md §6.2 over any `Verifier`.
+
+    `check` covers "no error, no sorry"; this adds "the target name exists" and "its axioms are
+    within the allowlist" with one `#print axioms` on the context extended by the candidate
+    (an unknown name gives no answer). The candidate is accepted only if all of that holds.
+    """
+    checked = verifier.check(context, candidate, timeout_s=timeout_s)
+    if not checked.accepted:
+        return checked
+    report = verifier.print_axioms(context.extended(candidate), [target], timeout_s=timeout_s)
+    axioms = report.axioms.get(target)
+    base = {"duration_s": checked.duration_s, "replay": checked.replay or report.replay}
+    if report.outcome in (Outcome.TIMEOUT, Outcome.UNAVAILABLE):
+        return checked.model_copy(
+            update={**base, "outcome": report.outcome, "code": report.code, "hint": report.hint}
+        )
+    if axioms is None:
+        return checked.model_copy(
+            update={
+                **base,
+                "outcome": Outcome.REJECTED,
+                "code": FailureCode.TARGET_NOT_FOUND,
+                "hint": f"no declaration named {target!r} after the candidate: "
+                f"{report.hint or 'no #print axioms answer'}",
+            }
+        )
+    bad = sorted({a for a in axioms if a not in allowlist or a == "sorryAx"})
+    if bad:
+        return checked.model_copy(
+            update={
+                **base,
+                "outcome": Outcome.REJECTED,
+                "axioms": axioms,
+                "code": FailureCode.DISALLOWED_AXIOMS,
+                "hint": f"{target} depends on axioms outside the allowlist: {', '.join(bad)}",
+            }
+        )
+    return checked.model_copy(update={**base, "axioms": axioms})

@@ -1,0 +1,3 @@
+-- The library target `lake build` needs. Importing it pulls in all of Mathlib, so a built
+-- project has every Mathlib .olean that generated files may import.
+import PaperlintLean.Basic

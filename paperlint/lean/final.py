@@ -1,0 +1,288 @@
+"""The authoritative check: `lake env lean FILE` in `lean-project/` (lean.md §7).
+
+Two cold runs: the file exactly as written (exit code, errors, sorry warning), then a copy with
+marker-wrapped `#print axioms` queries appended (§11.4), parsed fail-closed. Each run has a
+wall-clock timeout, its own session (a timeout kills the whole process group) and the same
+RLIMIT_AS as the warm REPL. The raw runs (`ProcessRun`) go through `final_from_runs`, which the
+replay verifier calls too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from paperlint.lean.messages import (
+    SORRY_WARNING,
+    disallowed_axioms,
+    insert_before_trailing_end,
+    is_heartbeat_error,
+    marked_axiom_queries,
+    parse_lean_output,
+    parse_marked_axioms,
+)
+from paperlint.lean.pins import LeanPaths, read_manifest_rev, read_toolchain
+from paperlint.lean.verifier import STANDARD_AXIOMS, FailureCode, FinalCheck, Outcome
+
+OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
+
+
+@dataclass(frozen=True)
+class ProcessRun:
+    """One `lake env lean` run as it happened: the raw material of a final check."""
+
+    exit_code: int | None  # None: killed on timeout, or never started
+    output: str  # stdout and stderr, interleaved as the process wrote them
+    duration_s: float = 0.0
+    timed_out: bool = False
+    missing: bool = False  # the executable was not found
+
+    def to_raw(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> ProcessRun:
+        return cls(
+            exit_code=raw.get("exit_code"),
+            output=str(raw.get("output", "")),
+            duration_s=float(raw.get("duration_s", 0.0)),
+            timed_out=bool(raw.get("timed_out", False)),
+            missing=bool(raw.get("missing", False)),
+        )
+
+
+def _limit_memory(limit_mb: int | None) -> Callable[[], None] | None:
+    if limit_mb is None:
+        return None
+    limit = limit_mb * 1024 * 1024
+
+    def apply() -> None:  # runs in the child, before exec
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def run_lean(
+    lake: str, project: Path, file: Path, *, timeout_s: float, memory_mb: int | None
+) -> ProcessRun:
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            [lake, "env", "lean", str(file)],
+            cwd=project,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            start_new_session=True,  # so a timeout can kill lake *and* lean
+            preexec_fn=_limit_memory(memory_mb),
+        )
+    except FileNotFoundError as exc:
+        return ProcessRun(exit_code=None, output=str(exc), missing=True)
+    try:
+        output, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        output, _ = proc.communicate()
+        return ProcessRun(
+            exit_code=None,
+            output=output or "",
+            duration_s=time.monotonic() - start,
+            timed_out=True,
+        )
+    return ProcessRun(exit_code=proc.returncode, output=output, duration_s=time.monotonic() - start)
+
+
+def _cut(text: str) -> str:
+    if len(text) <= OUTPUT_CHARS:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return text[:OUTPUT_CHARS] + f"\n… [output cut; {len(text)} chars, sha256 {digest}]"
+
+
+def final_from_runs(
+    file_sha256: str,
+    names: Sequence[str],
+    build: ProcessRun,
+    axioms: ProcessRun | None,
+    *,
+    command: tuple[str, ...] = (),
+    toolchain: str | None = None,
+    mathlib_rev: str | None = None,
+    allowlist: frozenset[str] = STANDARD_AXIOMS,
+    replay: bool = False,
+) -> FinalCheck:
+    """The verdict on a file from its two runs (the axiom run is None when it was not made)."""
+    output = build.output if axioms is None else f"{build.output}\n--- axioms ---\n{axioms.output}"
+    base: dict[str, Any] = {
+        "file_sha256": file_sha256,
+        "command": command,
+        "exit_code": build.exit_code,
+        "duration_s": build.duration_s + (axioms.duration_s if axioms else 0.0),
+        "output": _cut(output),
+        "toolchain": toolchain,
+        "mathlib_rev": mathlib_rev,
+        "replay": replay,
+    }
+    for run in (build, axioms):
+        if run is not None and (run.missing or run.timed_out):
+            return FinalCheck(
+                outcome=Outcome.TIMEOUT if run.timed_out else Outcome.UNAVAILABLE,
+                code=FailureCode.TIMEOUT if run.timed_out else FailureCode.UNAVAILABLE,
+                hint="`lake env lean` ran out of time"
+                if run.timed_out
+                else f"cannot run lake ({run.output}); run `paperlint doctor`",
+                **base,
+            )
+    messages = parse_lean_output(build.output)
+    errors = tuple(m.text for m in messages if m.severity == "error")
+    if build.exit_code != 0 and not errors:
+        errors = (f"lean exited with {build.exit_code} and printed no error",)
+    has_sorry = SORRY_WARNING.search(build.output) is not None
+    base |= {"errors": errors, "has_sorry_warning": has_sorry}
+    if errors or has_sorry:
+        heartbeat = any(is_heartbeat_error(e) for e in errors)
+        code = (
+            FailureCode.HEARTBEATS
+            if heartbeat
+            else FailureCode.LEAN_ERROR
+            if errors
+            else FailureCode.SORRY
+        )
+        first = errors[0].splitlines()[0] if errors else "declaration uses sorry"
+        return FinalCheck(outcome=Outcome.REJECTED, code=code, hint=first[:300], **base)
+    if not names:
+        return FinalCheck(outcome=Outcome.ACCEPTED, **base)
+    if axioms is None:
+        return FinalCheck(
+            outcome=Outcome.REJECTED,
+            axioms=dict.fromkeys(names),
+            code=FailureCode.AXIOMS_UNPARSED,
+            hint="the axiom queries were not run",
+            **base,
+        )
+    found, problems = parse_marked_axioms(axioms.output, names, file_sha256)
+    base["axioms"] = found
+    if axioms.exit_code != 0 or problems:
+        detail = "; ".join(problems) or f"the axiom run exited with {axioms.exit_code}"
+        return FinalCheck(
+            outcome=Outcome.REJECTED, code=FailureCode.AXIOMS_UNPARSED, hint=detail[:400], **base
+        )
+    bad = {n: disallowed_axioms(a or (), allowlist) for n, a in found.items()}
+    bad = {n: b for n, b in bad.items() if b}
+    if bad:
+        hint = "; ".join(f"{n}: {', '.join(b)}" for n, b in bad.items())
+        return FinalCheck(
+            outcome=Outcome.REJECTED,
+            code=FailureCode.DISALLOWED_AXIOMS,
+            hint=f"axioms outside the allowlist: {hint}"[:400],
+            **base,
+        )
+    return FinalCheck(outcome=Outcome.ACCEPTED, **base)
+
+
+class FinalChecker:
+    """`final_check` of the Verifier protocol, by cold `lake env lean` runs."""
+
+    is_replay = False
+
+    def __init__(
+        self,
+        paths: LeanPaths,
+        *,
+        memory_mb: int | None = 16384,
+        allowlist: frozenset[str] = STANDARD_AXIOMS,
+    ) -> None:
+        self.paths = paths
+        self.memory_mb = memory_mb
+        self.allowlist = allowlist
+        self.recorder: Callable[[dict[str, Any]], None] | None = None
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        file = file.resolve()
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            return FinalCheck(
+                outcome=Outcome.UNAVAILABLE,
+                file_sha256="",
+                code=FailureCode.UNAVAILABLE,
+                hint=f"cannot read {file}: {exc}",
+            )
+        sha = hashlib.sha256(text.encode()).hexdigest()
+        run = self._runner(timeout_s)
+        build = run(file)
+        axioms = None
+        if names and build.exit_code == 0 and not build.timed_out:
+            axioms = self._axiom_run(file, text, names, sha, run)
+        if self.recorder is not None:
+            self.recorder(
+                {
+                    "kind": "final",
+                    "file_sha256": sha,
+                    "names": list(names),
+                    "response": {
+                        "build": build.to_raw(),
+                        "axioms": axioms.to_raw() if axioms else None,
+                    },
+                }
+            )
+        return final_from_runs(
+            sha,
+            names,
+            build,
+            axioms,
+            command=(self.paths.lake, "env", "lean", str(file)),
+            toolchain=read_toolchain(self.paths.project),
+            mathlib_rev=read_manifest_rev(self.paths.project),
+            allowlist=self.allowlist,
+        )
+
+    def _runner(self, timeout_s: float) -> Callable[[Path], ProcessRun]:
+        def run(path: Path) -> ProcessRun:
+            return run_lean(
+                self.paths.lake,
+                self.paths.project,
+                path,
+                timeout_s=timeout_s,
+                memory_mb=self.memory_mb,
+            )
+
+        return run
+
+    def _axiom_run(
+        self,
+        file: Path,
+        text: str,
+        names: Sequence[str],
+        sha: str,
+        run: Callable[[Path], ProcessRun],
+    ) -> ProcessRun:
+        # A copy: the file whose sha256 is recorded stays exactly as built.
+        scratch = Path(tempfile.mkdtemp(prefix="paperlint-axioms-"))
+        try:
+            copy = scratch / file.name
+            copy.write_text(
+                insert_before_trailing_end(text, marked_axiom_queries(names, sha)),
+                encoding="utf-8",
+            )
+            return run(copy)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def close(self) -> None:
+        pass

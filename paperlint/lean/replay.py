@@ -1,0 +1,287 @@
+"""Replaying recorded Lean answers, and recording them from a live verifier (lean.md §10).
+
+Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
+
+    {"kind": "check" | "axioms" | "final",
+     "key": "<sha256 hex>",            # optional in hand-written files: computed from request
+     "request": {...},                 # the exact text the key is computed from (below)
+     "response": {...} | null,         # the raw REPL dict (check, axioms) or the raw runs (final)
+     "raise": {"type": "TimeoutError", "message": "..."} | null,   # simulate a failure
+     "failure": {"outcome": "...", "code": "...", "hint": "..."} | null,  # a recorded typed one
+     "toolchain": "leanprover/lean4:v4.35.0",
+     "note": "hand-written" | "recorded"}
+
+    check:  request {"header", "accepted": [...], "candidate"}; key = key_for_check(...)
+    axioms: request {"header", "accepted": [...], "names": [...]}; key = key_for_axioms(...)
+    final:  request {"file_sha256", "names": [...]}; key = key_for_final(...);
+            response {"build": ProcessRun, "axioms": ProcessRun | null}
+
+Lines whose kind is "comment" are ignored. Answers go through `paperlint.lean.responses` and
+`paperlint.lean.final.final_from_runs`, the code a live run uses. An unrecorded request is
+`unavailable / no_recording`, never a guess, and every record says `replay=True`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from paperlint.errors import InputError
+from paperlint.lean import guard, responses
+from paperlint.lean.final import ProcessRun, final_from_runs
+from paperlint.lean.pins import default_project_dir, read_pins
+from paperlint.lean.verifier import (
+    STANDARD_AXIOMS,
+    AxiomReport,
+    FailureCode,
+    FinalCheck,
+    LeanCheck,
+    LeanContext,
+    Outcome,
+    Verifier,
+)
+
+RECORDING_FILE = "lean.jsonl"
+KINDS = ("check", "axioms", "final")
+
+# Failures a hand-written entry may ask for; they take the live exception-mapping path.
+_EXCEPTIONS: dict[str, type[BaseException]] = {
+    "TimeoutError": TimeoutError,
+    "ConnectionAbortedError": ConnectionAbortedError,
+    "ChildProcessError": ChildProcessError,
+    "BrokenPipeError": BrokenPipeError,
+    "MemoryError": MemoryError,
+    "ValueError": ValueError,
+}
+
+
+def _sha(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def key_for_check(context: LeanContext, candidate: str) -> str:
+    return _sha(context.key(), candidate)
+
+
+def key_for_axioms(context: LeanContext, names: Sequence[str]) -> str:
+    return _sha("axioms", context.key(), *names)
+
+
+def key_for_final(file_sha256: str, names: Sequence[str]) -> str:
+    return _sha("final", file_sha256, *names)
+
+
+def key_for_request(kind: str, request: dict[str, Any]) -> str:
+    """The key of a recorded request, from its text alone."""
+    if kind == "final":
+        return key_for_final(str(request["file_sha256"]), list(request.get("names", [])))
+    context = LeanContext(header=request["header"], accepted=tuple(request.get("accepted", [])))
+    if kind == "check":
+        return key_for_check(context, str(request["candidate"]))
+    if kind == "axioms":
+        return key_for_axioms(context, list(request["names"]))
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def recording_path(replay_dir: Path) -> Path:
+    return replay_dir if replay_dir.suffix == ".jsonl" else replay_dir / RECORDING_FILE
+
+
+def load_recordings(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """Entries by (kind, key). A key that disagrees with its request is a stale fixture."""
+    entries: dict[tuple[str, str], dict[str, Any]] = {}
+    if not path.exists():
+        return entries
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            kind = entry["kind"]
+            if kind == "comment":
+                continue
+            if kind not in KINDS:
+                raise ValueError(f"unknown kind {kind!r}")
+            key = key_for_request(kind, entry["request"]) if "request" in entry else entry["key"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"unreadable Lean recording: {exc}", path=path, line=number) from exc
+        if entry.get("key") not in (None, key):
+            raise InputError(
+                "the recorded key does not match its request (edited or stale fixture)",
+                path=path,
+                line=number,
+                hint=f"expected key {key}",
+            )
+        entries[(kind, key)] = entry
+    return entries
+
+
+class ReplayVerifier:
+    """The `Verifier` protocol over recorded answers."""
+
+    is_replay = True
+
+    def __init__(self, replay_dir: Path, *, allowlist: frozenset[str] = STANDARD_AXIOMS) -> None:
+        self.path = recording_path(replay_dir)
+        self.allowlist = allowlist
+        self._entries = load_recordings(self.path)
+
+    def _missing(self, kind: str, key: str) -> tuple[Outcome, FailureCode, str]:
+        hint = f"replay has no recording for this {kind} (key {key}) in {self.path}"
+        return Outcome.UNAVAILABLE, FailureCode.NO_RECORDING, hint
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        refused = guard.refusals(candidate)
+        if refused:
+            return LeanCheck(
+                outcome=Outcome.REJECTED,
+                code=FailureCode.REFUSED,
+                hint="refused before Lean: " + "; ".join(refused)[:400],
+                replay=True,
+            )
+        key = key_for_check(context, candidate)
+        entry = self._entries.get(("check", key))
+        if entry is None:
+            outcome, code, hint = self._missing("check", key)
+            return LeanCheck(outcome=outcome, code=code, hint=hint, replay=True)
+        if (simulated := _exception(entry)) is not None:
+            return responses.check_from_exception(simulated, replay=True)
+        if (failure := entry.get("failure")) is not None:
+            return LeanCheck(replay=True, **_failure(failure))
+        return responses.check_from_response(entry["response"], candidate, replay=True)
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        key = key_for_axioms(context, names)
+        entry = self._entries.get(("axioms", key))
+        if entry is None:
+            outcome, code, hint = self._missing("axiom query", key)
+            return AxiomReport(
+                outcome=outcome, axioms=dict.fromkeys(names), code=code, hint=hint, replay=True
+            )
+        if (simulated := _exception(entry)) is not None:
+            return responses.axioms_from_exception(simulated, names, replay=True)
+        if (failure := entry.get("failure")) is not None:
+            return AxiomReport(axioms=dict.fromkeys(names), replay=True, **_failure(failure))
+        return responses.axioms_from_response(entry["response"], names, replay=True)
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        try:
+            sha = hashlib.sha256(file.read_bytes()).hexdigest()
+        except OSError as exc:
+            return FinalCheck(
+                outcome=Outcome.UNAVAILABLE,
+                file_sha256="",
+                code=FailureCode.UNAVAILABLE,
+                hint=f"cannot read {file}: {exc}",
+                replay=True,
+            )
+        key = key_for_final(sha, names)
+        entry = self._entries.get(("final", key))
+        if entry is None:
+            outcome, code, hint = self._missing("final check", key)
+            return FinalCheck(outcome=outcome, file_sha256=sha, code=code, hint=hint, replay=True)
+        if (simulated := _exception(entry)) is not None:
+            outcome, code, hint = responses.failure_from_exception(simulated)
+            return FinalCheck(outcome=outcome, file_sha256=sha, code=code, hint=hint, replay=True)
+        response = entry["response"]
+        axioms = response.get("axioms")
+        return final_from_runs(
+            sha,
+            names,
+            ProcessRun.from_raw(response["build"]),
+            ProcessRun.from_raw(axioms) if axioms else None,
+            command=("lake", "env", "lean", file.name),
+            toolchain=entry.get("toolchain"),
+            mathlib_rev=entry.get("mathlib_rev"),
+            allowlist=self.allowlist,
+            replay=True,
+        )
+
+    def close(self) -> None:
+        pass
+
+
+def _exception(entry: dict[str, Any]) -> BaseException | None:
+    spec = entry.get("raise")
+    if not spec:
+        return None
+    kind = _EXCEPTIONS.get(spec.get("type", ""), RuntimeError)
+    return kind(spec.get("message", "simulated by the replay recording"))
+
+
+def _failure(failure: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "outcome": Outcome(failure["outcome"]),
+        "code": FailureCode(failure["code"]) if failure.get("code") else None,
+        "hint": failure.get("hint"),
+    }
+
+
+class RecordingVerifier:
+    """Wraps a live verifier and appends each raw answer to a recording file.
+
+    For the first run on a machine with Lean: the recorded lines are the fixtures a
+    `ReplayVerifier` then serves. The wrapped verifier (and its final checker, if it exposes
+    one) must have a `recorder` hook, as `WarmVerifier` and `FinalChecker` do.
+    """
+
+    def __init__(self, inner: Verifier, replay_dir: Path, *, toolchain: str | None = None):
+        self.inner = inner
+        self.is_replay = inner.is_replay
+        self.path = recording_path(replay_dir)
+        pins = read_pins(default_project_dir())
+        self.toolchain = toolchain or pins.toolchain
+        self.mathlib_rev = pins.mathlib_rev
+        for target in (inner, getattr(inner, "final_checker", None)):
+            if target is not None and hasattr(target, "recorder"):
+                target.recorder = self._write
+
+    def _write(self, exchange: dict[str, Any]) -> None:
+        kind = exchange["kind"]
+        if kind == "final":
+            request: dict[str, Any] = {
+                "file_sha256": exchange["file_sha256"],
+                "names": exchange["names"],
+            }
+        else:
+            context: LeanContext = exchange["context"]
+            request = {"header": context.header, "accepted": list(context.accepted)}
+            if kind == "check":
+                request["candidate"] = exchange["text"]
+            else:
+                request["names"] = exchange["names"]
+        failure = exchange.get("failure")
+        entry = {
+            "kind": kind,
+            "key": key_for_request(kind, request),
+            "request": request,
+            "response": exchange.get("response"),
+            "failure": None if failure is None else {k: failure[k] for k in failure},
+            "toolchain": self.toolchain,
+            "mathlib_rev": self.mathlib_rev,
+            "note": "recorded",
+            "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        return self.inner.check(context, candidate, timeout_s=timeout_s)
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        return self.inner.print_axioms(context, names, timeout_s=timeout_s)
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        return self.inner.final_check(file, names, timeout_s=timeout_s)
+
+    def close(self) -> None:
+        self.inner.close()

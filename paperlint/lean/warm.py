@@ -1,0 +1,427 @@
+"""The warm verifier: one lean-interact REPL, a header imported once, candidates on top.
+
+Recipe of lean.md §6. lean-interact is imported lazily (its import creates a directory and
+attaches a stdout log handler), and only inside `LeanInteractBackend`: `WarmVerifier` talks to
+a small `ReplBackend` protocol returning raw REPL dicts, so tests inject a fake backend and the
+dict -> record mapping is the one the replay verifier uses (`paperlint.lean.responses`).
+
+State: REPL session ids keyed by `LeanContext.key()` (header + accepted declarations as text).
+A context is prepared by running the header, then each accepted declaration, each on the
+previous id, each kept in lean-interact's session cache. A candidate's env is kept only when it
+is clean (it is exactly the env the extended context would prepare); a rejected one is dropped
+at once, so nothing ever chains on a declaration Lean completed with placeholder sorries.
+After a crash, a timeout or a restart all ids are forgotten and the chain is rebuilt from the
+text with paperlint's own timeouts, never by lean-interact's untimed lazy replay.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from paperlint.errors import LeanSetupError
+from paperlint.lean import guard, responses
+from paperlint.lean.final import FinalChecker
+from paperlint.lean.messages import axiom_query
+from paperlint.lean.pins import LeanPaths, read_toolchain
+from paperlint.lean.verifier import (
+    AxiomReport,
+    FailureCode,
+    FinalCheck,
+    LeanCheck,
+    LeanContext,
+    Outcome,
+)
+
+if TYPE_CHECKING:
+    from lean_interact import AutoLeanServer
+
+log = logging.getLogger(__name__)
+
+_HEARTBEATS_SET = re.compile(r"^\s*set_option\s+maxHeartbeats\s+\d+\s*$", re.M)
+
+
+@dataclass(frozen=True)
+class WarmSettings:
+    paths: LeanPaths
+    # RLIMIT_AS counts memory-mapped .olean files: Mathlib needs gigabytes (lean.md §3.9).
+    memory_hard_limit_mb: int | None = 16384
+    memory_budget_fraction: float = 0.7  # restart above this share of the hard limit
+    prepare_timeout_s: float = 900.0  # header import + replay of accepted declarations
+    restart_every: int = 300  # env snapshots are never freed inside one REPL process
+    heartbeats: int = 400000  # added to a header that sets no maxHeartbeats
+    # The fork's incremental reuse caches headers across edits; off by default for the verifier.
+    incremental: bool = False
+
+
+Exchange = dict[str, Any]  # one request/answer pair, as `RecordingVerifier` stores it
+
+
+class ReplBackend(Protocol):
+    """What the warm verifier needs from a REPL; raises lean-interact's exceptions as they are."""
+
+    def run(self, cmd: str, env: int | None, *, timeout_s: float, keep: bool) -> dict[str, Any]:
+        """Send one Command; `keep` = add to the session cache (a negative id comes back)."""
+        ...
+
+    def forget(self, env: int) -> None: ...
+
+    def reset(self) -> None:
+        """Forget every session id and kill the process; the next `run` starts a fresh one."""
+        ...
+
+    def memory_mb(self) -> float: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Restart:
+    reason: str
+    rss_mb: float
+    at: float = field(default_factory=time.time)
+
+
+def ensure_heartbeats(header: str, heartbeats: int) -> str:
+    """A heartbeat limit in the header text persists into every later command (lean.md §2.3)."""
+    if _HEARTBEATS_SET.search(header):
+        return header
+    return f"{header.rstrip()}\nset_option maxHeartbeats {heartbeats}"
+
+
+class _Failed(Exception):
+    """Preparation stopped with a typed result; carried out of the retry loop."""
+
+    def __init__(self, check: LeanCheck) -> None:
+        super().__init__(check.hint)
+        self.check = check
+
+
+# Worth one rebuild of the chain from text before giving up on this call.
+_RETRYABLE = (ConnectionAbortedError, BrokenPipeError, ChildProcessError, ValueError)
+
+
+class WarmVerifier:
+    is_replay = False
+
+    def __init__(
+        self,
+        settings: WarmSettings,
+        *,
+        backend: ReplBackend | None = None,
+        final: FinalChecker | None = None,
+        on_restart: Callable[[Restart], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._backend = backend if backend is not None else LeanInteractBackend(settings)
+        self._final = final if final is not None else FinalChecker(settings.paths)
+        self._on_restart = on_restart
+        self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
+        self._header: str | None = None
+        self._calls = 0
+        self._disabled: str | None = None  # set after a MemoryError: stop using Lean this run
+        self.restarts: list[Restart] = []
+        self.recorder: Callable[[Exchange], None] | None = None
+
+    @property
+    def final_checker(self) -> FinalChecker:
+        return self._final
+
+    # --- Verifier protocol ------------------------------------------------------------------
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        start = time.monotonic()
+        refused = guard.refusals(candidate)
+        if refused:
+            return LeanCheck(
+                outcome=Outcome.REJECTED,
+                code=FailureCode.REFUSED,
+                hint="refused before Lean: " + "; ".join(refused)[:400],
+            )
+        raw = self._call(context, candidate, timeout_s=timeout_s, keep=True)
+        duration = time.monotonic() - start
+        if isinstance(raw, LeanCheck):
+            result = raw.model_copy(update={"duration_s": duration})
+            self._record("check", context, candidate, None, result)
+            return result
+        self._record("check", context, candidate, raw, None)
+        result = responses.check_from_response(raw, candidate, duration_s=duration)
+        env = raw.get("env")
+        if isinstance(env, int):
+            if result.accepted:
+                # Clean: the very env `context.extended(candidate)` would prepare.
+                self._envs[context.extended(candidate).key()] = env
+            else:
+                self._backend.forget(env)
+        return result
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        bad = guard.bad_names(names)
+        if bad or not names:
+            return AxiomReport(
+                outcome=Outcome.REJECTED,
+                axioms=dict.fromkeys(names),
+                code=FailureCode.AXIOMS_UNPARSED,
+                hint=f"not a single declaration name: {bad!r}" if bad else "no names to query",
+            )
+        query = axiom_query(names)
+        raw = self._call(context, query, timeout_s=timeout_s, keep=False)
+        if isinstance(raw, LeanCheck):
+            self._record("axioms", context, query, None, raw, names=names)
+            return AxiomReport(
+                outcome=raw.outcome, axioms=dict.fromkeys(names), code=raw.code, hint=raw.hint
+            )
+        self._record("axioms", context, query, raw, None, names=names)
+        return responses.axioms_from_response(raw, names)
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        return self._final.final_check(file, names, timeout_s=timeout_s)
+
+    def close(self) -> None:
+        self._backend.close()
+        self._envs.clear()
+
+    # --- the REPL conversation --------------------------------------------------------------
+
+    def _call(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, keep: bool
+    ) -> dict[str, Any] | LeanCheck:
+        """Prepare `context` and run `cmd` on it; a raw answer, or a typed failure."""
+        if self._disabled:
+            return LeanCheck(
+                outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self._disabled
+            )
+        self._housekeeping()
+        for attempt in (1, 2):
+            try:
+                env = self._prepare(context)
+                raw = self._backend.run(cmd, env, timeout_s=timeout_s, keep=keep)
+            except _Failed as failed:
+                return failed.check
+            except TimeoutError as exc:
+                self._restart("timeout")
+                return responses.check_from_exception(exc)
+            except MemoryError as exc:
+                self._disabled = f"Lean disabled for this run after a MemoryError: {exc}"[:400]
+                self._restart("memory_error")
+                return responses.check_from_exception(exc)
+            except _RETRYABLE as exc:
+                self._restart(f"{type(exc).__name__} (attempt {attempt})")
+                if attempt == 1:
+                    continue
+                return responses.check_from_exception(exc)
+            except Exception as exc:  # the backend boundary: no stray exception leaves Lean
+                return responses.check_from_exception(exc)
+            if responses.is_stale_env(raw) and attempt == 1:
+                # The REPL lost an id we still mapped (a silent restart): rebuild from text.
+                self._restart("unknown environment")
+                continue
+            return raw
+        raise AssertionError("unreachable: the loop returns on its second attempt")
+
+    def _prepare(self, context: LeanContext) -> int:
+        """The session id of `context`, running only the part of the chain not yet cached."""
+        if self._header is not None and self._header != context.header:
+            self._restart("header changed")
+        self._header = context.header
+        if (cached := self._envs.get(context.key())) is not None:
+            return cached
+        done = 0
+        env: int | None = None
+        for i in range(len(context.accepted), -1, -1):
+            prefix = LeanContext(header=context.header, accepted=context.accepted[:i])
+            if (hit := self._envs.get(prefix.key())) is not None:
+                done, env = i, hit
+                break
+        timeout = self.settings.prepare_timeout_s
+        if env is None:
+            header = ensure_heartbeats(context.header, self.settings.heartbeats)
+            raw = self._backend.run(header, None, timeout_s=timeout, keep=True)
+            env = self._step_env(raw, header, FailureCode.HEADER_FAILED, "the header")
+            self._envs[LeanContext(header=context.header).key()] = env
+        for i in range(done, len(context.accepted)):
+            decl = context.accepted[i]
+            raw = self._backend.run(decl, env, timeout_s=timeout, keep=True)
+            env = self._step_env(
+                raw, decl, FailureCode.PRIOR_DECL_FAILED, f"accepted declaration {i + 1}"
+            )
+            prefix = LeanContext(header=context.header, accepted=context.accepted[: i + 1])
+            self._envs[prefix.key()] = env
+        return env
+
+    def _step_env(self, raw: dict[str, Any], text: str, code: FailureCode, what: str) -> int:
+        if responses.is_stale_env(raw):
+            raise ValueError("Could not replay the cached state: unknown environment")
+        checked = responses.check_from_response(raw, text)
+        env = raw.get("env")
+        if checked.accepted and isinstance(env, int):
+            return env
+        if isinstance(env, int):
+            self._backend.forget(env)
+        # Not the candidate's fault: the run cannot proceed on this context (lean.md §6.1).
+        raise _Failed(
+            checked.model_copy(
+                update={
+                    "outcome": Outcome.UNAVAILABLE,
+                    "code": code,
+                    "hint": f"{what} does not elaborate cleanly: {checked.hint}",
+                }
+            )
+        )
+
+    def _housekeeping(self) -> None:
+        self._calls += 1
+        if self._calls % self.settings.restart_every == 0:
+            self._restart("count")
+            return
+        limit = self.settings.memory_hard_limit_mb
+        if limit and self._backend.memory_mb() > self.settings.memory_budget_fraction * limit:
+            self._restart("memory")
+
+    def _restart(self, reason: str) -> None:
+        try:
+            rss = self._backend.memory_mb()
+        except Exception:  # a dead process has no memory figure; the restart matters more
+            rss = 0.0
+        event = Restart(reason=reason, rss_mb=rss)
+        self.restarts.append(event)
+        log.info("restarting the Lean REPL: %s (rss %.0f MB)", reason, rss)
+        if self._on_restart is not None:
+            self._on_restart(event)
+        self._envs.clear()
+        try:
+            self._backend.reset()
+        except Exception as exc:  # the next run starts a fresh process anyway
+            log.warning("resetting the Lean REPL failed: %r", exc)
+
+    def _record(
+        self,
+        kind: str,
+        context: LeanContext,
+        text: str,
+        raw: dict[str, Any] | None,
+        failure: LeanCheck | None,
+        *,
+        names: Sequence[str] = (),
+    ) -> None:
+        if self.recorder is None:
+            return
+        self.recorder(
+            {
+                "kind": kind,
+                "context": context,
+                "text": text,
+                "names": list(names),
+                "response": raw,
+                "failure": None
+                if failure is None
+                else {"outcome": failure.outcome, "code": failure.code, "hint": failure.hint},
+            }
+        )
+
+
+# --- lean-interact ----------------------------------------------------------------------------
+
+
+def import_lean_interact() -> Any:
+    """Import lean-interact with its side effects contained (lean.md §3.13)."""
+    try:
+        import lean_interact
+    except OSError as exc:  # its import creates <package>/cache
+        raise LeanSetupError(
+            f"lean-interact cannot create its cache directory ({exc}). Install paperlint into "
+            "a virtual environment you own."
+        ) from exc
+    # Its rich handler writes to stdout, which carries paperlint's JSON output.
+    logger = logging.getLogger("lean_interact")
+    logger.handlers = [logging.StreamHandler(sys.stderr)]
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    return lean_interact
+
+
+def preflight(paths: LeanPaths) -> None:
+    """What lean-interact would only `assert` or log as a warning, checked loudly."""
+    if read_toolchain(paths.project) is None:
+        raise LeanSetupError(f"no lean-toolchain in {paths.project}; run `paperlint doctor`")
+    if not paths.repl_binary.is_file():
+        raise LeanSetupError(
+            f"no REPL binary at {paths.repl_binary}; run `paperlint setup` on a networked "
+            "machine (or set PAPERLINT_REPL_DIR)"
+        )
+    if read_toolchain(paths.repl_dir) != read_toolchain(paths.project):
+        raise LeanSetupError(
+            f"the REPL in {paths.repl_dir} is built for {read_toolchain(paths.repl_dir)}, the "
+            f"project pins {read_toolchain(paths.project)}: .olean files would not load"
+        )
+
+
+class LeanInteractBackend:
+    """`ReplBackend` over lean-interact's AutoLeanServer, started on first use."""
+
+    def __init__(self, settings: WarmSettings) -> None:
+        self._settings = settings
+        self._server: AutoLeanServer | None = None
+
+    def _ensure(self) -> AutoLeanServer:
+        if self._server is not None:
+            return self._server
+        paths = self._settings.paths
+        preflight(paths)
+        li = import_lean_interact()
+        config = li.LeanREPLConfig(
+            project=li.LocalProject(
+                directory=str(paths.project), auto_build=False, lake_path=paths.lake
+            ),
+            local_repl_path=str(paths.repl_dir),
+            build_repl=False,  # built by `paperlint setup`; never implicitly, never offline
+            lake_path=paths.lake,
+            memory_hard_limit_mb=self._settings.memory_hard_limit_mb,
+            cache_dir=str(paths.cache),
+            enable_parallel_elaboration=False,  # lean4#7570: kernel vs elaborator disagreement
+            enable_incremental_optimization=self._settings.incremental,
+            verbose=False,  # verbose paths print lake's output on our stdout
+        )
+        # paperlint runs its own memory policy; the defaults restart-loop on a busy machine.
+        self._server = li.AutoLeanServer(
+            config, max_total_memory=0.95, max_process_memory=None, max_restart_attempts=2
+        )
+        return self._server
+
+    def run(self, cmd: str, env: int | None, *, timeout_s: float, keep: bool) -> dict[str, Any]:
+        server = self._ensure()
+        from lean_interact import Command
+        from lean_interact.interface import LeanError
+
+        response = server.run(
+            Command(cmd=cmd, env=env), timeout=timeout_s, add_to_session_cache=keep
+        )
+        if isinstance(response, LeanError):
+            return {"message": response.message}
+        dumped: dict[str, Any] = response.model_dump(by_alias=True, exclude_none=True)
+        return dumped
+
+    def forget(self, env: int) -> None:
+        if self._server is not None and env < 0:
+            self._server.remove_from_session_cache(env)
+
+    def reset(self) -> None:
+        if self._server is not None:
+            self._server.clear_session_cache()
+            self._server.kill()  # AutoLeanServer starts a fresh process on the next run
+
+    def memory_mb(self) -> float:
+        return float(self._server.get_memory_usage()) if self._server is not None else 0.0
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.kill()
+            self._server = None
