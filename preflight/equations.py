@@ -14,7 +14,7 @@ EQUATION_ENVS = SINGLE | MULTI | {e + "*" for e in SINGLE | MULTI}
 _LABEL = re.compile(r"\\label\s*\{([^}]*)\}")
 _TAG = re.compile(r"\\tag(\*?)\s*\{")
 _NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z@])")
-_ROW_TOKEN = re.compile(r"\\\\|\\begin\s*\{|\\end\s*\{|\\[A-Za-z@]+|\\.|[{}]")
+_ROW_TOKEN = re.compile(r"\\\\|\\begin\s*\{[^}]*\}|\\end\s*\{[^}]*\}|\\[A-Za-z@]+|\\.|[{}]")
 
 
 def split_rows(body: str) -> list[str]:
@@ -22,6 +22,7 @@ def split_rows(body: str) -> list[str]:
     rows: list[str] = []
     depth = 0
     start = 0
+    spaced_end = False
     for match in _ROW_TOKEN.finditer(body):
         token = match.group(0)
         if token in ("{",) or token.startswith("\\begin"):
@@ -30,28 +31,76 @@ def split_rows(body: str) -> list[str]:
             depth -= 1
         elif token == "\\\\" and depth <= 0:
             rows.append(body[start : match.start()])
-            start = match.end()
+            skip = _ROW_SKIP.match(body, match.end())
+            start = skip.end() if skip else match.end()
+            spaced_end = "[" in body[match.end() : start]
     rows.append(body[start:])
-    if len(rows) > 1 and not rows[-1].strip():
-        rows.pop()  # a trailing `\\` opens no numbered line
+    if len(rows) > 1 and not rows[-1].strip() and not spaced_end:
+        rows.pop()  # a trailing `\\` opens no numbered line; `\\[1em]` does (amsmath)
     return rows
 
 
-def number_rows(env: str, body: str, counters: Counters) -> list[tuple[str | None, list[str]]]:
-    """Each row's printed number (None when unnumbered) and its labels; steps `equation`."""
+def number_rows(
+    env: str, body: str, counters: Counters, expanders: dict[str, str] | None = None
+) -> list[tuple[str | None, list[str]]]:
+    """Each row's printed number (None when unnumbered) and its labels; steps `equation`.
+
+    A label in an unnumbered row waits for the next numbered row of the same display, as
+    amsmath's `\\df@label` (and eqnarray's pre-stepped counter) do.
+    """
     base = env.rstrip("*")
     starred = env.endswith("*") or base in ("displaymath", "math")
+    body = expand_macros(body, expanders or {})
     rows = split_rows(body) if base in MULTI else [body]
     out: list[tuple[str | None, list[str]]] = []
+    pending: list[str] = []
     for row in rows:
-        labels = [m.group(1).strip() for m in _LABEL.finditer(row)]
+        _counter_ops(row, counters)
+        labels = pending + [m.group(1).strip() for m in _LABEL.finditer(row)]
         tag = _TAG.search(row)
         if tag is not None:
             group = texscan.read_group(row, tag.end() - 1)
-            out.append((texscan.strip_braces(group[0]) if group else "", labels))
+            text = counters.expand(group[0], 0) if group else ""
+            out.append((texscan.strip_braces(text).strip(), labels))
         elif starred or _NOTAG.search(row):
-            out.append((None, labels))
+            pending = labels
+            continue
         else:
             counters.step("equation")
             out.append((counters.render("equation"), labels))
+        pending = []
+    if pending:
+        out.append((None, pending))
     return out
+
+
+def affects_numbering(code: str) -> bool:
+    """Whether TeX code tags, un-numbers or steps an equation."""
+    return bool(_TAG.search(code) or _NOTAG.search(code) or _OPS.search(code))
+
+
+def expand_macros(body: str, expanders: dict[str, str]) -> str:
+    """Expand the user macros that tag or step counters (e.g. `\\numberthis`)."""
+    if not expanders or "\\" not in body:
+        return body
+    return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
+
+
+def _counter_ops(row: str, counters: Counters) -> None:
+    for match in _OPS.finditer(row):
+        name = match.group(2).strip()
+        if match.group(1) == "addtocounter":
+            value = re.match(r"\s*\{\s*([-+]?\d+)\s*\}", row[match.end() :])
+            if value:
+                counters.add(name, int(value.group(1)))
+        elif match.group(1) == "setcounter":
+            value = re.match(r"\s*\{\s*([-+]?\d+)\s*\}", row[match.end() :])
+            if value:
+                counters.set(name, int(value.group(1)))
+        else:
+            counters.step(name)
+
+
+_ROW_SKIP = re.compile(r"\*?\s*(?:\[[^\]]*\])?")
+_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_OPS = re.compile(r"\\(addtocounter|setcounter|stepcounter|refstepcounter)\s*\{([^}]*)\}")

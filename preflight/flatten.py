@@ -46,6 +46,7 @@ class _State:
     stack: list[str] = field(default_factory=list)
     includeonly: set[str] | None = None
     loaded: set[str] = field(default_factory=set)
+    user_comment_env: bool = False
 
     def emit(self, text: str, file: str, offset: int) -> None:
         if not text:
@@ -77,10 +78,23 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
                          hint="pass the main .tex file or the project folder")
     rel = main.resolve().relative_to(project.resolve()).as_posix()
     flat = FlatSource(project=project, root=rel)
-    state = _State(flat=flat, main_dir=main.parent)
+    state = _State(flat=flat, main_dir=main.parent, user_comment_env=_user_comment_env(project))
     _expand(state, rel, main.parent, depth=0, mode="root")
     flat.text = "".join(state.parts)
     return flat
+
+
+def _user_comment_env(project: Path) -> bool:
+    # A paper that defines its own `comment` environment uses it as content (a math gloss).
+    for pattern in ("*.sty", "*.cls", "*.tex"):
+        for path in sorted(project.rglob(pattern))[:200]:
+            try:
+                if path.stat().st_size < HUGE_FILE_BYTES and inside(project, path):
+                    if prepass.defines_comment_env(path.read_text("utf-8", errors="replace")):
+                        return True
+            except OSError:
+                continue
+    return False
 
 
 def _load(state: _State, rel: str) -> SourceFile | None:
@@ -106,7 +120,8 @@ def _load(state: _State, rel: str) -> SourceFile | None:
         _diag(flat, "warning", rel, None, "decoding", "not valid UTF-8; read as Latin-1")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    source = SourceFile(rel=rel, text=prepass.clean(text), line_starts=starts)
+    source = SourceFile(rel=rel, text=prepass.clean(text, user_comment_env=state.user_comment_env),
+                        line_starts=starts)
     flat.files[rel] = source
     flat.entries.append(FileEntry(path=rel, sha256=file_digest(data)))
     return source

@@ -100,6 +100,8 @@ def _define(walker: Walker, at: int, macro: macros.Macro | None) -> None:
         counters.the[name[3:]] = macro.definition
     elif macro.arity == 0:
         counters.macros[name] = macro.definition
+        if "\\\\" in macro.definition:
+            walker.row_macros[name] = macro.definition
         if walker.in_document or macros_expand(macro.definition):
             if macros_expand(macro.definition):
                 walker.expanders[name] = macro.definition
@@ -107,7 +109,7 @@ def _define(walker: Walker, at: int, macro: macros.Macro | None) -> None:
 
 
 def macros_expand(body: str) -> bool:
-    return bool(re.search(r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|appendix)\b", body))
+    return bool(re.search(r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b", body))
 
 
 def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -249,7 +251,7 @@ def _table() -> dict[str, Handler]:
         "RequirePackage": usepackage, "bibliography": bibliography,
         "addbibresource": bibliography, "crefname": skip_args("{{{"), "Crefname": skip_args("{{{"),
     }
-    for name in ("begin", "end", "label", "appendix", "item"):
+    for name in ("begin", "end", "label", "appendix", "item", "caption"):
         table[name] = _walker_method(name)
     table["appendices"] = _walker_method("appendix")
     table["["] = _walker_method("display_math")

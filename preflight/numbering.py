@@ -17,6 +17,8 @@ _SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "parag
 _EXPANDS = re.compile(r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b")
 _PROOF_ENV = re.compile(r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I)
 _ENUM_LEVELS = ("i", "ii", "iii", "iv")
+_FLOATS = {"figure": "figure", "table": "table", "wrapfigure": "figure", "wraptable": "table",
+           "SCfigure": "figure", "sidewaysfigure": "figure", "sidewaystable": "table"}
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
@@ -32,6 +34,7 @@ class Walker:
         self.frames: list[Frame] = []
         self.wrappers: dict[str, macros.EnvDefinition] = {}
         self.expanders: dict[str, str] = {}
+        self.row_macros: dict[str, str] = {}
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None
         self.depth = 0
@@ -144,13 +147,15 @@ class Walker:
             return self._begin_proof(text, m.start(), pos, name)
         frame = Frame(name, self.at(m.start()), self.current)
         self.frames.append(frame)
-        if name == "subequations":
+        if name in ("subequations", "dgroup"):
             self._begin_subequations(frame)
         elif name in ("appendices", "subappendices"):
             frame.restore = dict(self.reg.counters.the)
             self._appendix(sub=name == "subappendices")
         elif name in ("enumerate", "enumerate*"):
             self.enum_depth += 1
+            if self.enum_depth <= len(_ENUM_LEVELS):
+                self.reg.counters.set("enum" + _ENUM_LEVELS[self.enum_depth - 1], 0)
         return pos
 
     def end(self, text: str, m: re.Match[str]) -> int:
@@ -178,7 +183,7 @@ class Walker:
         if frame.proof is not None:
             proof = self.out.proofs[frame.proof]
             proof.body_end, proof.end = body_end, end
-        if frame.name == "subequations":
+        if frame.name in ("subequations", "dgroup"):
             counters = self.reg.counters
             counters.the["equation"] = frame.restore["the"]
             counters.set("equation", int(frame.restore["value"]))
@@ -271,7 +276,10 @@ class Walker:
         body_end = close if close >= 0 else len(text)
         end = body_end + len(name) + 6 if close >= 0 else body_end
         owner_result = self.enclosing_result()
-        for number, labels in equations.number_rows(name, text[pos:body_end], self.reg.counters):
+        for number, labels in equations.number_rows(
+            name, self._math_body(text[pos:body_end]), self.reg.counters,
+            self.expanders | self.row_macros,
+        ):
             owner = Owner(number, "equation", owner_result) if number is not None else self.current
             for key in labels:
                 self.record_label(key, owner, self.at(start))
@@ -279,6 +287,14 @@ class Walker:
             self.problem(self.at(start), "error", "unterminated-environment",
                          f"\\begin{{{name}}} is never closed")
         return end
+
+    def _math_body(self, body: str) -> str:
+        # A user environment used inside a display may end its row (`\\nonumber` in its code).
+        for name, wrapper in self.wrappers.items():
+            if wrapper.arity == 0 and equations.affects_numbering(wrapper.begin + wrapper.end):
+                body = body.replace(f"\\begin{{{name}}}", f"\\begin{{{name}}}{wrapper.begin}")
+                body = body.replace(f"\\end{{{name}}}", f"\\end{{{name}}}{wrapper.end}")
+        return body
 
     def display_math(self, text: str, m: re.Match[str]) -> int:
         if m.group(0) != "\\[" or not self.in_document:
@@ -337,6 +353,14 @@ class Walker:
             counters.set("section", 0)
             counters.set("subsection", 0)
             counters.the["section"] = "\\Alph{section}"
+
+    def caption(self, text: str, m: re.Match[str]) -> int:
+        float_env = next((f.name for f in reversed(self.frames) if f.name.rstrip("*") in _FLOATS), None)
+        if self.in_document and float_env is not None:
+            counter = _FLOATS[float_env.rstrip("*")]
+            self.reg.counters.step(counter)
+            self.current = Owner(self.reg.counters.render(counter), "float")
+        return m.end()
 
     def item(self, text: str, m: re.Match[str]) -> int:
         if not self.in_document or not 1 <= self.enum_depth <= 4:

@@ -42,9 +42,11 @@ def blank(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-def strip_comments_and_verbatim(text: str, extra_envs: tuple[str, ...] = ()) -> str:
+def strip_comments_and_verbatim(
+    text: str, extra_envs: tuple[str, ...] = (), keep: tuple[str, ...] = ()
+) -> str:
     """Blank `%` comments, `\\verb`, and verbatim-like and comment environments."""
-    envs = set(VERBATIM_ENVS) | set(extra_envs)
+    envs = (set(VERBATIM_ENVS) | set(extra_envs)) - set(keep)
     out: list[str] = []
     pos = 0
     while True:
@@ -156,7 +158,13 @@ def blank_after_end_document(text: str) -> str:
     return text[: match.end()] + blank(text[match.end() :])
 
 
-def clean(text: str, *, extra_comment_envs: tuple[str, ...] = ()) -> str:
-    """The full pre-pass for one file."""
-    envs = extra_comment_envs + excluded_comment_envs(text)
-    return blank_false_conditionals(strip_comments_and_verbatim(text, envs))
+def clean(text: str, *, user_comment_env: bool = False) -> str:
+    """The full pre-pass for one file; `user_comment_env` when the paper defines its own
+    `comment` environment (then it is content, not the comment package's)."""
+    envs = excluded_comment_envs(text)
+    text = strip_comments_and_verbatim(text, envs, keep=("comment",) if user_comment_env else ())
+    return blank_false_conditionals(text)
+
+
+def defines_comment_env(text: str) -> bool:
+    return re.search(r"\\(?:re)?newenvironment\*?\s*\{comment\}", text) is not None
