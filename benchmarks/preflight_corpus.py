@@ -44,6 +44,7 @@ class PaperScore:
     preflight_s: float | None = None
     latexmk_s: float | None = None
     latex_status: str | None = None
+    latex_labels: int | None = None  # labels in the compiled .aux (0: stopped early)
     error: str | None = None
     mismatches: list[str] | None = None
 
@@ -161,7 +162,15 @@ def time_latexmk(score: PaperScore, src: Path, main: str, engine: str | None) ->
         score.latex_status = f"not run: {exc.message}"
         return
     score.latexmk_s = compiled.seconds
-    score.latex_status = compiled.status.value
+    score.latex_labels = len(compiled.aux.labels)
+    score.latex_status = f"latex {compiled.status.value}, {score.latex_labels} labels"
+    if not compiled.aux.labels:
+        score.latex_status += ": " + _last_error(compiled.log_tail)
+
+
+def _last_error(log_tail: str) -> str:
+    lines = [line for line in log_tail.splitlines() if line.startswith("!") or ".tex:" in line]
+    return lines[0][:90] if lines else "no error line in the log tail"
 
 
 def total(scores: list[PaperScore]) -> PaperScore:
