@@ -1,1 +1,50 @@
-"""CLI commands: setup_cmd (being built; see the issue tracker)."""
+"""`paperlint setup` and `paperlint doctor`: thin; the logic is in paperlint.lean.setup/doctor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from paperlint.cli.root import app
+from paperlint.exitcodes import ExitCode
+
+FORMAT = typer.Option("text", "--format", help="text or json")
+CONFIG = typer.Option(None, "--config", help="A paperlint.toml to use.")
+
+
+def _settings(config: Path | None) -> tuple[dict[str, list[str]], str | None, str | None]:
+    from paperlint.config import ROLES, load_config
+
+    loaded = load_config(config, start=Path.cwd()).config
+    models = {role: loaded.models.ladder(role) for role in ROLES}
+    return models, loaded.lean.project_dir, loaded.lean.repl_dir
+
+
+@app.command("doctor")
+def doctor(format: str = FORMAT, config: Path | None = CONFIG) -> int:
+    """Say which pieces a real check needs are present, and the command that fixes each."""
+    from paperlint.lean.doctor import run_doctor
+    from paperlint.lean.pins import resolve_paths
+
+    models, project_dir, repl_dir = _settings(config)
+    report = run_doctor(resolve_paths(project_dir, repl_dir), models)
+    if format == "json":
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(report.text())
+    return ExitCode.VERIFIED if report.ok else ExitCode.ISSUE
+
+
+@app.command("setup")
+def setup(
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands; run nothing."),
+    config: Path | None = CONFIG,
+) -> int:
+    """Install the pinned toolchain, Mathlib and the REPL (needs network, once)."""
+    from paperlint.lean.pins import resolve_paths
+    from paperlint.lean.setup import run_setup
+
+    _, project_dir, repl_dir = _settings(config)
+    return run_setup(resolve_paths(project_dir, repl_dir), dry_run=dry_run)

@@ -172,3 +172,11 @@ def locate(
         repl_dir=repl_dir.resolve(),
         lake=lake or find_lake(read_toolchain(project)),
     )
+
+
+def resolve_paths(project_dir: str | None = None, repl_dir: str | None = None) -> LeanPaths:
+    """`locate` from config strings (`[lean] project_dir`, `repl_dir`); None means default."""
+    return locate(
+        Path(project_dir) if project_dir else None,
+        repl_dir=Path(repl_dir) if repl_dir else None,
+    )

@@ -1,0 +1,145 @@
+"""`paperlint setup`: provision the toolchain, Mathlib and the REPL, on a networked machine.
+
+Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
+
+1. `elan toolchain install <pin>` (elan must already be installed: paperlint never pipes a
+   script into `sh` and never edits shell rc files);
+2. `lake update` in lean-project/ (writes lake-manifest.json: commit it);
+3. `lake exe cache get` (Mathlib's prebuilt .olean files), then `lake build`;
+4. `git clone --depth 1 --branch <fork tag>` of lean-interact's REPL fork into the directory
+   lean-interact's own git path would use, a toolchain check, then `lake build` there.
+
+Offline (no route to github.com) it stops before doing anything and says so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from paperlint.errors import LeanSetupError
+from paperlint.lean.pins import REPL_GIT_URL, LeanPaths, read_pins, read_toolchain
+
+NETWORK_PROBE = ("github.com", 443)
+
+
+@dataclass(frozen=True)
+class Step:
+    what: str
+    cmd: tuple[str, ...]
+    cwd: Path
+    timeout_s: float
+    skip_if: Path | None = None  # already done when this path exists
+
+
+def has_network(host: str = NETWORK_PROBE[0], port: int = NETWORK_PROBE[1]) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=5):
+            return True
+    except OSError:
+        return False
+
+
+def plan(paths: LeanPaths) -> list[Step]:
+    pins = read_pins(paths.project)
+    if pins.toolchain is None or pins.repl_tag is None:
+        raise LeanSetupError(f"no lean-toolchain in {paths.project}")
+    project = paths.project
+    return [
+        Step(
+            "install the pinned toolchain",
+            ("elan", "toolchain", "install", pins.toolchain),
+            project,
+            1800,
+        ),
+        Step("resolve Mathlib (writes lake-manifest.json)", ("lake", "update"), project, 3600),
+        Step("fetch Mathlib's .olean files", ("lake", "exe", "cache", "get"), project, 3600),
+        Step("build lean-project/", ("lake", "build"), project, 7200),
+        Step(
+            f"clone the REPL fork at {pins.repl_tag}",
+            (
+                "git",
+                "clone",
+                "--depth",
+                "1",
+                "--branch",
+                pins.repl_tag,
+                REPL_GIT_URL,
+                str(paths.repl_dir),
+            ),
+            paths.cache,
+            600,
+            skip_if=paths.repl_dir / "lean-toolchain",
+        ),
+        Step("build the REPL", ("lake", "build"), paths.repl_dir, 3600),
+    ]
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _default_runner(step: Step) -> int:
+    return subprocess.run(list(step.cmd), cwd=step.cwd, timeout=step.timeout_s).returncode
+
+
+def run_setup(
+    paths: LeanPaths,
+    *,
+    dry_run: bool = False,
+    network: Callable[[], bool] = has_network,
+    runner: Callable[[Step], int] = _default_runner,
+) -> int:
+    """Run the plan; 0 when every step succeeded. Fails fast when elan or the network is missing."""
+    steps = plan(paths)
+    if dry_run:
+        for step in steps:
+            _say(f"would run in {step.cwd}: {' '.join(step.cmd)}   # {step.what}")
+        return 0
+    if shutil.which("elan") is None:
+        _say(
+            "paperlint setup needs elan, the Lean version manager, and will not install it "
+            "for you.\n  Debian/Ubuntu: apt-get install elan\n  elsewhere: download "
+            "elan-init from https://github.com/leanprover/elan/releases, read it, run it.\n"
+            "Then run `paperlint setup` again. (paperlint never pipes a script into sh and "
+            "never edits your shell rc files.)"
+        )
+        return 1
+    if not network():
+        _say(
+            f"no network route to {NETWORK_PROBE[0]}: setup downloads the toolchain, Mathlib "
+            "and the REPL once, so run it on a networked machine, then copy ~/.elan, "
+            f"{paths.project}/.lake and {paths.cache} here. Nothing was changed."
+        )
+        return 1
+    return _run_steps(paths, steps, runner)
+
+
+def _run_steps(paths: LeanPaths, steps: Sequence[Step], runner: Callable[[Step], int]) -> int:
+    paths.cache.mkdir(parents=True, exist_ok=True)
+    for step in steps:
+        if step.skip_if is not None and step.skip_if.exists():
+            _say(f"skip: {step.what} (already there: {step.skip_if})")
+            continue
+        if step.cmd[:2] == ("lake", "build") and step.cwd == paths.repl_dir:
+            # lean-interact only warns on a mismatch; .olean files would then fail to load.
+            theirs, ours = read_toolchain(paths.repl_dir), read_toolchain(paths.project)
+            if theirs != ours:
+                _say(f"the REPL checkout pins {theirs}, the project {ours}: refusing to mix")
+                return 1
+        _say(f"$ (cd {step.cwd} && {' '.join(step.cmd)})   # {step.what}")
+        try:
+            code = runner(step)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            _say(f"failed: {step.what}: {exc}")
+            return 1
+        if code != 0:
+            _say(f"failed: {step.what} (exit {code}); fix it and run `paperlint setup` again")
+            return code or 1
+    _say("setup done; commit lean-project/lake-manifest.json, then run `paperlint doctor`")
+    return 0
