@@ -41,7 +41,8 @@ def split_rows(body: str) -> list[str]:
 
 
 def number_rows(
-    env: str, body: str, counters: Counters, expanders: dict[str, str] | None = None
+    env: str, body: str, counters: Counters, expanders: dict[str, str] | None = None,
+    pending: list[str] | None = None,
 ) -> list[tuple[str | None, list[str]]]:
     """Each row's printed number (None when unnumbered) and its labels; steps `equation`.
 
@@ -53,7 +54,7 @@ def number_rows(
     body = expand_macros(body, expanders or {})
     rows = split_rows(body) if base in MULTI else [body]
     out: list[tuple[str | None, list[str]]] = []
-    pending: list[str] = []
+    pending = list(pending or [])
     for row in rows:
         _counter_ops(row, counters)
         labels = pending + [m.group(1).strip() for m in _LABEL.finditer(row)]

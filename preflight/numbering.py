@@ -35,6 +35,7 @@ class Walker:
         self.wrappers: dict[str, macros.EnvDefinition] = {}
         self.expanders: dict[str, str] = {}
         self.row_macros: dict[str, str] = {}
+        self.pending_labels: list[str] = []
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None
         self.depth = 0
@@ -47,6 +48,8 @@ class Walker:
         if not self.reg.counters.values:
             decl.apply_class(self.reg, "article", set())
         self.scan(self.text, 0, len(self.text))
+        for key in self.pending_labels:
+            self.record_label(key, Owner("", "equation", None), len(self.text))
         for frame in reversed(self.frames):
             if frame.result is not None or frame.proof is not None:
                 self.problem(frame.begin, "error", "unterminated-environment",
@@ -149,7 +152,7 @@ class Walker:
         self.frames.append(frame)
         if name in ("subequations", "dgroup"):
             self._begin_subequations(frame)
-        elif name in ("appendices", "subappendices"):
+        elif name in ("appendices", "subappendices", "appendix"):
             frame.restore = dict(self.reg.counters.the)
             self._appendix(sub=name == "subappendices")
         elif name in ("enumerate", "enumerate*"):
@@ -187,7 +190,7 @@ class Walker:
             counters = self.reg.counters
             counters.the["equation"] = frame.restore["the"]
             counters.set("equation", int(frame.restore["value"]))
-        elif frame.name in ("appendices", "subappendices"):
+        elif frame.name in ("appendices", "subappendices", "appendix"):
             self.reg.counters.the.update(frame.restore)
         elif frame.name in ("enumerate", "enumerate*"):
             self.enum_depth = max(self.enum_depth - 1, 0)
@@ -276,17 +279,32 @@ class Walker:
         body_end = close if close >= 0 else len(text)
         end = body_end + len(name) + 6 if close >= 0 else body_end
         owner_result = self.enclosing_result()
-        for number, labels in equations.number_rows(
+        rows = equations.number_rows(
             name, self._math_body(text[pos:body_end]), self.reg.counters,
-            self.expanders | self.row_macros,
-        ):
-            owner = Owner(number, "equation", owner_result) if number is not None else self.current
-            for key in labels:
-                self.record_label(key, owner, self.at(start))
+            self.expanders | self.row_macros, self.pending_labels,
+        )
+        self._record_rows(rows, owner_result, self.at(start), carry=name.rstrip("*") in equations.MULTI)
         if close < 0:
             self.problem(self.at(start), "error", "unterminated-environment",
                          f"\\begin{{{name}}} is never closed")
         return end
+
+    def _record_rows(
+        self, rows: list[tuple[str | None, list[str]]], result: int | None, at: int, *, carry: bool
+    ) -> None:
+        # amsmath's align family keeps a label of an unnumbered row (`\\df@label`) for the next
+        # numbered row, even in a later display; `equation*` and `\\[` write the current label.
+        self.pending_labels = []
+        for number, labels in rows:
+            if number is None and carry:
+                self.pending_labels = labels
+                continue
+            if number is None:
+                for key in labels:
+                    self.record_label(key, self.current, at)
+                continue
+            for key in labels:
+                self.record_label(key, Owner(number, "equation", result), at)
 
     def _math_body(self, body: str) -> str:
         # A user environment used inside a display may end its row (`\\nonumber` in its code).
@@ -303,10 +321,8 @@ class Walker:
         body_end = close if close >= 0 else len(text)
         body = text[m.end() : body_end]
         if "\\tag" in body or "\\label" in body:
-            for number, labels in equations.number_rows("equation*", body, self.reg.counters):
-                owner = Owner(number, "equation", self.enclosing_result()) if number else self.current
-                for key in labels:
-                    self.record_label(key, owner, self.at(m.start()))
+            rows = equations.number_rows("equation*", body, self.reg.counters, None, self.pending_labels)
+            self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
         return body_end + 2 if close >= 0 else body_end
 
     def _begin_subequations(self, frame: Frame) -> None:
