@@ -176,13 +176,25 @@ def dependents(
     result_id: str,
     kind: DependencyKind = "any",
 ) -> list[str]:
-    """Every result that depends on `result_id`, transitively, in document order.
+    """The results affected when the statement of `result_id` changes, in document order.
 
-    With kind="statement" only statement-uses edges are followed: the re-review frontier when
-    a statement changes (anchors §4.3; following proof edges too would keep everything dirty).
-    With kind="proof" only proof-uses edges; "any" follows both."""
-    reachable = nx.descendants(_restrict(graph, kind), result_id)
-    return _in_document_order(graph, reachable)
+    - "statement": the closure over statement-uses edges only: the statements to re-gate
+      (anchors §4.3; following proof edges too would keep everything dirty).
+    - "proof": the proofs to redo: those re-gated statements, plus every result whose proof
+      uses `result_id` or one of them. Not transitive along proof edges: re-proving a result
+      leaves its statement, and so its own users, untouched.
+    - "any": everything downstream along either kind of edge."""
+    if kind == "any":
+        return _in_document_order(graph, nx.descendants(graph, result_id))
+    restated = nx.descendants(_restrict(graph, "statement"), result_id)
+    if kind == "statement":
+        return _in_document_order(graph, restated)
+    proofs = _restrict(graph, "proof")
+    reproved = set(restated)
+    for changed in restated | {result_id}:
+        reproved.update(proofs.successors(changed))
+    reproved.discard(result_id)
+    return _in_document_order(graph, reproved)
 
 
 def predecessors(
@@ -197,6 +209,7 @@ def predecessors(
 def _restrict(graph: nx.DiGraph, kind: DependencyKind) -> nx.DiGraph:
     if kind == "any":
         return graph
+    # a read-only view: the caller's graph is never copied or changed
     return nx.subgraph_view(graph, filter_edge=lambda u, v: kind in graph.edges[u, v]["kinds"])
 
 
