@@ -61,8 +61,7 @@ def number_rows(
         tag = _TAG.search(row)
         if tag is not None:
             group = texscan.read_group(row, tag.end() - 1)
-            text = counters.expand(group[0], 0) if group else ""
-            out.append((texscan.strip_braces(text).strip(), labels))
+            out.append((tag_text(group[0] if group else "", counters), labels))
         elif starred or _NOTAG.search(row):
             pending = labels
             continue
@@ -73,6 +72,21 @@ def number_rows(
     if pending:
         out.append((None, pending))
     return out
+
+
+def tag_text(raw: str, counters: Counters) -> str:
+    """A `\\tag` as `\\label` records it: counters expanded, other control words kept as
+    TeX writes them (followed by one space), grouping braces dropped."""
+
+    def expand(match: re.Match[str]) -> str:
+        word = match.group(1)
+        if word.startswith("the") and word[3:] in counters.the:
+            return counters.render(word[3:])
+        if word in counters.macros:
+            return counters.expand(counters.macros[word], 0)
+        return "\\" + word + " "
+
+    return texscan.strip_braces(re.sub(r"\\([A-Za-z@]+)\s*", expand, raw)).strip()
 
 
 def affects_numbering(code: str) -> bool:

@@ -123,6 +123,7 @@ def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
     for pos, severity, code, message in walk.problems:
         file, line = flat.locate(pos) if pos is not None else (flat.root, None)
         out.append(Diagnostic(severity=severity, file=file, line=line, code=code, message=message))  # type: ignore[arg-type]
-    for code, message in walk.registry.notes:
-        out.append(Diagnostic(severity="warning", file=flat.root, line=None, code=code, message=message))
-    return out
+    unique: dict[tuple[str, int | None, str, str], Diagnostic] = {}
+    for diagnostic in out:
+        unique.setdefault((diagnostic.file, diagnostic.line, diagnostic.code, diagnostic.message), diagnostic)
+    return list(unique.values())

@@ -36,6 +36,7 @@ class Walker:
         self.expanders: dict[str, str] = {}
         self.row_macros: dict[str, str] = {}
         self.pending_labels: list[str] = []
+        self.resume_at = 0
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None
         self.depth = 0
@@ -69,12 +70,16 @@ class Walker:
                 continue
             handler = HANDLERS.get(name)
             if handler is not None:
+                notes = len(self.reg.notes)
                 pos = max(handler(self, text, match), match.end())
+                for code, message in self.reg.notes[notes:]:
+                    self.problem(self.at(match.start()), "warning", code, message)
             elif name in self.restaters and self.in_document:
                 pos = match.end()
             elif name in self.expanders and self.in_document and self.depth < 8:
+                self.resume_at = match.end()
                 self._expand_snippet(self.expanders[name], match.start(), match.end())
-                pos = match.end()
+                pos = max(match.end(), self.resume_at)
             else:
                 pos = match.end()
 
@@ -276,6 +281,10 @@ class Walker:
 
     def _equation(self, text: str, start: int, pos: int, name: str) -> int:
         close = text.find("\\end{" + name + "}", pos)
+        if close < 0 and self.anchor is not None and self.depth == 1:
+            # `\\def\\beq{\\begin{equation}}`: the body and its end are in the document.
+            self._equation_from_macro(start, name)
+            return len(text)
         body_end = close if close >= 0 else len(text)
         end = body_end + len(name) + 6 if close >= 0 else body_end
         owner_result = self.enclosing_result()
@@ -288,6 +297,19 @@ class Walker:
             self.problem(self.at(start), "error", "unterminated-environment",
                          f"\\begin{{{name}}} is never closed")
         return end
+
+    def _equation_from_macro(self, start: int, name: str) -> None:
+        assert self.anchor is not None
+        enders = [m for m, body in self.expanders.items() if f"\\end{{{name}}}" in body]
+        pattern = re.escape(f"\\end{{{name}}}") + "".join(f"|\\\\{m}(?![A-Za-z@])" for m in enders)
+        body_start = self.anchor[1]
+        close = re.compile(pattern).search(self.text, body_start)
+        body_end = close.start() if close else len(self.text)
+        rows = equations.number_rows(name, self._math_body(self.text[body_start:body_end]),
+                                     self.reg.counters, self.expanders | self.row_macros,
+                                     self.pending_labels)
+        self._record_rows(rows, self.enclosing_result(), start, carry=name.rstrip("*") in equations.MULTI)
+        self.resume_at = close.end() if close else len(self.text)
 
     def _record_rows(
         self, rows: list[tuple[str | None, list[str]]], result: int | None, at: int, *, carry: bool

@@ -1,1 +1,42 @@
-"""CLI commands: preflight_cmd (being built; see the issue tracker)."""
+"""`paperlint preflight`: list a paper's numbered results (design §4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from paperlint.cli.root import app
+
+
+@app.command("preflight")
+def preflight(
+    path: Path = typer.Argument(..., help="The paper: a .tex file or a project folder."),
+    root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write the inventory JSON."),
+    latex: bool = typer.Option(False, "--latex", help="Take numbers from a LaTeX compile."),
+) -> None:
+    """List every numbered result with its number, label, place, proof and uses."""
+    from paperlint.preflight.inventory import build_inventory
+    from paperlint.preflight.render import text_table
+
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter("--format must be text or json")
+    inventory = build_inventory(path, root=root)
+    if latex:
+        from paperlint.preflight.latexcheck import apply_latex
+
+        project = path if path.is_dir() else path.parent
+        inventory = apply_latex(inventory, project)
+    if output is not None:
+        from paperlint.records import write_record
+
+        write_record(output, inventory)
+    if fmt == "json":
+        typer.echo(json.dumps(inventory.model_dump(mode="json", by_alias=True), indent=2))
+    else:
+        typer.echo(text_table(inventory))
+    for diagnostic in inventory.diagnostics:
+        typer.echo(diagnostic.render(), err=True)

@@ -1,0 +1,265 @@
+"""Assemble the inventory of a PDF: heads → results with statements, proofs, uses, citations."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from paperlint.preflight.model import (
+    BibEntry,
+    Diagnostic,
+    FileEntry,
+    Inventory,
+    Proof,
+    Result,
+    Span,
+)
+from paperlint.preflight.pdf.blocks import (
+    Block,
+    body_metrics,
+    proof_block,
+    statement_block,
+)
+from paperlint.preflight.pdf.citations import (
+    find_bibliography_start,
+    find_citations,
+    parse_bibliography,
+)
+from paperlint.preflight.pdf.heads import (
+    KINDS,
+    NUMBER,
+    Head,
+    find_destination_heads,
+    find_font_heads,
+    is_result_destination,
+    kind_of,
+)
+from paperlint.preflight.pdf.layout import ReadLine, reading_order
+from paperlint.preflight.pdf.records import PdfDocument
+from paperlint.preflight.pdf.text import count_cids
+
+from paperlint.errors import InputError
+
+_ABBREVIATIONS = {
+    "thm": "theorem",
+    "lem": "lemma",
+    "prop": "proposition",
+    "cor": "corollary",
+    "def": "definition",
+    "defn": "definition",
+    "ass": "assumption",
+}
+_REF_WORD = "|".join([*KINDS, *_ABBREVIATIONS])
+_REFERENCE = re.compile(
+    rf"\b(?P<word>{_REF_WORD})s?\.?\s+(?P<numbers>{NUMBER}(?:\s*(?:,|and|&|or)\s*{NUMBER})*)",
+    re.I,
+)
+_NUMBER_ONLY = re.compile(NUMBER)
+
+
+def build_pdf_inventory(path: Path) -> Inventory:
+    """The inventory of the PDF at `path`; raises `InputError` for unreadable input."""
+    from paperlint.preflight.pdf.extract import read_pdf
+
+    document = read_pdf(path)
+    return inventory_from_document(document, sha256=hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inventory:
+    """Pure part of `build_pdf_inventory`, over already extracted page records."""
+    lines = reading_order(document.pages)
+    if not any(read.text.strip() for read in lines):
+        raise InputError(
+            "no text layer (scanned?): the PDF has no extractable text; run OCR first "
+            "(e.g. `ocrmypdf in.pdf out.pdf`) or preflight the TeX source",
+            path=document.name,
+        )
+    body_size, skip = body_metrics(lines)
+    bib_start = find_bibliography_start(lines)
+    stop = bib_start if bib_start is not None else len(lines)
+    bib = parse_bibliography(lines[bib_start + 1 :]) if bib_start is not None else []
+    heads, has_anchors = _merge_heads(document, lines[:stop], body_size, skip)
+    drafts = [_draft(lines, heads, i, stop, body_size, skip) for i in range(len(heads))]
+    results = _results(document.name, lines, drafts, bib)
+    diagnostics = _diagnostics(document.name, lines, drafts, results, has_anchors)
+    return Inventory(
+        root=document.name,
+        files=[FileEntry(path=document.name, sha256=sha256)],
+        results=results,
+        bibliography=bib,
+        diagnostics=diagnostics,
+        source_kind="pdf",
+    )
+
+
+def _merge_heads(
+    document: PdfDocument, lines: Sequence[ReadLine], body_size: float, skip: float
+) -> tuple[list[Head], bool]:
+    """Anchored heads win; a font head without an anchor in an anchored PDF drops to low
+    confidence, since hyperref anchors every numbered result (§19.2)."""
+    anchored = find_destination_heads(lines, document.destinations)
+    has_anchors = any(is_result_destination(d.name) for d in document.destinations)
+    by_index = {head.index: head for head in anchored}
+    for head in find_font_heads(lines, body_size, skip):
+        if head.index in by_index:
+            continue
+        if has_anchors and head.number is not None:
+            head = Head(**{**head.__dict__, "confidence": "low"})
+        by_index[head.index] = head
+    return [by_index[i] for i in sorted(by_index)], has_anchors
+
+
+@dataclass(frozen=True)
+class _Draft:
+    head: Head
+    statement: Block
+    proof: Block | None
+
+
+def _draft(
+    lines: Sequence[ReadLine], heads: list[Head], i: int, stop: int, size: float, skip: float
+) -> _Draft:
+    head = heads[i]
+    next_head = heads[i + 1].index if i + 1 < len(heads) else stop
+    statement = statement_block(lines, head.index, head.rest, next_head, size, skip)
+    proof = proof_block(lines, statement.end + 1, next_head, size, skip)
+    return _Draft(head, statement, proof)
+
+
+def _results(
+    name: str, lines: Sequence[ReadLine], drafts: list[_Draft], bib: list[BibEntry]
+) -> list[Result]:
+    ids = _assign_ids(drafts)
+    index: dict[tuple[str, str], str] = {}
+    for i, draft in enumerate(drafts):
+        if draft.head.number:
+            # the first occurrence owns the number; a later one restates it
+            index.setdefault((draft.head.kind, draft.head.number), ids[i])
+    results = []
+    for i, draft in enumerate(drafts):
+        head = draft.head
+        proof_text = draft.proof.text if draft.proof else ""
+        owner = index.get((head.kind, head.number or ""))
+        citations = [
+            *find_citations(head.note or "", bib, "note"),
+            *find_citations(draft.statement.text, bib, "statement"),
+            *find_citations(proof_text, bib, "proof"),
+        ]
+        results.append(
+            Result(
+                id=ids[i],
+                env=head.word.lower(),
+                kind=head.kind,
+                title=head.word,
+                number=head.number,
+                note=head.note,
+                statement=draft.statement.text,
+                span=_span(name, lines, draft.statement),
+                proof=_proof(name, lines, draft.proof),
+                uses=_uses(draft.statement.text, index, ids[i]),
+                proof_uses=_uses(proof_text, index, ids[i]),
+                citations=citations,
+                number_source="pdf",
+                restates=owner if owner and owner != ids[i] else None,
+            )
+        )
+    return results
+
+
+def _assign_ids(drafts: list[_Draft]) -> list[str]:
+    """`<kind>:<number>`; a repeated kind and number (a restatement) or an unnumbered head
+    gets `<kind>@<8 hex of its statement>`."""
+    ids: list[str] = []
+    for draft in drafts:
+        head = draft.head
+        candidate = f"{head.kind}:{head.number}" if head.number else ""
+        if not candidate or candidate in ids:
+            digest = hashlib.sha256(" ".join(draft.statement.text.split()).encode()).hexdigest()
+            candidate = f"{head.kind}@{digest[:8]}"
+            while candidate in ids:
+                candidate += "'"
+        ids.append(candidate)
+    return ids
+
+
+def _uses(text: str, index: dict[tuple[str, str], str], own: str) -> list[str]:
+    found: list[str] = []
+    for m in _REFERENCE.finditer(text):
+        word = m.group("word").lower()
+        kind = kind_of(_ABBREVIATIONS.get(word, word))
+        for number in _NUMBER_ONLY.findall(m.group("numbers")):
+            target = index.get((kind, number)) or _by_number(index, number)
+            if target and target != own and target not in found:
+                found.append(target)
+    return found
+
+
+def _by_number(index: dict[tuple[str, str], str], number: str) -> str | None:
+    """A shared counter makes "Lemma 2.2" unique by number even if the kind is misread."""
+    matches = [rid for (_, num), rid in index.items() if num == number]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _span(name: str, lines: Sequence[ReadLine], block: Block) -> Span:
+    """Page and line of the first line; `end_line` keeps counting across page breaks so
+    that it never falls below `start_line`."""
+    first, last = lines[block.start], lines[block.end]
+    end = last.number
+    for index in range(block.start, block.end):
+        if lines[index + 1].line.page != lines[index].line.page:
+            end += lines[index].number
+    return Span(
+        file=name, start_line=first.number, end_line=max(end, first.number), page=first.line.page
+    )
+
+
+def _proof(name: str, lines: Sequence[ReadLine], block: Block | None) -> Proof | None:
+    if block is None:
+        return None
+    return Proof(span=_span(name, lines, block), text=block.text, attached_by="pdf")
+
+
+def _diagnostics(
+    name: str,
+    lines: Sequence[ReadLine],
+    drafts: list[_Draft],
+    results: list[Result],
+    has_anchors: bool,
+) -> list[Diagnostic]:
+    out = []
+    for draft, result in zip(drafts, results, strict=True):
+        page = lines[draft.head.index].line.page
+        out.append(
+            Diagnostic(
+                severity="info",
+                file=name,
+                line=result.span.start_line,
+                code="pdf-extraction",
+                message=f"{result.id} (page {page}): found by {draft.head.method}, "
+                f"confidence {draft.head.confidence}",
+            )
+        )
+    cids = sum(count_cids(read.text) for read in lines)
+    if cids:
+        out.append(
+            Diagnostic(
+                severity="warning",
+                file=name,
+                code="pdf-cid-glyphs",
+                message=f"{cids} glyph(s) came out as (cid:N) (fonts without a ToUnicode map, "
+                "mostly math): statement text is approximate; prefer the TeX source",
+            )
+        )
+    if not has_anchors:
+        out.append(
+            Diagnostic(
+                severity="info",
+                file=name,
+                code="pdf-extraction",
+                message="no hyperref named destinations: heads were found from fonts only",
+            )
+        )
+    return out

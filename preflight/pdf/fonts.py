@@ -1,0 +1,38 @@
+"""Font-name heuristics: pdfminer keeps only the name, not the descriptor flags (§19.1)."""
+
+from __future__ import annotations
+
+import re
+
+# Bold weights seen in TeX PDFs: CMBX10, LMRoman12-Bold, NimbusRomNo9L-Medi, plus the usual
+# foundry words and `-B`/`.B` suffixes (reference §19.2).
+_BOLD = re.compile(r"bold|medi|semibold|demi|black|heavy|bx|[-.]b$|[-.]b[-.]", re.IGNORECASE)
+_ITALIC = re.compile(r"ital|oblique|slant|cmti|cmsl|cmbxti|lmroman\d*-it|-it$|[-.]i$", re.I)
+_SMALL_CAPS = re.compile(r"csc|caps|sc$|sc\d|-sc|rc$", re.IGNORECASE)
+# Math fonts never carry a head word; a line that begins in one is never a head.
+_MATH = re.compile(r"^(cmmi|cmsy|cmex|msam|msbm|lmmath|eufm|rsfs|stmary|cmmib)", re.I)
+
+
+def is_bold(font: str) -> bool:
+    return bool(_BOLD.search(font)) and not is_math(font)
+
+
+def is_italic(font: str) -> bool:
+    return bool(_ITALIC.search(font)) and not is_math(font)
+
+
+def is_small_caps(font: str) -> bool:
+    return bool(_SMALL_CAPS.search(font))
+
+
+def is_math(font: str) -> bool:
+    return bool(_MATH.match(font))
+
+
+def is_strong(font: str) -> bool:
+    """Bold or small caps: the weights theorem heads use (plain, definition, imsart)."""
+    return is_bold(font) or is_small_caps(font)
+
+
+def is_upright_regular(font: str) -> bool:
+    return not (is_bold(font) or is_italic(font) or is_small_caps(font) or is_math(font))

@@ -1,0 +1,220 @@
+"""Recognise theorem-like heads in lines of text, from fonts or from hyperref destinations.
+
+A head is "Theorem 3.1 (Note)." at the start of a line, in one of the head styles of
+reference §3/§12/§19.2. A reference that merely starts a line ("Theorem 3.1 shows …") is set
+in the body font, so the font of the head word decides, backed by punctuation and the
+vertical gap LaTeX's \\topsep leaves above a theorem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from paperlint.preflight.model import Kind
+from paperlint.preflight.pdf.fonts import is_italic, is_math, is_strong, is_upright_regular
+from paperlint.preflight.pdf.layout import ReadLine
+from paperlint.preflight.pdf.records import Destination, Run
+from paperlint.preflight.pdf.text import normalise
+
+Confidence = Literal["high", "medium", "low"]
+Method = Literal["named-destination", "font-head"]
+
+KINDS: dict[str, Kind] = {
+    "theorem": "theorem",
+    "lemma": "lemma",
+    "proposition": "proposition",
+    "corollary": "corollary",
+    "claim": "claim",
+    "definition": "definition",
+    "assumption": "assumption",
+    "conjecture": "conjecture",
+    "remark": "remark",
+    "example": "example",
+}
+_OTHER_WORDS = (
+    "hypothesis|condition|fact|observation|problem|question|notation|exercise|property|"
+    "axiom|note|algorithm|construction|result|setting|scenario"
+)
+WORD = rf"(?:{'|'.join(KINDS)}|{_OTHER_WORDS})"
+NUMBER = r"(?:[A-Z](?:\.\d+)+|[A-Z]\d*|\d+(?:\.\d+)*)[a-z]?"
+_NOTE = r"\((?P<note>[^()]*(?:\([^()]*\)[^()]*)*)\)"
+_TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
+_HEAD = re.compile(rf"^(?P<word>{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}", re.I)
+# ntheorem `change` and amsthm \swapnumbers print the number first: "1 Proposition".
+_SWAPPED = re.compile(rf"^(?P<number>{NUMBER})\s+(?P<word>{WORD})(?![\w-]){_TAIL}", re.I)
+# A head word is body-sized; a bigger line with "2 Lemma …" is a section title.
+_SIZE_SLACK = 0.6
+# The gap above a head exceeds the normal baseline skip by LaTeX's \topsep (≥ ~4 pt).
+_GAP_FACTOR = 1.2
+_NOT_RESULT_DEST = re.compile(
+    r"^(doc-start|page|(sub)*section\*?|chapter\*?|part\*?|(sub)?paragraph\*?|appendix|"
+    r"equation|amsa?|item|hfootnote|footnote|mpfootnote|figure|table|cite|lstlisting|"
+    r"algorithm|algocf|alc@.*|enumi+v?|subfigure|subtable|proof|qed|toc.*|lof|lot|"
+    r"section|bib.*|index.*|glo.*|page\..*)$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Head:
+    index: int  # position of the head line in the reading order
+    word: str  # the printed head word, e.g. "Theorem"
+    kind: Kind
+    number: str | None
+    note: str | None
+    rest: str  # the text after the head on its line
+    method: Method
+    confidence: Confidence
+
+
+@dataclass(frozen=True)
+class _Match:
+    word: str
+    number: str | None
+    note: str | None
+    punct: bool
+    word_at: int
+    number_at: int
+    end: int
+
+
+def kind_of(word: str) -> Kind:
+    return KINDS.get(word.lower(), "other")
+
+
+def match_head_text(text: str) -> _Match | None:
+    """Parse "Theorem 3.1 (Note)." or "3.1 Proposition." at the start of `text`."""
+    stripped = text.lstrip()
+    offset = len(text) - len(stripped)
+    for pattern in (_HEAD, _SWAPPED):
+        m = pattern.match(stripped)
+        if m and m.group("word")[0].isupper():
+            has_number = m.group("number") is not None
+            return _Match(
+                word=m.group("word"),
+                number=m.group("number"),
+                note=(m.group("note") or "").strip() or None,
+                punct=m.group("punct") is not None,
+                word_at=offset + m.start("word"),
+                number_at=offset + m.start("number") if has_number else -1,
+                end=offset + m.end(),
+            )
+    return None
+
+
+def _run_at(read: ReadLine, offset: int) -> Run | None:
+    """The run holding character `offset` of the normalised line text ("Deﬁnition" is one
+    character longer once normalised, so offsets are counted on normalised runs)."""
+    position = 0
+    for run in read.line.runs:
+        position += len(normalise(run.text))
+        if offset < position:
+            return run
+    return read.line.runs[-1] if read.line.runs else None
+
+
+def font_at(read: ReadLine, offset: int) -> str:
+    run = _run_at(read, offset)
+    return run.font if run is not None else ""
+
+
+def size_at(read: ReadLine, offset: int) -> float:
+    run = _run_at(read, offset)
+    return run.size if run is not None else 0.0
+
+
+def find_font_heads(lines: Sequence[ReadLine], body_size: float, skip: float) -> list[Head]:
+    """Heads recognised from the fonts alone, with a confidence."""
+    heads = []
+    for index, read in enumerate(lines):
+        m = match_head_text(read.text)
+        if m is None or abs(size_at(read, m.word_at) - body_size) > _SIZE_SLACK:
+            continue
+        confidence = _font_confidence(read, m, skip)
+        if confidence is not None:
+            heads.append(_head(index, read, m, "font-head", confidence))
+    return heads
+
+
+def _font_confidence(read: ReadLine, m: _Match, skip: float) -> Confidence | None:
+    word_font = font_at(read, m.word_at)
+    gap = read.gap_above is None or read.gap_above > skip * _GAP_FACTOR
+    if is_strong(word_font):
+        if not (m.punct or m.note or _head_font_ends(read, m)):
+            return None
+        if m.number is None and not (m.punct and gap):
+            return None
+        return "high" if gap else "medium"
+    if is_italic(word_font) and m.punct:
+        # amsthm remark style prints an italic name and an upright number; a reference inside
+        # an italic theorem body has an italic number too, so it fails this test.
+        if m.number is not None and is_upright_regular(font_at(read, m.number_at)):
+            return "medium" if gap else "low"
+        if m.number is None and gap and m.word.lower() in {"remark", "claim", "example"}:
+            return "low"
+    return None
+
+
+def _head_font_ends(read: ReadLine, m: _Match) -> bool:
+    """The kernel head "Theorem 1 (Name)" has no period: the bold run must end with the head."""
+    head_font = font_at(read, m.word_at)
+    if m.end >= len(read.text.rstrip()):
+        return True
+    following = font_at(read, m.end)
+    return following != head_font or is_math(following)
+
+
+def _head(index: int, read: ReadLine, m: _Match, method: Method, conf: Confidence) -> Head:
+    return Head(
+        index=index,
+        word=m.word,
+        kind=kind_of(m.word),
+        number=m.number,
+        note=m.note,
+        rest=read.text[m.end :].strip(),
+        method=method,
+        confidence=conf,
+    )
+
+
+def is_result_destination(name: str) -> bool:
+    prefix = name.split(".", 1)[0]
+    return "." in name and not _NOT_RESULT_DEST.match(prefix)
+
+
+def find_destination_heads(
+    lines: Sequence[ReadLine], destinations: Sequence[Destination]
+) -> list[Head]:
+    """Heads located at hyperref anchors: the first head-like line just below each anchor.
+
+    The anchor only says *where* a result starts: its name carries hyperref's internal
+    counter (a shared-counter lemma is `theorem.2.2`), so word and number come from the text.
+    """
+    by_page: dict[int, list[int]] = {}
+    for index, read in enumerate(lines):
+        by_page.setdefault(read.line.page, []).append(index)
+    found: dict[int, Head] = {}
+    for dest in destinations:
+        if dest.y is None or not is_result_destination(dest.name):
+            continue
+        at = _line_below(lines, by_page.get(dest.page, []), dest.y)
+        if at is not None and at not in found:
+            m = match_head_text(lines[at].text)
+            if m is not None:
+                found[at] = _head(at, lines[at], m, "named-destination", "high")
+    return [found[i] for i in sorted(found)]
+
+
+def _line_below(lines: Sequence[ReadLine], indices: list[int], y: float) -> int | None:
+    """The nearest head-like line whose top lies within ~3 baselines below the anchor."""
+    best: tuple[float, int] | None = None
+    for index in indices:
+        line = lines[index].line
+        distance = y - line.y1
+        closer = best is None or distance < best[0]
+        if -3.0 <= distance <= 40.0 and closer and match_head_text(lines[index].text):
+            best = (distance, index)
+    return None if best is None else best[1]

@@ -1,0 +1,27 @@
+"""A plain-text table of an inventory, for the terminal."""
+
+from __future__ import annotations
+
+from paperlint.preflight.model import Inventory, Result
+
+
+def _row(result: Result) -> list[str]:
+    return [
+        result.number or "-",
+        result.kind,
+        result.labels[0] if result.labels else "-",
+        f"{result.span.file}:{result.span.start_line}",
+        "yes" if result.proof is not None else "no",
+        ", ".join(result.uses) or "-",
+    ]
+
+
+def text_table(inventory: Inventory) -> str:
+    """Columns: number, kind, label, file:line, proof, uses."""
+    header = ["number", "kind", "label", "where", "proof", "uses"]
+    rows = [header] + [_row(r) for r in inventory.results]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1]
+             for row in rows]
+    lines.append(f"{len(inventory.results)} results in {inventory.root}")
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,48 @@
+"""Each fixture's label numbers must equal what a real LaTeX compile wrote (expected/latex.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paperlint.preflight.inventory import build_inventory
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preflight"
+FOLDERS = sorted(p for p in FIXTURES.iterdir() if (p / "paper.tex").is_file())
+GOLDEN = ("shared_counter", "proofs_far", "citations_bib", "equations_tags")
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_labels_match_latex(folder: Path) -> None:
+    expected_file = folder / "expected" / "latex.json"
+    if not expected_file.is_file():
+        pytest.skip(f"{folder.name}: no expected/latex.json yet (run scripts/regen_expected.py)")
+    expected = json.loads(expected_file.read_text(encoding="utf-8"))["labels"]
+    inventory = build_inventory(folder, root="paper.tex")
+    wanted = {k: v for k, v in expected.items() if not k.startswith(("thmt@", "sub@"))}
+    got = {k: inventory.labels.get(k) for k in wanted}
+    assert got == wanted
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_every_labelled_result_has_its_label_as_id(folder: Path) -> None:
+    inventory = build_inventory(folder, root="paper.tex")
+    for result in inventory.results:
+        assert result.labels, f"{folder.name}: every fixture result carries a label"
+        assert result.id == result.labels[0]
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_golden_inventory(name: str, update_golden: bool) -> None:
+    folder = FIXTURES / name
+    inventory = build_inventory(folder, root="paper.tex")
+    data = inventory.model_dump(mode="json", by_alias=True)
+    data["files"] = [{"path": f["path"]} for f in data["files"]]  # digests change with edits
+    golden = folder / "expected" / "inventory.json"
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    if update_golden or not golden.exists():
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+    assert json.loads(golden.read_text(encoding="utf-8")) == json.loads(text)
