@@ -59,8 +59,14 @@ _OBJECT_CLASSES: Final = (
     "banach space",
     "set",
     "sets",
-    "integer",
+    "real numbers",
+    "real number",
+    "complex numbers",
+    "complex number",
+    "natural numbers",
+    "natural number",
     "integers",
+    "integer",
 )
 
 _QUANTIFIERS: Final = (
@@ -69,19 +75,25 @@ _QUANTIFIERS: Final = (
     (r"for (?:all )?sufficiently large\b|eventually\b", "eventually"),
 )
 _QUANTIFIER = re.compile("|".join(f"(?:{p})" for p, _ in _QUANTIFIERS), re.IGNORECASE)
-_MATH_AFTER = re.compile(r"\s*\$([^$]{1,80})\$")
+# the variable a quantifier binds: its math, after at most a few words ("for all real x")
+_BOUND_VARIABLE = re.compile(r"((?:\s+[A-Za-z-]+){0,3}?)\s*\$([^$]{1,80})\$")
 
 _INLINE_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
 # a set on the right of \in: blackboard/calligraphic letters (with powers), intervals, braces
 _SET = (
     r"(\\math(?:bb|cal|scr|frak)\s*\{?\s*[A-Za-z]\s*\}?(?:\s*\^\s*\{?[^$,;]{1,8}?\}?)?"
     r"|[\[(][^\[\]()$]{1,30}[\])]"
-    r"|\\\{[^$]{1,40}?\\\})"
+    r"|\\\{[^$]{1,40}?\\\}"
+    r"|[A-Z](?![A-Za-z]))"
 )
 _MEMBERSHIP = re.compile(r"([^$]{1,40}?)\s*\\in\s*" + _SET)
-_BOUND = re.compile(
-    r"^\s*([A-Za-z\\][\w\\{}^']{0,20})\s*(\\geq?|\\leq?|>|<|\\neq|\\ge|\\le)\s*(-?[\w\\{}.]{1,12})\s*$"
-)
+_REL = r"(\\ge|\\geq|\\le|\\leq|>|<|\\neq|\\ne)"
+_VAR = r"([A-Za-z]|\\[a-z]+)(?:_\{?\w+\}?)?"
+_CONST = r"(-?\d+(?:\.\d+)?|\\infty)"
+# "n \ge 1", "\epsilon > 0": a variable bounded by a constant; "0 < p < 1": a chain
+_BOUND = re.compile(rf"^\s*{_VAR}\s*{_REL}\s*{_CONST}\s*$")
+_CHAIN = re.compile(rf"^\s*{_CONST}\s*{_REL}\s*{_VAR}\s*{_REL}\s*({_CONST}|{_VAR})\s*$")
+_LABEL = re.compile(r"\\label\s*\{[^}]*\}")
 # "with values in $[0,1]$", "for $x$ in $\mathbb{R}$": a domain stated in prose
 _PROSE_IN = re.compile(r"\b(?:values )?in \$\s*" + _SET + r"\s*\$")
 # a period that ends a display belongs to the sentence, so move it outside the display
@@ -98,7 +110,8 @@ _LIST_ENV = re.compile(r"\\(?:begin|end)\{(?:enumerate|itemize|description)\}(?:
 
 def fidelity_hints(statement: str) -> FidelityHints:
     """Hints for each gate field from one TeX statement; empty strings where nothing fired."""
-    text = _DISPLAY_PERIOD.sub(r"\1.", normalise_tex(statement))
+    # labels are bookkeeping, not mathematics, and would hide a leading "Let"
+    text = _DISPLAY_PERIOD.sub(r"\1.", normalise_tex(_LABEL.sub(" ", statement)))
     sentences = split_sentences(_ITEM.split(_LIST_ENV.sub(" ", text))[0])
     hypotheses = [s for s in sentences if s.lower().startswith(_HYPOTHESIS_OPENERS)]
     follow_ons = [s for s in sentences if s.lower().startswith(_FOLLOW_ON_OPENERS)]
@@ -157,8 +170,9 @@ def _quantifiers(text: str) -> list[str]:
     out = []
     for match in _QUANTIFIER.finditer(text):
         label = next(name for p, name in _QUANTIFIERS if re.fullmatch(p, match.group(0), re.I))
-        bound = _MATH_AFTER.match(text, match.end())
-        out.append(f"{label} {bound.group(1).strip()}" if bound else label)
+        bound = _BOUND_VARIABLE.match(text, match.end())
+        words = f"{bound.group(1).strip()} {bound.group(2).strip()}".strip() if bound else ""
+        out.append(f"{label} {words}" if words else label)
     return out
 
 
@@ -171,9 +185,8 @@ def _domains(text: str) -> list[str]:
     for segment in _math_segments(text):
         for variable, domain in _MEMBERSHIP.findall(segment):
             out.append(f"{_last_term(variable)} \\in {domain.strip()}")
-        bound = _BOUND.match(segment)
-        if bound:
-            out.append(" ".join(bound.groups()))
+        if _BOUND.match(segment) or _CHAIN.match(segment):
+            out.append(" ".join(segment.split()))
     out += [f"values in {m.group(1).strip()}" for m in _PROSE_IN.finditer(text)]
     return list(dict.fromkeys(out))
 

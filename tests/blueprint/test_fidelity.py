@@ -63,3 +63,21 @@ def test_sentences_do_not_split_inside_math_or_after_abbreviations():
         r"Then $x$ is i.i.d. Gaussian.",
         "Done.",
     ]
+
+
+def test_labels_are_ignored_and_chained_bounds_are_domains():
+    hints = fidelity_hints(
+        r"\label{thm:product} Let $a, b, c, d$ be real numbers with $0 \le a \le b$ and "
+        r"$0 \le c \le d$. Then $ac \le bd$."
+    )
+    assert hints.hypotheses.startswith("Let $a, b, c, d$ be real numbers")
+    assert hints.parameter_domains == r"0 \le a \le b; 0 \le c \le d"
+    assert hints.object_class == "real numbers"
+    # the conclusion's inequality is not a parameter domain
+    assert hints.conclusion == r"$ac \le bd$"
+
+
+def test_quantifier_binds_the_math_after_a_few_words():
+    hints = fidelity_hints(r"For every proportion $p \in I$, the odds satisfy $p/(1-p) \ge p$.")
+    assert hints.quantifier_order == r"for all proportion p \in I"
+    assert hints.parameter_domains == r"p \in I"
