@@ -157,8 +157,8 @@ def _compile_notes(root: str, compiled: CompileResult) -> list[Diagnostic]:
     if compiled.status is CompileStatus.OK:
         return []
     severity: Severity = "warning" if compiled.aux.labels else "error"
-    last = _last_error_line(compiled.log_tail)
-    detail = f"; last error: {last}" if last else ""
+    first = compiled.errors[0] if compiled.errors else _last_error_line(compiled.log_tail)
+    detail = f"; first error: {first}" if first else ""
     return [_note(severity, (root, None), "latex-compile", compiled.summary() + detail)]
 
 

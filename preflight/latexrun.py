@@ -32,6 +32,8 @@ INSTALL_HINT = "install TeX Live (`apt-get install latexmk texlive-latex-extra`)
 XETEX_HINT = "install xelatex (`apt-get install texlive-xetex`) or drop --latex"
 DEFAULT_TIMEOUT_S = 300.0
 _LOG_TAIL_LINES = 40
+_MAX_ERRORS = 20
+_ERROR_LINE = re.compile(r"^(?:! |\S+\.(?:tex|sty|cls|bbl|aux):\d+: )")
 # Folders never copied into the scratch tree: version control and paperlint's own workdirs.
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
 # Build outputs a user's folder may hold from an earlier compile. Copying them would let
@@ -63,6 +65,7 @@ class CompileResult:
     returncode: int | None
     seconds: float
     log_tail: str
+    errors: tuple[str, ...] = ()  # TeX's error lines from the whole log, first ones first
 
     @property
     def has_labels(self) -> bool:
@@ -162,6 +165,7 @@ def compile_project(
         returncode=returncode,
         seconds=seconds,
         log_tail=_tail(log_text),
+        errors=error_lines(log_text),
     )
 
 
@@ -240,6 +244,17 @@ def _project_texts(project_dir: Path) -> list[str]:
 
 def _strip_comments(text: str) -> str:
     return re.sub(r"(?<!\\)%.*", "", text)
+
+
+def error_lines(log_text: str, *, limit: int = _MAX_ERRORS) -> tuple[str, ...]:
+    """`! …` lines and `file:line: …` lines (-file-line-error), in order, deduplicated."""
+    found: dict[str, None] = {}
+    for line in log_text.splitlines():
+        if _ERROR_LINE.match(line):
+            found.setdefault(line.strip(), None)
+            if len(found) >= limit:
+                break
+    return tuple(found)
 
 
 def _tail(text: str) -> str:

@@ -13,7 +13,7 @@ from paperlint.preflight.walkstate import RawProof, WalkOutput
 _GAP_LIMIT = 4000
 _SECTIONING = re.compile(r"\\(?:part|chapter|section|subsection)\*?\s*[\[{]")
 _PARAGRAPH_HEAD = re.compile(
-    r"\A\s*(?:\\noindent\s*)?(?:\\(?:par|medskip|smallskip|bigskip)\s*)*"
+    r"\s*(?:\\noindent\s*)?(?:\\(?:par|medskip|smallskip|bigskip)\s*)*"
     r"(?:\{\\(?:it|bf|em|sc)\s*Proof[^}]{0,200}\}|\\(?:textit|textbf|emph|textsc)\s*\{\s*Proof[^}]{0,200}\}"
     r"|Proof[.:])"
 )

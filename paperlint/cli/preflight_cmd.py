@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from paperlint.cli.root import app
+from paperlint.errors import InputError
 
 
 @app.command("preflight")
@@ -23,7 +24,7 @@ def preflight(
     from paperlint.preflight.render import text_table
 
     if fmt not in ("text", "json"):
-        raise typer.BadParameter("--format must be text or json")
+        raise InputError(f"unknown --format {fmt!r}", hint="use --format text or --format json")
     inventory = build_inventory(path, root=root)
     if latex:
         from paperlint.preflight.latexcheck import apply_latex

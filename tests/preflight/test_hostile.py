@@ -1,0 +1,166 @@
+"""Bad input never gives a traceback, never reads outside the project, and says file:line."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from paperlint.errors import InputError
+from paperlint.preflight.inventory import build_inventory
+
+HEAD = "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{theorem}{Theorem}\n"
+
+
+def _paper(folder: Path, body: str, name: str = "paper.tex") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(HEAD + "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every path the preflight opens (through open() or Path.read_bytes/read_text)."""
+    seen: list[Path] = []
+    real_open = builtins.open
+    real_io_open = io.open
+
+    def spy(file: object, *args: object, **kwargs: object) -> object:
+        if isinstance(file, str | os.PathLike):
+            seen.append(Path(os.fspath(file)).resolve())
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "open", spy)
+    monkeypatch.setattr(io, "open", spy)
+    del real_io_open
+    return seen
+
+
+def _codes(inventory: object) -> dict[str, int | None]:
+    codes: dict[str, int | None] = {}
+    for d in inventory.diagnostics:  # type: ignore[attr-defined]
+        codes.setdefault(d.code, d.line)
+    return codes
+
+
+def test_traversal_is_never_read(tmp_path: Path, opened: list[Path]) -> None:
+    secret = tmp_path / "secret.tex"
+    secret.write_text("\\begin{theorem}\\label{thm:leak}Leak\\end{theorem}", encoding="utf-8")
+    project = tmp_path / "a" / "b"
+    _paper(project, "\\input{../../secret}\n\\input{../../../../../../etc/passwd}")
+    opened.clear()
+    inventory = build_inventory(project / "paper.tex")
+    assert not inventory.results
+    assert _codes(inventory)["path-outside-project"] == 5
+    assert secret.resolve() not in opened
+    assert all(p.is_relative_to(project.resolve()) for p in opened)
+
+
+def test_absolute_path_is_never_read(tmp_path: Path, opened: list[Path]) -> None:
+    secret = tmp_path / "abs.tex"
+    secret.write_text("\\begin{theorem}Leak\\end{theorem}", encoding="utf-8")
+    project = tmp_path / "p"
+    _paper(project, f"\\input{{{secret}}}")
+    opened.clear()
+    inventory = build_inventory(project)
+    assert not inventory.results
+    assert _codes(inventory)["path-outside-project"] == 5
+    assert secret.resolve() not in opened
+
+
+def test_symlink_out_of_the_project_is_never_read(tmp_path: Path, opened: list[Path]) -> None:
+    secret = tmp_path / "outside.tex"
+    secret.write_text("\\begin{theorem}Leak\\end{theorem}", encoding="utf-8")
+    project = tmp_path / "p"
+    _paper(project, "\\input{link}")
+    (project / "link.tex").symlink_to(secret)
+    opened.clear()
+    inventory = build_inventory(project / "paper.tex")
+    assert not inventory.results
+    assert secret.resolve() not in opened
+
+
+def test_include_cycle_is_reported(tmp_path: Path) -> None:
+    _paper(tmp_path, "\\input{a}")
+    (tmp_path / "a.tex").write_text("\\input{b}\n", encoding="utf-8")
+    (tmp_path / "b.tex").write_text("\\begin{theorem}\\label{t}x\\end{theorem}\n\\input{a}\n", encoding="utf-8")
+    inventory = build_inventory(tmp_path / "paper.tex")
+    assert [r.id for r in inventory.results] == ["t"]
+    cycle = next(d for d in inventory.diagnostics if d.code == "include-cycle")
+    assert (cycle.file, cycle.line) == ("b.tex", 2)
+
+
+def test_missing_input_is_a_warning(tmp_path: Path) -> None:
+    _paper(tmp_path, "text\n\\input{nowhere}")
+    inventory = build_inventory(tmp_path / "paper.tex")
+    missing = next(d for d in inventory.diagnostics if d.code == "missing-input")
+    assert (missing.severity, missing.file, missing.line) == ("warning", "paper.tex", 6)
+
+
+def test_unterminated_environment(tmp_path: Path) -> None:
+    path = tmp_path / "paper.tex"
+    path.write_text(HEAD + "\\begin{document}\n\\begin{theorem}\\label{t}\nNo end.\n", encoding="utf-8")
+    inventory = build_inventory(path)
+    assert [r.number for r in inventory.results] == ["1"]
+    problem = next(d for d in inventory.diagnostics if d.code == "unterminated-environment")
+    assert (problem.file, problem.line) == ("paper.tex", 5)
+
+
+def test_binary_root_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "paper.tex"
+    path.write_bytes(b"\x00\x01\x02binary\x00" * 100)
+    with pytest.raises(InputError, match="binary"):
+        build_inventory(path)
+
+
+def test_binary_include_is_a_diagnostic(tmp_path: Path) -> None:
+    _paper(tmp_path, "\\input{blob}")
+    (tmp_path / "blob.tex").write_bytes(b"\x00\xff" * 50)
+    inventory = build_inventory(tmp_path / "paper.tex")
+    assert "binary-file" in _codes(inventory)
+
+
+def test_undecodable_bytes_fall_back(tmp_path: Path) -> None:
+    path = tmp_path / "paper.tex"
+    path.write_bytes((HEAD + "\\begin{document}\nCaf\xe9\n\\begin{theorem}\\label{t}x\\end{theorem}\n"
+                      "\\end{document}\n").encode("latin-1"))
+    inventory = build_inventory(path)
+    assert [r.id for r in inventory.results] == ["t"]
+    assert _codes(inventory)["decoding"] is None
+
+
+def test_huge_file_is_read_linearly(tmp_path: Path) -> None:
+    filler = ("Some words about $x^2$ and \\emph{things}. " * 20 + "\n") * 25_000  # ~20 MB
+    _paper(tmp_path, "\\input{big}\n\\begin{theorem}\\label{t}x\\end{theorem}")
+    (tmp_path / "big.tex").write_text(filler, encoding="utf-8")
+    inventory = build_inventory(tmp_path / "paper.tex")
+    assert [r.id for r in inventory.results] == ["t"]
+    assert "huge-file" in _codes(inventory)
+
+
+def test_pdf_input_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(b"%PDF-1.5\n")
+    with pytest.raises(InputError, match="PDF input is not supported yet"):
+        build_inventory(path)
+
+
+def test_tie_between_roots_asks_for_root(tmp_path: Path) -> None:
+    _paper(tmp_path, "a", name="one.tex")
+    _paper(tmp_path, "b", name="two.tex")
+    with pytest.raises(InputError, match="--root") as info:
+        build_inventory(tmp_path)
+    assert "one.tex" in str(info.value) and "two.tex" in str(info.value)
+
+
+def test_root_ranking_prefers_main_and_skips_included_and_standalone(tmp_path: Path) -> None:
+    _paper(tmp_path, "\\input{part}", name="main.tex")
+    _paper(tmp_path, "x", name="part.tex")
+    (tmp_path / "fig.tex").write_text(
+        "\\documentclass{standalone}\n\\begin{document}x\\end{document}\n", encoding="utf-8")
+    _paper(tmp_path, "x", name="old_draft.tex")
+    assert build_inventory(tmp_path).root == "main.tex"
