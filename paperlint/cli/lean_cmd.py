@@ -1,1 +1,51 @@
-"""CLI commands: lean_cmd (being built; see the issue tracker)."""
+"""`paperlint lean scan`: the mechanical audit of Lean files, without Lean.
+
+Exit codes: 0 when nothing blocks (advisories are printed), 1 on any blocking finding, 2 when a
+file is missing. The work happens in `paperlint.lean.audit`, imported when the command runs.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from paperlint.cli.root import lean_app
+from paperlint.errors import InputError
+from paperlint.exitcodes import ExitCode
+
+
+class OutputFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@lean_app.command("scan")
+def scan(
+    files: list[Path] = typer.Argument(..., help="Lean files to scan."),
+    output: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", help="text or json."),
+    project_root: Path | None = typer.Option(
+        None, "--project-root", help="Where local imports are looked up (default: the Lake root)."
+    ),
+    hints: bool = typer.Option(
+        False, "--hints", help="Also print unused-hypothesis hints that automation may explain."
+    ),
+) -> None:
+    """Report sorry, axioms, native_decide, effects and other cheats in Lean files."""
+    from paperlint.lean.audit import audit_files
+    from paperlint.lean.findings import has_blocking
+
+    for path in files:
+        if not path.is_file():
+            raise InputError("no such Lean file", path=path, hint="check the path")
+    if project_root is not None and not project_root.is_dir():
+        raise InputError("no such folder", path=project_root, hint="pass the Lake project root")
+    findings = audit_files(files, project_root=project_root, hints=hints)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps([f.model_dump(mode="json") for f in findings], indent=2))
+    else:
+        for finding in findings:
+            typer.echo(finding.render())
+    raise typer.Exit(ExitCode.ISSUE if has_blocking(findings) else ExitCode.VERIFIED)

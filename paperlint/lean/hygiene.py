@@ -1,0 +1,455 @@
+"""The hygiene scan: refuse Lean text that could make a check claim more than Lean showed.
+
+Lean accepts a file with `sorry`, a custom `axiom`, `native_decide`, an `#exit` that hides the
+rest of the file, or a macro that turns `simp` into `sorry`. None of those is a proof of the
+paper's claim, so paperlint refuses such text before Lean sees it (design §7, lean.md §6.0) and
+`paperlint lean scan` reports it. The scan works on lexed tokens, so an occurrence inside a
+comment, a string or a `«quoted»` name is never a finding (anchors §4.5).
+
+It is a first filter: `#print axioms` and the final `lake env lean` remain the guarantee.
+Two modes: project files (`scan_file`, `scan_text`) allow `import Mathlib…` and read-only
+commands such as `#check`; model-written declarations (`refusal_findings`) may not import
+anything, and review-worthy constructs (notation, local instances, unknown options, other `#`
+commands) block instead of advising.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from paperlint.lean.declarations import Command, split_commands
+from paperlint.lean.findings import Finding, Rule
+from paperlint.lean.lexer import Kind, Token, ident_parts, is_ident_start, tokenize
+
+
+class HygienePolicy(BaseModel):
+    """Limits and library names the scan trusts; the defaults are paperlint's policy."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_heartbeats: int = 400_000  # Lean's default is 200000; Mathlib files often double it
+    max_rec_depth: int = 2048
+    max_synth_heartbeats: int = 40_000
+    max_synth_size: int = 256
+    external_libraries: tuple[str, ...] = (
+        "Mathlib",
+        "Std",
+        "Batteries",
+        "Aesop",
+        "Qq",
+        "ProofWidgets",
+        "Plausible",
+        "ImportGraph",
+        "LeanSearchClient",
+        "Init",
+    )
+    model_written: bool = False  # refusal mode for text a model wrote
+
+
+DEFAULT_POLICY = HygienePolicy()
+MODEL_POLICY = HygienePolicy(model_written=True)
+
+# Exact keywords; `sorry_free`, `«sorry»` and `Foo.sorry` are other tokens and never match.
+_WORDS: dict[str, tuple[Rule, str]] = {
+    "sorry": (Rule.SORRY, "`sorry` leaves a proof obligation open"),
+    "admit": (Rule.ADMIT, "`admit` leaves a proof obligation open"),
+    "axiom": (Rule.AXIOM, "`axiom` assumes a statement; cite it as a named hypothesis instead"),
+    "opaque": (Rule.OPAQUE, "`opaque` hides a definition from the kernel"),
+    "unsafe": (Rule.UNSAFE, "`unsafe` code is not checked by the kernel"),
+    "partial": (Rule.PARTIAL, "`partial def` is opaque to the kernel; nothing can be proved of it"),
+    "native_decide": (Rule.NATIVE_DECIDE, "`native_decide` trusts the compiler, not the kernel"),
+    "implemented_by": (Rule.IMPLEMENTED_BY, "`implemented_by` swaps in unchecked code"),
+    "csimp": (Rule.CSIMP, "`@[csimp]` replaces code the compiler runs"),
+    "run_cmd": (Rule.RUN_COMMAND, "`run_cmd` runs arbitrary code while elaborating"),
+    "run_tac": (Rule.RUN_COMMAND, "`run_tac` runs arbitrary code while elaborating"),
+    "run_elab": (Rule.RUN_COMMAND, "`run_elab` runs arbitrary code while elaborating"),
+    "run_meta": (Rule.RUN_COMMAND, "`run_meta` runs arbitrary code while elaborating"),
+    "initialize": (Rule.INITIALIZE, "`initialize` runs code when the module is loaded"),
+    "builtin_initialize": (Rule.INITIALIZE, "`builtin_initialize` runs code at load time"),
+    "macro": (Rule.MACRO, "a macro can redefine a tactic, e.g. `simp` as `sorry`"),
+    "macro_rules": (Rule.MACRO, "`macro_rules` can redefine a tactic, e.g. `simp` as `sorry`"),
+    "syntax": (Rule.SYNTAX, "new syntax can shadow a keyword or a tactic"),
+    "declare_syntax_cat": (Rule.SYNTAX, "new syntax can shadow a keyword or a tactic"),
+    "elab": (Rule.ELAB, "an elaborator runs arbitrary code and can close goals unsoundly"),
+    "elab_rules": (Rule.ELAB, "an elaborator runs arbitrary code and can close goals unsoundly"),
+    "prelude": (Rule.PRELUDE, "`prelude` drops the core library; core names may be redefined"),
+}
+# Name components: `Lean.ofReduceBool`, `sorryAx`, `IO.FS.writeFile`, `System.FilePath`.
+_COMPONENTS: dict[str, tuple[Rule, str]] = {
+    "sorryAx": (Rule.SORRY, "`sorryAx` is `sorry`"),
+    "ofReduceBool": (Rule.NATIVE_DECIDE, "`ofReduceBool` trusts the compiler"),
+    "ofReduceNat": (Rule.NATIVE_DECIDE, "`ofReduceNat` trusts the compiler"),
+    "reduceBool": (Rule.NATIVE_DECIDE, "`reduceBool` trusts the compiler"),
+    "reduceNat": (Rule.NATIVE_DECIDE, "`reduceNat` trusts the compiler"),
+    "trustCompiler": (Rule.NATIVE_DECIDE, "`trustCompiler` trusts the compiler"),
+    "lcProof": (Rule.UNSOUND_CONSTANT, "`lcProof` is a compiler axiom that proves anything"),
+    "lcUnreachable": (Rule.UNSOUND_CONSTANT, "`lcUnreachable` is a compiler-only constant"),
+    "lcCast": (Rule.UNSOUND_CONSTANT, "`lcCast` is a compiler-only cast"),
+    "unsafeCast": (Rule.UNSAFE, "`unsafeCast` is unchecked"),
+    "IO": (Rule.IO, "IO actions have effects outside Lean"),
+    "EIO": (Rule.IO, "IO actions have effects outside Lean"),
+    "BaseIO": (Rule.IO, "IO actions have effects outside Lean"),
+    "unsafeIO": (Rule.IO, "IO actions have effects outside Lean"),
+    "unsafeBaseIO": (Rule.IO, "IO actions have effects outside Lean"),
+    "unsafeEIO": (Rule.IO, "IO actions have effects outside Lean"),
+    "FilePath": (Rule.IO, "file-system access has effects outside Lean"),
+}
+_SEARCH_TACTICS = frozenset({"exact?", "apply?", "rw?", "aesop?"})
+_HASH_EFFECTS: dict[str, tuple[Rule, str]] = {
+    "#eval": (Rule.EVAL, "`#eval` runs code while elaborating"),
+    "#eval!": (Rule.EVAL, "`#eval!` runs code while elaborating"),
+    "#exit": (Rule.EXIT, "`#exit` stops Lean here; nothing after it is checked"),
+    "#guard_msgs": (Rule.MESSAGE_GUARD, "`#guard_msgs` can swallow `sorry` warnings and errors"),
+}
+_READ_ONLY_HASH = frozenset(
+    {
+        "#check",
+        "#print",
+        "#reduce",
+        "#synth",
+        "#help",
+        "#find",
+        "#guard",
+        "#lint",
+        "#where",
+        "#simp",
+        "#norm_num",
+        "#conv",
+        "#whnf",
+        "#instances",
+        "#check_failure",
+        "#adaptation_note",
+        "#align",
+        "#align_import",
+        "#noalign",
+        "#version",
+    }
+)
+_MODEL_HASH = frozenset({"#check"})  # plus `#print axioms`
+_SOUNDNESS_OPTIONS = ("debug.", "compiler.", "interpreter.", "bootstrap.", "internal.")
+_LIMIT_OPTIONS = {
+    "maxHeartbeats": "max_heartbeats",
+    "maxRecDepth": "max_rec_depth",
+    "synthInstance.maxHeartbeats": "max_synth_heartbeats",
+    "synthInstance.maxSize": "max_synth_size",
+}
+_KNOWN_OPTIONS = (
+    "pp.",
+    "trace.",
+    "linter.",
+    "autoImplicit",
+    "relaxedAutoImplicit",
+    "profiler",
+    "diagnostics",
+    "maxSynthPendingDepth",
+    "backward.",
+    "tactic.",
+    "simprocs",
+    "warningAsError",
+    "hygiene",
+    "push_neg.",
+    "says.",
+    "quotPrecheck",
+    "Elab.",
+    "format.",
+    "allowUnsafeReducibility",
+    "exponentiation.",
+    "synthInstance.",
+    "checkBinderAnnotations",
+    "structure.",
+    "match.",
+    "genSizeOfSpec",
+    "grind.",
+    "aesop.",
+    "simp.",
+    "showInferredTerm",
+    "maxErrors",
+    "warn.",
+    "experimental.",
+)
+_NOTATION_KEYWORDS = frozenset(
+    {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
+)
+_RESERVED_ATOMS = frozenset({":=", "=>", "·", ".", "|", "⊢", "←", "<;>", "$", "fun", "λ", "by"})
+_META_LIBRARIES = frozenset({"Lean", "Lake"})
+# In model-written text these block: a model has no business declaring them.
+_STRICT_FOR_MODELS = frozenset(
+    {Rule.NOTATION, Rule.LOCAL_INSTANCE, Rule.UNKNOWN_OPTION, Rule.HASH_COMMAND}
+)
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    """One `import` line: the module and where its name is written."""
+
+    module: str
+    line: int
+    col: int
+    is_meta: bool  # `meta import …`: compile-time code
+
+
+def refusal_findings(
+    text: str, *, file: str = "<candidate>", policy: HygienePolicy = MODEL_POLICY
+) -> list[Finding]:
+    """Why model-written Lean must be refused before Lean sees it (empty: may be checked).
+
+    Only blocking findings are returned: each one is a reason to refuse.
+    """
+    strict = policy.model_copy(update={"model_written": True})
+    return [f for f in scan_text(text, file=file, policy=strict) if f.blocking]
+
+
+def scan_text(
+    text: str, *, file: str = "<text>", policy: HygienePolicy = DEFAULT_POLICY
+) -> list[Finding]:
+    """The hygiene findings of one text; its imports are reported but not followed."""
+    tokens = [t for t in tokenize(text) if t.kind is not Kind.COMMENT]
+    raw = [*_token_findings(tokens), *_command_findings(split_commands(text), policy)]
+    raw.extend(_import_findings(imports(text), policy))
+    raw.extend(_module_header(tokens))
+    return [
+        _finding(file, token, rule, message, blocking, policy)
+        for token, rule, message, blocking in raw
+    ]
+
+
+def scan_file(
+    path: Path, *, project_root: Path, policy: HygienePolicy = DEFAULT_POLICY
+) -> list[Finding]:
+    """Scan `path` and every project-local file it imports, transitively.
+
+    Imports are looked up only inside `project_root` (symlinks resolved, never outside it); a
+    module that is neither there nor in a trusted library is a blocking `unresolved-import`.
+    """
+    findings: list[Finding] = []
+    seen: set[Path] = set()
+    _scan_into(path, project_root, policy, findings, seen)
+    return findings
+
+
+def _scan_into(
+    path: Path, root: Path, policy: HygienePolicy, findings: list[Finding], seen: set[Path]
+) -> None:
+    resolved = path.resolve()
+    if resolved in seen:
+        return
+    seen.add(resolved)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    findings.extend(scan_text(text, file=str(path), policy=policy))
+    for ref in imports(text):
+        local = resolve_import(ref.module, project_root=root)
+        if local is not None:
+            _scan_into(local, root, policy, findings, seen)
+        elif not _is_library(ref.module, policy) and not policy.model_written:
+            message = f"cannot find module `{ref.module}` under {root}; only its files are scanned"
+            findings.append(
+                Finding(
+                    file=str(path),
+                    line=ref.line,
+                    col=ref.col,
+                    rule=Rule.UNRESOLVED_IMPORT,
+                    message=message,
+                    blocking=True,
+                )
+            )
+
+
+def resolve_import(module: str, *, project_root: Path) -> Path | None:
+    """`Paper.Foo` → `<root>/Paper/Foo.lean` when that file exists inside the root."""
+    parts = [part.strip("«»") for part in ident_parts(module)]
+    if any(part in {"", ".", ".."} or "/" in part or "\\" in part for part in parts):
+        return None
+    root = project_root.resolve()
+    candidate = project_root.joinpath(*parts).with_suffix(".lean")
+    try:
+        real = candidate.resolve()
+    except OSError:
+        return None
+    if not real.is_relative_to(root) or not real.is_file():
+        return None
+    return candidate
+
+
+def _is_library(module: str, policy: HygienePolicy) -> bool:
+    first = ident_parts(module)[0]
+    return first in policy.external_libraries or first in _META_LIBRARIES
+
+
+def imports(text: str) -> list[ImportRef]:
+    """The modules imported by `text`, in order."""
+    refs: list[ImportRef] = []
+    tokens = [t for t in tokenize(text) if t.kind is not Kind.COMMENT]
+    for index, token in enumerate(tokens):
+        if token.kind is not Kind.IDENT or token.text != "import":
+            continue
+        after = [t for t in tokens[index + 1 : index + 4] if t.kind is Kind.IDENT]
+        module = next((t for t in after if t.text not in {"all", "runtime"}), None)
+        if module is not None:
+            is_meta = index > 0 and tokens[index - 1].text == "meta"
+            refs.append(ImportRef(module.text, module.line, module.col, is_meta))
+    return refs
+
+
+_Raw = tuple[Token, Rule, str, bool]
+
+
+def _finding(
+    file: str, token: Token, rule: Rule, message: str, blocking: bool, policy: HygienePolicy
+) -> Finding:
+    strict = policy.model_written and rule in _STRICT_FOR_MODELS
+    return Finding(
+        file=file,
+        line=token.line,
+        col=token.col,
+        rule=rule,
+        message=message,
+        blocking=blocking or strict,
+    )
+
+
+def _token_findings(tokens: list[Token]) -> Iterator[_Raw]:
+    attribute_depths = _attribute_mask(tokens)
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.IDENT:
+            yield from _ident_findings(tokens, index, in_attribute=attribute_depths[index])
+
+
+def _ident_findings(tokens: list[Token], index: int, *, in_attribute: bool) -> Iterator[_Raw]:
+    token = tokens[index]
+    if token.text in _WORDS:
+        rule, message = _WORDS[token.text]
+        yield token, rule, message, True
+    for part in ident_parts(token.text):
+        if part in _COMPONENTS:
+            rule, message = _COMPONENTS[part]
+            yield token, rule, message, True
+    if token.text == "extern" and in_attribute:
+        yield token, Rule.EXTERN, "`@[extern]` binds the declaration to unchecked code", True
+    if token.text == "native" and _is_native_flag(tokens, index):
+        yield token, Rule.NATIVE_DECIDE, "`decide +native` trusts the compiler", True
+    if token.text in _SEARCH_TACTICS:
+        message = f"`{token.text}` searches at check time; write the proof it finds"
+        yield token, Rule.SEARCH_TACTIC, message, False
+
+
+def _is_native_flag(tokens: list[Token], index: int) -> bool:
+    before = tokens[index - 1] if index else None
+    after = tokens[index + 1 : index + 3]
+    if before is not None and before.text == "+" and before.end == tokens[index].offset:
+        return True
+    return [t.text for t in after] == [":=", "true"]
+
+
+def _attribute_mask(tokens: list[Token]) -> list[bool]:
+    """For each token: is it inside `@[…]` or `attribute […]`?"""
+    mask: list[bool] = []
+    stack: list[bool] = []
+    for index, token in enumerate(tokens):
+        inside = any(stack)
+        if token.kind is Kind.SYMBOL and token.text in {"@[", "[", "(", "{", "⟨", "⦃"}:
+            opens_attribute = token.text == "@[" or (
+                token.text == "[" and index > 0 and tokens[index - 1].text == "attribute"
+            )
+            stack.append(opens_attribute)
+        elif token.kind is Kind.SYMBOL and token.text in {"]", ")", "}", "⟩", "⦄"} and stack:
+            stack.pop()
+        mask.append(inside)
+    return mask
+
+
+def _command_findings(commands: list[Command], policy: HygienePolicy) -> Iterator[_Raw]:
+    for command in commands:
+        keyword = command.tokens[command.keyword_index]
+        if keyword.kind is Kind.HASH_COMMAND:
+            yield from _hash_findings(command, policy)
+        elif command.keyword == "set_option":
+            yield from _option_findings(command, policy)
+        elif command.keyword in _NOTATION_KEYWORDS:
+            yield _notation_finding(command)
+        elif command.keyword == "instance" and {"local", "scoped"} & set(command.modifiers):
+            message = "a local or scoped instance can change what a statement means"
+            yield keyword, Rule.LOCAL_INSTANCE, message, False
+    for token in _inner_set_options(commands):
+        yield from _option_value_findings(token, policy)
+
+
+def _inner_set_options(commands: list[Command]) -> Iterator[tuple[Token, ...]]:
+    """`set_option … in` inside proofs, which are not commands of their own."""
+    for command in commands:
+        tokens = command.tokens
+        for index in range(command.keyword_index + 1, len(tokens)):
+            if tokens[index].text == "set_option":
+                yield tokens[index : index + 3]
+
+
+def _hash_findings(command: Command, policy: HygienePolicy) -> Iterator[_Raw]:
+    token = command.tokens[command.keyword_index]
+    name = token.text
+    if name in _HASH_EFFECTS:
+        rule, message = _HASH_EFFECTS[name]
+        yield token, rule, message, True
+        return
+    following = command.tokens[command.keyword_index + 1 : command.keyword_index + 2]
+    is_axioms_query = name == "#print" and [t.text for t in following] == ["axioms"]
+    if policy.model_written and not (is_axioms_query or name in _MODEL_HASH):
+        yield token, Rule.HASH_COMMAND, f"`{name}` is not allowed in model-written Lean", True
+    elif not policy.model_written and name not in _READ_ONLY_HASH:
+        yield token, Rule.HASH_COMMAND, f"`{name}` is not a known read-only command", False
+
+
+def _option_findings(command: Command, policy: HygienePolicy) -> Iterator[_Raw]:
+    start = command.keyword_index
+    yield from _option_value_findings(command.tokens[start : start + 3], policy)
+
+
+def _option_value_findings(tokens: tuple[Token, ...], policy: HygienePolicy) -> Iterator[_Raw]:
+    if len(tokens) < 2:
+        return
+    option = tokens[1]
+    value = tokens[2].text if len(tokens) > 2 else ""
+    name = option.text
+    if name.startswith(_SOUNDNESS_OPTIONS):
+        yield option, Rule.DEBUG_OPTION, f"`{name}` changes what Lean checks", True
+    elif name in _LIMIT_OPTIONS:
+        limit = int(getattr(policy, _LIMIT_OPTIONS[name]))
+        if not value.isdigit() or int(value) == 0 or int(value) > limit:
+            message = f"`{name} {value}` exceeds the limit {limit} (0 means unlimited)"
+            yield option, Rule.RESOURCE_LIMIT, message, True
+    elif not name.startswith(_KNOWN_OPTIONS):
+        yield option, Rule.UNKNOWN_OPTION, f"option `{name}` is not on the reviewed list", False
+
+
+def _notation_finding(command: Command) -> _Raw:
+    keyword = command.tokens[command.keyword_index]
+    atoms = [
+        t.text.strip('"').strip()
+        for t in command.tokens[command.keyword_index + 1 :]
+        if t.kind is Kind.STRING
+    ]
+    redefining = [a for a in atoms if a and (is_ident_start(a[0]) or a in _RESERVED_ATOMS)]
+    if redefining:
+        message = f"notation `{redefining[0]}` can shadow a name, keyword or tactic"
+        return keyword, Rule.NOTATION_REDEFINES, message, True
+    return keyword, Rule.NOTATION, "new notation can change how a statement reads", False
+
+
+def _import_findings(refs: list[ImportRef], policy: HygienePolicy) -> Iterator[_Raw]:
+    for ref in refs:
+        token = Token(Kind.IDENT, ref.module, ref.line, ref.col, 0)
+        first = ident_parts(ref.module)[0]
+        if ref.is_meta or first in _META_LIBRARIES:
+            message = f"`import {ref.module}` brings in metaprogramming"
+            yield token, Rule.META_IMPORT, message, True
+        elif policy.model_written:
+            message = "model-written Lean may not import; the header is paperlint's"
+            yield token, Rule.IMPORT, message, True
+
+
+def _module_header(tokens: list[Token]) -> Iterator[_Raw]:
+    if tokens and tokens[0].text == "module":
+        message = "`#print axioms` fails in a `module` file, so its axioms cannot be audited"
+        yield tokens[0], Rule.MODULE_HEADER, message, False
