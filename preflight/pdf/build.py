@@ -54,10 +54,12 @@ _ABBREVIATIONS = {
 }
 _REF_WORD = "|".join([*KINDS, *_ABBREVIATIONS])
 _REFERENCE = re.compile(
-    rf"\b(?P<word>{_REF_WORD})s?\.?\s+(?P<numbers>{NUMBER}(?:\s*(?:,|and|&|or)\s*{NUMBER})*)",
+    rf"\b(?P<word>{_REF_WORD})s?\.?\s+(?P<numbers>{NUMBER}(?:\s*(?:,|and|&|or)\s*{NUMBER})*)(?!\w)",
     re.I,
 )
 _NUMBER_ONLY = re.compile(NUMBER)
+_NO_TEXT = "no text layer (scanned?): the PDF has no extractable text, run OCR first"
+_OCR_HINT = "e.g. `ocrmypdf in.pdf out.pdf`, then preflight the OCR'd PDF or the TeX source"
 
 
 def build_pdf_inventory(path: Path) -> Inventory:
@@ -65,6 +67,8 @@ def build_pdf_inventory(path: Path) -> Inventory:
     from paperlint.preflight.pdf.extract import read_pdf
 
     document = read_pdf(path)
+    if not any(line.text.strip() for page in document.pages for line in page.lines):
+        raise InputError(_NO_TEXT, path=path, hint=_OCR_HINT)
     return inventory_from_document(document, sha256=hashlib.sha256(path.read_bytes()).hexdigest())
 
 
@@ -72,11 +76,7 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
     """Pure part of `build_pdf_inventory`, over already extracted page records."""
     lines = reading_order(document.pages)
     if not any(read.text.strip() for read in lines):
-        raise InputError(
-            "no text layer (scanned?): the PDF has no extractable text; run OCR first "
-            "(e.g. `ocrmypdf in.pdf out.pdf`) or preflight the TeX source",
-            path=document.name,
-        )
+        raise InputError(_NO_TEXT, path=document.name, hint=_OCR_HINT)
     body_size, skip = body_metrics(lines)
     bib_start = find_bibliography_start(lines)
     stop = bib_start if bib_start is not None else len(lines)

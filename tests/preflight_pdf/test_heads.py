@@ -1,0 +1,126 @@
+"""Head recognition on synthetic lines: fonts, punctuation and the gap above decide."""
+
+from __future__ import annotations
+
+import pytest
+from paperlint.preflight.pdf.build import inventory_from_document
+from paperlint.preflight.pdf.heads import match_head_text
+from paperlint.preflight.pdf.records import Destination, PdfDocument
+
+from .synthetic import line, page, paragraph, run
+
+
+def _results(*lines, destinations=()):
+    document = PdfDocument("paper.pdf", (page(*lines),), tuple(destinations))
+    return inventory_from_document(document).results
+
+
+def _with_context(head_line):
+    """Body text above (12 pt skip) and below; the head sits after an 18 pt gap."""
+    above = paragraph(700, 5)
+    below = paragraph(head_line.y0 - 12, 3, "the statement goes on in the body")
+    return [*above, head_line, *below]
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "number", "note", "punct"),
+    [
+        ("Theorem 3.1 (Hoeffding). Let", "Theorem", "3.1", "Hoeffding", True),
+        ("Lemma A.2. If", "Lemma", "A.2", None, True),
+        ("Theorem 1 (Name) Every", "Theorem", "1", "Name", False),
+        ("2.3 Proposition. The", "Proposition", "2.3", None, True),
+        ("THEOREM 2.1. Let", "THEOREM", "2.1", None, True),
+        ("Remark. This", "Remark", None, None, True),
+        (
+            "Corollary 4.2a (of Theorem 4.1 (ii)). Then",
+            "Corollary",
+            "4.2a",
+            "of Theorem 4.1 (ii)",
+            True,
+        ),
+    ],
+)
+def test_head_text_is_parsed(text, word, number, note, punct):
+    m = match_head_text(text)
+    assert m is not None
+    assert (m.word, m.number, m.note, m.punct) == (word, number, note, punct)
+
+
+@pytest.mark.parametrize(
+    "text", ["Theorems 3 and 4 show", "Lemmas are", "theorem 3", "Proof. Easy"]
+)
+def test_non_head_text_is_not_parsed(text):
+    assert match_head_text(text) is None
+
+
+def test_bold_head_is_a_result():
+    head = line(622, run("Theorem 3.1. ", "CMBX10"), run("Every bounded sequence", "CMTI10"))
+    (result,) = _results(*_with_context(head))
+    assert (result.id, result.kind, result.number) == ("theorem:3.1", "theorem", "3.1")
+    assert result.statement.startswith("Every bounded sequence")
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "Theorem 3.1 shows that the bound holds",
+        "Theorem 4.1. Since the bound holds",
+        "Lemma 2 (and",
+    ],
+)
+def test_regular_font_reference_at_line_start_is_never_a_head(start):
+    reference = line(622, run(start, "CMR10"))
+    assert _results(*_with_context(reference)) == []
+
+
+def test_reference_inside_italic_statement_is_not_a_remark_head():
+    # An italic plain-style body may start a line with "Theorem 2.1." in italic: the number
+    # is italic too, unlike amsthm's remark style, which sets the number upright.
+    reference = line(622, run("Theorem 2.1. Then the claim follows", "CMTI10"))
+    assert _results(*_with_context(reference)) == []
+
+
+def test_remark_style_head_italic_name_upright_number():
+    head = line(
+        622, run("Remark ", "CMTI10"), run("1.4", "CMR10"), run(". ", "CMTI10"), run("Sharp.")
+    )
+    (result,) = _results(*_with_context(head))
+    assert (result.kind, result.number) == ("remark", "1.4")
+
+
+def test_small_caps_head_and_kernel_head_without_period():
+    sc = line(622, run("Theorem 2.1. ", "CMCSC10"), run("Let x be", "CMTI10"))
+    kernel = line(
+        560,
+        run("Theorem 1 ", "NimbusRomNo9L-Medi"),
+        run("(Name) ", "NimbusRomNo9L-Regu"),
+        run("Every set", "NimbusRomNo9L-ReguItal"),
+    )
+    results = _results(*_with_context(sc), *_with_context(kernel)[5:])
+    assert [(r.number, r.note) for r in results] == [("2.1", None), ("1", "Name")]
+
+
+def test_bold_sentence_starting_with_a_result_name_is_not_a_head():
+    bold = line(622, run("Theorem 1 is the main result of this paper", "CMBX10"))
+    assert _results(*_with_context(bold)) == []
+
+
+def test_section_title_in_a_larger_font_is_not_a_swapped_head():
+    title = line(622, run("2 Lemma proofs", "CMBX12", size=14.3))
+    assert _results(*_with_context(title)) == []
+
+
+def test_named_destination_locates_the_head_and_text_gives_the_number():
+    # hyperref names the anchor after the shared counter (theorem.2.2) for a lemma.
+    head = line(622, run("Lemma 2.2. ", "CMBX10"), run("Every monotone sequence", "CMTI10"))
+    results = _results(*_with_context(head), destinations=[Destination("theorem.2.2", 1, 635.0)])
+    assert [(r.id, r.kind) for r in results] == [("lemma:2.2", "lemma")]
+
+
+def test_restated_result_points_to_the_first_one():
+    first = line(622, run("Theorem 1. ", "CMBX10"), run("A claim", "CMTI10"))
+    again = line(500, run("Theorem 1. ", "CMBX10"), run("A claim", "CMTI10"))
+    results = _results(*_with_context(first), *_with_context(again)[5:])
+    assert results[0].id == "theorem:1"
+    assert results[1].restates == "theorem:1"
+    assert results[1].id.startswith("theorem@")
