@@ -1,0 +1,97 @@
+"""Prompts: one jinja2 template per task, rendered into a system and a user message.
+
+Each `templates/<task>.j2` has two blocks, `system` (the role, its rules and the output
+schema) and `user` (the inputs). The output schema is generated from the task's pydantic
+model, so the prompt and the validator cannot drift. Paper text is wrapped by the `data`
+filter in a delimited block the system message declares to be data, never instructions.
+jinja2 is imported lazily: the CLI must start without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from paperlint.agents.outputs import OUTPUT_MODELS
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+TASKS = tuple(OUTPUT_MODELS)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str
+    user: str
+
+    @property
+    def messages(self) -> list[dict[str, str]]:
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
+
+    @property
+    def sha256(self) -> str:
+        """Hash of the rendered prompt, recorded beside transcript entries to show drift."""
+        return messages_sha256(self.messages)
+
+
+def messages_sha256(messages: list[dict[str, str]]) -> str:
+    canonical = json.dumps(messages, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def output_schema(task: str) -> dict[str, Any]:
+    return OUTPUT_MODELS[task].model_json_schema()
+
+
+def render_prompt(task: str, inputs: Mapping[str, Any]) -> Prompt:
+    """Render `templates/<task>.j2` with `inputs` (plus `schema`, the output JSON Schema).
+
+    A missing input is an error (StrictUndefined), never an empty string in the prompt.
+    """
+    if task not in OUTPUT_MODELS:
+        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    template = _environment().get_template(f"{task}.j2")
+    variables = {**inputs, "task": task, "schema": to_json(output_schema(task))}
+    context = template.new_context(variables)
+    system = "".join(template.blocks["system"](context)).strip() + "\n"
+    context = template.new_context(variables)
+    user = "".join(template.blocks["user"](context)).strip() + "\n"
+    return Prompt(system=system, user=user)
+
+
+def data_block(text: object, name: str) -> str:
+    """Wrap untrusted text (paper, bibliography, Lean output) in a labelled data block.
+
+    The closing tag carries a hash of the content, so text inside cannot close the block
+    early by quoting the delimiter, and the prompt stays deterministic (its hash is stable).
+    """
+    body = "" if text is None else str(text)
+    tag = hashlib.sha256(body.encode("utf-8")).hexdigest()[:10]
+    return f"<<<DATA {name} #{tag}\n{body.rstrip()}\nDATA {name} #{tag}>>>"
+
+
+def to_json(value: object) -> str:
+    """Pretty JSON without HTML escaping (jinja's `tojson` escapes `<`, `&`: bad for Lean)."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@cache
+def _environment() -> Environment:
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(
+        loader=PackageLoader("paperlint.agents", "templates"),
+        autoescape=False,  # prompts are plain text, not HTML
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["data"] = data_block
+    env.filters["json"] = to_json
+    return env

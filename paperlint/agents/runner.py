@@ -1,0 +1,346 @@
+"""One agent call: render the prompt, ask the model, validate the answer, repair a bounded
+number of times, and report every request as an event.
+
+Every call starts a fresh message list, so a writer and its reviewer never share a context.
+The runner neither charges budgets nor picks models: the engine does both (design §1), and
+the events here tell it what each request used.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from paperlint.agents.client import (
+    Completion,
+    Message,
+    ModelClient,
+    redact,
+    transient_errors,
+)
+from paperlint.agents.inputs import INPUT_MODELS
+from paperlint.agents.outputs import Role
+from paperlint.agents.parsing import InvalidOutput, parse_output
+from paperlint.agents.prompts import messages_sha256, render_prompt
+from paperlint.agents.transcript import call_metadata
+from paperlint.config import Config
+from paperlint.errors import ModelError
+
+EventSink = Callable[[dict[str, Any]], None]
+
+TASK_ROLES: dict[str, Role] = {
+    "architect": Role.ARCHITECT,
+    "drafter": Role.DRAFTER,
+    "gate": Role.GATE,
+    "prover": Role.PROVER,
+    "auditor": Role.AUDITOR,
+    "reviewer": Role.AUDITOR,  # the auditor role gives second rulings on others' issues
+    "issue_checker": Role.ISSUE_CHECKER,
+}
+
+
+@dataclass(frozen=True)
+class AgentCall:
+    task: str
+    role: str
+    result: str | None
+    obligation: str | None = None
+    attempt: int = 1
+    inputs: Mapping[str, Any] | BaseModel = field(default_factory=dict)
+    """Validated against `paperlint.agents.inputs.INPUT_MODELS[task]`."""
+
+
+@dataclass(frozen=True)
+class AgentReply:
+    output: BaseModel
+    """An instance of `OUTPUT_MODELS[task]`."""
+    model: str
+    tokens_in: int | None
+    tokens_out: int | None
+    cost_usd: float | None
+    """Summed over the call's requests; None if any request's cost is unknown."""
+    duration_s: float
+    replay: bool
+    prompt_sha256: str
+    """Hash of the first request's messages (the rendered template)."""
+    repairs: int
+    requests: int
+    """Model requests answered, repairs included (each one is charged)."""
+    prompt_drift: bool = False
+
+
+class AgentCallError(ModelError):
+    """The call produced no valid output; the engine records the result as unfinished."""
+
+    def __init__(self, message: str, *, requests: int, cost_usd: float | None) -> None:
+        super().__init__(message)
+        self.requests = requests
+        self.cost_usd = cost_usd
+
+
+def _ignore(event: dict[str, Any]) -> None:
+    return None
+
+
+class AgentRunner:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        client: ModelClient,
+        on_event: EventSink = _ignore,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._config = config
+        self._client = client
+        self._emit = on_event
+        self._sleep = sleep
+        self._clock = clock
+        self._rng = rng or random.Random()
+
+    def ladder(self, role: str) -> list[str]:
+        """Models for `role`, weakest first; ModelError when none is configured."""
+        return self._client.ladder(role)
+
+    def call(self, call: AgentCall, *, model: str) -> AgentReply:
+        """Ask `model` for `call.task`'s output. Raises ModelError (AgentCallError when some
+        requests were answered) if no valid output comes back."""
+        _check_role(call)
+        started = self._clock()
+        messages = render_prompt(call.task, self._inputs(call)).messages
+        first_sha = messages_sha256(messages)
+        tally = _Tally()
+        error = ""
+        for repair in range(self._config.budget.repair_retries + 1):
+            timed = self._request(call, model, messages, repair)
+            tally.add(timed)
+            text = timed.completion.text
+            try:
+                output = parse_output(call.task, text)
+            except InvalidOutput as exc:
+                error = str(exc)
+                self._report(call, model, messages, repair, timed, ok=False)
+                messages = [*messages, *_repair_messages(text, error)]
+                continue
+            self._report(call, model, messages, repair, timed, ok=True)
+            return tally.reply(
+                output,
+                model,
+                duration_s=self._clock() - started,
+                sha=first_sha,
+                repairs=repair,
+                replay=self._client.replay,
+            )
+        raise AgentCallError(
+            f"{call.task} for {call.result or 'the paper'}: {model} still gave invalid output "
+            f"after {self._config.budget.repair_retries} re-asks; last problem: {error}",
+            requests=tally.requests,
+            cost_usd=tally.cost_usd,
+        )
+
+    def _inputs(self, call: AgentCall) -> dict[str, Any]:
+        schema = INPUT_MODELS[call.task]
+        raw = call.inputs.model_dump() if isinstance(call.inputs, BaseModel) else call.inputs
+        inputs = schema.model_validate(raw).model_dump(mode="json")
+        keep = self._config.budget.max_failed_attempts_in_prompt
+        if "failed_attempts" in inputs:
+            # Only the last few: older ones cost tokens and rarely help (design §6).
+            inputs["failed_attempts"] = inputs["failed_attempts"][-keep:] if keep else []
+        return inputs
+
+    def _request(
+        self, call: AgentCall, model: str, messages: Sequence[Message], repair: int
+    ) -> _Timed:
+        metadata = call_metadata(
+            task=call.task,
+            role=call.role,
+            result=call.result,
+            obligation=call.obligation,
+            attempt=call.attempt,
+            repair=repair,
+            prompt_sha256=messages_sha256(list(messages)),
+        )
+        transient = transient_errors()
+        tries = self._config.retry.max_attempts
+        for attempt in range(1, tries + 1):
+            started = self._clock()
+            try:
+                completion = self._client.complete(model, messages, metadata=metadata)
+            except transient as exc:
+                reason = f"{type(exc).__name__}: {redact(str(exc))}"
+                if attempt == tries:
+                    raise ModelError(f"{model} failed {tries} times; last: {reason}") from None
+                self._wait(call, model, attempt, exc, reason)
+                continue
+            return _Timed(completion, self._clock() - started)
+        raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _wait(
+        self, call: AgentCall, model: str, attempt: int, exc: BaseException, reason: str
+    ) -> None:
+        wait = backoff_delay(
+            attempt,
+            base_s=self._config.retry.base_delay_s,
+            max_s=self._config.retry.max_delay_s,
+            rng=self._rng,
+            retry_after_s=_retry_after(exc),
+        )
+        self._emit(
+            {
+                "type": "retry",
+                "role": call.role,
+                "model": model,
+                "wait_s": round(wait, 3),
+                "error": reason,
+                "result": call.result,
+                "obligation": call.obligation,
+                "try": attempt,
+            }
+        )
+        self._sleep(wait)
+
+    def _report(
+        self,
+        call: AgentCall,
+        model: str,
+        messages: Sequence[Message],
+        repair: int,
+        timed: _Timed,
+        *,
+        ok: bool,
+    ) -> None:
+        done = timed.completion
+        self._emit(
+            {
+                "type": "model_call",
+                "role": call.role,
+                "model": done.model or model,
+                "task": call.task,
+                "result": call.result,
+                "obligation": call.obligation,
+                "attempt": call.attempt,
+                "repair": repair,
+                "tokens_in": done.tokens_in,
+                "tokens_out": done.tokens_out,
+                "cost_usd": done.cost_usd,
+                "duration_s": round(timed.duration_s, 3),
+                "replay": self._client.replay,
+                "prompt_sha256": messages_sha256(list(messages)),
+                "prompt_drift": done.prompt_drift,
+                "ok": ok,
+            }
+        )
+
+
+@dataclass(frozen=True)
+class _Timed:
+    completion: Completion
+    duration_s: float
+
+
+@dataclass
+class _Tally:
+    """Totals over a call's requests. Unknown stays unknown: one None makes the sum None."""
+
+    requests: int = 0
+    tokens_in: int | None = 0
+    tokens_out: int | None = 0
+    cost_usd: float | None = 0.0
+    drift: bool = False
+    model: str | None = None
+
+    def add(self, timed: _Timed) -> None:
+        done = timed.completion
+        self.requests += 1
+        self.tokens_in = _plus(self.tokens_in, done.tokens_in)
+        self.tokens_out = _plus(self.tokens_out, done.tokens_out)
+        self.cost_usd = _plus(self.cost_usd, done.cost_usd)
+        self.drift = self.drift or done.prompt_drift
+        self.model = done.model
+
+    def reply(
+        self,
+        output: BaseModel,
+        model: str,
+        *,
+        duration_s: float,
+        sha: str,
+        repairs: int,
+        replay: bool,
+    ) -> AgentReply:
+        return AgentReply(
+            output=output,
+            model=self.model or model,
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+            cost_usd=self.cost_usd,
+            duration_s=duration_s,
+            replay=replay,
+            prompt_sha256=sha,
+            repairs=repairs,
+            requests=self.requests,
+            prompt_drift=self.drift,
+        )
+
+
+_N = TypeVar("_N", int, float)
+
+
+def _plus(total: _N | None, value: _N | None) -> _N | None:
+    return None if total is None or value is None else total + value
+
+
+def _check_role(call: AgentCall) -> None:
+    if call.task not in TASK_ROLES:
+        raise ValueError(f"unknown task {call.task!r}")
+    if call.role != TASK_ROLES[call.task]:
+        raise ValueError(
+            f"task {call.task} is done by role {TASK_ROLES[call.task]}, not {call.role}"
+        )
+
+
+def _repair_messages(answer: str, error: str) -> list[Message]:
+    return [
+        {"role": "assistant", "content": answer},
+        {
+            "role": "user",
+            "content": f"Your answer could not be used: {error}\n"
+            "Answer again with only the corrected JSON object, following the schema above.",
+        },
+    ]
+
+
+def backoff_delay(
+    attempt: int,
+    *,
+    base_s: float,
+    max_s: float,
+    rng: random.Random,
+    retry_after_s: float | None = None,
+) -> float:
+    """Exponential backoff with equal jitter: half the delay fixed, half random, so parallel
+    clients spread out while the wait still grows. A server's Retry-After is a floor."""
+    delay = min(max_s, base_s * 2.0 ** (attempt - 1))
+    wait = delay / 2 + rng.uniform(0, delay / 2)
+    if retry_after_s is not None:
+        wait = max(wait, min(retry_after_s, max_s))
+    return wait
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        value = headers.get("retry-after")
+        return float(value) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None

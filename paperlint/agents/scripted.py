@@ -1,0 +1,142 @@
+"""Offline replay: a litellm custom provider that serves a recorded transcript.
+
+The runner calls `litellm.completion(model="paperlint-replay/<role>", ...)` exactly as it calls
+a live model, so a replayed check exercises the same request, parsing, repair and accounting
+code as a real one (design §6). The transcript key travels in litellm's `metadata` kwarg, which
+litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
+
+This module imports litellm at import time; only `make_client` (in replay mode) and tests
+import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperlint.agents.client import (
+    Completion,
+    Message,
+    import_litellm,
+    request,
+)
+from paperlint.agents.transcript import (
+    METADATA_KEY,
+    TRANSCRIPT_FILE,
+    Transcript,
+    TranscriptEntry,
+    TranscriptKey,
+    key_from_metadata,
+)
+from paperlint.errors import ModelError
+
+PROVIDER = "paperlint-replay"
+_REPLAY_DIR = "replay_dir"
+
+litellm = import_litellm()
+_CustomLLM: Any = litellm.CustomLLM
+
+
+class ReplayProvider(_CustomLLM):  # type: ignore[misc]  # litellm is untyped
+    """Answers from `<replay_dir>/transcript.jsonl`; the folder comes with each request, so
+    one registered provider can serve several replays (tests run many) without global state
+    beyond a read cache."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cache: dict[Path, tuple[tuple[int, int], Transcript]] = {}
+
+    def completion(self, *args: Any, **kwargs: Any) -> Any:
+        # litellm passes everything by keyword; see litellm/llms/custom_llm.py.
+        params = kwargs.get("litellm_params") or {}
+        metadata = params.get("metadata") or {}
+        entry = self._entry(metadata)
+        response = kwargs["model_response"]
+        response.choices[0].message.content = entry.response
+        response.model = f"{PROVIDER}/{kwargs.get('model', entry.role)}"
+        response.usage = litellm.Usage(
+            prompt_tokens=entry.usage.prompt_tokens or 0,
+            completion_tokens=entry.usage.completion_tokens or 0,
+            total_tokens=(entry.usage.prompt_tokens or 0) + (entry.usage.completion_tokens or 0),
+        )
+        return response
+
+    def _entry(self, metadata: Mapping[str, Any]) -> TranscriptEntry:
+        key = key_from_metadata(metadata)
+        transcript = self.transcript(Path(metadata[METADATA_KEY][_REPLAY_DIR]))
+        entry = transcript.get(key)
+        if entry is None:
+            # ScriptedClient checks first; this guards direct litellm use of the provider.
+            raise litellm.CustomLLMError(404, missing_entry_message(key, transcript.path))
+        return entry
+
+    def transcript(self, replay_dir: Path) -> Transcript:
+        """The folder's transcript, re-read when the file changes (recording, then replaying)."""
+        path = replay_dir / TRANSCRIPT_FILE
+        stat = path.stat() if path.exists() else None
+        stamp = (stat.st_mtime_ns, stat.st_size) if stat else (0, 0)
+        cached = self._cache.get(path)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, Transcript.load(path))
+            self._cache[path] = cached
+        return cached[1]
+
+
+_provider: ReplayProvider | None = None
+
+
+def register_provider() -> ReplayProvider:
+    """Register the replay provider with litellm once per process (idempotent)."""
+    global _provider
+    if _provider is None:
+        _provider = ReplayProvider()
+    entries = [item for item in litellm.custom_provider_map if item["provider"] != PROVIDER]
+    litellm.custom_provider_map = [*entries, {"provider": PROVIDER, "custom_handler": _provider}]
+    return _provider
+
+
+def missing_entry_message(key: TranscriptKey, path: Path) -> str:
+    return f"replay transcript has no entry for {key.describe()} ({path})"
+
+
+class ScriptedClient:
+    """The model edge for `--replay DIR`: every role is `paperlint-replay/<role>`."""
+
+    replay = True
+
+    def __init__(self, replay_dir: Path) -> None:
+        self.replay_dir = replay_dir.resolve()
+        self._provider = register_provider()
+        # Load now so a missing or malformed transcript fails before any work starts.
+        self._provider.transcript(self.replay_dir)
+
+    def ladder(self, role: str) -> list[str]:
+        return [f"{PROVIDER}/{role}"]
+
+    def complete(
+        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
+    ) -> Completion:
+        key = key_from_metadata(metadata)
+        transcript = self._provider.transcript(self.replay_dir)
+        entry = transcript.get(key)
+        if entry is None:
+            # Checked here because litellm would turn the provider's exception into an
+            # APIConnectionError, which the runner treats as transient and retries.
+            raise ModelError(missing_entry_message(key, transcript.path))
+        info = dict(metadata[METADATA_KEY])
+        info[_REPLAY_DIR] = str(self.replay_dir)
+        if not model.startswith(f"{PROVIDER}/"):
+            model = f"{PROVIDER}/{info['role']}"
+        response = request(
+            litellm, model, messages, metadata={**metadata, METADATA_KEY: info}, timeout_s=60
+        )
+        recorded = entry.prompt_sha256
+        return Completion(
+            text=response.choices[0].message.content or "",
+            tokens_in=entry.usage.prompt_tokens,
+            tokens_out=entry.usage.completion_tokens,
+            cost_usd=entry.cost_usd,  # a replay costs nothing, but its cost is unknown
+            prompt_drift=recorded is not None and recorded != info.get("prompt_sha256"),
+            model=model,
+        )

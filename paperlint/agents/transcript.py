@@ -1,0 +1,201 @@
+"""Model transcripts: the recorded answers a replay serves, keyed by what was asked, not how.
+
+Entries are keyed by (task, result, obligation, attempt, repair), not by prompt text, so that
+improving a template does not invalidate every fixture (design §6). Each entry keeps the hash
+of the prompt it answered, so a replay can say when the prompt has drifted since.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from paperlint.agents.client import Completion, Message, ModelClient
+from paperlint.errors import InputError
+
+TRANSCRIPT_FILE = "transcript.jsonl"
+METADATA_KEY = "paperlint"
+"""The litellm `metadata` entry that carries the call's key (see `call_metadata`)."""
+
+
+class TranscriptKey(NamedTuple):
+    task: str
+    result: str | None
+    obligation: str | None
+    attempt: int
+    repair: int
+
+    def describe(self) -> str:
+        return (
+            f"task={self.task} result={self.result} obligation={self.obligation} "
+            f"attempt={self.attempt} repair={self.repair}"
+        )
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class TranscriptEntry(BaseModel):
+    """One line of `transcript.jsonl`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task: str
+    role: str
+    result: str | None
+    obligation: str | None = None
+    attempt: int = Field(default=1, ge=1)
+    repair: int = Field(default=0, ge=0)
+    prompt_sha256: str | None = None
+    response: str
+    usage: Usage = Field(default_factory=Usage)
+    model: str | None = Field(default=None, description="The live model that answered, if any.")
+    cost_usd: float | None = None
+
+    @property
+    def key(self) -> TranscriptKey:
+        return TranscriptKey(self.task, self.result, self.obligation, self.attempt, self.repair)
+
+
+class Transcript:
+    def __init__(self, entries: Mapping[TranscriptKey, TranscriptEntry], path: Path) -> None:
+        self._entries = dict(entries)
+        self.path = path
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: TranscriptKey) -> TranscriptEntry | None:
+        return self._entries.get(key)
+
+    @classmethod
+    def load(cls, path: Path) -> Transcript:
+        """Read a transcript; a bad or duplicated line is an InputError naming file and line."""
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            raise InputError(
+                "replay transcript not found", path=path, hint="record one with a live run"
+            ) from None
+        entries: dict[TranscriptKey, TranscriptEntry] = {}
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            entry = _parse_line(line, path, number)
+            if entry.key in entries:
+                raise InputError(
+                    f"duplicate transcript entry for {entry.key.describe()}", path=path, line=number
+                )
+            entries[entry.key] = entry
+        return cls(entries, path)
+
+
+def _parse_line(line: str, path: Path, number: int) -> TranscriptEntry:
+    try:
+        return TranscriptEntry.model_validate_json(line)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "line"
+        raise InputError(
+            f"bad transcript entry: {where}: {first['msg']}", path=path, line=number
+        ) from None
+
+
+def call_metadata(
+    *,
+    task: str,
+    role: str,
+    result: str | None,
+    obligation: str | None,
+    attempt: int,
+    repair: int,
+    prompt_sha256: str,
+) -> dict[str, Any]:
+    """The litellm `metadata` the runner sends: the transcript key plus the prompt's hash."""
+    return {
+        METADATA_KEY: {
+            "task": task,
+            "role": role,
+            "result": result,
+            "obligation": obligation,
+            "attempt": attempt,
+            "repair": repair,
+            "prompt_sha256": prompt_sha256,
+        }
+    }
+
+
+def key_from_metadata(metadata: Mapping[str, Any]) -> TranscriptKey:
+    info = metadata.get(METADATA_KEY)
+    if not isinstance(info, Mapping):
+        raise KeyError(f"litellm metadata has no {METADATA_KEY!r} entry")
+    return TranscriptKey(
+        str(info["task"]),
+        info.get("result"),
+        info.get("obligation"),
+        int(info["attempt"]),
+        int(info.get("repair", 0)),
+    )
+
+
+def append_entry(path: Path, entry: TranscriptEntry) -> None:
+    """Append one whole line and fsync it, so a crash mid-run keeps every answer paid for."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = entry.model_dump_json(exclude_none=False) + "\n"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(line)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+class RecordingClient:
+    """Wraps a live client and appends every answer to `<replay_dir>/transcript.jsonl`.
+
+    Used to make fixtures from a real run: replaying the folder afterwards serves the same
+    answers through `ScriptedClient`.
+    """
+
+    def __init__(self, inner: ModelClient, replay_dir: Path) -> None:
+        self._inner = inner
+        self.replay = inner.replay
+        self.path = replay_dir / TRANSCRIPT_FILE
+
+    def ladder(self, role: str) -> list[str]:
+        return self._inner.ladder(role)
+
+    def complete(
+        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
+    ) -> Completion:
+        completion = self._inner.complete(model, messages, metadata=metadata)
+        info = metadata[METADATA_KEY]
+        entry = TranscriptEntry(
+            task=info["task"],
+            role=info["role"],
+            result=info.get("result"),
+            obligation=info.get("obligation"),
+            attempt=info["attempt"],
+            repair=info.get("repair", 0),
+            prompt_sha256=info.get("prompt_sha256"),
+            response=completion.text,
+            usage=Usage(
+                prompt_tokens=completion.tokens_in, completion_tokens=completion.tokens_out
+            ),
+            model=model,
+            cost_usd=completion.cost_usd,
+        )
+        append_entry(self.path, entry)
+        return completion
+
+
+def dump_entries(entries: Sequence[TranscriptEntry]) -> str:
+    """Transcript text for hand-authored fixtures (tests, examples)."""
+    return "".join(json.dumps(entry.model_dump(mode="json")) + "\n" for entry in entries)

@@ -1,0 +1,298 @@
+"""One frozen config per run: models per role, budgets, the Lean edge, retries.
+
+Precedence is CLI > file > defaults. The file is `paperlint.toml`, or the `[tool.paperlint]`
+table of a `pyproject.toml`, found by walking up from the paper. Unknown keys are errors that
+name the file and the key, because a misspelt budget silently falling back to its default
+would spend money the user did not mean to spend.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from paperlint.errors import InputError
+
+CONFIG_FILE = "paperlint.toml"
+PYPROJECT = "pyproject.toml"
+
+ROLES = ("architect", "drafter", "gate", "prover", "auditor", "issue_checker")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ModelsConfig(_Section):
+    """litellm model strings per role; None means "not configured" (never a silent default)."""
+
+    architect: str | None = None
+    drafter: str | None = None
+    gate: str | None = None
+    prover: list[str] = Field(
+        default_factory=list, description="Escalation ladder: cheaper model first."
+    )
+    auditor: str | None = None
+    issue_checker: str | None = None
+
+    @field_validator("prover", mode="before")
+    @classmethod
+    def _one_model_is_a_ladder(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
+
+    def ladder(self, role: str) -> list[str]:
+        """The models configured for `role`, weakest first; empty when none is configured."""
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        value = getattr(self, role)
+        if isinstance(value, list):
+            return list(value)
+        return [value] if value else []
+
+
+class BudgetConfig(_Section):
+    max_cost_usd: float | None = Field(default=None, ge=0)
+    max_calls: int | None = Field(default=None, ge=0)
+    prover_attempts: int = Field(default=4, ge=1, description="Prover calls per obligation.")
+    escalate_after: int = Field(default=2, ge=1, description="Failures before a stronger model.")
+    draft_rounds: int = Field(default=2, ge=1)
+    repair_retries: int = Field(default=2, ge=0, description="Re-asks after invalid output.")
+    max_failed_attempts_in_prompt: int = Field(default=3, ge=0)
+
+
+class LeanConfig(_Section):
+    project_dir: str | None = Field(default=None, description="None: the bundled lean-project/.")
+    repl_dir: str | None = None
+    timeout_s: float = Field(default=120, gt=0)
+    final_timeout_s: float = Field(default=900, gt=0)
+    max_heartbeats: int = Field(default=400000, ge=0)
+    memory_mb: int = Field(default=16384, gt=0)
+
+
+class RetryConfig(_Section):
+    """Backoff for rate limits and transient provider errors."""
+
+    max_attempts: int = Field(default=6, ge=1, description="Tries per request, the first included.")
+    base_delay_s: float = Field(default=2.0, ge=0)
+    max_delay_s: float = Field(default=60.0, ge=0)
+
+
+class Config(_Section):
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
+    budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    lean: LeanConfig = Field(default_factory=LeanConfig)
+    retry: RetryConfig = Field(default_factory=RetryConfig)
+
+    def with_overrides(self, **budget: float | int | None) -> Config:
+        """A copy with budget fields replaced, e.g. `with_overrides(max_cost_usd=5.0)`.
+
+        Only keys that are passed change, so `with_overrides(max_calls=None)` removes a limit
+        while omitting `max_calls` keeps the file's value.
+        """
+        merged = {**self.budget.model_dump(), **budget}
+        try:
+            new_budget = BudgetConfig.model_validate(merged)
+        except ValidationError as exc:
+            raise InputError(_describe(exc, prefix="budget")) from None
+        return self.model_copy(update={"budget": new_budget})
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    config: Config
+    files: tuple[Path, ...]
+    """The files read, in the order applied (for `--verbose`)."""
+
+
+def load_config(
+    explicit: Path | None, *, start: Path, cli: Mapping[str, Any] | None = None
+) -> LoadedConfig:
+    """Read the config: `explicit` if given, else the nearest file above `start`.
+
+    `cli` holds nested overrides from the command line (`{"budget": {"max_calls": 10}}`); they
+    win over the file. Raises `InputError` naming the file (and line where known) on a missing
+    file, bad TOML, an unknown key or a bad value.
+    """
+    path = explicit if explicit is not None else find_config_file(start)
+    data: dict[str, Any] = {}
+    files: tuple[Path, ...] = ()
+    if path is not None:
+        data = _read_table(path)
+        files = (path,)
+    merged = _deep_merge(data, cli or {})
+    try:
+        config = Config.model_validate(merged)
+    except ValidationError as exc:
+        raise _located_error(exc, path) from None
+    return LoadedConfig(config=config, files=files)
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest `paperlint.toml`, or `pyproject.toml` with `[tool.paperlint]`, above start.
+
+    The walk stops at a repository root (a folder holding `.git`), as black's does, so a
+    config in a parent project cannot leak into an unrelated paper.
+    """
+    for folder in _folders_up(start.resolve()):
+        candidate = folder / CONFIG_FILE
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / PYPROJECT
+        if pyproject.is_file() and _has_paperlint_table(pyproject):
+            return pyproject
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+def _folders_up(start: Path) -> Iterator[Path]:
+    folder = start if start.is_dir() else start.parent
+    yield folder
+    yield from folder.parents
+
+
+def _has_paperlint_table(pyproject: Path) -> bool:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # someone else's broken pyproject is not our config
+    return isinstance(data.get("tool"), dict) and "paperlint" in data["tool"]
+
+
+def _read_table(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("config file not found", path=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read config file: {exc}", path=path) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        line = int(match.group(1)) if match else None
+        raise InputError(f"invalid TOML: {exc}", path=path, line=line) from None
+    if path.name == PYPROJECT:
+        table = data.get("tool", {}).get("paperlint", {})
+        return table if isinstance(table, dict) else {}
+    return data
+
+
+def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        below = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            merged[key] = _deep_merge(below, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _located_error(exc: ValidationError, path: Path | None) -> InputError:
+    first = exc.errors()[0]
+    key = ".".join(str(part) for part in first["loc"])
+    line = _find_key_line(path, str(first["loc"][-1])) if path is not None else None
+    hint = None
+    if first["type"] == "extra_forbidden":
+        message = f"unknown config key '{key}'"
+        hint = "see docs for the keys of [models], [budget], [lean] and [retry]"
+    else:
+        message = _describe(exc)
+    return InputError(message, path=path, line=line, hint=hint)
+
+
+def _describe(exc: ValidationError, prefix: str | None = None) -> str:
+    first = exc.errors()[0]
+    parts = [prefix] if prefix else []
+    key = ".".join([*parts, *(str(part) for part in first["loc"])])
+    return f"config key '{key}': {first['msg']}"
+
+
+def _find_key_line(path: Path, key: str) -> int | None:
+    """Best-effort line of `key = ...` so the error points at it; tomllib keeps no positions."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=|^\s*\[.*\b{re.escape(key)}\]")
+    for number, text in enumerate(lines, start=1):
+        if pattern.search(text):
+            return number
+    return None
+
+
+# --- snapshot ----------------------------------------------------------------------------------
+
+
+def dump_config_toml(config: Config, extra: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """TOML text of `config` plus `extra` tables (e.g. `{"run": {"paperlint_version": ...}}`).
+
+    Written into `paper.paperlint/paperlint.toml` when a run starts. Unset values (None) are
+    written as comments, since TOML has no null. `load_snapshot` reads it back.
+    """
+    tables: dict[str, Mapping[str, Any]] = dict(config.model_dump(mode="json"))
+    for name, table in (extra or {}).items():
+        if name in tables:
+            raise ValueError(f"extra table {name!r} clashes with a config section")
+        tables[name] = table
+    chunks = [_emit_table(name, table) for name, table in tables.items()]
+    return "\n".join(chunks)
+
+
+def load_snapshot(text: str) -> tuple[Config, dict[str, Any]]:
+    """Inverse of `dump_config_toml`: the config and the extra tables."""
+    data = tomllib.loads(text)
+    sections = set(Config.model_fields)
+    known = {key: value for key, value in data.items() if key in sections}
+    extra = {key: value for key, value in data.items() if key not in sections}
+    return Config.model_validate(known), extra
+
+
+def _emit_table(name: str, table: Mapping[str, Any]) -> str:
+    lines = [f"[{_toml_key(name)}]"]
+    for key, value in table.items():
+        if value is None:
+            lines.append(f"# {_toml_key(key)} = (not set)")
+        else:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _toml_string(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to the config snapshot")
+
+
+def _toml_string(text: str) -> str:
+    # JSON's escapes are valid TOML basic-string escapes; DEL is the one control character
+    # JSON leaves raw and TOML forbids.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
