@@ -35,8 +35,9 @@ def join_lines(lines: Sequence[str]) -> str:
         line = raw.strip()
         if not line:
             continue
-        if out and _HYPHEN_END.search(out) and line[0].islower():
-            out = out[:-1] + line
+        if out and _HYPHEN_END.search(out):
+            # "in-"/"dependent" loses the hyphen; "Lipschitz-"/"Continuous" keeps it
+            out = out[:-1] + line if line[0].islower() else out + line
         else:
             out = f"{out} {line}" if out else line
     return out
