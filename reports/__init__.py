@@ -1,1 +1,19 @@
 """Reports: rendered from records only; never calls a model or Lean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def write_report(workspace: Path) -> list[Path]:
+    """Render every output of `workspace` into `workspace/report/`; return the paths written.
+
+    Imported lazily so that importing `paperlint.reports` (the engine does, at the end of a
+    check) does not load jinja2 and networkx until a report is actually written.
+    """
+    from paperlint.reports.write import write_all
+
+    return write_all(workspace)
+
+
+__all__ = ["write_report"]

@@ -1,0 +1,69 @@
+"""Words for record fields, shared by every human-readable output so they cannot disagree."""
+
+from __future__ import annotations
+
+from paperlint.records.results import Condition, ConditionKind, Issue, Unfinished
+
+CONDITION_KINDS: dict[ConditionKind, str] = {
+    ConditionKind.CITED: "(i) cited result",
+    ConditionKind.ASSERTED: "(ii) fact asserted without proof",
+    ConditionKind.CLAUSE_UNVERIFIED: "(iii) clause of a result not yet verified",
+    ConditionKind.CLAUSE_WITH_ISSUE: "(iv) clause of a result with an issue",
+    ConditionKind.MISSING_FROM_MATHLIB: "(v) standard fact missing from Mathlib",
+}
+EXTERNAL_KINDS = (ConditionKind.CITED, ConditionKind.ASSERTED, ConditionKind.MISSING_FROM_MATHLIB)
+
+ISSUE_CLASSES: dict[str, str] = {
+    "ERROR": "the printed conclusion is false; a counterexample exists",
+    "PAPER_ARGUMENT_GAP": "a step's justification does not hold; the conclusion may be true",
+    "PAPER_ASSUMPTION_GAP": "a step needs a hypothesis the paper does not state",
+    "EXPOSITION_GAP": "the conclusion is true, but a range or case is not covered",
+    "DOMAIN_CLARIFICATION": "the objects are ambiguous; the conclusion depends on the reading",
+}
+SIDES = {
+    "paper": "the paper",
+    "formalization": "the formalisation (not the paper)",
+    "unknown": "not determined",
+}
+
+
+def condition_source(condition: Condition, bibliography: dict[str, str]) -> str:
+    """Where an assumed hypothesis comes from, in one line."""
+    source = condition.source
+    bits: list[str] = []
+    if source.key:
+        bits.append(f"[{source.key}]")
+        if source.key in bibliography:
+            bits.append(bibliography[source.key])
+    if source.locator:
+        bits.append(source.locator)
+    if source.result:
+        bits.append(f"result {source.result}")
+    if source.quote:
+        bits.append(f"“{source.quote}”")
+    return ", ".join(bits) if bits else "no source recorded"
+
+
+def issue_location(issue: Issue) -> str:
+    return f"{issue.location.file}:{issue.location.line}"
+
+
+def issue_confirmation(issue: Issue) -> str:
+    evidence = issue.evidence
+    bits = []
+    if evidence.counterexample:
+        bits.append(f"Lean counterexample {evidence.counterexample}")
+    if evidence.confirmed_by:
+        bits.append(f"confirmed by {evidence.confirmed_by}")
+    if evidence.raised_by:
+        bits.append(f"raised by {evidence.raised_by}")
+    return "; ".join(bits) if bits else "no confirmation recorded"
+
+
+def unfinished_text(unfinished: Unfinished) -> str:
+    text = unfinished.reason.value
+    if unfinished.detail:
+        text += f": {unfinished.detail}"
+    if unfinished.remaining:
+        text += f" (remaining: {', '.join(unfinished.remaining)})"
+    return text

@@ -1,0 +1,173 @@
+"""The dependency graph as an SVG picture, laid out in Python (no Graphviz on users' machines).
+
+Layered layout: results a result depends on sit above it. Layers are the topological
+generations of the graph (cycles, which a paper should not have, are collapsed first so a bad
+inventory still draws). A few barycentre sweeps order each layer to cut crossings, and a wide
+layer wraps onto several rows so ~200 results stay readable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+import networkx as nx
+from paperlint.reports.load import ReportData, ResultView
+from paperlint.reports.summary import VERDICT_LABELS, verdict_key
+
+COLOURS: dict[str, str] = {  # Okabe–Ito colours, readable for colour-blind readers
+    "verified_unconditional": "#009E73",
+    "verified_conditional": "#56B4E9",
+    "issue": "#D55E00",
+    "unfinished": "#E69F00",
+    "no_verdict": "#BBBBBB",
+    "input": "#FFFFFF",
+}
+NODE_W, NODE_H = 64, 26
+GAP_X, ROW_H = 18, 62
+MAX_PER_ROW = 12
+MARGIN, LEGEND_H = 16, 58
+MIN_WIDTH = 820  # the legend's width
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    statement: bool  # True: needed to state the target; False: only to prove it
+
+
+def build_graph(data: ReportData) -> nx.DiGraph:
+    """Edges point from a result to the results that use it."""
+    graph = nx.DiGraph()
+    ids = {view.id for view in data.views}
+    for view in data.views:
+        graph.add_node(view.id)
+    for view in data.views:
+        for used in view.proof_uses:
+            if used in ids and used != view.id:
+                graph.add_edge(used, view.id, statement=False)
+        for used in view.statement_uses:  # after proof uses: a statement use wins
+            if used in ids and used != view.id:
+                graph.add_edge(used, view.id, statement=True)
+    return graph
+
+
+def layers(graph: nx.DiGraph, order: list[str]) -> list[list[str]]:
+    """Topological layers, each ordered by barycentre of its predecessors."""
+    condensed = nx.condensation(graph)
+    members = condensed.graph["mapping"]
+    rank = {node: i for i, node in enumerate(order)}
+    result: list[list[str]] = []
+    for generation in nx.topological_generations(condensed):
+        layer = [n for n in order if members[n] in set(generation)]
+        result.append(sorted(layer, key=lambda n: rank[n]))
+    position: dict[str, float] = {}
+    for layer in result:
+        layer.sort(key=lambda n: _barycentre(graph, n, position, rank[n]))
+        position.update({n: i / max(1, len(layer) - 1) for i, n in enumerate(layer)})
+    return result
+
+
+def _barycentre(graph: nx.DiGraph, node: str, position: dict[str, float], rank: int) -> float:
+    above = [position[p] for p in graph.predecessors(node) if p in position]
+    # Ties (and nodes with nothing above) keep document order.
+    return (sum(above) / len(above) if above else 0.5) + rank * 1e-6
+
+
+def place(rows: list[list[str]]) -> tuple[dict[str, tuple[float, float]], float, float]:
+    """Centre of every node, plus the picture's width and height."""
+    wrapped = [row[i : i + MAX_PER_ROW] for row in rows for i in range(0, len(row), MAX_PER_ROW)]
+    widest = max((len(row) for row in wrapped), default=1)
+    width = max(2 * MARGIN + widest * (NODE_W + GAP_X) - GAP_X, MIN_WIDTH)
+    centres: dict[str, tuple[float, float]] = {}
+    for r, row in enumerate(wrapped):
+        row_w = len(row) * (NODE_W + GAP_X) - GAP_X
+        left = (width - row_w) / 2 + NODE_W / 2
+        y = MARGIN + LEGEND_H + r * ROW_H + NODE_H / 2
+        for i, node in enumerate(row):
+            centres[node] = (left + i * (NODE_W + GAP_X), y)
+    height = MARGIN * 2 + LEGEND_H + len(wrapped) * ROW_H - (ROW_H - NODE_H)
+    return centres, width, height
+
+
+def render_svg(data: ReportData) -> str:
+    graph = build_graph(data)
+    order = [view.id for view in data.views]
+    centres, width, height = place(layers(graph, order))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" class="depgraph" '
+        'font-family="system-ui, sans-serif" font-size="12">',
+        "<title>Dependency graph of the paper's results</title>",
+        _defs(),
+        *_legend(),
+    ]
+    for source, target, attrs in graph.edges(data=True):
+        parts.append(_edge(centres[source], centres[target], bool(attrs["statement"])))
+    parts += [_node(view, centres[view.id]) for view in data.views]
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _defs() -> str:
+    return (
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        'fill="#555"/></marker></defs>'
+    )
+
+
+def _edge(start: tuple[float, float], end: tuple[float, float], statement: bool) -> str:
+    (x1, y1), (x2, y2) = start, end
+    y1, y2 = y1 + NODE_H / 2, y2 - NODE_H / 2
+    bend = max(abs(y2 - y1) / 2, 20)
+    dash = "" if statement else ' stroke-dasharray="5 4"'
+    kind = "statement-use" if statement else "proof-use"
+    return (
+        f'<path class="edge {kind}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} '
+        f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}" fill="none" stroke="#555" '
+        f'stroke-opacity="0.75" stroke-width="1.2"{dash} marker-end="url(#arrow)"/>'
+    )
+
+
+def node_label(view: ResultView) -> str:
+    label = view.number or view.id
+    return label if len(label) <= 9 else label[:8] + "…"
+
+
+def _node(view: ResultView, centre: tuple[float, float]) -> str:
+    key = verdict_key(view)
+    x, y = centre[0] - NODE_W / 2, centre[1] - NODE_H / 2
+    border = ' stroke-dasharray="3 2"' if key == "input" else ""
+    tooltip = f"{view.heading} ({view.id}): {VERDICT_LABELS[key]}"
+    return (
+        f'<g class="node" data-id={quoteattr(view.id)} data-verdict="{key}">'
+        f"<title>{escape(tooltip)}</title>"
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W}" height="{NODE_H}" rx="6" '
+        f'fill="{COLOURS[key]}" stroke="#333"{border}/>'
+        f'<text x="{centre[0]:.1f}" y="{centre[1] + 4:.1f}" text-anchor="middle" '
+        f'fill="#111">{escape(node_label(view))}</text></g>'
+    )
+
+
+def _legend() -> list[str]:
+    items = []
+    x = MARGIN
+    for key, colour in COLOURS.items():
+        label = VERDICT_LABELS[key].replace(" (not verdict-bearing)", "")
+        dash = ' stroke-dasharray="3 2"' if key == "input" else ""
+        items.append(
+            f'<rect x="{x}" y="{MARGIN}" width="14" height="14" rx="3" fill="{colour}" '
+            f'stroke="#333"{dash}/><text x="{x + 19}" y="{MARGIN + 11}">{escape(label)}</text>'
+        )
+        x += 26 + 7 * len(label)
+    y = MARGIN + 32
+    items.append(
+        f'<path d="M{MARGIN},{y} h34" stroke="#555" stroke-width="1.2" marker-end="url(#arrow)"/>'
+        f'<text x="{MARGIN + 42}" y="{y + 4}">needed to state</text>'
+        f'<path d="M{MARGIN + 160},{y} h34" stroke="#555" stroke-width="1.2" '
+        f'stroke-dasharray="5 4" marker-end="url(#arrow)"/>'
+        f'<text x="{MARGIN + 202}" y="{y + 4}">needed only to prove</text>'
+    )
+    return items

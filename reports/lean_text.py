@@ -1,0 +1,111 @@
+"""Find a declaration's statement in a Lean file, without Lean.
+
+The report shows the statement that was proved next to the paper's, so a reader can compare
+them. We read the file the evidence names and cut the declaration named `evidence.lean_name`
+from its keyword up to the `:=` that starts its body (reports never run Lean, design §2).
+"""
+
+from __future__ import annotations
+
+import re
+
+_DECL = re.compile(
+    r"^[ \t]*(?:@\[[^\]]*\][ \t\n]*)?(?:(?:private|protected|noncomputable|nonrec)\s+)*"
+    r"(theorem|lemma|def|abbrev|structure|class|instance|example)\s+([^\s:({\[]+)",
+    re.M,
+)
+_NAMESPACE = re.compile(r"^[ \t]*(namespace|section|end)\b[ \t]*([^\s]*)", re.M)
+_OPEN = "([{⦃⟨"
+_CLOSE = ")]}⦄⟩"
+MAX_CHARS = 4000  # a statement longer than this is cut, with a note, to keep the report readable
+
+
+def strip_comments(text: str) -> str:
+    """Blank out `--` and (nested) `/- -/` comments, keeping offsets and line breaks."""
+    out = list(text)
+    i, depth, n = 0, 0, len(text)
+    while i < n:
+        two = text[i : i + 2]
+        if two == "/-":
+            depth += 1
+            out[i] = out[i + 1] = " "
+            i += 2
+        elif depth and two == "-/":
+            depth -= 1
+            out[i] = out[i + 1] = " "
+            i += 2
+        elif depth:
+            out[i] = out[i] if text[i] == "\n" else " "
+            i += 1
+        elif two == "--":
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out[i:end] = " " * (end - i)
+            i = end
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _namespace_at(text: str, offset: int) -> list[str]:
+    """The namespace stack in force at `offset` (sections push nothing that names decls)."""
+    stack: list[tuple[str, str]] = []
+    for match in _NAMESPACE.finditer(text, 0, offset):
+        keyword, name = match.group(1), match.group(2)
+        if keyword == "end":
+            if stack:
+                stack.pop()
+        else:
+            stack.append((keyword, name))
+    return [name for keyword, name in stack if keyword == "namespace" and name]
+
+
+def _statement_end(text: str, start: int, *, is_theorem: bool) -> int:
+    """Offset of the `:=` (or `where`/`|` for definitions) that ends the signature."""
+    depth = 0
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0 and _ends_signature(text, i, is_theorem=is_theorem):
+            return i
+        i += 1
+    return len(text)
+
+
+def _ends_signature(text: str, i: int, *, is_theorem: bool) -> bool:
+    if text.startswith(":=", i):
+        return True
+    # a definition's body may also start with `where` or pattern-matching `|` arms
+    return not is_theorem and re.match(r"\s(where|\|)\s", text[i : i + 7]) is not None
+
+
+def find_declaration(source: str, lean_name: str) -> str | None:
+    """The signature of the declaration `lean_name` in `source`, or None when absent."""
+    text = strip_comments(source)
+    short = lean_name.rsplit(".", 1)[-1]
+    fallback: str | None = None
+    for match in _DECL.finditer(text):
+        name = match.group(2)
+        full = ".".join([*_namespace_at(text, match.start()), name])
+        if full != lean_name and name != lean_name and name.rsplit(".", 1)[-1] != short:
+            continue
+        is_theorem = match.group(1) in ("theorem", "lemma")
+        end = _statement_end(text, match.end(), is_theorem=is_theorem)
+        statement = text[match.start() : end]
+        statement = _tidy(statement)
+        if full == lean_name or name == lean_name:
+            return statement
+        fallback = fallback or statement
+    return fallback
+
+
+def _tidy(statement: str) -> str:
+    lines = [line.rstrip() for line in statement.strip().splitlines()]
+    text = "\n".join(line for line in lines if line.strip())
+    if len(text) > MAX_CHARS:
+        text = text[:MAX_CHARS] + "\n… (cut; read the file for the rest)"
+    return text

@@ -1,0 +1,312 @@
+"""Read a check workspace (design §3) into one typed `ReportData`.
+
+Everything a report shows comes from the records on disk: `results.json` (required),
+`inventory.json`, `blueprint.json`, `events.jsonl`, `paperlint.toml` and the Lean files the
+evidence names. Optional files may be missing; each absence becomes a note the report prints,
+so a reader knows what the report could not say. After loading, rendering is pure.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperlint.preflight.model import Inventory, Result
+from paperlint.reports.lean_text import find_declaration
+
+from paperlint.errors import StateError
+from paperlint.records import EventLog, read_record
+from paperlint.records.results import ResultRecord, Results, Verdict
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One `model_call` event: the unit costs are summed from."""
+
+    role: str
+    model: str
+    result: str | None
+    tokens_in: int
+    tokens_out: int
+    cost_usd: float | None  # None = unknown (never read as 0)
+    duration_s: float
+    replay: bool
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """One result as the report shows it: the record joined with the paper's text."""
+
+    record: ResultRecord
+    source: Result | None
+    lean_name: str | None
+    lean_file: str | None
+    lean_statement: str | None
+    statement_uses: list[str]
+    proof_uses: list[str]
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def number(self) -> str | None:
+        return self.record.number or (self.source.number if self.source else None)
+
+    @property
+    def kind(self) -> str:
+        return self.record.kind
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.record.verdict
+
+    @property
+    def heading(self) -> str:
+        title = self.source.title if self.source else self.kind.capitalize()
+        return f"{title} {self.number}" if self.number else f"{title} ({self.id})"
+
+    @property
+    def location(self) -> tuple[str, int] | None:
+        if self.source is None:
+            return None
+        return self.source.span.file, self.source.span.start_line
+
+
+@dataclass(frozen=True)
+class ReportData:
+    workspace: Path
+    results: Results
+    inventory: Inventory | None
+    views: list[ResultView]
+    calls: list[ModelCall]
+    wall_s: float | None
+    versions: dict[str, str]
+    replay_parts: list[str]
+    has_blueprint: bool
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def is_replay(self) -> bool:
+        return bool(self.replay_parts)
+
+    def view(self, result_id: str) -> ResultView | None:
+        return next((v for v in self.views if v.id == result_id), None)
+
+    def bibliography(self) -> dict[str, str]:
+        if self.inventory is None:
+            return {}
+        return {entry.key: entry.text for entry in self.inventory.bibliography}
+
+
+def load_workspace(workspace: Path) -> ReportData:
+    """Read every record of `workspace`; raise `StateError` if it is not a check workspace."""
+    results_path = workspace / "results.json"
+    if not workspace.is_dir() or not results_path.is_file():
+        raise StateError(
+            f"{workspace}: not a paperlint check workspace (no results.json); pass the "
+            "folder `paperlint check` created, e.g. paper.paperlint/"
+        )
+    notes: list[str] = []
+    results = read_record(results_path, Results)
+    inventory = _load_inventory(workspace, notes)
+    blueprint = _load_blueprint(workspace, notes)
+    events = _load_events(workspace, notes)
+    views = _build_views(workspace, results, inventory, blueprint, notes)
+    return ReportData(
+        workspace=workspace,
+        results=results,
+        inventory=inventory,
+        views=views,
+        calls=[_model_call(e) for e in events if e.get("type") == "model_call"],
+        wall_s=wall_time(events),
+        versions=_load_versions(workspace, events, notes),
+        replay_parts=_replay_parts(results, events),
+        has_blueprint=blueprint is not None,
+        notes=notes,
+    )
+
+
+def _load_inventory(workspace: Path, notes: list[str]) -> Inventory | None:
+    path = workspace / "inventory.json"
+    if not path.is_file():
+        notes.append("inventory.json is missing: the paper's statements and places are not shown.")
+        return None
+    return read_record(path, Inventory)
+
+
+def _load_blueprint(workspace: Path, notes: list[str]) -> dict[str, dict[str, Any]] | None:
+    """Blueprint entries by result id. Read loosely: only the fields the report shows."""
+    path = workspace / "blueprint.json"
+    if not path.is_file():
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        notes.append(f"blueprint.json could not be read ({exc}); planned names are not shown.")
+        return None
+    entries = raw.get("entries") or raw.get("results") or []
+    return {e["id"]: e for e in entries if isinstance(e, dict) and "id" in e}
+
+
+def _load_events(workspace: Path, notes: list[str]) -> list[dict[str, Any]]:
+    path = workspace / "events.jsonl"
+    if not path.is_file():
+        notes.append("events.jsonl is missing: wall time and costs are unknown.")
+        return []
+    return list(EventLog(path).read())
+
+
+def _load_versions(
+    workspace: Path, events: list[dict[str, Any]], notes: list[str]
+) -> dict[str, str]:
+    path = workspace / "paperlint.toml"
+    versions: dict[str, str] = {}
+    if path.is_file():
+        try:
+            config = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            notes.append(f"paperlint.toml could not be read ({exc}); versions are not shown.")
+            config = {}
+        _flatten(config.get("versions", {}), "", versions)
+    else:
+        notes.append("paperlint.toml is missing: the versions of the run are not recorded.")
+    started = next((e for e in events if e.get("type") == "run_started"), None)
+    if "paperlint" not in versions and started and started.get("paperlint_version"):
+        versions["paperlint"] = str(started["paperlint_version"])
+    return versions
+
+
+def _flatten(table: dict[str, Any], prefix: str, into: dict[str, str]) -> None:
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            _flatten(value, f"{name}.", into)
+        else:
+            into[name] = str(value)
+
+
+def _replay_parts(results: Results, events: list[dict[str, Any]]) -> list[str]:
+    """What was replayed, from the record and from every run in the event log."""
+    parts = set(results.replay_parts)
+    if results.replay and not parts:
+        parts.add("model")
+    for event in events:
+        if event.get("type") == "run_started":
+            parts.update(str(p) for p in event.get("replay") or [])
+        elif event.get("type") == "model_call" and event.get("replay"):
+            parts.add("model")
+        elif event.get("type") == "lean_check" and event.get("replay"):
+            parts.add("lean")
+    return sorted(parts)
+
+
+def _model_call(event: dict[str, Any]) -> ModelCall:
+    cost = event.get("cost_usd")
+    return ModelCall(
+        role=str(event.get("role") or "unknown"),
+        model=str(event.get("model") or "unknown"),
+        result=event.get("result"),
+        tokens_in=int(event.get("tokens_in") or 0),
+        tokens_out=int(event.get("tokens_out") or 0),
+        cost_usd=float(cost) if cost is not None else None,
+        duration_s=float(event.get("duration_s") or 0.0),
+        replay=bool(event.get("replay")),
+    )
+
+
+def _timestamp(event: dict[str, Any]) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(str(event["ts"]).replace("Z", "+00:00"))
+    except (KeyError, ValueError):
+        return None
+
+
+def wall_time(events: list[dict[str, Any]]) -> float | None:
+    """Seconds the runs took: each run from its `run_started` to its last event, summed.
+
+    A resumed check has several runs; the idle time between them is not part of the cost.
+    """
+    total, first, last, seen = 0.0, None, None, False
+    for event in events:
+        stamp = _timestamp(event)
+        if stamp is None:
+            continue
+        if event.get("type") == "run_started" and first is not None and last is not None:
+            total += (last - first).total_seconds()
+            first = None
+        first = first or stamp
+        last = stamp
+        seen = True
+    if first is not None and last is not None:
+        total += (last - first).total_seconds()
+    return total if seen else None
+
+
+def _build_views(
+    workspace: Path,
+    results: Results,
+    inventory: Inventory | None,
+    blueprint: dict[str, dict[str, Any]] | None,
+    notes: list[str],
+) -> list[ResultView]:
+    """Views in document order: the inventory's order, then records the inventory lacks."""
+    by_id = {r.id: r for r in results.results}
+    order = [r.id for r in inventory.results if r.id in by_id] if inventory else []
+    order += [r.id for r in results.results if r.id not in set(order)]
+    views = []
+    for result_id in order:
+        source = inventory.result(result_id) if inventory else None
+        planned = (blueprint or {}).get(result_id, {})
+        views.append(_view(workspace, by_id[result_id], source, planned, notes))
+    return views
+
+
+def _view(
+    workspace: Path,
+    record: ResultRecord,
+    source: Result | None,
+    planned: dict[str, Any],
+    notes: list[str],
+) -> ResultView:
+    lean_name = record.evidence.lean_name or planned.get("lean_name")
+    lean_file = record.evidence.lean_file or planned.get("lean_file")
+    statement_uses = planned.get("statement_uses", source.uses if source else [])
+    proof_uses = planned.get("proof_uses", source.proof_uses if source else [])
+    return ResultView(
+        record=record,
+        source=source,
+        lean_name=lean_name,
+        lean_file=lean_file,
+        lean_statement=_lean_statement(workspace, record, notes),
+        statement_uses=[str(u) for u in statement_uses],
+        proof_uses=[str(u) for u in proof_uses],
+    )
+
+
+def _lean_statement(workspace: Path, record: ResultRecord, notes: list[str]) -> str | None:
+    """The statement as formalised: only from the file the evidence names, never planned."""
+    lean_file, lean_name = record.evidence.lean_file, record.evidence.lean_name
+    if not lean_file or not lean_name:
+        return None
+    path = _inside(workspace, lean_file)
+    if path is None or not path.is_file():
+        notes.append(f"{record.id}: the Lean file {lean_file} named in the evidence is missing.")
+        return None
+    statement = find_declaration(path.read_text(encoding="utf-8"), lean_name)
+    if statement is None:
+        notes.append(f"{record.id}: {lean_file} has no declaration named {lean_name}.")
+    return statement
+
+
+def _inside(workspace: Path, relative: str) -> Path | None:
+    """Resolve a record's path, refusing one that leaves the workspace (records are data)."""
+    path = (workspace / relative).resolve()
+    return path if path.is_relative_to(workspace.resolve()) else None

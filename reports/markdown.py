@@ -1,0 +1,138 @@
+"""report.md: the author report as Markdown (summary, then every result in document order)."""
+
+from __future__ import annotations
+
+from paperlint.reports import mdtext as md
+from paperlint.reports.describe import (
+    CONDITION_KINDS,
+    ISSUE_CLASSES,
+    SIDES,
+    condition_source,
+    issue_confirmation,
+    issue_location,
+    unfinished_text,
+)
+from paperlint.reports.load import ReportData, ResultView
+from paperlint.reports.summary import (
+    VERDICT_LABELS,
+    CostLine,
+    cost_line,
+    cost_tables,
+    evidence_files,
+    format_duration,
+    format_usd,
+    replay_banner,
+    verdict_counts,
+    verdict_key,
+)
+
+
+def render_markdown(data: ReportData) -> str:
+    lines = [f"# paperlint report: {md.inline(data.results.paper or str(data.workspace))}", ""]
+    banner = replay_banner(data)
+    if banner:
+        lines += [f"> **{md.inline(banner)}**", ""]
+    lines += summary_lines(data)
+    lines += ["## Dependency graph", "", "![Dependency graph of the results](graph.svg)", ""]
+    lines += ["## Results", ""]
+    for view in data.views:
+        lines += result_lines(data, view)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def summary_lines(data: ReportData) -> list[str]:
+    counts = verdict_counts(data)
+    rows = [[VERDICT_LABELS[key], str(n)] for key, n in counts.items()]
+    lines = ["## Summary", "", *md.table(["Verdict", "Results"], rows, "lr"), ""]
+    total = cost_line("total", data.calls)
+    lines += [
+        f"- Wall time: {format_duration(data.wall_s)}",
+        f"- Model calls: {total.calls}",
+        f"- Total cost: {md.inline(format_usd(total))}",
+        "",
+    ]
+    for name, table in cost_tables(data).items():
+        lines += [f"### Cost by {name}", "", *_cost_table(name, table), ""]
+    lines += _versions(data)
+    if data.notes:
+        lines += ["### What this report could not show", ""]
+        lines += [f"- {md.inline(note)}" for note in data.notes] + [""]
+    return lines
+
+
+def _cost_table(name: str, table: list[CostLine]) -> list[str]:
+    if not table:
+        return ["No model calls recorded."]
+    rows = [
+        [md.inline(line.key), str(line.calls), str(line.tokens_in), str(line.tokens_out)]
+        + [md.inline(format_usd(line))]
+        for line in table
+    ]
+    header = [name.capitalize(), "Calls", "Tokens in", "Tokens out", "Cost (USD)"]
+    return md.table(header, rows, "lrrrr")
+
+
+def _versions(data: ReportData) -> list[str]:
+    if not data.versions:
+        return ["### Versions", "", "No versions recorded.", ""]
+    rows = [[md.inline(k), md.code(v, cell=True)] for k, v in data.versions.items()]
+    return ["### Versions", "", *md.table(["Component", "Version"], rows), ""]
+
+
+def result_lines(data: ReportData, view: ResultView) -> list[str]:
+    label = VERDICT_LABELS[verdict_key(view)]
+    lines = [f"### {md.inline(view.heading)} — {label}", ""]
+    where = view.location
+    lines.append(f"- Id: {md.code(view.id)}; kind: {md.inline(view.kind)}")
+    if where:
+        lines.append(f"- Place: {md.code(f'{where[0]}:{where[1]}')}")
+    lines += ["", "Paper statement:", ""]
+    statement = view.source.statement if view.source else "(not in the inventory)"
+    lines += [md.block(statement, "latex"), ""]
+    lines += _lean_lines(view)
+    lines += [f"**Verdict:** {label}", ""]
+    lines += _verdict_details(data, view)
+    files = evidence_files(view)
+    if files:
+        lines += ["Evidence files:", ""] + [f"- {md.code(f)}" for f in files] + [""]
+    return lines
+
+
+def _lean_lines(view: ResultView) -> list[str]:
+    if view.lean_statement is None and view.record.evidence.lean_file:
+        missing = md.code(view.record.evidence.lean_file)
+        return [f"Lean statement: not found in {missing} (see the notes above).", ""]
+    if view.lean_statement is None:
+        return ["Lean statement: not formalised.", ""]
+    where = f"{md.code(view.lean_name or '')} in {md.code(view.lean_file or '')}"
+    return [f"Lean statement ({where}):", "", md.block(view.lean_statement, "lean"), ""]
+
+
+def _verdict_details(data: ReportData, view: ResultView) -> list[str]:
+    record = view.record
+    lines: list[str] = []
+    if record.conditions:
+        bib = data.bibliography()
+        rows = [
+            [md.code(c.name, cell=True), md.code(c.lean_type, cell=True), CONDITION_KINDS[c.kind]]
+            + [md.inline(condition_source(c, bib)), md.inline(c.used_by or "—")]
+            for c in record.conditions
+        ]
+        header = ["Hypothesis", "Lean type", "Kind", "Source", "Used by"]
+        lines += ["Conditions:", "", *md.table(header, rows), ""]
+    if record.issue is not None:
+        issue = record.issue
+        lines += [
+            f"- Issue class: {issue.class_.value} ({ISSUE_CLASSES[issue.class_.value]})",
+            f"- Side at fault: {SIDES[issue.side]}",
+            f"- Location: {md.code(issue_location(issue))}",
+            f"- Quote: {md.code(issue.location.quote)}",
+            f"- Summary: {md.inline(issue.summary or '—')}",
+            f"- Evidence: {md.inline(issue_confirmation(issue))}",
+            "",
+        ]
+    if record.unfinished is not None:
+        lines += [f"- Unfinished: {md.inline(unfinished_text(record.unfinished))}", ""]
+    if record.verdict is None and record.verdict_bearing:
+        lines += [f"- Stage: {record.stage.value}", ""]
+    return lines

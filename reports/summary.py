@@ -1,0 +1,140 @@
+"""Numbers every output agrees on: counts per verdict and costs by role, model and result.
+
+All renderers take their numbers from here, so the fact check only has to compare each output
+with the records once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from paperlint.reports.load import ModelCall, ReportData, ResultView
+
+from paperlint.records.results import Verdict
+
+VERDICT_ORDER: tuple[str, ...] = (
+    Verdict.VERIFIED_UNCONDITIONAL.value,
+    Verdict.VERIFIED_CONDITIONAL.value,
+    Verdict.ISSUE.value,
+    Verdict.UNFINISHED.value,
+    "no_verdict",
+)
+VERDICT_LABELS: dict[str, str] = {
+    "verified_unconditional": "verified unconditionally",
+    "verified_conditional": "verified conditionally",
+    "issue": "issue recorded",
+    "unfinished": "unfinished",
+    "no_verdict": "no verdict yet",
+    "input": "input (not verdict-bearing)",
+}
+
+
+def verdict_key(view: ResultView) -> str:
+    """The summary bucket of a result; definitions and assumptions are inputs, not verdicts."""
+    if not view.record.verdict_bearing:
+        return "input"
+    return view.verdict.value if view.verdict else "no_verdict"
+
+
+def verdict_counts(data: ReportData) -> dict[str, int]:
+    counts = dict.fromkeys([*VERDICT_ORDER, "input"], 0)
+    for view in data.views:
+        counts[verdict_key(view)] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class CostLine:
+    """A group of model calls. `cost_usd` is the total only when every call's cost is known."""
+
+    key: str
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    known_usd: float
+    unknown_calls: int
+
+    @property
+    def cost_usd(self) -> float | None:
+        return None if self.unknown_calls else self.known_usd
+
+
+def cost_line(key: str, calls: Iterable[ModelCall]) -> CostLine:
+    group = list(calls)
+    return CostLine(
+        key=key,
+        calls=len(group),
+        tokens_in=sum(c.tokens_in for c in group),
+        tokens_out=sum(c.tokens_out for c in group),
+        known_usd=sum(c.cost_usd for c in group if c.cost_usd is not None),
+        unknown_calls=sum(1 for c in group if c.cost_usd is None),
+    )
+
+
+def cost_by(data: ReportData, key: Callable[[ModelCall], str]) -> list[CostLine]:
+    groups: dict[str, list[ModelCall]] = {}
+    for call in data.calls:
+        groups.setdefault(key(call), []).append(call)
+    return [cost_line(name, calls) for name, calls in sorted(groups.items())]
+
+
+def cost_tables(data: ReportData) -> dict[str, list[CostLine]]:
+    return {
+        "role": cost_by(data, lambda c: c.role),
+        "model": cost_by(data, lambda c: c.model),
+        "result": cost_by(data, lambda c: c.result or "(run)"),
+    }
+
+
+def format_usd(line: CostLine) -> str:
+    """'$1.23', 'unknown', or '$1.23 + unknown (2 calls)' — an unknown cost is never $0."""
+    if line.calls and line.unknown_calls == line.calls:
+        return "unknown"
+    text = money(line.known_usd)
+    if line.unknown_calls:
+        plural = "s" if line.unknown_calls > 1 else ""
+        text += f" + unknown ({line.unknown_calls} call{plural})"
+    return text
+
+
+def money(value: float) -> str:
+    # Sub-cent calls keep four decimals so a cheap call never reads as $0.00.
+    return f"${value:.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "unknown"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min {secs:02d} s"
+    return f"{minutes} min {secs:02d} s"
+
+
+def replay_banner(data: ReportData) -> str | None:
+    if not data.is_replay:
+        return None
+    parts = " and ".join(
+        {"model": "model answers", "lean": "Lean responses"}.get(p, p) for p in data.replay_parts
+    )
+    return (
+        f"REPLAY: this run used recorded {parts} instead of live calls. "
+        "Its verdicts show that the recorded run is reproducible, not that a model or Lean "
+        "was consulted for this report."
+    )
+
+
+def evidence_files(view: ResultView) -> list[str]:
+    """Workspace paths a reader can open to check this verdict."""
+    evidence = view.record.evidence
+    paths = [evidence.lean_file, evidence.gate, evidence.final_check, evidence.audit]
+    issue = view.record.issue
+    if issue is not None:
+        paths += [issue.evidence.counterexample, issue.evidence.review]
+    seen: list[str] = []
+    for path in [*paths, *evidence.hashes]:
+        if path and path not in seen:
+            seen.append(path)
+    return seen

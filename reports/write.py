@@ -1,0 +1,59 @@
+"""Render a workspace's outputs and write them atomically (design §3: `report/`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from paperlint.reports.blueprint_tex import render_blueprint
+from paperlint.reports.graph import render_svg
+from paperlint.reports.html import render_html
+from paperlint.reports.jsonout import render_json
+from paperlint.reports.load import ReportData, load_workspace
+from paperlint.reports.markdown import render_markdown
+from paperlint.reports.sarif import render_sarif
+from paperlint.reports.worksheet import render_files_to_check, render_worksheet
+
+from paperlint.records import write_text_atomic
+
+
+def _dump(render: Callable[[ReportData], dict[str, Any]]) -> Callable[[ReportData], str]:
+    return lambda data: json.dumps(render(data), indent=2, ensure_ascii=False) + "\n"
+
+
+# --format name -> (file name, renderer)
+FORMATS: Final[dict[str, tuple[str, Callable[[ReportData], str]]]] = {
+    "md": ("report.md", render_markdown),
+    "html": ("report.html", render_html),
+    "json": ("report.json", _dump(render_json)),
+    "sarif": ("report.sarif", _dump(render_sarif)),
+    "blueprint": ("blueprint.tex", render_blueprint),
+}
+# Written only with the full report (no --format of their own).
+EXTRA: Final[dict[str, Callable[[ReportData], str]]] = {
+    "worksheet.md": render_worksheet,
+    "files-to-check.md": render_files_to_check,
+}
+
+
+def render(data: ReportData, fmt: str) -> str:
+    return FORMATS[fmt][1](data)
+
+
+def write_all(workspace: Path, out_dir: Path | None = None) -> list[Path]:
+    """Write every output into `out_dir` (default `workspace/report/`); return the paths."""
+    data = load_workspace(workspace)
+    folder = out_dir or workspace / "report"
+    svg = render_svg(data)
+    texts: dict[str, str] = {"graph.svg": svg}
+    for fmt, (name, renderer) in FORMATS.items():
+        # The HTML embeds the same SVG that graph.svg holds: draw it once.
+        texts[name] = render_html(data, svg=svg) if fmt == "html" else renderer(data)
+    texts.update({name: renderer(data) for name, renderer in EXTRA.items()})
+    paths = []
+    for name, text in texts.items():
+        write_text_atomic(folder / name, text)
+        paths.append(folder / name)
+    return paths
