@@ -12,6 +12,7 @@ from paperlint.preflight.latexrun import (
     choose_engine,
     compile_project,
     copy_project,
+    error_lines,
     latexmk_command,
     safe_env,
 )
@@ -116,3 +117,15 @@ def test_real_compile_with_a_fatal_error_still_returns_a_clear_status(tmp_path):
     result = compile_project(tmp_path, "main.tex", timeout=120)
     assert result.status in (CompileStatus.ERRORS, CompileStatus.NO_AUX)
     assert "missing" in result.log_tail
+
+
+def test_error_lines_come_from_the_whole_log_in_order_once():
+    log = (
+        "This is pdfTeX\n./main.tex:3: Undefined control sequence.\n"
+        "! LaTeX Error: File `x.sty' not found.\nmore\n"
+        "./main.tex:3: Undefined control sequence.\n" + "filler\n" * 100
+    )
+    assert error_lines(log) == (
+        "./main.tex:3: Undefined control sequence.",
+        "! LaTeX Error: File `x.sty' not found.",
+    )
