@@ -25,7 +25,7 @@ class OutputFormat(StrEnum):
 @lean_app.command("scan")
 def scan(
     files: list[Path] = typer.Argument(..., help="Lean files to scan."),
-    output: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", help="text or json."),
+    output: str = typer.Option("text", "--format", help="text or json."),
     project_root: Path | None = typer.Option(
         None, "--project-root", help="Where local imports are looked up (default: the Lake root)."
     ),
@@ -37,13 +37,15 @@ def scan(
     from paperlint.lean.audit import audit_files
     from paperlint.lean.findings import has_blocking
 
+    if output not in set(OutputFormat):
+        raise InputError(f"unknown format {output!r}", hint="use --format text or --format json")
     for path in files:
         if not path.is_file():
             raise InputError("no such Lean file", path=path, hint="check the path")
     if project_root is not None and not project_root.is_dir():
         raise InputError("no such folder", path=project_root, hint="pass the Lake project root")
     findings = audit_files(files, project_root=project_root, hints=hints)
-    if output is OutputFormat.JSON:
+    if output == OutputFormat.JSON:
         typer.echo(json.dumps([f.model_dump(mode="json") for f in findings], indent=2))
     else:
         for finding in findings:
