@@ -129,3 +129,46 @@ def test_error_lines_come_from_the_whole_log_in_order_once():
         "./main.tex:3: Undefined control sequence.",
         "! LaTeX Error: File `x.sty' not found.",
     )
+
+
+@pytest.mark.latex
+@needs_latexmk
+def test_real_compile_runs_no_latexmkrc(tmp_path):
+    project = tmp_path / "paper"
+    project.mkdir()
+    ran = tmp_path / "RC_RAN"
+    for rc in ("latexmkrc", ".latexmkrc"):
+        (project / rc).write_text(f'system("touch {ran}");\n')
+    (project / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\section{A}\\label{s}x\\end{document}\n"
+    )
+    result = compile_project(project, "main.tex", timeout=120)
+    assert result.aux.numbers() == {"s": "1"}
+    assert not ran.exists()
+
+
+@pytest.mark.latex
+@needs_latexmk
+def test_real_compile_cannot_write_outside_the_scratch_copy(tmp_path):
+    escaped = tmp_path / "escaped.txt"
+    (tmp_path / "paper").mkdir()
+    (tmp_path / "paper" / "main.tex").write_text(
+        "\\documentclass{article}\\newwrite\\f\n"
+        f"\\immediate\\openout\\f={escaped}\\immediate\\write\\f{{x}}\\immediate\\closeout\\f\n"
+        "\\begin{document}x\\end{document}\n"
+    )
+    result = compile_project(tmp_path / "paper", "main.tex", timeout=120)
+    assert not escaped.exists()
+    assert result.status is not CompileStatus.OK
+
+
+@pytest.mark.latex
+@needs_latexmk
+def test_real_compile_that_never_ends_is_killed_at_the_timeout(tmp_path):
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\def\\loop{\\loop}\\loop\\end{document}\n"
+    )
+    result = compile_project(tmp_path, "main.tex", timeout=3)
+    assert result.status is CompileStatus.TIMEOUT
+    assert result.seconds < 30
+    assert "timed out" in result.summary()
