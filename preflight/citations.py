@@ -41,15 +41,21 @@ def attach(flat: FlatSource, inventory: Inventory) -> None:
             parts.append(("proof", result.proof.text))
         for where, text in parts:
             for key, note in citations_in(text):
-                cite = Citation(key=key, note=note, where=where)  # type: ignore[arg-type]
+                cite = Citation(key=key, note=note, where=where)
                 if cite not in result.citations:
                     result.citations.append(cite)
                 if known and key not in known:
                     missing.setdefault(key, result.span.file)
     for key, file in missing.items():
-        inventory.diagnostics.append(Diagnostic(severity="warning", file=file, line=None,
-                                                code="unresolved-citation",
-                                                message=f"citation key {key!r} not in the bibliography"))
+        inventory.diagnostics.append(
+            Diagnostic(
+                severity="warning",
+                file=file,
+                line=None,
+                code="unresolved-citation",
+                message=f"citation key {key!r} not in the bibliography",
+            )
+        )
 
 
 def bibliography(flat: FlatSource, walk: WalkOutput) -> list[BibEntry]:
@@ -72,9 +78,15 @@ def bibliography(flat: FlatSource, walk: WalkOutput) -> list[BibEntry]:
 def _bibitems(text: str, entries: dict[str, str]) -> None:
     matches = list(_BIBITEM.finditer(text))
     for i, match in enumerate(matches):
-        stop = matches[i + 1].start() if i + 1 < len(matches) else text.find("\\end{thebibliography}", match.end())
+        stop = (
+            matches[i + 1].start()
+            if i + 1 < len(matches)
+            else text.find("\\end{thebibliography}", match.end())
+        )
         body = text[match.end() : stop if stop > 0 else match.end() + 500]
-        entries.setdefault(match.group(1).strip(), " ".join(body.replace("\\newblock", " ").split())[:500])
+        entries.setdefault(
+            match.group(1).strip(), " ".join(body.replace("\\newblock", " ").split())[:500]
+        )
 
 
 def _bib(text: str, entries: dict[str, str]) -> None:

@@ -15,10 +15,40 @@ from paperlint.preflight import texscan
 _FNSYMBOLS = ["*", "†", "‡", "§", "¶", "‖", "**", "††", "‡‡"]
 _STYLES = ("arabic", "roman", "Roman", "alph", "Alph", "fnsymbol")
 _DROP = {
-    "relax", "protect", "textup", "textbf", "textit", "textrm", "textsf", "upshape", "mbox",
-    "textnormal", "rm", "bf", "it", "sf", "normalfont", "bfseries", "mdseries", "itshape",
-    "ensuremath", "mathrm", "text", "hbox", "nobreak", "unskip", "ignorespaces", "scshape",
-    "textsc", "emph", "mathbf", "boldsymbol", "hspace", "kern", "@empty", "empty",
+    "relax",
+    "protect",
+    "textup",
+    "textbf",
+    "textit",
+    "textrm",
+    "textsf",
+    "upshape",
+    "mbox",
+    "textnormal",
+    "rm",
+    "bf",
+    "it",
+    "sf",
+    "normalfont",
+    "bfseries",
+    "mdseries",
+    "itshape",
+    "ensuremath",
+    "mathrm",
+    "text",
+    "hbox",
+    "nobreak",
+    "unskip",
+    "ignorespaces",
+    "scshape",
+    "textsc",
+    "emph",
+    "mathbf",
+    "boldsymbol",
+    "hspace",
+    "kern",
+    "@empty",
+    "empty",
 }
 _TOKEN = re.compile(r"\\([A-Za-z@]+)\s*|\\(.)|([{}])|([^\\{}]+)", re.S)
 
@@ -49,8 +79,21 @@ def _letters(value: int) -> str:
 
 
 def _roman(value: int) -> str:
-    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-             (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    table = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ]
     out = ""
     for amount, letters in table:
         while value >= amount:
@@ -104,7 +147,9 @@ class Counters:
     def add(self, name: str, value: int) -> None:
         self.values[name] = self.values.get(name, 0) + value
 
-    def within(self, name: str, parent: str, *, style: str = "arabic", keep_the: bool = False) -> None:
+    def within(
+        self, name: str, parent: str, *, style: str = "arabic", keep_the: bool = False
+    ) -> None:
         """`\\counterwithin`/`\\numberwithin`: reset by parent, print as `\\the<parent>.N`."""
         self.add_reset(name, parent)
         if not keep_the:

@@ -13,8 +13,20 @@ from dataclasses import dataclass, field
 from paperlint.preflight import texscan
 from paperlint.preflight.counters import Counters
 
-BOOK_CLASSES = {"book", "report", "amsbook", "memoir", "scrbook", "scrreprt", "mwbk", "mwrep",
-                "ociamthesis", "thesis", "ucthesis", "amsproc-book"}
+BOOK_CLASSES = {
+    "book",
+    "report",
+    "amsbook",
+    "memoir",
+    "scrbook",
+    "scrreprt",
+    "mwbk",
+    "mwrep",
+    "ociamthesis",
+    "thesis",
+    "ucthesis",
+    "amsproc-book",
+}
 _KINDS = [
     ("corollary", ("corollar", "cor")),
     ("lemma", ("lemma", "lem", "lemme")),
@@ -28,8 +40,22 @@ _KINDS = [
     ("example", ("example", "exa", "ex", "exercise", "problem", "question")),
 ]
 _JMLR_SHARED = ("lemma", "proposition", "remark", "corollary", "definition", "conjecture", "axiom")
-_LLNCS_OWN = ("case", "conjecture", "corollary", "definition", "example", "exercise", "lemma",
-              "note", "problem", "property", "proposition", "question", "solution", "remark")
+_LLNCS_OWN = (
+    "case",
+    "conjecture",
+    "corollary",
+    "definition",
+    "example",
+    "exercise",
+    "lemma",
+    "note",
+    "problem",
+    "property",
+    "proposition",
+    "question",
+    "solution",
+    "remark",
+)
 
 
 @dataclass
@@ -74,8 +100,13 @@ def kind_of(env: str, title: str) -> str:
 
 
 def newtheorem(
-    reg: Registry, env: str, title: str, *, shared: str | None = None,
-    within: str | None = None, numbered: bool = True,
+    reg: Registry,
+    env: str,
+    title: str,
+    *,
+    shared: str | None = None,
+    within: str | None = None,
+    numbered: bool = True,
 ) -> None:
     """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (latex.md §2)."""
     env = env.strip()
@@ -97,7 +128,9 @@ def newtheorem(
     counters.new(env, template=f"\\{style}{{{env}}}")
     if within is not None:
         if not within.strip():
-            reg.note("empty-within", f"\\newtheorem{{{env}}}{{…}}[]: empty counter, check with --latex")
+            reg.note(
+                "empty-within", f"\\newtheorem{{{env}}}{{…}}[]: empty counter, check with --latex"
+            )
         else:
             counters.within(env, within.strip(), style=style)
     reg.envs[env] = TheoremEnv(env, title, env, env)
@@ -112,12 +145,24 @@ def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
     numbered = keys.get("numbered", "yes").strip() != "no" and "unnumbered" not in keys
     numbered = numbered and "starred" not in keys
     for env in texscan.split_keys(envs):
-        title = keys.get("title") or keys.get("name") or keys.get("heading") or env[:1].upper() + env[1:]
+        title = (
+            keys.get("title")
+            or keys.get("name")
+            or keys.get("heading")
+            or env[:1].upper() + env[1:]
+        )
         newtheorem(reg, env, title, shared=sibling, within=parent, numbered=numbered)
 
 
-def spnewtheorem(reg: Registry, env: str, title: str, shared: str | None, within: str | None,
-                 *, numbered: bool = True) -> None:
+def spnewtheorem(
+    reg: Registry,
+    env: str,
+    title: str,
+    shared: str | None,
+    within: str | None,
+    *,
+    numbered: bool = True,
+) -> None:
     """llncs `\\spnewtheorem`: like `\\newtheorem`, with fonts as extra arguments."""
     newtheorem(reg, env, title, shared=shared, within=within, numbered=numbered)
 
@@ -146,7 +191,11 @@ def apply_package(reg: Registry, name: str, options: set[str]) -> None:
 
 
 def apply_begin_document(reg: Registry) -> None:
-    if reg.doc_class == "acmart" and "acmthm=false" not in reg.class_options and "theorem" not in reg.envs:
+    if (
+        reg.doc_class == "acmart"
+        and "acmthm=false" not in reg.class_options
+        and "theorem" not in reg.envs
+    ):
         newtheorem(reg, "theorem", "Theorem", within="section")
         for env in ("conjecture", "proposition", "lemma", "corollary", "example", "definition"):
             newtheorem(reg, env, env.capitalize(), shared="theorem")
@@ -173,8 +222,12 @@ def _standard_counters(counters: Counters, *, book: bool) -> None:
     if book:
         counters.new("chapter")
         counters.new("section", "chapter", "\\thechapter.\\arabic{section}")
-        counters.new("equation", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{equation}")
-        counters.new("figure", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{figure}")
+        counters.new(
+            "equation", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{equation}"
+        )
+        counters.new(
+            "figure", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{figure}"
+        )
         counters.new("table", "chapter", "\\ifnum\\c@chapter>\\z@ \\thechapter.\\fi\\arabic{table}")
     else:
         counters.new("section")

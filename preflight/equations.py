@@ -9,7 +9,16 @@ from paperlint.preflight import texscan
 from paperlint.preflight.counters import Counters
 
 SINGLE = {"equation", "multline", "displaymath", "dmath", "math"}
-MULTI = {"align", "gather", "flalign", "alignat", "xalignat", "xxalignat", "eqnarray", "IEEEeqnarray"}
+MULTI = {
+    "align",
+    "gather",
+    "flalign",
+    "alignat",
+    "xalignat",
+    "xxalignat",
+    "eqnarray",
+    "IEEEeqnarray",
+}
 EQUATION_ENVS = SINGLE | MULTI | {e + "*" for e in SINGLE | MULTI}
 _LABEL = re.compile(r"\\label\s*\{([^}]*)\}")
 _TAG = re.compile(r"\\tag(\*?)\s*\{")
@@ -41,7 +50,10 @@ def split_rows(body: str) -> list[str]:
 
 
 def number_rows(
-    env: str, body: str, counters: Counters, expanders: dict[str, str] | None = None,
+    env: str,
+    body: str,
+    counters: Counters,
+    expanders: dict[str, str] | None = None,
     pending: list[str] | None = None,
 ) -> list[tuple[str | None, list[str]]]:
     """Each row's printed number (None when unnumbered) and its labels; steps `equation`.

@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from paperlint.errors import InputError
 from paperlint.preflight import prepass, texscan
 from paperlint.preflight.model import Diagnostic, FileEntry
 from paperlint.preflight.sourcetree import (
@@ -30,6 +29,8 @@ from paperlint.preflight.sourcetree import (
     inside,
     looks_binary,
 )
+
+from paperlint.errors import InputError
 
 _PACKAGE_CMDS = {"usepackage", "RequirePackage"}
 _CLASS_CMDS = {"documentclass", "LoadClass"}
@@ -62,8 +63,11 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
     if not path.exists():
         raise InputError("no such file or folder", path=path)
     if path.is_file() and path.suffix.lower() == ".pdf":
-        raise InputError("PDF input is not supported yet", path=path,
-                         hint="pass the LaTeX source (a .tex file or the project folder)")
+        raise InputError(
+            "PDF input is not supported yet",
+            path=path,
+            hint="pass the LaTeX source (a .tex file or the project folder)",
+        )
     if path.is_dir():
         project = path
         main = project / root if root else find_root(project)
@@ -74,8 +78,11 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
         raise InputError(f"root file not found in the project folder: {root or main}", path=project)
     data = main.read_bytes()[: MAX_FILE_BYTES + 1]
     if looks_binary(data):
-        raise InputError("this is a binary file, not LaTeX source", path=main,
-                         hint="pass the main .tex file or the project folder")
+        raise InputError(
+            "this is a binary file, not LaTeX source",
+            path=main,
+            hint="pass the main .tex file or the project folder",
+        )
     rel = main.resolve().relative_to(project.resolve()).as_posix()
     flat = FlatSource(project=project, root=rel)
     state = _State(flat=flat, main_dir=main.parent, user_comment_env=_user_comment_env(project))
@@ -89,9 +96,9 @@ def _user_comment_env(project: Path) -> bool:
     for pattern in ("*.sty", "*.cls", "*.tex"):
         for path in sorted(project.rglob(pattern))[:200]:
             try:
-                if path.stat().st_size < HUGE_FILE_BYTES and inside(project, path):
-                    if prepass.defines_comment_env(path.read_text("utf-8", errors="replace")):
-                        return True
+                small = path.stat().st_size < HUGE_FILE_BYTES and inside(project, path)
+                if small and prepass.defines_comment_env(path.read_text("utf-8", errors="replace")):
+                    return True
             except OSError:
                 continue
     return False
@@ -108,7 +115,14 @@ def _load(state: _State, rel: str) -> SourceFile | None:
     except OSError:
         return None
     if size > MAX_FILE_BYTES:
-        _diag(flat, "error", rel, None, "huge-file", f"file larger than {MAX_FILE_BYTES} bytes skipped")
+        _diag(
+            flat,
+            "error",
+            rel,
+            None,
+            "huge-file",
+            f"file larger than {MAX_FILE_BYTES} bytes skipped",
+        )
         return None
     if looks_binary(data):
         _diag(flat, "error", rel, None, "binary-file", "binary file, not LaTeX source: skipped")
@@ -120,15 +134,18 @@ def _load(state: _State, rel: str) -> SourceFile | None:
         _diag(flat, "warning", rel, None, "decoding", "not valid UTF-8; read as Latin-1")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    source = SourceFile(rel=rel, text=prepass.clean(text, user_comment_env=state.user_comment_env),
-                        line_starts=starts)
+    source = SourceFile(
+        rel=rel,
+        text=prepass.clean(text, user_comment_env=state.user_comment_env),
+        line_starts=starts,
+    )
     flat.files[rel] = source
     flat.entries.append(FileEntry(path=rel, sha256=file_digest(data)))
     return source
 
 
 def _diag(flat: FlatSource, sev: str, file: str, line: int | None, code: str, msg: str) -> None:
-    flat.diagnostics.append(Diagnostic(severity=sev, file=file, line=line, code=code, message=msg))  # type: ignore[arg-type]
+    flat.diagnostics.append(Diagnostic(severity=sev, file=file, line=line, code=code, message=msg))
 
 
 def _line(source: SourceFile, offset: int) -> int:
@@ -178,8 +195,10 @@ def _targets(
         return pos, [(n + ext, "package", state.main_dir) for n in names]
     if cmd == "includeonly":
         args, pos = texscan.read_args(text, pos, "{")
-        state.includeonly = {PurePosixPath(k).as_posix().removesuffix(".tex")
-                             for k in texscan.split_keys(args[0] or "")}
+        state.includeonly = {
+            PurePosixPath(k).as_posix().removesuffix(".tex")
+            for k in texscan.split_keys(args[0] or "")
+        }
         return pos, []
     if cmd in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
         args, pos = texscan.read_args(text, pos, "{{")
@@ -206,9 +225,9 @@ def _include(
     line = _line(source, at)
     if not name:
         return
-    if kind == "include" and state.includeonly is not None:
-        if name.removesuffix(".tex") not in state.includeonly:
-            return
+    only = state.includeonly
+    if kind == "include" and only is not None and name.removesuffix(".tex") not in only:
+        return
     if kind == "package":
         if name in state.loaded:
             return
@@ -219,28 +238,64 @@ def _include(
         stem = name.rsplit(".", 1)[0]
         (flat.local_packages if name.endswith(".sty") else flat.local_classes).add(stem)
     else:
-        if PurePosixPath(name).is_absolute() or re.match(r"^[A-Za-z]:[\\/]", name) or name.startswith("~"):
-            _diag(flat, "error", source.rel, line, "path-outside-project",
-                  f"absolute path {name!r} is never read")
+        if (
+            PurePosixPath(name).is_absolute()
+            or re.match(r"^[A-Za-z]:[\\/]", name)
+            or name.startswith("~")
+        ):
+            _diag(
+                flat,
+                "error",
+                source.rel,
+                line,
+                "path-outside-project",
+                f"absolute path {name!r} is never read",
+            )
             return
         names = [name] if name.endswith((".tex", ".ltx")) else [name + ".tex", name]
-        tries = [b / n for b in (base, state.main_dir, (flat.project / source.rel).parent) for n in names]
+        tries = [
+            b / n for b in (base, state.main_dir, (flat.project / source.rel).parent) for n in names
+        ]
         if any(not inside(flat.project, p) for p in tries[: len(names)]):
-            _diag(flat, "error", source.rel, line, "path-outside-project",
-                  f"{name!r} leaves the project folder and is never read")
+            _diag(
+                flat,
+                "error",
+                source.rel,
+                line,
+                "path-outside-project",
+                f"{name!r} leaves the project folder and is never read",
+            )
             return
         path = _first_existing(state, tries)
         if path is None:
-            _diag(flat, "warning", source.rel, line, "missing-input", f"included file {name!r} not found")
+            _diag(
+                flat,
+                "warning",
+                source.rel,
+                line,
+                "missing-input",
+                f"included file {name!r} not found",
+            )
             return
     rel = path.resolve().relative_to(flat.project.resolve()).as_posix()
     if rel in state.stack or depth >= MAX_DEPTH:
-        _diag(flat, "error", source.rel, line, "include-cycle",
-              f"{name!r} includes itself (cycle: {' -> '.join([*state.stack, rel])})")
+        _diag(
+            flat,
+            "error",
+            source.rel,
+            line,
+            "include-cycle",
+            f"{name!r} includes itself (cycle: {' -> '.join([*state.stack, rel])})",
+        )
         return
     state.emit("\n", source.rel, at)
-    _expand(state, rel, path.parent if kind == "import" else base, depth=depth + 1,
-            mode="subfile" if kind == "subfile" else "input")
+    _expand(
+        state,
+        rel,
+        path.parent if kind == "import" else base,
+        depth=depth + 1,
+        mode="subfile" if kind == "subfile" else "input",
+    )
     state.emit("\n", source.rel, at)
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from paperlint.preflight import declarations as decl
 from paperlint.preflight import macros, texscan
+from paperlint.preflight.model import Macro
 from paperlint.preflight.walkstate import Owner
 
 if TYPE_CHECKING:
@@ -17,7 +18,9 @@ if TYPE_CHECKING:
 
     Handler = Callable[[Walker, str, re.Match[str]], int]
 
-_VALUE = re.compile(r"\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}|([-+]?\s*\d+))\s*$")
+_VALUE = re.compile(
+    r"\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}|([-+]?\s*\d+))\s*$"
+)
 _ALIASES = {"numberwithin": "numberwithin", "counterwithin": "counterwithin"}
 
 
@@ -37,8 +40,12 @@ def setcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
     value = _counter_value(walker, expr)
     counters = walker.reg.counters
     if value is None:
-        walker.problem(walker.at(m.start()), "warning", "unsure-counter",
-                       f"\\{m.group(1)}{{{name}}}{{{expr}}}: value not understood")
+        walker.problem(
+            walker.at(m.start()),
+            "warning",
+            "unsure-counter",
+            f"\\{m.group(1)}{{{name}}}{{{expr}}}: value not understood",
+        )
     elif m.group(1) == "setcounter":
         counters.set(name, value)
     else:
@@ -91,7 +98,7 @@ def addtoreset(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
-def _define(walker: Walker, at: int, macro: macros.Macro | None) -> None:
+def _define(walker: Walker, at: int, macro: Macro | None) -> None:
     if macro is None:
         return
     name = macro.name.lstrip("\\")
@@ -102,21 +109,25 @@ def _define(walker: Walker, at: int, macro: macros.Macro | None) -> None:
         counters.macros[name] = macro.definition
         if "\\\\" in macro.definition:
             walker.row_macros[name] = macro.definition
-        if walker.in_document or macros_expand(macro.definition):
-            if macros_expand(macro.definition):
-                walker.expanders[name] = macro.definition
+        if macros_expand(macro.definition):
+            walker.expanders[name] = macro.definition
     walker.out.macros.append((walker.at(at), macro))
 
 
 def macros_expand(body: str) -> bool:
-    return bool(re.search(r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b", body))
+    return bool(
+        re.search(
+            r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b",
+            body,
+        )
+    )
 
 
 def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:
     macro, pos = macros.parse_newcommand(text, m.end() - len(m.group(2)))
-    if macro is not None and m.group(1) == "providecommand":
-        if macro.name.lstrip("\\") in walker.reg.counters.macros:
-            return pos
+    known = macro is not None and macro.name.lstrip("\\") in walker.reg.counters.macros
+    if known and m.group(1) == "providecommand":
+        return pos
     _define(walker, m.start(), macro)
     return pos
 
@@ -145,7 +156,9 @@ def newenvironment(walker: Walker, text: str, m: re.Match[str]) -> int:
     env, pos = macros.parse_newenvironment(text, m.end() - len(m.group(2)))
     if env is not None:
         walker.wrappers[env.name] = env
-        walker.reg.envs.pop(env.name, None) if m.group(1) == "renewenvironment" and _wraps_theorem(walker, env) else None
+        walker.reg.envs.pop(env.name, None) if m.group(1) == "renewenvironment" and _wraps_theorem(
+            walker, env
+        ) else None
     return pos
 
 
@@ -236,26 +249,58 @@ def _walker_method(name: str) -> Handler:
 
 def _table() -> dict[str, Handler]:
     table: dict[str, Handler] = {
-        "setcounter": setcounter, "addtocounter": setcounter, "stepcounter": stepcounter,
-        "refstepcounter": stepcounter, "newcounter": newcounter, "numberwithin": numberwithin,
-        "counterwithin": numberwithin, "counterwithout": numberwithin, "@addtoreset": addtoreset,
-        "newcommand": newcommand, "renewcommand": newcommand, "providecommand": newcommand,
-        "DeclareRobustCommand": newcommand, "def": define, "gdef": define, "edef": define,
-        "xdef": define, "let": let, "DeclareMathOperator": math_operator,
-        "newenvironment": newenvironment, "renewenvironment": newenvironment,
-        "newtheorem": newtheorem, "newdefinition": newtheorem, "newproof": newtheorem,
-        "spnewtheorem": spnewtheorem, "declaretheorem": declaretheorem,
-        "theoremnumbering": theoremnumbering, "newtheoremstyle": skip_args("{{{{{{{{{"),
-        "declaretheoremstyle": skip_args("[{"), "theoremstyle": skip_args("{"),
-        "documentclass": documentclass, "LoadClass": documentclass, "usepackage": usepackage,
-        "RequirePackage": usepackage, "bibliography": bibliography,
-        "addbibresource": bibliography, "crefname": skip_args("{{{"), "Crefname": skip_args("{{{"),
+        "setcounter": setcounter,
+        "addtocounter": setcounter,
+        "stepcounter": stepcounter,
+        "refstepcounter": stepcounter,
+        "newcounter": newcounter,
+        "numberwithin": numberwithin,
+        "counterwithin": numberwithin,
+        "counterwithout": numberwithin,
+        "@addtoreset": addtoreset,
+        "newcommand": newcommand,
+        "renewcommand": newcommand,
+        "providecommand": newcommand,
+        "DeclareRobustCommand": newcommand,
+        "def": define,
+        "gdef": define,
+        "edef": define,
+        "xdef": define,
+        "let": let,
+        "DeclareMathOperator": math_operator,
+        "newenvironment": newenvironment,
+        "renewenvironment": newenvironment,
+        "newtheorem": newtheorem,
+        "newdefinition": newtheorem,
+        "newproof": newtheorem,
+        "spnewtheorem": spnewtheorem,
+        "declaretheorem": declaretheorem,
+        "theoremnumbering": theoremnumbering,
+        "newtheoremstyle": skip_args("{{{{{{{{{"),
+        "declaretheoremstyle": skip_args("[{"),
+        "theoremstyle": skip_args("{"),
+        "documentclass": documentclass,
+        "LoadClass": documentclass,
+        "usepackage": usepackage,
+        "RequirePackage": usepackage,
+        "bibliography": bibliography,
+        "addbibresource": bibliography,
+        "crefname": skip_args("{{{"),
+        "Crefname": skip_args("{{{"),
     }
     for name in ("begin", "end", "label", "appendix", "item", "caption"):
         table[name] = _walker_method(name)
     table["appendices"] = _walker_method("appendix")
     table["["] = _walker_method("display_math")
-    for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph"):
+    for name in (
+        "part",
+        "chapter",
+        "section",
+        "subsection",
+        "subsubsection",
+        "paragraph",
+        "subparagraph",
+    ):
         table[name] = _walker_method("section")
     return table
 

@@ -45,7 +45,9 @@ def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
 def _span(flat: FlatSource, begin: int, end: int) -> Span:
     file, start_line = flat.locate(begin)
     end_file, end_line = flat.locate(max(end - 1, begin))
-    return Span(file=file, start_line=start_line, end_line=end_line if end_file == file else start_line)
+    return Span(
+        file=file, start_line=start_line, end_line=end_line if end_file == file else start_line
+    )
 
 
 def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
@@ -57,7 +59,7 @@ def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
             Result(
                 id="",
                 env=raw.env,
-                kind=kind_of(raw.env, raw.title),  # type: ignore[arg-type]
+                kind=kind_of(raw.env, raw.title),
                 title=raw.title,
                 number=raw.number,
                 note=raw.note.strip() if raw.note and raw.note.strip() else None,
@@ -77,7 +79,7 @@ def _assign_ids(walk: WalkOutput, results: list[Result], owners: dict[int, int])
     """First label; else `<env>:<number>`; else `<env>@<8 hex of the statement>`."""
     seen: set[str] = set()
     ids: list[str] = []
-    for raw, result in zip(walk.results, results, strict=True):
+    for result in results:
         if result.labels:
             rid = result.labels[0]
         elif result.number:
@@ -122,8 +124,10 @@ def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
     out = list(flat.diagnostics)
     for pos, severity, code, message in walk.problems:
         file, line = flat.locate(pos) if pos is not None else (flat.root, None)
-        out.append(Diagnostic(severity=severity, file=file, line=line, code=code, message=message))  # type: ignore[arg-type]
+        out.append(Diagnostic(severity=severity, file=file, line=line, code=code, message=message))
     unique: dict[tuple[str, int | None, str, str], Diagnostic] = {}
     for diagnostic in out:
-        unique.setdefault((diagnostic.file, diagnostic.line, diagnostic.code, diagnostic.message), diagnostic)
+        unique.setdefault(
+            (diagnostic.file, diagnostic.line, diagnostic.code, diagnostic.message), diagnostic
+        )
     return list(unique.values())

@@ -100,4 +100,6 @@ def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int
 
 def substitute(body: str, args: list[str]) -> str:
     """Replace `#1`…`#9` by the arguments."""
-    return re.sub(r"#(\d)", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", body)
+    return re.sub(
+        r"#(\d)", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", body
+    )

@@ -13,12 +13,31 @@ from paperlint.preflight.declarations import Registry
 from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
 
 _CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
-_SECTIONS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
-_EXPANDS = re.compile(r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b")
-_PROOF_ENV = re.compile(r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I)
+_SECTIONS = (
+    "part",
+    "chapter",
+    "section",
+    "subsection",
+    "subsubsection",
+    "paragraph",
+    "subparagraph",
+)
+_EXPANDS = re.compile(
+    r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b"
+)
+_PROOF_ENV = re.compile(
+    r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I
+)
 _ENUM_LEVELS = ("i", "ii", "iii", "iv")
-_FLOATS = {"figure": "figure", "table": "table", "wrapfigure": "figure", "wraptable": "table",
-           "SCfigure": "figure", "sidewaysfigure": "figure", "sidewaystable": "table"}
+_FLOATS = {
+    "figure": "figure",
+    "table": "table",
+    "wrapfigure": "figure",
+    "wraptable": "table",
+    "SCfigure": "figure",
+    "sidewaysfigure": "figure",
+    "sidewaystable": "table",
+}
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
@@ -53,8 +72,12 @@ class Walker:
             self.record_label(key, Owner("", "equation", None), len(self.text))
         for frame in reversed(self.frames):
             if frame.result is not None or frame.proof is not None:
-                self.problem(frame.begin, "error", "unterminated-environment",
-                             f"\\begin{{{frame.name}}} is never closed")
+                self.problem(
+                    frame.begin,
+                    "error",
+                    "unterminated-environment",
+                    f"\\begin{{{frame.name}}} is never closed",
+                )
                 self._close(frame, len(self.text), len(self.text))
         return self.out
 
@@ -173,7 +196,9 @@ class Walker:
         name, pos = group[0].strip(), group[1]
         if not self.in_document or name == "document":
             return pos
-        index = next((i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None)
+        index = next(
+            (i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None
+        )
         if index is None:
             return pos
         for frame in reversed(self.frames[index:]):
@@ -201,7 +226,13 @@ class Walker:
             self.enum_depth = max(self.enum_depth - 1, 0)
 
     def _begin_theorem(
-        self, text: str, start: int, pos: int, env: str, *, note: str | None = None,
+        self,
+        text: str,
+        start: int,
+        pos: int,
+        env: str,
+        *,
+        note: str | None = None,
         frame_name: str | None = None,
     ) -> int:
         spec = self.reg.envs[env]
@@ -217,9 +248,16 @@ class Walker:
             self.reg.counters.step(spec.counter)
             number = self.reg.counters.render(spec.the_key)
         title = self.reg.counters.expand(spec.title, 0).strip() or spec.title
-        result = RawResult(env=env, title=title, number=number, note=note,
-                           begin=self.at(start), body_start=self.at(pos, body=True),
-                           parent=self.enclosing_result(), in_proof=self.enclosing_proof())
+        result = RawResult(
+            env=env,
+            title=title,
+            number=number,
+            note=note,
+            begin=self.at(start),
+            body_start=self.at(pos, body=True),
+            parent=self.enclosing_result(),
+            in_proof=self.enclosing_proof(),
+        )
         self.out.results.append(result)
         index = len(self.out.results) - 1
         frame = Frame(frame_name or env, result.begin, self.current, result=index)
@@ -244,7 +282,9 @@ class Walker:
             group = texscan.read_group(text, pos)
             if group is not None:
                 note, pos = group
-        proof = RawProof(env=name, note=note, begin=self.at(start), body_start=self.at(pos, body=True))
+        proof = RawProof(
+            env=name, note=note, begin=self.at(start), body_start=self.at(pos, body=True)
+        )
         self.out.proofs.append(proof)
         self.frames.append(Frame(name, proof.begin, self.current, proof=len(self.out.proofs) - 1))
         return pos
@@ -264,10 +304,16 @@ class Walker:
             args.append(group[0])
             pos = group[1]
         before = len(self.frames)
-        self._expand_snippet(macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True))
+        self._expand_snippet(
+            macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True)
+        )
         inner = self.frames[before:]
-        frame = Frame(wrapper.name, self.at(start), self.current,
-                      end_code=macros.substitute(wrapper.end, args))
+        frame = Frame(
+            wrapper.name,
+            self.at(start),
+            self.current,
+            end_code=macros.substitute(wrapper.end, args),
+        )
         if inner:
             del self.frames[before:]
             frame.result = next((f.result for f in inner if f.result is not None), None)
@@ -289,13 +335,22 @@ class Walker:
         end = body_end + len(name) + 6 if close >= 0 else body_end
         owner_result = self.enclosing_result()
         rows = equations.number_rows(
-            name, self._math_body(text[pos:body_end]), self.reg.counters,
-            self.expanders | self.row_macros, self.pending_labels,
+            name,
+            self._math_body(text[pos:body_end]),
+            self.reg.counters,
+            self.expanders | self.row_macros,
+            self.pending_labels,
         )
-        self._record_rows(rows, owner_result, self.at(start), carry=name.rstrip("*") in equations.MULTI)
+        self._record_rows(
+            rows, owner_result, self.at(start), carry=name.rstrip("*") in equations.MULTI
+        )
         if close < 0:
-            self.problem(self.at(start), "error", "unterminated-environment",
-                         f"\\begin{{{name}}} is never closed")
+            self.problem(
+                self.at(start),
+                "error",
+                "unterminated-environment",
+                f"\\begin{{{name}}} is never closed",
+            )
         return end
 
     def _equation_from_macro(self, start: int, name: str) -> None:
@@ -305,10 +360,16 @@ class Walker:
         body_start = self.anchor[1]
         close = re.compile(pattern).search(self.text, body_start)
         body_end = close.start() if close else len(self.text)
-        rows = equations.number_rows(name, self._math_body(self.text[body_start:body_end]),
-                                     self.reg.counters, self.expanders | self.row_macros,
-                                     self.pending_labels)
-        self._record_rows(rows, self.enclosing_result(), start, carry=name.rstrip("*") in equations.MULTI)
+        rows = equations.number_rows(
+            name,
+            self._math_body(self.text[body_start:body_end]),
+            self.reg.counters,
+            self.expanders | self.row_macros,
+            self.pending_labels,
+        )
+        self._record_rows(
+            rows, self.enclosing_result(), start, carry=name.rstrip("*") in equations.MULTI
+        )
         self.resume_at = close.end() if close else len(self.text)
 
     def _record_rows(
@@ -343,7 +404,9 @@ class Walker:
         body_end = close if close >= 0 else len(text)
         body = text[m.end() : body_end]
         if "\\tag" in body or "\\label" in body:
-            rows = equations.number_rows("equation*", body, self.reg.counters, None, self.pending_labels)
+            rows = equations.number_rows(
+                "equation*", body, self.reg.counters, None, self.pending_labels
+            )
             self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
         return body_end + 2 if close >= 0 else body_end
 
@@ -363,9 +426,10 @@ class Walker:
         if not self.in_document or name not in self.reg.counters.values:
             return m.end()
         if m.group(2):
-            if self.appendix_active and self.reg.doc_class == "imsart" and name == "section":
-                if self.reg.counters.values["section"] == 0:
-                    self.reg.counters.set("section", 1)
+            # imsart: an unnamed appendix `\\section*` still makes the section "A".
+            imsart = self.appendix_active and self.reg.doc_class == "imsart" and name == "section"
+            if imsart and self.reg.counters.values["section"] == 0:
+                self.reg.counters.set("section", 1)
             return m.end()
         counters = self.reg.counters
         counters.step(name)
@@ -393,7 +457,9 @@ class Walker:
             counters.the["section"] = "\\Alph{section}"
 
     def caption(self, text: str, m: re.Match[str]) -> int:
-        float_env = next((f.name for f in reversed(self.frames) if f.name.rstrip("*") in _FLOATS), None)
+        float_env = next(
+            (f.name for f in reversed(self.frames) if f.name.rstrip("*") in _FLOATS), None
+        )
         if self.in_document and float_env is not None:
             counter = _FLOATS[float_env.rstrip("*")]
             self.reg.counters.step(counter)

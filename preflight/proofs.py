@@ -17,7 +17,9 @@ _PARAGRAPH_HEAD = re.compile(
     r"(?:\{\\(?:it|bf|em|sc)\s*Proof[^}]{0,200}\}|\\(?:textit|textbf|emph|textsc)\s*\{\s*Proof[^}]{0,200}\}"
     r"|Proof[.:])"
 )
-_PROOF_END = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|QED|hfill\s*\$?\\(?:Box|square|blacksquare))\b|\\end\s*\{|\\begin\s*\{|\n\s*\n\s*\n")
+_PROOF_END = re.compile(
+    r"\\(?:qed|qedhere|square|blacksquare|Box|QED|hfill\s*\$?\\(?:Box|square|blacksquare))\b|\\end\s*\{|\\begin\s*\{|\n\s*\n\s*\n"
+)
 _PROOF_OF = re.compile(r"Proof\s+of\s+(?:the\s+)?", re.I)
 
 
@@ -26,6 +28,7 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     owners: dict[int, int] = {}
     key_owner = {k: o.result for k, o in walk.labels.items() if o.result is not None}
     by_number = {(r.title.lower(), r.number): i for i, r in enumerate(results) if r.number}
+    by_number.update({(r.kind, r.number): i for i, r in enumerate(results) if r.number})
     for index, proof in enumerate(walk.proofs):
         target = _by_reference(proof.note or "", key_owner, by_number)
         how = "reference"
@@ -39,9 +42,11 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     return owners
 
 
-def _by_reference(note: str, key_owner: dict[str, int | None], by_number: dict[tuple[str, str | None], int]) -> int | None:
+def _by_reference(
+    note: str, key_owner: dict[str, int], by_number: dict[tuple[str, str], int]
+) -> int | None:
     for key in references.reference_keys(note):
-        if key_owner.get(key) is not None:
+        if key in key_owner:
             return key_owner[key]
     for word, number in references.plain_mentions(note):
         if (word, number) in by_number:
@@ -70,8 +75,11 @@ def _proof(flat: FlatSource, proof: RawProof, how: str) -> Proof:
     body_end = proof.body_end if proof.body_end >= 0 else end
     file, start = flat.locate(proof.begin)
     _, stop = flat.locate(max(end - 1, proof.begin))
-    return Proof(span=Span(file=file, start_line=start, end_line=max(stop, start)),
-                 text=flat.text[proof.body_start : body_end].strip(), attached_by=how)
+    return Proof(
+        span=Span(file=file, start_line=start, end_line=max(stop, start)),
+        text=flat.text[proof.body_start : body_end].strip(),
+        attached_by=how,
+    )
 
 
 def _attach_paragraphs(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> None:
@@ -83,8 +91,14 @@ def _attach_paragraphs(flat: FlatSource, walk: WalkOutput, results: list[Result]
             continue
         stop = _PROOF_END.search(flat.text, head.end())
         end = stop.end() if stop else min(len(flat.text), head.end() + 3000)
-        paragraph = RawProof(env="paragraph", note=None, begin=head.start(), body_start=head.end(),
-                             end=end, body_end=stop.start() if stop else end)
+        paragraph = RawProof(
+            env="paragraph",
+            note=None,
+            begin=head.start(),
+            body_start=head.end(),
+            end=end,
+            body_end=stop.start() if stop else end,
+        )
         result.proof = _proof(flat, paragraph, "paragraph")
 
 

@@ -31,7 +31,9 @@ def reference_keys(text: str) -> list[str]:
             keys.append(match.group(3).strip())
             continue
         cmd = match.group(0)[1:].split("{")[0].rstrip("* \n")
-        groups = [match.group(1)] + ([match.group(2)] if cmd in _RANGE_CMDS and match.group(2) else [])
+        groups = [match.group(1)] + (
+            [match.group(2)] if cmd in _RANGE_CMDS and match.group(2) else []
+        )
         for group in groups:
             keys.extend(k.strip() for k in group.split(",") if k.strip())
     return keys
@@ -51,9 +53,17 @@ def _title_index(results: list[Result]) -> dict[tuple[str, str], str]:
     return index
 
 
-_SHORT = {"thm": "theorem", "prop": "proposition", "lem": "lemma", "cor": "corollary",
-          "def": "definition", "fact": "claim", "observation": "claim", "condition": "assumption",
-          "hypothesis": "assumption"}
+_SHORT = {
+    "thm": "theorem",
+    "prop": "proposition",
+    "lem": "lemma",
+    "cor": "corollary",
+    "def": "definition",
+    "fact": "claim",
+    "observation": "claim",
+    "condition": "assumption",
+    "hypothesis": "assumption",
+}
 
 
 def resolve(text: str, key_owner: dict[str, str], titles: dict[tuple[str, str], str]) -> list[str]:

@@ -21,7 +21,9 @@ def text_table(inventory: Inventory) -> str:
     header = ["number", "kind", "label", "where", "proof", "uses"]
     rows = [header] + [_row(r) for r in inventory.results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1]
-             for row in rows]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1]
+        for row in rows
+    ]
     lines.append(f"{len(inventory.results)} results in {inventory.root}")
     return "\n".join(line.rstrip() for line in lines)

@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperlint.errors import InputError
 from paperlint.preflight import prepass
 from paperlint.preflight.model import Diagnostic, FileEntry
+
+from paperlint.errors import InputError
 
 HUGE_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -26,8 +27,25 @@ _INCLUDE = re.compile(
     r"|includeonly)(?![A-Za-z@])\*?"
 )
 _NAME_HINTS = {"main": 3, "paper": 2, "ms": 2, "article": 1, "manuscript": 2, "arxiv": 1}
-_BAD_HINTS = ("draft", "old", "backup", "rebuttal", "poster", "slides", "response", "cover",
-              "letter", "reply", "review", "talk", "abstract", "copy", "bak", "tmp", "test")
+_BAD_HINTS = (
+    "draft",
+    "old",
+    "backup",
+    "rebuttal",
+    "poster",
+    "slides",
+    "response",
+    "cover",
+    "letter",
+    "reply",
+    "review",
+    "talk",
+    "abstract",
+    "copy",
+    "bak",
+    "tmp",
+    "test",
+)
 
 
 @dataclass
@@ -75,7 +93,7 @@ class FlatSource:
     def diagnose(self, severity: str, pos: int | None, code: str, message: str) -> None:
         file, line = self.locate(pos) if pos is not None else (self.root, None)
         self.diagnostics.append(
-            Diagnostic(severity=severity, file=file, line=line, code=code, message=message)  # type: ignore[arg-type]
+            Diagnostic(severity=severity, file=file, line=line, code=code, message=message)
         )
 
 
@@ -152,17 +170,27 @@ def find_root(project: Path) -> Path:
         if data is not None and not looks_binary(data):
             texts[path] = decode(data)[0]
     candidates = [p for p, t in texts.items() if is_root_candidate(t)]
-    candidates = [p for p in candidates if not re.search(r"\\documentclass(\[[^]]*\])?\{standalone\}", texts[p])]
+    candidates = [
+        p
+        for p in candidates
+        if not re.search(r"\\documentclass(\[[^]]*\])?\{standalone\}", texts[p])
+    ]
     included = set().union(*(_included_names(t) for t in texts.values())) if texts else set()
     top = [p for p in candidates if p.stem not in included] or candidates
     if not top:
-        raise InputError("no main .tex file found (none has \\documentclass and \\begin{document})",
-                         path=project, hint="pass the main file, or --root FILE")
+        raise InputError(
+            "no main .tex file found (none has \\documentclass and \\begin{document})",
+            path=project,
+            hint="pass the main file, or --root FILE",
+        )
     scored = sorted(((_score(p, texts[p], project), p) for p in top), key=lambda s: -s[0])
     if len(scored) > 1 and scored[0][0] == scored[1][0]:
         names = ", ".join(str(p.relative_to(project)) for _, p in scored if _ == scored[0][0])
-        raise InputError(f"several candidate main files: {names}", path=project,
-                         hint="choose one with --root FILE")
+        raise InputError(
+            f"several candidate main files: {names}",
+            path=project,
+            hint="choose one with --root FILE",
+        )
     return scored[0][1]
 
 

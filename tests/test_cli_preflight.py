@@ -27,10 +27,14 @@ def test_text_table_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert json.loads(out.read_text(encoding="utf-8"))["root"] == "paper.tex"
 
 
-def test_diagnostics_go_to_stderr_and_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diagnostics_go_to_stderr_and_exit_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     paper = tmp_path / "paper.tex"
-    paper.write_text("\\documentclass{article}\n\\begin{document}\n\\input{gone}\n\\end{document}\n",
-                     encoding="utf-8")
+    paper.write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\input{gone}\n\\end{document}\n",
+        encoding="utf-8",
+    )
     assert root.run(["preflight", str(paper)]) == 0
     assert "paper.tex:3: warning:" in capsys.readouterr().err
 

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 
 import pytest
+from paperlint.preflight.inventory import build_inventory
 
 from paperlint.errors import InputError
-from paperlint.preflight.inventory import build_inventory
 
 HEAD = "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{theorem}{Theorem}\n"
 
@@ -87,7 +87,9 @@ def test_symlink_out_of_the_project_is_never_read(tmp_path: Path, opened: list[P
 def test_include_cycle_is_reported(tmp_path: Path) -> None:
     _paper(tmp_path, "\\input{a}")
     (tmp_path / "a.tex").write_text("\\input{b}\n", encoding="utf-8")
-    (tmp_path / "b.tex").write_text("\\begin{theorem}\\label{t}x\\end{theorem}\n\\input{a}\n", encoding="utf-8")
+    (tmp_path / "b.tex").write_text(
+        "\\begin{theorem}\\label{t}x\\end{theorem}\n\\input{a}\n", encoding="utf-8"
+    )
     inventory = build_inventory(tmp_path / "paper.tex")
     assert [r.id for r in inventory.results] == ["t"]
     cycle = next(d for d in inventory.diagnostics if d.code == "include-cycle")
@@ -103,7 +105,9 @@ def test_missing_input_is_a_warning(tmp_path: Path) -> None:
 
 def test_unterminated_environment(tmp_path: Path) -> None:
     path = tmp_path / "paper.tex"
-    path.write_text(HEAD + "\\begin{document}\n\\begin{theorem}\\label{t}\nNo end.\n", encoding="utf-8")
+    path.write_text(
+        HEAD + "\\begin{document}\n\\begin{theorem}\\label{t}\nNo end.\n", encoding="utf-8"
+    )
     inventory = build_inventory(path)
     assert [r.number for r in inventory.results] == ["1"]
     problem = next(d for d in inventory.diagnostics if d.code == "unterminated-environment")
@@ -126,8 +130,12 @@ def test_binary_include_is_a_diagnostic(tmp_path: Path) -> None:
 
 def test_undecodable_bytes_fall_back(tmp_path: Path) -> None:
     path = tmp_path / "paper.tex"
-    path.write_bytes((HEAD + "\\begin{document}\nCaf\xe9\n\\begin{theorem}\\label{t}x\\end{theorem}\n"
-                      "\\end{document}\n").encode("latin-1"))
+    path.write_bytes(
+        (
+            HEAD + "\\begin{document}\nCaf\xe9\n\\begin{theorem}\\label{t}x\\end{theorem}\n"
+            "\\end{document}\n"
+        ).encode("latin-1")
+    )
     inventory = build_inventory(path)
     assert [r.id for r in inventory.results] == ["t"]
     assert _codes(inventory)["decoding"] is None
@@ -161,6 +169,7 @@ def test_root_ranking_prefers_main_and_skips_included_and_standalone(tmp_path: P
     _paper(tmp_path, "\\input{part}", name="main.tex")
     _paper(tmp_path, "x", name="part.tex")
     (tmp_path / "fig.tex").write_text(
-        "\\documentclass{standalone}\n\\begin{document}x\\end{document}\n", encoding="utf-8")
+        "\\documentclass{standalone}\n\\begin{document}x\\end{document}\n", encoding="utf-8"
+    )
     _paper(tmp_path, "x", name="old_draft.tex")
     assert build_inventory(tmp_path).root == "main.tex"
