@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from paperlint.lean import guard
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -224,6 +225,15 @@ class FinalChecker:
                 hint=f"cannot read {file}: {exc}",
             )
         sha = hashlib.sha256(text.encode()).hexdigest()
+        if bad := guard.bad_names(names):
+            # A name with spaces or newlines would splice a command into the copy.
+            return FinalCheck(
+                outcome=Outcome.REJECTED,
+                file_sha256=sha,
+                axioms=dict.fromkeys(names),
+                code=FailureCode.AXIOMS_UNPARSED,
+                hint=f"not a single declaration name: {bad!r}",
+            )
         run = self._runner(timeout_s)
         build = run(file)
         axioms = None

@@ -120,7 +120,11 @@ class WarmVerifier:
     ) -> None:
         self.settings = settings
         self._backend = backend if backend is not None else LeanInteractBackend(settings)
-        self._final = final if final is not None else FinalChecker(settings.paths)
+        self._final = (
+            final
+            if final is not None
+            else FinalChecker(settings.paths, memory_mb=settings.memory_hard_limit_mb)
+        )
         self._on_restart = on_restart
         self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
         self._header: str | None = None
