@@ -1,0 +1,90 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from paperlint.agents.client import Completion, LiteLLMClient, make_client
+from paperlint.agents.runner import AgentCall, AgentRunner
+from paperlint.agents.transcript import TRANSCRIPT_FILE, RecordingClient, Transcript
+from paperlint.config import Config
+from paperlint.errors import InputError, ModelError
+
+from .conftest import MINIMAL_INPUTS, VALID_ANSWERS, entry
+
+
+def test_live_client_without_a_model_says_how_to_configure_one():
+    client = make_client(Config())
+    assert isinstance(client, LiteLLMClient) and client.replay is False
+    with pytest.raises(ModelError, match=r"no model configured for role gate; set \[models\]"):
+        client.ladder("gate")
+
+
+def test_live_client_ladder_comes_from_config():
+    config = Config.model_validate({"models": {"prover": ["cheap/a", "strong/b"], "gate": "g/c"}})
+    client = make_client(config)
+    assert client.ladder("prover") == ["cheap/a", "strong/b"]
+    assert client.ladder("gate") == ["g/c"]
+
+
+def test_replay_client_routes_every_role_to_the_provider(write_transcript):
+    client = make_client(Config(), write_transcript(entry("gate", VALID_ANSWERS["gate"])))
+    assert client.replay is True
+    assert client.ladder("prover") == ["paperlint-replay/prover"]
+
+
+class FakeLiveClient:
+    replay = False
+
+    def ladder(self, role):
+        return ["fake/live"]
+
+    def complete(self, model, messages, *, metadata):
+        return Completion(json.dumps(VALID_ANSWERS["gate"]), 50, 9, 0.01)
+
+
+def test_recording_a_fake_live_run_makes_a_transcript_the_replay_serves(tmp_path):
+    replay = tmp_path / "replay"
+    call = AgentCall(task="gate", role="gate", result="lem:median", inputs=MINIMAL_INPUTS["gate"])
+    recorded = AgentRunner(Config(), client=RecordingClient(FakeLiveClient(), replay)).call(
+        call, model="fake/live"
+    )
+    [line] = (replay / TRANSCRIPT_FILE).read_text().splitlines()
+    data = json.loads(line)
+    assert data["task"] == "gate" and data["repair"] == 0 and data["model"] == "fake/live"
+    assert data["prompt_sha256"] == recorded.prompt_sha256
+    assert data["usage"] == {"prompt_tokens": 50, "completion_tokens": 9}
+    assert data["cost_usd"] == 0.01
+
+    events = []
+    replayed = AgentRunner(Config(), client=make_client(Config(), replay), on_event=events.append)
+    reply = replayed.call(call, model="paperlint-replay/gate")
+    assert reply.output == recorded.output and reply.prompt_drift is False
+    assert reply.cost_usd == 0.01 and events[0]["replay"] is True
+
+
+def test_bad_transcript_line_names_file_and_line(tmp_path):
+    path = tmp_path / TRANSCRIPT_FILE
+    good = json.dumps(entry("gate", "{}"))
+    path.write_text(good + "\n" + json.dumps({"task": "gate"}) + "\n")
+    with pytest.raises(InputError) as err:
+        Transcript.load(path)
+    assert err.value.line == 2 and "role" in str(err.value)
+
+
+def test_duplicate_transcript_key_is_an_error(tmp_path):
+    path = tmp_path / TRANSCRIPT_FILE
+    line = json.dumps(entry("gate", "{}"))
+    path.write_text(line + "\n" + line + "\n")
+    with pytest.raises(InputError, match="duplicate transcript entry") as err:
+        Transcript.load(path)
+    assert err.value.line == 2
+
+
+def test_agents_runner_import_pulls_in_neither_litellm_nor_jinja2():
+    code = (
+        "import sys, paperlint.agents.runner, paperlint.config;"
+        "print(sorted({'litellm', 'jinja2'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
