@@ -159,8 +159,10 @@ class WarmVerifier:
         env = raw.get("env")
         if isinstance(env, int):
             if result.accepted:
-                # Clean: the very env `context.extended(candidate)` would prepare.
+                # Clean: the very env `context.extended(candidate)` would prepare. Callers
+                # often advance with the stripped text; both spellings elaborate the same.
                 self._envs[context.extended(candidate).key()] = env
+                self._envs[context.extended(candidate.strip()).key()] = env
             else:
                 self._backend.forget(env)
         return result

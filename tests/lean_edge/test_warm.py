@@ -381,3 +381,12 @@ def test_real_lean_end_to_end(tmp_path):
         assert bad.code is FailureCode.SORRY
     finally:
         warm.close()
+
+
+def test_advancing_with_stripped_text_reuses_the_env(tmp_path):
+    fake = FakeBackend()
+    warm = _warm(tmp_path, fake)
+    warm.check(CTX, f"\n{GOOD}\n\n", timeout_s=5)
+    calls = len(fake.calls)
+    warm.check(CTX.extended(GOOD), "theorem next : True := good", timeout_s=5)
+    assert len(fake.calls) == calls + 1
