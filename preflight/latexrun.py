@@ -18,6 +18,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
@@ -171,21 +172,28 @@ def compile_project(
 
 def copy_project(source: Path, target: Path) -> None:
     """Copy the regular files of `source` into `target`; links are followed only inside it."""
+    for rel, real in project_files(source):
+        if _is_build_output(rel.name):
+            continue
+        dest = target / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(real, dest)
+
+
+def project_files(source: Path) -> Iterator[tuple[Path, Path]]:
+    """(relative path, real path) of every regular file whose real path is inside `source`.
+
+    Linked folders are not entered (`os.walk` default) and linked files count only when they
+    point inside the project: paperlint never reads outside the paper's folder.
+    """
     base = source.resolve()
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         here = Path(dirpath)
-        rel = here.relative_to(base)
-        for name in filenames:
-            if _is_build_output(name):
-                continue
-            src = here / name
-            real = src.resolve()
-            if not real.is_file() or not real.is_relative_to(base):
-                continue  # never read outside the paper's folder
-            dest = target / rel / name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(real, dest)
+        for name in sorted(filenames):
+            real = (here / name).resolve()
+            if real.is_file() and real.is_relative_to(base):
+                yield (here / name).relative_to(base), real
 
 
 def _is_build_output(name: str) -> bool:
@@ -235,11 +243,11 @@ def _read_inside(scratch: Path, path: Path) -> str | None:
 
 
 def _project_texts(project_dir: Path) -> list[str]:
-    texts: list[str] = []
-    for path in sorted(project_dir.rglob("*")):
-        if path.suffix in {".tex", ".sty", ".cls"} and path.is_file() and not path.is_symlink():
-            texts.append(path.read_text(encoding="utf-8", errors="replace"))
-    return texts
+    return [
+        real.read_text(encoding="utf-8", errors="replace")
+        for rel, real in project_files(project_dir)
+        if rel.suffix in {".tex", ".sty", ".cls"}
+    ]
 
 
 def _strip_comments(text: str) -> str:

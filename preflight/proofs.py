@@ -3,6 +3,7 @@ anywhere, and "Proof." paragraphs written without an environment (latex.md §13)
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from paperlint.preflight import references
@@ -26,6 +27,7 @@ _PROOF_OF = re.compile(r"Proof\s+of\s+(?:the\s+)?", re.I)
 def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[int, int]:
     """Set `Result.proof`; return proof index → result index."""
     owners: dict[int, int] = {}
+    ends = _ends_index(walk)
     key_owner = {k: o.result for k, o in walk.labels.items() if o.result is not None}
     by_number = {(r.title.lower(), r.number): i for i, r in enumerate(results) if r.number}
     by_number.update({(r.kind, r.number): i for i, r in enumerate(results) if r.number})
@@ -33,7 +35,7 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
         target = _by_reference(proof.note or "", key_owner, by_number)
         how = "reference"
         if target is None:
-            target, how = _preceding(flat, walk, proof), "next"
+            target, how = _preceding(flat, walk, proof, ends), "next"
         if target is None or results[target].proof is not None:
             continue
         owners[index] = target
@@ -54,16 +56,24 @@ def _by_reference(
     return None
 
 
-def _preceding(flat: FlatSource, walk: WalkOutput, proof: RawProof) -> int | None:
-    best: int | None = None
-    for index, raw in enumerate(walk.results):
-        if raw.end < 0 or raw.end > proof.begin:
-            if raw.begin > proof.begin:
-                break
-            continue
-        best = index
-    if best is None:
+def _ends_index(walk: WalkOutput) -> tuple[list[int], list[int]]:
+    """Result ends in order, with the latest result (document order) ending by each end."""
+    pairs = sorted((raw.end, i) for i, raw in enumerate(walk.results) if raw.end >= 0)
+    ends = [end for end, _ in pairs]
+    latest: list[int] = []
+    for _, index in pairs:
+        latest.append(max(index, latest[-1]) if latest else index)
+    return ends, latest
+
+
+def _preceding(
+    flat: FlatSource, walk: WalkOutput, proof: RawProof, ends: tuple[list[int], list[int]]
+) -> int | None:
+    """The last result that ends before the proof begins, if nothing but text lies between."""
+    count = bisect.bisect_right(ends[0], proof.begin)
+    if count == 0:
         return None
+    best = ends[1][count - 1]
     gap = flat.text[walk.results[best].end : proof.begin]
     if len(gap) > _GAP_LIMIT or _SECTIONING.search(gap):
         return None

@@ -41,21 +41,18 @@ def read_group(text: str, pos: int) -> tuple[str, int] | None:
 def find_closing_brace(text: str, pos: int) -> int:
     """Offset of the `}` that closes the `{` at `pos` (len(text) when unbalanced)."""
     depth = 0
-    i = pos
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
+    for match in _BRACE_TOKEN.finditer(text, pos):
+        token = match.group(0)
+        if token == "{":
             depth += 1
-        elif ch == "}":
+        elif token == "}":
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
-    return n
+                return match.start()
+    return len(text)
+
+
+_BRACE_TOKEN = re.compile(r"\\.|[{}]", re.S)
 
 
 def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, int] | None:

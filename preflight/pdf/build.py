@@ -20,6 +20,7 @@ from paperlint.preflight.model import (
 from paperlint.preflight.pdf.blocks import (
     Block,
     body_metrics,
+    is_section_heading,
     proof_block,
     statement_block,
 )
@@ -78,11 +79,22 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
     if not any(read.text.strip() for read in lines):
         raise InputError(_NO_TEXT, path=document.name, hint=_OCR_HINT)
     body_size, skip = body_metrics(lines)
-    bib_start = find_bibliography_start(lines)
-    stop = bib_start if bib_start is not None else len(lines)
-    bib = parse_bibliography(lines[bib_start + 1 :]) if bib_start is not None else []
-    heads, has_anchors = _merge_heads(document, lines[:stop], body_size, skip)
-    drafts = [_draft(lines, heads, i, stop, body_size, skip) for i in range(len(heads))]
+    bib_start, bib_end = _bibliography_region(lines, body_size)
+    bib = parse_bibliography(lines[bib_start + 1 : bib_end])
+    heads, has_anchors = _merge_heads(document, lines, body_size, skip)
+    # appendices often follow the references: heads there count, heads inside them do not
+    heads = [head for head in heads if not bib_start <= head.index < bib_end]
+    drafts = [
+        _draft(
+            lines,
+            heads,
+            i,
+            bib_start if heads[i].index < bib_start else len(lines),
+            body_size,
+            skip,
+        )
+        for i in range(len(heads))
+    ]
     results = _results(document.name, lines, drafts, bib)
     diagnostics = _diagnostics(document.name, lines, drafts, results, has_anchors)
     return Inventory(
@@ -110,6 +122,18 @@ def _merge_heads(
             head = Head(**{**head.__dict__, "confidence": "low"})
         by_index[head.index] = head
     return [by_index[i] for i in sorted(by_index)], has_anchors
+
+
+def _bibliography_region(lines: Sequence[ReadLine], body_size: float) -> tuple[int, int]:
+    """[start, end) of the references: from their heading to the next section heading."""
+    start = find_bibliography_start(lines)
+    if start is None:
+        return len(lines), len(lines)
+    end = next(
+        (i for i in range(start + 1, len(lines)) if is_section_heading(lines[i], body_size)),
+        len(lines),
+    )
+    return start, end
 
 
 @dataclass(frozen=True)
