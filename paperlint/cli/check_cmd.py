@@ -1,1 +1,145 @@
-"""CLI commands: check_cmd (being built; see the issue tracker)."""
+"""`paperlint check`, `resume` and `status`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from paperlint.cli.root import app, crash_dir
+
+if TYPE_CHECKING:
+    from paperlint.engine.actions import Action
+    from paperlint.engine.summary import Summary
+    from paperlint.records.results import Results
+
+FORMAT = typer.Option("text", "--format", help="text or json")
+
+
+def _budget(max_cost: float | None, max_calls: int | None) -> dict[str, Any]:
+    budget: dict[str, Any] = {}
+    if max_cost is not None:
+        budget["max_cost_usd"] = max_cost
+    if max_calls is not None:
+        budget["max_calls"] = max_calls
+    return budget
+
+
+@app.command("check")
+def check(
+    paper: Path = typer.Argument(..., help="The paper: a .tex file or a project folder."),
+    workdir: Path | None = typer.Option(None, "--workdir", help="Default: PAPER.paperlint/"),
+    config: Path | None = typer.Option(None, "--config", help="A paperlint.toml to use."),
+    root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
+    until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
+    max_cost: float | None = typer.Option(None, "--max-cost", help="Budget in USD."),
+    max_calls: int | None = typer.Option(None, "--max-calls", help="Budget in model calls."),
+    replay: Path | None = typer.Option(None, "--replay", help="Replay a recorded run (offline)."),
+    fresh: bool = typer.Option(False, "--fresh", help="Discard an earlier check of this paper."),
+) -> int:
+    """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
+    from paperlint.config import load_config
+    from paperlint.engine.check import CheckRequest, start_check
+    from paperlint.engine.workspace import default_workdir
+
+    loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
+    folder = workdir or default_workdir(paper)
+    crash_dir.append(folder)
+    _announce(replay)
+    request = CheckRequest(
+        paper=paper,
+        config=loaded.config,
+        workdir=folder,
+        root=root,
+        replay=replay,
+        until=until,
+        fresh=fresh,
+    )
+    return _finish(start_check(request, progress=_progress()))
+
+
+@app.command("resume")
+def resume(
+    workdir: Path = typer.Argument(..., help="The check folder (PAPER.paperlint/)."),
+    until: str | None = typer.Option(None, "--until"),
+    max_cost: float | None = typer.Option(None, "--max-cost"),
+    max_calls: int | None = typer.Option(None, "--max-calls"),
+) -> int:
+    """Continue a check from its last complete record."""
+    from paperlint.engine.check import resume_check
+
+    crash_dir.append(workdir)
+    summary = resume_check(
+        workdir, budget=_budget(max_cost, max_calls), until=until, progress=_progress()
+    )
+    return _finish(summary)
+
+
+@app.command("status")
+def status(
+    workdir: Path = typer.Argument(..., help="The check folder."),
+    fmt: str = FORMAT,
+    why: bool = typer.Option(False, "--why", help="Say why each result is not done."),
+) -> int:
+    """Show each result's stage and verdict (read-only)."""
+    from dataclasses import asdict
+
+    from paperlint.engine.status import status_rows
+
+    rows, results = status_rows(workdir, why=why)
+    if fmt == "json":
+        payload = {"replay": results.replay, "results": [asdict(r) for r in rows]}
+        typer.echo(json.dumps(payload, indent=2))
+        return 0
+    if results.replay:
+        typer.echo("REPLAY: these verdicts come from a recorded run, not a live check.")
+    typer.echo(f"{'number':<8} {'kind':<12} {'id':<28} {'stage':<13} verdict")
+    for row in rows:
+        typer.echo(
+            f"{row.number or '-':<8} {row.kind:<12} {row.id:<28} {row.stage:<13} "
+            f"{row.verdict or '-'}"
+        )
+        for reason in row.why:
+            typer.echo(f"{'':<8} why: {reason}")
+    return 0
+
+
+def _announce(replay: Path | None) -> None:
+    if replay is not None:
+        typer.echo(
+            f"REPLAY: model answers and Lean responses are served from {replay}; "
+            "no model and no Lean are run.",
+            err=True,
+        )
+
+
+def _progress() -> Any:
+    from paperlint.engine.run import Progress
+
+    tty = sys.stderr.isatty()
+
+    def on_action(action: Action, results: Results) -> None:
+        done = sum(1 for r in results.results if r.verdict is not None)
+        line = f"[{done}/{len(results.results)}] {action.describe()}"
+        if tty:
+            sys.stderr.write("\r\033[K" + line[:100])
+            sys.stderr.flush()
+        else:
+            typer.echo(line, err=True)
+
+    return Progress(on_action=on_action)
+
+
+def _finish(summary: Summary) -> int:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+    counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.counts.items())) or "no results"
+    label = "REPLAY — " if summary.replay else ""
+    typer.echo(f"{label}{counts}")
+    if summary.stop_reason:
+        typer.echo(f"stopped: {summary.stop_reason}")
+    typer.echo(f"records: {summary.workspace}; report: {summary.workspace}/report/")
+    return int(summary.exit_code)

@@ -7,6 +7,8 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paperlint.records.work import ResultWork
+
 RESULTS_SCHEMA: Final = "paperlint.results/1"
 
 
@@ -55,6 +57,8 @@ class UnfinishedReason(StrEnum):
     NOT_VERDICT_BEARING = "not_verdict_bearing"
     DEPENDENCY_UNFINISHED = "dependency_unfinished"
     AUDIT_FAILED = "audit_failed"
+    INVALID_MODEL_OUTPUT = "invalid_model_output"
+    ISSUE_NOT_CONFIRMED = "issue_not_confirmed"
 
 
 class _Record(BaseModel):
@@ -125,8 +129,9 @@ class ResultRecord(_Record):
     unfinished: Unfinished | None = None
     evidence: Evidence = Field(default_factory=Evidence)
     verdict_bearing: bool = True
-    attempts: int = 0
     notes: list[str] = Field(default_factory=list)
+    # the engine's working state; plan() reads only this and the records above
+    work: ResultWork = Field(default_factory=ResultWork)
 
 
 class Results(_Record):

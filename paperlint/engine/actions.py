@@ -1,0 +1,89 @@
+"""Actions the engine plans, and what executing one produced."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from paperlint.agents.outputs import (
+    ArchitectOutput,
+    AuditOutput,
+    DraftOutput,
+    GateOutput,
+    IssueRuling,
+    ProverOutput,
+    ReviewOutput,
+)
+from paperlint.records.work import CounterexampleCheck, FinalAudit
+
+
+class ActionKind(StrEnum):
+    PLAN = "plan"  # architect: the paper's proof route, split into steps
+    DRAFT = "draft"  # drafter: Lean statement and step obligations; must type-check
+    GATE = "gate"  # gate: statement review before any proof search
+    PROVE = "prove"  # prover: one obligation, checked against the verifier
+    CHECK_ISSUE = "check_issue"  # issue checker: rules on a suspected issue
+    REVIEW_ISSUE = "review_issue"  # auditor: a second, independent ruling
+    AUDIT = "audit"  # final build, axioms, hygiene, fingerprint, final audit
+
+
+class Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: ActionKind
+    result: str
+    obligation: str | None = None
+    attempt: int = 1
+    model: str | None = None
+
+    def describe(self) -> str:
+        ob = f" {self.obligation}" if self.obligation else ""
+        return f"{self.kind.value} {self.result}{ob} (attempt {self.attempt})"
+
+
+class Failure(StrEnum):
+    MODEL_UNAVAILABLE = "model_unavailable"
+    INVALID_MODEL_OUTPUT = "invalid_model_output"
+    LEAN_UNAVAILABLE = "lean_unavailable"
+
+
+class ProofCheck(BaseModel):
+    """A prover candidate and what the verifier (or the refusal scan) said about it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str
+    accepted: bool
+    feedback: str = ""
+    timed_out: bool = False
+
+
+class Outcome(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Action
+    failure: Failure | None = None
+    detail: str = ""
+    plan: ArchitectOutput | None = None
+    draft: DraftOutput | None = None
+    draft_ok: bool = False
+    draft_feedback: str = ""
+    gate: GateOutput | None = None
+    gate_record: str | None = None
+    fingerprint: str | None = None
+    prover: ProverOutput | None = None
+    proof: ProofCheck | None = None
+    accepted_text: str | None = None
+    ruling: IssueRuling | None = None
+    ruling_record: str | None = None
+    quote_line: int | None = None
+    quote_file: str | None = None
+    counterexample: CounterexampleCheck | None = None
+    review: ReviewOutput | None = None
+    review_record: str | None = None
+    final: FinalAudit | None = None
+    audit: AuditOutput | None = None
+    audit_record: str | None = None
+    lean_file: str | None = None
+    hashes: dict[str, str] = {}

@@ -1,0 +1,275 @@
+"""`check` and `resume`: set up a workspace, build the edges, run the loop, write the report."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from paperlint import __version__
+from paperlint.blueprint.build import build_blueprint
+from paperlint.blueprint.model import Blueprint
+from paperlint.config import Config, dump_config_toml, load_snapshot
+from paperlint.engine import leantext
+from paperlint.engine.backends import Backends, make_backends
+from paperlint.engine.context import EngineContext, Settings
+from paperlint.engine.plan import Policy
+from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
+from paperlint.engine.summary import Summary
+from paperlint.engine.workspace import (
+    Workspace,
+    default_workdir,
+    open_workspace,
+    write_results,
+)
+from paperlint.errors import InputError
+from paperlint.preflight.model import Inventory
+from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.results import ResultRecord, Results, Stage
+from paperlint.records.store import write_text_atomic
+
+log = logging.getLogger(__name__)
+VERDICT_KINDS = {"theorem", "lemma", "proposition", "corollary", "claim", "conjecture"}
+INPUT_KINDS = {"definition", "assumption"}
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    paper: Path
+    config: Config
+    workdir: Path | None = None
+    root: str | None = None
+    replay: Path | None = None
+    until: str | None = None
+    fresh: bool = False
+
+
+def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
+    from paperlint.preflight.inventory import build_inventory
+
+    paper = request.paper
+    if not paper.exists():
+        raise InputError("no such file or folder", path=paper, hint="give the paper's .tex file")
+    inventory = build_inventory(paper, root=request.root)
+    ws = Workspace(request.workdir or default_workdir(paper))
+    _prepare_folder(ws, fresh=request.fresh)
+    project_dir = paper if paper.is_dir() else paper.parent
+    with WorkspaceLock(ws.root):
+        _keep_sources(project_dir, ws, inventory)
+        blueprint = build_blueprint(inventory)
+        write_record(ws.inventory, inventory)
+        write_record(ws.blueprint, blueprint)
+        run = {
+            "paperlint_version": __version__,
+            "paper": str(paper.resolve()),
+            "replay_dir": str(request.replay.resolve()) if request.replay else "",
+        }
+        extra = {"run": run, "versions": versions_of(request.config)}
+        write_text_atomic(ws.config, dump_config_toml(request.config, extra))
+        backends = make_backends(request.config, request.replay, ws)
+        results = initial_results(inventory, blueprint, backends, paper.name)
+        write_results(ws, results)
+        return _run(
+            ws,
+            inventory,
+            blueprint,
+            request.config,
+            backends,
+            results,
+            "check",
+            request.until,
+            progress,
+        )
+
+
+def resume_check(
+    workdir: Path,
+    *,
+    budget: dict[str, Any] | None = None,
+    until: str | None = None,
+    progress: Progress | None = None,
+) -> Summary:
+    ws = open_workspace(workdir)
+    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
+    if budget:
+        config = config.with_overrides(**budget)
+    replay_dir = extra.get("run", {}).get("replay_dir") or None
+    with WorkspaceLock(ws.root):
+        inventory = read_record(ws.inventory, Inventory)
+        blueprint = read_record(ws.blueprint, Blueprint)
+        results = ws.load_results()
+        backends = make_backends(config, Path(replay_dir) if replay_dir else None, ws)
+        return _run(ws, inventory, blueprint, config, backends, results, "resume", until, progress)
+
+
+def versions_of(config: Config) -> dict[str, str]:
+    """Versions the report prints: paperlint, the Lean pins, the models per role."""
+    from paperlint.lean.pins import default_project_dir, read_pins
+
+    pins = read_pins(default_project_dir()).summary()
+    versions = {"paperlint": __version__}
+    versions.update({f"lean_{k}" if k == "toolchain" else k: str(v) for k, v in pins.items() if v})
+    for role in ("architect", "drafter", "gate", "auditor", "issue_checker"):
+        model = getattr(config.models, role)
+        if model:
+            versions[f"model_{role}"] = model
+    if config.models.prover:
+        versions["model_prover"] = ", ".join(config.models.prover)
+    return versions
+
+
+def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
+    if ws.root.exists() and any(ws.root.iterdir()):
+        if not ws.is_workspace():
+            raise InputError(
+                "the work folder exists and is not a paperlint workspace",
+                path=ws.root,
+                hint="pass --workdir with a new folder",
+            )
+        if not fresh:
+            raise InputError(
+                "a check of this paper already exists",
+                path=ws.root,
+                hint=f"continue it with `paperlint resume {ws.root}`, or start over with --fresh",
+            )
+        shutil.rmtree(ws.root)
+    ws.root.mkdir(parents=True, exist_ok=True)
+
+
+def _keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
+    """The kept copy of the paper as checked: exactly the files preflight read."""
+    base = project_dir.resolve()
+    for entry in inventory.files:
+        src = (base / entry.path).resolve()
+        if not src.is_relative_to(base) or not src.is_file():
+            continue
+        dest = ws.source / entry.path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+
+
+def initial_results(
+    inventory: Inventory, blueprint: Blueprint, backends: Backends, paper: str
+) -> Results:
+    entries = {e.id: e for e in blueprint.entries}
+    records = []
+    for result in inventory.results:
+        entry = entries.get(result.id)
+        bearing = result.kind in VERDICT_KINDS and result.restates is None
+        record = ResultRecord(
+            id=result.id,
+            number=result.number,
+            kind=result.kind,
+            verdict_bearing=bearing,
+            stage=Stage.PENDING,
+        )
+        if not bearing and result.kind not in INPUT_KINDS:
+            record = record.model_copy(
+                update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
+            )
+        if entry is not None:
+            record = record.model_copy(
+                update={
+                    "evidence": record.evidence.model_copy(update={"lean_name": entry.lean_name})
+                }
+            )
+        records.append(record)
+    return Results(
+        replay=bool(backends.replay_parts),
+        replay_parts=list(backends.replay_parts),
+        paper=paper,
+        results=records,
+    )
+
+
+def _run(
+    ws: Workspace,
+    inventory: Inventory,
+    blueprint: Blueprint,
+    config: Config,
+    backends: Backends,
+    results: Results,
+    command: str,
+    until: str | None,
+    progress: Progress | None,
+) -> Summary:
+    journal = Journal(ws.events())
+    ctx = build_context(ws, inventory, blueprint, config, backends, journal)
+    journal.emit(run_started_event(command, list(backends.replay_parts)))
+    policy = policy_of(config, backends)
+    try:
+        summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+    finally:
+        backends.verifier.close()
+    _write_report(ws)
+    return summary
+
+
+def policy_of(config: Config, backends: Backends) -> Policy:
+    budget = config.budget
+    return Policy(
+        prover_ladder=tuple(backends.models.get("prover_ladder", ())),
+        prover_attempts=budget.prover_attempts,
+        escalate_after=budget.escalate_after,
+        draft_rounds=budget.draft_rounds,
+        max_calls=budget.max_calls,
+        max_cost_usd=budget.max_cost_usd,
+    )
+
+
+def build_context(
+    ws: Workspace,
+    inventory: Inventory,
+    blueprint: Blueprint,
+    config: Config,
+    backends: Backends,
+    journal: Journal,
+) -> EngineContext:
+    entries = {e.id: e for e in blueprint.entries}
+    order = [i for i in blueprint.order if i in entries] or [r.id for r in inventory.results]
+    settings = Settings(
+        header=leantext.header(max_heartbeats=config.lean.max_heartbeats),
+        models={k: v for k, v in backends.models.items() if isinstance(v, str)},
+        lean_timeout_s=config.lean.timeout_s,
+        final_timeout_s=config.lean.final_timeout_s,
+        failed_attempts_in_prompt=config.budget.max_failed_attempts_in_prompt,
+    )
+    return EngineContext(
+        ws=ws,
+        inventory=inventory,
+        order=order,
+        lean_names={e.id: e.lean_name for e in blueprint.entries},
+        modules={e.id: e.lean_file for e in blueprint.entries},
+        deps=transitive_deps(blueprint, order),
+        settings=settings,
+        ask=backends.ask_with(journal.emit),
+        verifier=backends.verifier,
+        emit=journal.emit,
+    )
+
+
+def transitive_deps(blueprint: Blueprint, order: list[str]) -> dict[str, list[str]]:
+    direct = {e.id: [*e.statement_uses, *e.proof_uses] for e in blueprint.entries}
+    rank = {rid: i for i, rid in enumerate(order)}
+    out: dict[str, list[str]] = {}
+    for rid in direct:
+        seen: set[str] = set()
+        stack = list(direct[rid])
+        while stack:
+            dep = stack.pop()
+            if dep in seen or dep == rid or dep not in direct:
+                continue
+            seen.add(dep)
+            stack.extend(direct[dep])
+        out[rid] = sorted(seen, key=lambda d: rank.get(d, 1 << 30))
+    return out
+
+
+def _write_report(ws: Workspace) -> None:
+    try:
+        from paperlint.reports import write_report
+    except ImportError:
+        return
+    write_report(ws.root)

@@ -1,0 +1,62 @@
+"""What the engine needs around the records: the paper, the plan, the edges, the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from paperlint.engine.workspace import Workspace
+from paperlint.lean.verifier import Verifier
+from paperlint.preflight.model import Inventory, Result
+
+
+class Ask(Protocol):
+    """One agent call: render the task's prompt, call the model, return the parsed output.
+
+    Raises `paperlint.errors.ModelError` when no model answers or the answer stays invalid.
+    """
+
+    def __call__(
+        self,
+        task: str,
+        *,
+        role: str,
+        result: str,
+        obligation: str | None,
+        attempt: int,
+        model: str,
+        inputs: dict[str, Any],
+    ) -> BaseModel: ...
+
+
+@dataclass(frozen=True)
+class Settings:
+    header: str
+    models: dict[str, str | None]  # role -> model string (prover: the first rung)
+    lean_timeout_s: float = 120.0
+    final_timeout_s: float = 900.0
+    failed_attempts_in_prompt: int = 3
+    lean_project: str | None = None
+
+
+@dataclass
+class EngineContext:
+    ws: Workspace
+    inventory: Inventory
+    order: list[str]
+    lean_names: dict[str, str]
+    modules: dict[str, str]  # result id -> workspace-relative Lean file
+    deps: dict[str, list[str]]  # result id -> transitive dependencies, in order
+    settings: Settings
+    ask: Ask
+    verifier: Verifier
+    emit: Callable[[dict[str, Any]], None] = field(default=lambda event: None)
+
+    def paper_result(self, result_id: str) -> Result:
+        found = self.inventory.result(result_id)
+        if found is None:
+            raise KeyError(result_id)
+        return found

@@ -1,0 +1,47 @@
+"""The engine's narrow view of the mechanical audit and the Lean feedback formatter."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from paperlint.engine.leantext import statement_text_exact
+from paperlint.lean.verifier import LeanCheck
+
+_WS = re.compile(r"\s+")
+_LINE_COMMENT = re.compile(r"--[^\n]*")
+_BLOCK_COMMENT = re.compile(r"/-.*?-/", re.S)
+
+
+def fingerprint(declaration: str) -> str:
+    """Fingerprint of a declaration's statement (everything before `:=`), normalised."""
+    statement = statement_text_exact(declaration)
+    text = _BLOCK_COMMENT.sub(" ", _LINE_COMMENT.sub(" ", statement))
+    text = _WS.sub(" ", text).strip()
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def refusals(text: str, *, allow_sorry: bool) -> list[str]:
+    """Rules a model-written text breaks before it may reach Lean (rendered findings)."""
+    from paperlint.lean.hygiene import refusal_findings
+
+    found = refusal_findings(text)
+    return [
+        f.render()
+        for f in found
+        if f.blocking and not (allow_sorry and f.rule in {"sorry", "admit"})
+    ]
+
+
+def scan(path: Path, project_root: Path) -> list[str]:
+    from paperlint.lean.hygiene import scan_file
+
+    return [f.render() for f in scan_file(path, project_root=project_root) if f.blocking]
+
+
+def feedback(candidate: str, check: LeanCheck) -> str:
+    """The candidate with Lean's errors and goals inlined as comments (prover feedback)."""
+    from paperlint.lean.feedback import render_feedback
+
+    return render_feedback(candidate, check)

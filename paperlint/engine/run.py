@@ -1,0 +1,240 @@
+"""The engine loop: plan (pure) → charge → execute (effects) → apply (pure) → commit (atomic).
+
+Because `plan` reads only the records, a crash between the charge and the commit makes the
+next run plan the same action again: at most one repeated call per crash, nothing else redone.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from paperlint import __version__
+from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.apply import apply, unfinished
+from paperlint.engine.context import EngineContext
+from paperlint.engine.execute import execute
+from paperlint.engine.failpoint import maybe_die
+from paperlint.engine.plan import Policy, Spend, Stop, is_open, plan
+from paperlint.engine.summary import Summary, summarise
+from paperlint.engine.workspace import write_results
+from paperlint.records import EventLog
+from paperlint.records.results import Results, Stage, UnfinishedReason, Verdict
+
+log = logging.getLogger(__name__)
+
+# `--until STAGE`: the action kinds allowed before that stage is reached.
+UNTIL: dict[str, set[ActionKind]] = {
+    "planned": {ActionKind.PLAN},
+    "drafted": {ActionKind.PLAN, ActionKind.DRAFT},
+    "gated": {ActionKind.PLAN, ActionKind.DRAFT, ActionKind.GATE},
+}
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
+
+
+class Journal:
+    """The event log, with sequence numbers, timestamps and the crash failpoint."""
+
+    def __init__(self, log_: EventLog) -> None:
+        self.log = log_
+        self.seq = log_.count()
+
+    def emit(self, event: dict[str, Any]) -> None:
+        self.seq += 1
+        count = self.log.append({"seq": self.seq, "ts": now(), **event})
+        maybe_die(count)
+
+
+def spend_of(log_: EventLog) -> Spend:
+    """Charges stay charged: a resume never refunds what an earlier run spent."""
+    calls = 0
+    model_calls = 0
+    cost = 0.0
+    for event in log_.read():
+        kind = event.get("type")
+        if kind == "action_started":
+            calls += int(event.get("charge", {}).get("calls", 0))
+        elif kind == "model_call":
+            model_calls += 1
+            cost += float(event.get("cost_usd") or 0.0)
+    return Spend(calls=max(calls, model_calls), cost_usd=cost)
+
+
+@dataclass
+class Progress:
+    """Where the loop reports each step (the CLI draws a bar or prints lines)."""
+
+    on_action: Callable[[Action, Results], None] = lambda action, results: None
+
+
+def run_loop(
+    ctx: EngineContext,
+    results: Results,
+    policy: Policy,
+    journal: Journal,
+    *,
+    until: str | None = None,
+    progress: Progress | None = None,
+) -> Summary:
+    progress = progress or Progress()
+    allowed = UNTIL.get(until or "")
+    try:
+        while True:
+            decision = plan(results, ctx.order, policy, spend_of(journal.log))
+            if isinstance(decision, Stop):
+                results = _finish(ctx, results, journal, decision.reason)
+                return summarise(results, workspace=str(ctx.ws.root), stop_reason=_reason(decision))
+            if allowed is not None and decision.kind not in allowed:
+                results = _finish(ctx, results, journal, None, until=until)
+                return summarise(results, workspace=str(ctx.ws.root), stop_reason=f"until {until}")
+            progress.on_action(decision, results)
+            results = _step(ctx, results, policy, journal, decision)
+            if _stop_run(results, decision):
+                results = _finish(ctx, results, journal, None)
+                return summarise(
+                    results, workspace=str(ctx.ws.root), stop_reason="edge unavailable"
+                )
+    except KeyboardInterrupt:
+        results = _interrupt(ctx, results, journal)
+        return summarise(results, workspace=str(ctx.ws.root), interrupted=True)
+
+
+def _reason(stop: Stop) -> str | None:
+    return stop.reason.value if stop.reason else None
+
+
+def _step(
+    ctx: EngineContext, results: Results, policy: Policy, journal: Journal, action: Action
+) -> Results:
+    journal.emit(
+        {"type": "action_started", "action": action.model_dump(mode="json"), "charge": {"calls": 1}}
+    )
+    outcome = execute(ctx, results, action)
+    before = results.get(action.result)
+    new = apply(results, outcome, policy)
+    write_results(ctx.ws, new)  # evidence is on disk already; the state goes last
+    after = new.get(action.result)
+    journal.emit(
+        {
+            "type": "action_finished",
+            "action": action.model_dump(mode="json"),
+            "ok": outcome.failure is None,
+        }
+    )
+    if before and after and before.stage != after.stage:
+        journal.emit(
+            {
+                "type": "stage",
+                "result": action.result,
+                "from": before.stage.value,
+                "to": after.stage.value,
+            }
+        )
+    if after and after.verdict and (not before or before.verdict != after.verdict):
+        journal.emit(
+            {
+                "type": "verdict",
+                "result": action.result,
+                "verdict": after.verdict.value,
+                "class": after.issue.class_.value if after.issue else None,
+                "reason": after.unfinished.reason.value if after.unfinished else None,
+            }
+        )
+    return new
+
+
+def _stop_run(results: Results, action: Action) -> bool:
+    """A missing model or Lean stops the whole run: every other result would fail the same way."""
+    record = results.get(action.result)
+    return bool(
+        record
+        and record.verdict is Verdict.UNFINISHED
+        and record.unfinished
+        and record.unfinished.reason
+        in (UnfinishedReason.MODEL_UNAVAILABLE, UnfinishedReason.LEAN_UNAVAILABLE)
+    )
+
+
+def _finish(
+    ctx: EngineContext,
+    results: Results,
+    journal: Journal,
+    reason: UnfinishedReason | None,
+    *,
+    until: str | None = None,
+) -> Results:
+    """Give every result still open a verdict: `unfinished`, with the reason the run stopped."""
+    edge = _edge_failure(results)
+    updated = []
+    for record in results.results:
+        if not record.verdict_bearing or not is_open(record) or until:
+            updated.append(record)
+            continue
+        why = reason or edge
+        if why is None and record.verdict is None:
+            why = UnfinishedReason.BUDGET_EXHAUSTED
+        if record.verdict is Verdict.UNFINISHED and record.unfinished and why is None:
+            updated.append(record)
+            continue
+        detail = _detail(why, record.stage)
+        updated.append(unfinished(record, why or UnfinishedReason.BUDGET_EXHAUSTED, detail))
+    new = results.model_copy(update={"results": updated})
+    write_results(ctx.ws, new)
+    summary = summarise(new)
+    journal.emit(
+        {"type": "run_finished", "exit_code": int(summary.exit_code), "summary": summary.counts}
+    )
+    return new
+
+
+def _edge_failure(results: Results) -> UnfinishedReason | None:
+    for record in results.results:
+        if record.unfinished and record.unfinished.reason in (
+            UnfinishedReason.MODEL_UNAVAILABLE,
+            UnfinishedReason.LEAN_UNAVAILABLE,
+        ):
+            return record.unfinished.reason
+    return None
+
+
+def _detail(reason: UnfinishedReason | None, stage: Stage) -> str:
+    texts = {
+        UnfinishedReason.BUDGET_EXHAUSTED: "the run's budget was spent",
+        UnfinishedReason.MODEL_UNAVAILABLE: "no language model could be asked",
+        UnfinishedReason.LEAN_UNAVAILABLE: "Lean could not be run",
+    }
+    base = texts.get(reason, "the run stopped") if reason else "the run stopped"
+    return f"{base} (reached stage {stage.value}); `paperlint resume` continues"
+
+
+def _interrupt(ctx: EngineContext, results: Results, journal: Journal) -> Results:
+    updated = [
+        unfinished(
+            r, UnfinishedReason.INTERRUPTED, "interrupted (^C); `paperlint resume` continues"
+        )
+        if r.verdict_bearing and is_open(r) and r.verdict is None
+        else r
+        for r in results.results
+    ]
+    new = results.model_copy(update={"results": updated})
+    write_results(ctx.ws, new)
+    journal.emit({"type": "interrupted"})
+    return new
+
+
+def run_started_event(command: str, replay_parts: list[str]) -> dict[str, Any]:
+    return {
+        "type": "run_started",
+        "command": command,
+        "paperlint_version": __version__,
+        "replay": replay_parts,
+    }
+
+
+__all__ = ["Failure", "Journal", "Progress", "run_loop", "run_started_event", "spend_of"]

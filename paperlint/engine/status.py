@@ -1,0 +1,80 @@
+"""`paperlint status`: read-only; each result's stage and verdict, and with `--why` the reason."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from paperlint.config import load_snapshot
+from paperlint.engine.workspace import Workspace, open_workspace
+from paperlint.preflight.model import Inventory
+from paperlint.records import read_record
+from paperlint.records.results import ResultRecord, Results, Verdict
+
+
+@dataclass(frozen=True)
+class StatusRow:
+    id: str
+    number: str | None
+    kind: str
+    stage: str
+    verdict: str | None
+    why: list[str]
+
+
+def status_rows(folder: Path, *, why: bool) -> tuple[list[StatusRow], Results]:
+    ws = open_workspace(folder)
+    results = ws.load_results()
+    stale = _stale_reasons(ws) if why else []
+    rows = [
+        StatusRow(
+            id=r.id,
+            number=r.number,
+            kind=r.kind,
+            stage=r.stage.value,
+            verdict=r.verdict.value if r.verdict else None,
+            why=(_why(r, results) + stale) if why else [],
+        )
+        for r in results.results
+    ]
+    return rows, results
+
+
+def _why(record: ResultRecord, results: Results) -> list[str]:
+    reasons: list[str] = []
+    if record.unfinished is not None:
+        reasons.append(f"{record.unfinished.reason.value}: {record.unfinished.detail}")
+    if record.issue is not None:
+        loc = record.issue.location
+        reasons.append(f"{record.issue.class_.value} at {loc.file}:{loc.line}")
+    for cond in record.conditions:
+        if cond.source.result:
+            dep = results.get(cond.source.result)
+            if dep is not None and dep.verdict is not Verdict.VERIFIED_UNCONDITIONAL:
+                reasons.append(f"blocked-by {cond.source.result}")
+    if not record.verdict_bearing and record.verdict is None:
+        reasons.append("not verdict-bearing")
+    return reasons
+
+
+def _stale_reasons(ws: Workspace) -> list[str]:
+    """What changed since the run: the paper's files, or the Lean toolchain."""
+    reasons: list[str] = []
+    _, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
+    paper = Path(extra.get("run", {}).get("paper", ""))
+    inventory = read_record(ws.inventory, Inventory)
+    base = paper if paper.is_dir() else paper.parent
+    for entry in inventory.files:
+        current = base / entry.path
+        if not current.is_file():
+            continue
+        if hashlib.sha256(current.read_bytes()).hexdigest() != entry.sha256:
+            reasons.append(f"source-changed: {entry.path}")
+    recorded = extra.get("versions", {}).get("lean_toolchain")
+    if recorded:
+        from paperlint.lean.pins import default_project_dir, read_pins
+
+        if read_pins(default_project_dir()).toolchain != recorded:
+            reasons.append("toolchain-changed")
+    return reasons

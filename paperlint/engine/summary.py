@@ -1,0 +1,39 @@
+"""The run's summary, and the one function that maps it to an exit code (design §8)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from paperlint.exitcodes import ExitCode
+from paperlint.records.results import Results, Verdict
+
+
+@dataclass(frozen=True)
+class Summary:
+    counts: dict[str, int]
+    interrupted: bool = False
+    replay: bool = False
+    workspace: str = ""
+    stop_reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """0 all verified; 1 an issue; 4 unfinished and no issue; 130 interrupted."""
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if self.counts.get(Verdict.ISSUE.value, 0):
+            return ExitCode.ISSUE
+        if self.counts.get(Verdict.UNFINISHED.value, 0) or self.counts.get("pending", 0):
+            return ExitCode.UNFINISHED
+        return ExitCode.VERIFIED
+
+
+def summarise(results: Results, **extra: object) -> Summary:
+    counts: Counter[str] = Counter()
+    for record in results.results:
+        if not record.verdict_bearing:
+            continue
+        counts[record.verdict.value if record.verdict else "pending"] += 1
+    return Summary(counts=dict(counts), replay=results.replay, **extra)  # type: ignore[arg-type]

@@ -1,0 +1,131 @@
+"""The check workspace (design §3): paths, creation, and the kept copy of the paper."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from paperlint.errors import InputError, StateError
+from paperlint.records import EventLog, read_record, write_record
+from paperlint.records.results import Results
+
+# Files of the paper's folder worth keeping: sources, bibliographies, styles.
+KEPT_SUFFIXES = {".tex", ".bib", ".bbl", ".sty", ".cls", ".bst", ".pdf"}
+MAX_KEPT_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        return self.root / "paperlint.toml"
+
+    @property
+    def source(self) -> Path:
+        return self.root / "source"
+
+    @property
+    def inventory(self) -> Path:
+        return self.root / "inventory.json"
+
+    @property
+    def blueprint(self) -> Path:
+        return self.root / "blueprint.json"
+
+    @property
+    def results(self) -> Path:
+        return self.root / "results.json"
+
+    @property
+    def events_path(self) -> Path:
+        return self.root / "events.jsonl"
+
+    @property
+    def audits(self) -> Path:
+        return self.root / "audits"
+
+    @property
+    def lean(self) -> Path:
+        return self.root / "lean"
+
+    @property
+    def report(self) -> Path:
+        return self.root / "report"
+
+    @property
+    def snapshots(self) -> Path:
+        return self.root / "snapshots"
+
+    def events(self) -> EventLog:
+        return EventLog(self.events_path)
+
+    def audit_dir(self, result_id: str) -> Path:
+        return self.audits / safe_name(result_id)
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def load_results(self) -> Results:
+        return read_record(self.results, Results)
+
+    def is_workspace(self) -> bool:
+        return self.results.exists() and self.inventory.exists()
+
+
+def safe_name(result_id: str) -> str:
+    """A file-system safe folder name for a result id (ids contain ':' and '@')."""
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result_id)
+
+
+def default_workdir(paper: Path) -> Path:
+    base = paper if paper.is_dir() else paper.with_suffix("")
+    return base.parent / f"{base.name}.paperlint"
+
+
+def open_workspace(folder: Path) -> Workspace:
+    ws = Workspace(folder)
+    if not ws.is_workspace():
+        raise StateError(
+            f"{folder}: not a paperlint workspace (no results.json/inventory.json); "
+            "run `paperlint check PAPER` first"
+        )
+    return ws
+
+
+def keep_source_copy(project_dir: Path, target: Path) -> list[str]:
+    """Copy the paper's source files into `target`; never follow links out of the folder."""
+    kept: list[str] = []
+    total = 0
+    base = project_dir.resolve()
+    for path in sorted(base.rglob("*")):
+        if not path.is_file() or path.suffix.lower() not in KEPT_SUFFIXES:
+            continue
+        if any(part.endswith(".paperlint") or part.startswith(".") for part in path.parts):
+            continue
+        resolved = path.resolve()
+        if not resolved.is_relative_to(base):
+            continue
+        total += resolved.stat().st_size
+        if total > MAX_KEPT_BYTES:
+            raise InputError(
+                "the paper's folder holds more than 50 MB of sources",
+                path=project_dir,
+                hint="check the paper from a folder that holds only the paper",
+            )
+        dest = target / path.relative_to(base)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(resolved, dest)
+        kept.append(path.relative_to(base).as_posix())
+    return kept
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_results(ws: Workspace, results: Results) -> None:
+    write_record(ws.results, results)
