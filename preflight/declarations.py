@@ -178,6 +178,11 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         _jmlr_family(reg)
     elif name in ("amsart", "amsbook", "amsproc", "imsart"):
         reg.packages.add("amsthm")
+    elif name == "IEEEtran":
+        the = reg.counters.the
+        the["section"] = "\\Roman{section}"
+        the["subsection"] = "\\thesection-\\Alph{subsection}"
+        the["subsubsection"] = "\\thesubsection\\arabic{subsubsection}"
 
 
 def apply_package(reg: Registry, name: str, options: set[str]) -> None:
@@ -188,6 +193,24 @@ def apply_package(reg: Registry, name: str, options: set[str]) -> None:
         _jmlr_family(reg, extra=("assumption",))
     if name in ("mathtools", "autonum") and (name == "autonum" or "showonlyrefs" in options):
         reg.note("showonlyrefs", f"{name}: only referenced equations are numbered; use --latex")
+
+
+GUESSABLE = {"theorem", "lemma", "proposition", "corollary", "definition", "remark", "example",
+             "conjecture", "assumption", "claim", "fact", "thm", "lem", "prop", "cor", "defn",
+             "rem", "conj", "assum", "observation", "hypothesis"}
+
+
+def guess_undeclared(reg: Registry, env: str) -> bool:
+    """A theorem-like environment nobody declared (a vendored class we lack): guess that it
+    shares `theorem`'s counter when there is one, else has its own. True when guessed."""
+    base = env.rstrip("*")
+    if base not in GUESSABLE or base in reg.envs:
+        return False
+    title = {"thm": "Theorem", "lem": "Lemma", "prop": "Proposition", "cor": "Corollary",
+             "defn": "Definition", "rem": "Remark", "conj": "Conjecture"}.get(base, base.capitalize())
+    shared = "theorem" if "theorem" in reg.envs and base != "theorem" else None
+    newtheorem(reg, env, title, shared=shared, numbered=not env.endswith("*"))
+    return True
 
 
 def apply_begin_document(reg: Registry) -> None:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from paperlint.preflight import declarations as decl
-from paperlint.preflight import equations, macros, texscan
+from paperlint.preflight import conditionals, equations, macros, texscan
 from paperlint.preflight.declarations import Registry
 from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
 
@@ -56,6 +56,7 @@ class Walker:
         self.row_macros: dict[str, str] = {}
         self.pending_labels: list[str] = []
         self.resume_at = 0
+        self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None
         self.depth = 0
@@ -92,7 +93,11 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            if handler is not None:
+            if name.startswith("if") or name in ("else", "fi", "newif"):
+                pos = self._conditional(text, match, name)
+            elif name.endswith(("true", "false")) and self.toggles.assign(name):
+                pos = match.end()
+            elif handler is not None:
                 notes = len(self.reg.notes)
                 pos = max(handler(self, text, match), match.end())
                 for code, message in self.reg.notes[notes:]:
@@ -105,6 +110,38 @@ class Walker:
                 pos = max(match.end(), self.resume_at)
             else:
                 pos = match.end()
+
+    def _conditional(self, text: str, m: re.Match[str], name: str) -> int:
+        toggles = self.toggles
+        if name == "fi":
+            if toggles.stack:
+                toggles.stack.pop()
+            return m.end()
+        if name == "else":
+            if toggles.stack and toggles.stack[-1] == "true":
+                toggles.stack.pop()
+                return conditionals.skip_branch(text, m.end(), stop_at_else=False)[0]
+            return m.end()
+        if name[2:] in toggles.flags or name == "iftrue":
+            if name == "iftrue" or toggles.flags[name[2:]]:
+                toggles.stack.append("true")
+                return m.end()
+            end, at_else = conditionals.skip_branch(text, m.end(), stop_at_else=True)
+            if at_else:
+                toggles.stack.append("else")
+            return end
+        if name == "newif":
+            return self._newif(text, m)
+        if conditionals.is_conditional(name):
+            toggles.stack.append("unknown")
+        return m.end()
+
+    def _newif(self, text: str, m: re.Match[str]) -> int:
+        match = re.compile(r"\s*\\if([A-Za-z@]+)").match(text, m.end())
+        if match is None:
+            return m.end()
+        self.toggles.declare(match.group(1))
+        return match.end()
 
     def _expand_snippet(self, snippet: str, begin: int, after: int) -> None:
         saved = self.anchor
@@ -161,6 +198,10 @@ class Walker:
             return pos
         if not self.in_document:
             return pos
+        if name not in self.reg.envs and name not in self.wrappers and decl.guess_undeclared(self.reg, name):
+            self.problem(self.at(m.start()), "warning", "undeclared-environment",
+                         f"environment {name!r} is not declared in the project (a class or style "
+                         "we do not have?); its numbering is guessed: use --latex")
         if name in self.reg.envs:
             return self._begin_theorem(text, m.start(), pos, name)
         if name in ("restatable", "restatable*"):

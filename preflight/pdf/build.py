@@ -147,7 +147,7 @@ def _draft(
     lines: Sequence[ReadLine], heads: list[Head], i: int, stop: int, size: float, skip: float
 ) -> _Draft:
     head = heads[i]
-    next_head = heads[i + 1].index if i + 1 < len(heads) else stop
+    next_head = min(heads[i + 1].index, stop) if i + 1 < len(heads) else stop
     statement = statement_block(lines, head.index, head.rest, next_head, size, skip)
     proof = proof_block(lines, statement.end + 1, next_head, size, skip)
     return _Draft(head, statement, proof)
