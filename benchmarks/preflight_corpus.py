@@ -45,12 +45,14 @@ class PaperScore:
     latexmk_s: float | None = None
     latex_status: str | None = None
     latex_labels: int | None = None  # labels in the compiled .aux (0: stopped early)
+    aux_agrees: int | None = None  # of those, how many equal the ground truth's number
     error: str | None = None
     mismatches: list[str] | None = None
 
     @property
     def ratio(self) -> float | None:
-        if self.preflight_s is None or not self.latexmk_s:
+        # a compile that stopped before writing labels (missing class) is not a fair time
+        if self.preflight_s is None or not self.latexmk_s or not self.latex_labels:
             return None
         return self.preflight_s / self.latexmk_s
 
@@ -125,7 +127,7 @@ def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
     heads = numbered_heads(truth)
     score.heads = len(heads)
     if latex_time:
-        time_latexmk(score, src, main, truth.get("engine"))
+        time_latexmk(score, src, main, truth)
     try:
         inventory, score.preflight_s = timed_inventory(src, main)
     except Exception as exc:  # a benchmark reports every paper, even when one crashes
@@ -151,19 +153,27 @@ def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
     return score
 
 
-def time_latexmk(score: PaperScore, src: Path, main: str, engine: str | None) -> None:
+def time_latexmk(score: PaperScore, src: Path, main: str, truth: dict[str, Any]) -> None:
     from paperlint.preflight.latexrun import compile_project
 
     from paperlint.errors import InputError
 
     try:
-        compiled = compile_project(src, main, engine=engine, timeout=600)
+        compiled = compile_project(src, main, engine=truth.get("engine"), timeout=600)
     except InputError as exc:
         score.latex_status = f"not run: {exc.message}"
         return
     score.latexmk_s = compiled.seconds
     score.latex_labels = len(compiled.aux.labels)
-    score.latex_status = f"latex {compiled.status.value}, {score.latex_labels} labels"
+    # the .aux reader checked against the corpus' own reading of the same .aux
+    score.aux_agrees = sum(
+        key in truth["labels"] and same_number(truth["labels"][key], label.number)
+        for key, label in compiled.aux.labels.items()
+    )
+    score.latex_status = (
+        f"latex {compiled.status.value}, {score.latex_labels} labels "
+        f"({score.aux_agrees} = ground truth)"
+    )
     if not compiled.aux.labels:
         score.latex_status += ": " + _last_error(compiled.log_tail)
 

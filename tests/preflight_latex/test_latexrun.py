@@ -73,13 +73,19 @@ def test_copy_skips_links_that_leave_the_project(tmp_path):
     (project / "main.tex").write_text("x")
     (project / "sec" / "a.tex").write_text("y")
     (project / "leak.tex").symlink_to(outside)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "fonts.sty").write_text(r"\RequirePackage{fontspec}")
+    (project / "linked").symlink_to(tmp_path / "elsewhere")
+    (project / "inside.tex").symlink_to(project / "main.tex")
     (project / ".git").mkdir()
     (project / ".git" / "HEAD").write_text("ref")
     for stale in ("main.aux", "main.fdb_latexmk", "main.log", "main.synctex.gz"):
         (project / stale).write_text("old")
     (project / "main.bbl").write_text("kept")
     copy_project(project, tmp_path / "copy")
-    assert sorted(_snapshot(tmp_path / "copy")) == ["main.bbl", "main.tex", "sec/a.tex"]
+    copied = sorted(_snapshot(tmp_path / "copy"))
+    assert copied == ["inside.tex", "main.bbl", "main.tex", "sec/a.tex"]
+    assert latexrun._project_texts(project) == ["x", "x", "y"]  # the linked .sty is not read
 
 
 @pytest.mark.latex
