@@ -27,7 +27,7 @@ class Rule(StrEnum):
     EXTERN = "extern"
     CSIMP = "csimp"
     # Options.
-    DEBUG_OPTION = "debug-option"  # debug.*, compiler.*, interpreter.*, bootstrap.*
+    DEBUG_OPTION = "debug-option"  # debug.* (skipKernelTC), bootstrap.*, internal.*
     RESOURCE_LIMIT = "resource-limit"  # maxHeartbeats & co. raised past the policy or to 0
     UNKNOWN_OPTION = "unknown-option"  # advisory: an option not on the reviewed list
     # Commands with effects.

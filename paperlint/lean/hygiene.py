@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from paperlint.lean.declarations import Command, split_commands
 from paperlint.lean.findings import Finding, Rule
-from paperlint.lean.lexer import Kind, Token, ident_parts, is_ident_start, tokenize
+from paperlint.lean.lexer import Kind, Token, ident_parts, is_ident_start, tokenize, unquoted_parts
 
 
 class HygienePolicy(BaseModel):
@@ -31,10 +31,13 @@ class HygienePolicy(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    max_heartbeats: int = 400_000  # Lean's default is 200000; Mathlib files often double it
-    max_rec_depth: int = 2048
-    max_synth_heartbeats: int = 40_000
-    max_synth_size: int = 256
+    # Raising a limit is a cost, not a soundness problem: project files get room (Mathlib
+    # itself goes to 800000 heartbeats and 10000 recursion depth); model text gets Lean's
+    # defaults (MODEL_POLICY), since lean.md §6.0 refuses any raise there. 0 means unlimited.
+    max_heartbeats: int = 1_000_000
+    max_rec_depth: int = 10_000
+    max_synth_heartbeats: int = 100_000
+    max_synth_size: int = 1024
     external_libraries: tuple[str, ...] = (
         "Mathlib",
         "Std",
@@ -51,7 +54,13 @@ class HygienePolicy(BaseModel):
 
 
 DEFAULT_POLICY = HygienePolicy()
-MODEL_POLICY = HygienePolicy(model_written=True)
+MODEL_POLICY = HygienePolicy(
+    max_heartbeats=200_000,
+    max_rec_depth=512,
+    max_synth_heartbeats=20_000,
+    max_synth_size=128,
+    model_written=True,
+)
 
 # Exact keywords; `sorry_free`, `«sorry»` and `Foo.sorry` are other tokens and never match.
 _WORDS: dict[str, tuple[Rule, str]] = {
@@ -77,6 +86,24 @@ _WORDS: dict[str, tuple[Rule, str]] = {
     "elab": (Rule.ELAB, "an elaborator runs arbitrary code and can close goals unsoundly"),
     "elab_rules": (Rule.ELAB, "an elaborator runs arbitrary code and can close goals unsoundly"),
     "prelude": (Rule.PRELUDE, "`prelude` drops the core library; core names may be redefined"),
+    "simproc": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
+    "dsimproc": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
+    "simproc_decl": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
+    "dsimproc_decl": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
+}
+# Attributes that register code Lean runs while elaborating or printing.
+_ATTRIBUTES: dict[str, tuple[Rule, str]] = {
+    "tactic": (Rule.ELAB, "`@[tactic]` installs a tactic implementation, e.g. for `simp`"),
+    "command_elab": (Rule.ELAB, "`@[command_elab]` installs a command elaborator"),
+    "term_elab": (Rule.ELAB, "`@[term_elab]` installs a term elaborator"),
+    "builtin_tactic": (Rule.ELAB, "`@[builtin_tactic]` installs a tactic implementation"),
+    "builtin_command_elab": (Rule.ELAB, "`@[builtin_command_elab]` installs an elaborator"),
+    "builtin_term_elab": (Rule.ELAB, "`@[builtin_term_elab]` installs an elaborator"),
+    "init": (Rule.INITIALIZE, "`@[init]` runs code when the module is loaded"),
+    "builtin_init": (Rule.INITIALIZE, "`@[builtin_init]` runs code when the module is loaded"),
+    "env_extension": (Rule.INITIALIZE, "`@[env_extension]` runs code when the module is loaded"),
+    "delab": (Rule.SYNTAX, "a delaborator changes how goals and types print"),
+    "app_unexpander": (Rule.SYNTAX, "an unexpander changes how goals and types print"),
 }
 # Name components: `Lean.ofReduceBool`, `sorryAx`, `IO.FS.writeFile`, `System.FilePath`.
 _COMPONENTS: dict[str, tuple[Rule, str]] = {
@@ -90,6 +117,7 @@ _COMPONENTS: dict[str, tuple[Rule, str]] = {
     "lcUnreachable": (Rule.UNSOUND_CONSTANT, "`lcUnreachable` is a compiler-only constant"),
     "lcCast": (Rule.UNSOUND_CONSTANT, "`lcCast` is a compiler-only cast"),
     "unsafeCast": (Rule.UNSAFE, "`unsafeCast` is unchecked"),
+    "addDeclWithoutChecking": (Rule.UNSAFE, "adds a declaration the kernel never checked"),
     "IO": (Rule.IO, "IO actions have effects outside Lean"),
     "EIO": (Rule.IO, "IO actions have effects outside Lean"),
     "BaseIO": (Rule.IO, "IO actions have effects outside Lean"),
@@ -130,7 +158,10 @@ _READ_ONLY_HASH = frozenset(
     }
 )
 _MODEL_HASH = frozenset({"#check"})  # plus `#print axioms`
-_SOUNDNESS_OPTIONS = ("debug.", "compiler.", "interpreter.", "bootstrap.", "internal.")
+# `debug.skipKernelTC` switches the kernel off; `bootstrap.*` and `internal.*` are for
+# building Lean itself. `compiler.*` only touches compiled code (`#eval`, `native_decide`,
+# both refused anyway), so it falls under the advisory `unknown-option`.
+_SOUNDNESS_OPTIONS = ("debug.", "bootstrap.", "internal.")
 _LIMIT_OPTIONS = {
     "maxHeartbeats": "max_heartbeats",
     "maxRecDepth": "max_rec_depth",
@@ -323,12 +354,15 @@ def _ident_findings(tokens: list[Token], index: int, *, in_attribute: bool) -> I
     if token.text in _WORDS:
         rule, message = _WORDS[token.text]
         yield token, rule, message, True
-    for part in ident_parts(token.text):
+    for part in unquoted_parts(token.text):
         if part in _COMPONENTS:
             rule, message = _COMPONENTS[part]
             yield token, rule, message, True
-    if token.text == "extern" and in_attribute:
+    if in_attribute and token.text == "extern":
         yield token, Rule.EXTERN, "`@[extern]` binds the declaration to unchecked code", True
+    if in_attribute and token.text in _ATTRIBUTES:
+        rule, message = _ATTRIBUTES[token.text]
+        yield token, rule, message, True
     if token.text == "native" and _is_native_flag(tokens, index):
         yield token, Rule.NATIVE_DECIDE, "`decide +native` trusts the compiler", True
     if token.text in _SEARCH_TACTICS:
@@ -411,7 +445,7 @@ def _option_value_findings(tokens: tuple[Token, ...], policy: HygienePolicy) -> 
         return
     option = tokens[1]
     value = tokens[2].text if len(tokens) > 2 else ""
-    name = option.text
+    name = ".".join(unquoted_parts(option.text))
     if name.startswith(_SOUNDNESS_OPTIONS):
         yield option, Rule.DEBUG_OPTION, f"`{name}` changes what Lean checks", True
     elif name in _LIMIT_OPTIONS:

@@ -205,9 +205,12 @@ def _line_end(cur: _Cursor) -> int:
 
 
 def _block_comment_end(text: str, start: int) -> int:
-    """End of the `/- … -/` at `start`; nesting counts `/-` and `-/` only, as Lean does."""
+    """End of the `/- … -/` at `start`; nesting counts `/-` and `-/` only, as Lean does.
+
+    `/--` and `/-!` are three-character tokens in Lean, so `/--/` does not close itself.
+    """
     nesting = 1
-    i = start + 2
+    i = start + (3 if text.startswith(("/--", "/-!"), start) else 2)
     while i < len(text):
         if text.startswith("-/", i):
             nesting -= 1
@@ -315,6 +318,11 @@ def _lex_interpolated(cur: _Cursor) -> Iterator[Token]:
             cur.advance()
     if cur.i > start:
         yield Token(Kind.STRING, cur.text[start : cur.i], line, col, start)
+
+
+def unquoted_parts(name: str) -> list[str]:
+    """`Foo.«bar»` → `["Foo", "bar"]`: the name Lean resolves, whatever the spelling."""
+    return [part.removeprefix("«").removesuffix("»") for part in ident_parts(name)]
 
 
 def ident_parts(name: str) -> list[str]:

@@ -59,6 +59,20 @@ AUTOMATION = frozenset(
         "norm_num",
         "nontriviality",
         "mono",
+        "simp",  # simp's default discharger closes side goals from hypotheses
+        "simp?",
+        "simp_arith",
+        "norm_cast",
+        "push_cast",
+        "split_ifs",
+        "congr",
+        "congr!",
+        "convert",
+        "use",
+        "exists",
+        "apply_rules",
+        "tfae_finish",
+        "order",
         "‹",
     }
 )

@@ -116,6 +116,15 @@ def test_harmless_text_has_no_findings(text):
         ("#foo", Rule.HASH_COMMAND),
         ("theorem t : False := lcProof", Rule.UNSOUND_CONSTANT),
         ("module\nimport Mathlib", Rule.MODULE_HEADER),
+        ("theorem t : False := «sorryAx» _ false", Rule.SORRY),
+        ("theorem t : False := _root_.sorryAx _ false", Rule.SORRY),
+        ("set_option «debug».«skipKernelTC» true", Rule.DEBUG_OPTION),
+        ("@[tactic Lean.Parser.Tactic.simp] def fake : Nat := 1", Rule.ELAB),
+        ("attribute [command_elab foo] bar", Rule.ELAB),
+        ("simproc reduceFoo (foo _) := fun _ => pure .continue", Rule.ELAB),
+        ("@[app_unexpander Nat.add] def u := 1", Rule.SYNTAX),
+        ("def f := Lean.Environment.addDeclWithoutChecking", Rule.UNSAFE),
+        ("/--/ sorry -/\nopaque o : Nat", Rule.OPAQUE),
     ],
 )
 def test_each_rule_fires_on_its_construct(text, rule):
@@ -145,6 +154,16 @@ def test_refusal_blocks_imports_notation_and_commands_in_model_text():
     assert all(f.blocking for f in refusal_findings(text))
 
 
+def test_refusal_holds_model_text_to_lean_default_limits():
+    raised = "set_option maxHeartbeats 400000 in\ntheorem t : True := trivial"
+    assert [f.rule for f in refusal_findings(raised)] == [Rule.RESOURCE_LIMIT]
+    assert scan_text(raised) == []
+
+
+def test_doc_comment_opener_is_three_characters():
+    assert scan_text("/--/ sorry -/\ntheorem t : True := trivial") == []
+
+
 def test_refusal_of_a_clean_declaration_is_empty():
     assert refusal_findings("theorem t (n : ℕ) : n + 0 = n := by simp") == []
 
@@ -158,6 +177,7 @@ def test_finding_position_and_render():
 def test_resource_limits_follow_the_policy():
     text = "set_option maxHeartbeats 400000"
     assert _rules(text, policy=HygienePolicy(max_heartbeats=200000)) == [Rule.RESOURCE_LIMIT]
+    assert _rules("set_option maxHeartbeats 2000000") == [Rule.RESOURCE_LIMIT]
     assert _rules(text) == []
 
 
