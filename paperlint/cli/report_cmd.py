@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 
 import typer
 
 from paperlint.cli.root import app
+from paperlint.errors import InputError
 
-
-class ReportFormat(StrEnum):
-    md = "md"
-    html = "html"
-    json = "json"
-    sarif = "sarif"
-    blueprint = "blueprint"
+FORMATS = ("md", "html", "json", "sarif", "blueprint")
 
 
 @app.command("report")
 def report(
     workspace: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
-    fmt: ReportFormat | None = typer.Option(
-        None, "--format", "-f", help="One output; without it every output goes to DIR/report/."
+    # A plain string checked here rather than an Enum: the error then goes through
+    # InputError (exit 2, with the choices) whatever typer's own exception classes are.
+    fmt: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="One of md, html, json, sarif, blueprint; without it every output goes to "
+        "DIR/report/.",
     ),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="File for --format (default: stdout), or folder for all."
@@ -34,11 +34,13 @@ def report(
     from paperlint.reports.load import load_workspace
     from paperlint.reports.write import render, write_all
 
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown report format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}")
     if fmt is None:
         for path in write_all(workspace, output):
             typer.echo(str(path))
         return
-    text = render(load_workspace(workspace), fmt.value)
+    text = render(load_workspace(workspace), fmt)
     if output is None:
         typer.echo(text, nl=False)
     else:

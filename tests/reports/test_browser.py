@@ -1,0 +1,55 @@
+"""The HTML report in a real browser: no console errors, and a screenshot to look at.
+
+The screenshot lands in pytest's temporary folder, copied to
+`<basetemp>/reports-artifacts/report.png` (printed with `-s`), for a person to judge.
+"""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from paperlint.reports import write_report
+
+CHROMIUM = next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"
+)
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"]
+
+
+def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [CHROMIUM, *FLAGS, "--enable-logging=stderr", "--v=0", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def console_messages(stderr: str) -> list[str]:
+    # Chromium logs each console message (errors, CSP violations) as an INFO:CONSOLE line.
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line]
+
+
+def test_console_detection_catches_a_script_error(tmp_path):
+    page = tmp_path / "bad.html"
+    page.write_text("<!DOCTYPE html><p>x</p><script>undefinedFunction()</script>")
+    result = _chromium("--dump-dom", page.as_uri())
+    assert any("undefinedFunction" in m for m in console_messages(result.stderr))
+
+
+def test_report_renders_without_console_errors(workspace, tmp_path, tmp_path_factory):
+    write_report(workspace)
+    page = workspace / "report" / "report.html"
+    result = _chromium("--dump-dom", page.as_uri())
+    assert console_messages(result.stderr) == []
+    assert result.stdout.count("<article") == 9
+    assert "<svg" in result.stdout
+
+    shot = tmp_path / "report.png"
+    result = _chromium("--window-size=1280,2400", f"--screenshot={shot}", page.as_uri())
+    assert console_messages(result.stderr) == []
+    assert shot.is_file() and shot.stat().st_size > 20_000
+    artifacts = Path(tmp_path_factory.getbasetemp()) / "reports-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shutil.copy(shot, artifacts / "report.png")
+    print(f"screenshot: {artifacts / 'report.png'}")
