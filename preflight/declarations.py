@@ -195,9 +195,29 @@ def apply_package(reg: Registry, name: str, options: set[str]) -> None:
         reg.note("showonlyrefs", f"{name}: only referenced equations are numbered; use --latex")
 
 
-GUESSABLE = {"theorem", "lemma", "proposition", "corollary", "definition", "remark", "example",
-             "conjecture", "assumption", "claim", "fact", "thm", "lem", "prop", "cor", "defn",
-             "rem", "conj", "assum", "observation", "hypothesis"}
+GUESSABLE = {
+    "theorem",
+    "lemma",
+    "proposition",
+    "corollary",
+    "definition",
+    "remark",
+    "example",
+    "conjecture",
+    "assumption",
+    "claim",
+    "fact",
+    "thm",
+    "lem",
+    "prop",
+    "cor",
+    "defn",
+    "rem",
+    "conj",
+    "assum",
+    "observation",
+    "hypothesis",
+}
 
 
 def guess_undeclared(reg: Registry, env: str) -> bool:
@@ -206,8 +226,15 @@ def guess_undeclared(reg: Registry, env: str) -> bool:
     base = env.rstrip("*")
     if base not in GUESSABLE or base in reg.envs:
         return False
-    title = {"thm": "Theorem", "lem": "Lemma", "prop": "Proposition", "cor": "Corollary",
-             "defn": "Definition", "rem": "Remark", "conj": "Conjecture"}.get(base, base.capitalize())
+    title = {
+        "thm": "Theorem",
+        "lem": "Lemma",
+        "prop": "Proposition",
+        "cor": "Corollary",
+        "defn": "Definition",
+        "rem": "Remark",
+        "conj": "Conjecture",
+    }.get(base, base.capitalize())
     shared = "theorem" if "theorem" in reg.envs and base != "theorem" else None
     newtheorem(reg, env, title, shared=shared, numbered=not env.endswith("*"))
     return True

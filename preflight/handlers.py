@@ -112,9 +112,13 @@ def _define(walker: Walker, at: int, macro: Macro | None) -> None:
         if macros_expand(macro.definition):
             walker.expanders[name] = macro.definition
     elif re.search(r"\\(?:refstepcounter|stepcounter)\b", macro.definition):
-        walker.problem(walker.at(at), "warning", "unsure-counter",
-                       f"{macro.name} steps a counter and takes arguments; numbering after its "
-                       "uses may be off (use --latex)")
+        walker.problem(
+            walker.at(at),
+            "warning",
+            "unsure-counter",
+            f"{macro.name} steps a counter and takes arguments; numbering after its "
+            "uses may be off (use --latex)",
+        )
     walker.out.macros.append((walker.at(at), macro))
 
 

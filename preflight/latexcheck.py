@@ -12,10 +12,12 @@ from pathlib import Path
 from paperlint.preflight.auxfile import AuxData, AuxLabel
 from paperlint.preflight.latexrun import CompileResult, CompileStatus, compile_project
 from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Result, Severity
+from paperlint.preflight.probes import Probe, add_probes_to_tree, is_probe, probe_key
 
 _ERROR_LINE = re.compile(r"^(?:!|\S+\.\w+:\d+: )")
 
-Compile = Callable[[Path, str], CompileResult]
+Edit = Callable[[Path], object]
+Compile = Callable[[Path, str, Edit], CompileResult]
 
 # Labels of these counters are not results or equations, so preflight does not track them
 # (cleveref types and hyperref anchor prefixes).
@@ -60,10 +62,23 @@ _UNTRACKED = frozenset(
 def apply_latex(
     inventory: Inventory, project_dir: Path, *, compile: Compile | None = None
 ) -> Inventory:
-    """Compile a scratch copy of `project_dir` and reconcile `inventory` with its `.aux`."""
-    run = compile or (lambda folder, root: compile_project(folder, root))
-    result = run(project_dir, inventory.root)
+    """Compile a scratch copy of `project_dir` and reconcile `inventory` with its `.aux`.
+
+    Unlabelled numbered results get a probe label in the scratch copy (see `probes`).
+    """
+    run = compile or (lambda folder, root, edit: compile_project(folder, root, edit=edit))
+    wanted = plan_probes(inventory)
+    result = run(project_dir, inventory.root, lambda scratch: add_probes_to_tree(scratch, wanted))
     return reconcile(inventory, result)
+
+
+def plan_probes(inventory: Inventory) -> list[Probe]:
+    """A probe for every numbered result without a label."""
+    return [
+        Probe(probe_key(i), r.span.file, r.span.start_line, r.env)
+        for i, r in enumerate(inventory.results)
+        if not r.labels and r.number is not None and r.restates is None
+    ]
 
 
 def reconcile(inventory: Inventory, compiled: CompileResult) -> Inventory:
@@ -72,7 +87,10 @@ def reconcile(inventory: Inventory, compiled: CompileResult) -> Inventory:
     notes = _compile_notes(inventory.root, compiled)
     if compiled.status in (CompileStatus.NO_AUX, CompileStatus.TIMEOUT) and not aux.labels:
         return _with(inventory, inventory.results, inventory.equations, notes)
-    results = [_reconcile_result(r, aux, notes) for r in inventory.results]
+    results = [
+        _reconcile_result(r, aux, notes, probe=probe_key(i))
+        for i, r in enumerate(inventory.results)
+    ]
     owners = {r.id: r for r in inventory.results}
     equations = {
         key: _reconcile_equation(key, eq, aux, owners, inventory.root, notes)
@@ -93,10 +111,13 @@ def same_number(emulated: str | None, latex: str) -> bool:
 # --- per item ----------------------------------------------------------------------------
 
 
-def _reconcile_result(result: Result, aux: AuxData, notes: list[Diagnostic]) -> Result:
-    label = _first_known(result.labels, aux)
+def _reconcile_result(
+    result: Result, aux: AuxData, notes: list[Diagnostic], *, probe: str
+) -> Result:
+    label = _first_known(result.labels, aux) or aux.labels.get(probe)
     if label is None:
         return result
+    name = "unlabelled" if is_probe(label.key) else f"`{label.key}`"
     where = (result.span.file, result.span.start_line)
     if result.number is None:
         if label.number and not _is_unnumbered_anchor(label):
@@ -105,7 +126,7 @@ def _reconcile_result(result: Result, aux: AuxData, notes: list[Diagnostic]) -> 
                     "info",
                     where,
                     "label-in-unnumbered",
-                    f"{result.title} `{label.key}` is unnumbered here; its label prints "
+                    f"{result.title} {name} is unnumbered here; its label prints "
                     f"{label.number!r} in LaTeX (usually the enclosing section's number)",
                 )
             )
@@ -116,7 +137,7 @@ def _reconcile_result(result: Result, aux: AuxData, notes: list[Diagnostic]) -> 
                 "warning",
                 where,
                 "number-mismatch",
-                f"{result.title} `{label.key}`: preflight numbered it {result.number}, "
+                f"{result.title} {name}: preflight numbered it {result.number}, "
                 f"LaTeX prints {label.number or '(nothing)'}; using LaTeX's",
             )
         )
@@ -194,7 +215,7 @@ def _coverage_notes(inventory: Inventory, aux: AuxData) -> list[Diagnostic]:
             "but preflight found no result or equation carrying it",
         )
         for label in aux.labels.values()
-        if label.key not in known and _is_tracked(label)
+        if label.key not in known and not is_probe(label.key) and _is_tracked(label)
     ]
     notes.extend(
         _note(

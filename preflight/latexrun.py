@@ -18,7 +18,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
@@ -137,8 +137,12 @@ def compile_project(
     *,
     timeout: float = DEFAULT_TIMEOUT_S,
     engine: str | None = None,
+    edit: Callable[[Path], object] | None = None,
 ) -> CompileResult:
-    """Compile a scratch copy of `project_dir` whose main file is `root` (relative)."""
+    """Compile a scratch copy of `project_dir` whose main file is `root` (relative).
+
+    `edit`, when given, may change the scratch copy (its root folder) before the compile.
+    """
     latexmk = find_latexmk()
     texts = _project_texts(project_dir)
     engine = engine or choose_engine(texts)
@@ -149,6 +153,8 @@ def compile_project(
     with tempfile.TemporaryDirectory(prefix="paperlint-latex-") as tmp:
         scratch = Path(tmp) / "src"
         copy_project(project_dir, scratch)
+        if edit is not None:
+            edit(scratch)
         workdir = scratch / root_path.parent
         command = latexmk_command(latexmk, root_path.name, engine)
         started = time.monotonic()

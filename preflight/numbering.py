@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperlint.preflight import declarations as decl
 from paperlint.preflight import conditionals, equations, macros, texscan
+from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
 from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
 
@@ -198,10 +198,18 @@ class Walker:
             return pos
         if not self.in_document:
             return pos
-        if name not in self.reg.envs and name not in self.wrappers and decl.guess_undeclared(self.reg, name):
-            self.problem(self.at(m.start()), "warning", "undeclared-environment",
-                         f"environment {name!r} is not declared in the project (a class or style "
-                         "we do not have?); its numbering is guessed: use --latex")
+        if (
+            name not in self.reg.envs
+            and name not in self.wrappers
+            and decl.guess_undeclared(self.reg, name)
+        ):
+            self.problem(
+                self.at(m.start()),
+                "warning",
+                "undeclared-environment",
+                f"environment {name!r} is not declared in the project (a class or style "
+                "we do not have?); its numbering is guessed: use --latex",
+            )
         if name in self.reg.envs:
             return self._begin_theorem(text, m.start(), pos, name)
         if name in ("restatable", "restatable*"):
@@ -319,7 +327,7 @@ class Walker:
         optional = texscan.read_optional(text, pos)
         if optional is not None:
             note, pos = optional
-        elif wrapper is not None and wrapper.arity >= 1:
+        elif wrapper is not None and wrapper.arity >= 1 and wrapper.default is None:
             group = texscan.read_group(text, pos)
             if group is not None:
                 note, pos = group
@@ -331,6 +339,8 @@ class Walker:
         return pos
 
     def _begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
+        if _PROOF_ENV.match(wrapper.name) and not _EXPANDS.search(wrapper.begin):
+            return self._begin_proof(text, start, pos, wrapper.name)
         args: list[str] = []
         count = wrapper.arity
         if wrapper.default is not None:
@@ -361,8 +371,6 @@ class Walker:
             frame.proof = next((f.proof for f in inner if f.proof is not None), None)
             frame.saved = inner[0].saved
             frame.end_code = None
-        elif _PROOF_ENV.match(wrapper.name) and not _EXPANDS.search(wrapper.begin):
-            return self._begin_proof(text, start, pos, wrapper.name)
         self.frames.append(frame)
         return pos
 

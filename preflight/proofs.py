@@ -12,6 +12,7 @@ from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import RawProof, WalkOutput
 
 _GAP_LIMIT = 4000
+_HEADING_WINDOW = 400
 _SECTIONING = re.compile(r"\\(?:part|chapter|section|subsection)\*?\s*[\[{]")
 _PARAGRAPH_HEAD = re.compile(
     r"\s*(?:\\noindent\s*)?(?:\\(?:par|medskip|smallskip|bigskip)\s*)*"
@@ -33,6 +34,9 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     by_number.update({(r.kind, r.number): i for i, r in enumerate(results) if r.number})
     for index, proof in enumerate(walk.proofs):
         target = _by_reference(proof.note or "", key_owner, by_number)
+        if target is None:
+            heading = _heading_before(flat, proof, ends[0])
+            target = _by_reference(heading, key_owner, by_number)
         how = "reference"
         if target is None:
             target, how = _preceding(flat, walk, proof, ends), "next"
@@ -42,6 +46,18 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
         results[target].proof = _proof(flat, proof, how)
     _attach_paragraphs(flat, walk, results)
     return owners
+
+
+def _heading_before(flat: FlatSource, proof: RawProof, ends: list[int]) -> str:
+    """A "Proof of Theorem~\\ref{x}" heading (a section title or a paragraph) just before
+    the proof environment, with no result in between."""
+    start = max(0, proof.begin - _HEADING_WINDOW)
+    window = flat.text[start : proof.begin]
+    count = bisect.bisect_right(ends, proof.begin)
+    if count and ends[count - 1] >= start:
+        window = flat.text[ends[count - 1] : proof.begin]
+    matches = list(_PROOF_OF.finditer(window))
+    return window[matches[-1].end() : matches[-1].end() + 200] if matches else ""
 
 
 def _by_reference(

@@ -201,11 +201,22 @@ def find_destination_heads(
         if dest.y is None or not is_result_destination(dest.name):
             continue
         at = _line_below(lines, by_page.get(dest.page, []), dest.y)
+        if at is None:
+            # An anchor set just before a page break stays at the foot of the old page
+            # while its head opens the next one.
+            at = _page_opening_head(lines, by_page.get(dest.page + 1, []))
         if at is not None and at not in found:
             m = match_head_text(lines[at].text)
             if m is not None:
                 found[at] = _head(at, lines[at], m, "named-destination", "high")
     return [found[i] for i in sorted(found)]
+
+
+def _page_opening_head(lines: Sequence[ReadLine], indices: list[int]) -> int | None:
+    for index in indices[:2]:
+        if match_head_text(lines[index].text) is not None:
+            return index
+    return None
 
 
 def _line_below(lines: Sequence[ReadLine], indices: list[int], y: float) -> int | None:

@@ -15,6 +15,13 @@ from paperlint.preflight.pdf.text import normalise
 _ROW_TOLERANCE = 3.0
 # A box wider than this share of the text width spans both columns (title, abstract, figure).
 _FULL_WIDTH_SHARE = 0.6
+# Two results that open pages with the same words ("Lemma 11.4. If G = …", "Lemma 11.5. If
+# G = …") look like a running head once digits are masked; a running head never starts so.
+_HEAD_LIKE = re.compile(
+    r"^\s*(?:\d[\d.]*\s+)?(?:theorem|lemma|proposition|corollary|claim|definition|assumption|"
+    r"conjecture|remark|example|proof)\b",
+    re.I,
+)
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?(?:\d+|[ivxlc]+)(?:\s*(?:of|/)\s*\d+)?$", re.I)
 
 
@@ -56,7 +63,8 @@ def furniture_lines(pages: Sequence[Page]) -> set[int]:
     return {
         id(line)
         for line in candidates
-        if _PAGE_NUMBER.match(line.text.strip()) or len(seen[_pattern_key(line)]) >= 2
+        if _PAGE_NUMBER.match(line.text.strip())
+        or (len(seen[_pattern_key(line)]) >= 2 and not _HEAD_LIKE.match(normalise(line.text)))
     }
 
 
