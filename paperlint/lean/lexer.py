@@ -12,8 +12,10 @@ never raises, because its callers scan hostile input.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -52,15 +54,17 @@ _LETTERLIKE_RANGES = (
     (0x1D49C, 0x1D59F),  # script, fraktur and double-struck letters: 𝓝 𝔼 …
 )
 _NOT_LETTERS = frozenset("λΠΣ")
+_WHITESPACE = re.compile(r"\s+")
 _SUBSCRIPTS = frozenset("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥᵦᵧᵨᵩᵪⱼ")
 
 
+@lru_cache(maxsize=4096)
 def is_ident_start(ch: str) -> bool:
     """Whether `ch` may begin a Lean identifier (Lean's `isIdFirst`, approximately)."""
+    if ch.isascii():
+        return ch == "_" or ch.isalpha()
     if ch in _NOT_LETTERS:
         return False
-    if ch == "_" or (ch.isascii() and ch.isalpha()):
-        return True
     code = ord(ch)
     if any(lo <= code <= hi for lo, hi in _LETTERLIKE_RANGES):
         return True
@@ -71,9 +75,12 @@ def _is_greek(code: int) -> bool:
     return 0x370 <= code <= 0x3FF
 
 
+@lru_cache(maxsize=4096)
 def is_ident_rest(ch: str) -> bool:
     """Whether `ch` may continue a Lean identifier: letters, digits, `_ ' ! ?`, subscripts."""
-    return is_ident_start(ch) or ch.isdigit() or ch in "'!?" or ch in _SUBSCRIPTS
+    if ch.isascii():
+        return ch.isalnum() or ch in "_'!?"
+    return is_ident_start(ch) or ch.isdigit() or ch in _SUBSCRIPTS
 
 
 class _Cursor:
@@ -93,15 +100,14 @@ class _Cursor:
         return self.text.startswith(prefix, self.i)
 
     def advance(self, count: int = 1) -> None:
-        for _ in range(count):
-            if self.i >= len(self.text):
-                return
-            if self.text[self.i] == "\n":
-                self.line += 1
-                self.col = 0
-            else:
-                self.col += 1
-            self.i += 1
+        end = min(self.i + count, len(self.text))
+        newlines = self.text.count("\n", self.i, end)
+        if newlines:
+            self.line += newlines
+            self.col = end - self.text.rfind("\n", self.i, end) - 1
+        else:
+            self.col += end - self.i
+        self.i = end
 
     def at_end(self) -> bool:
         return self.i >= len(self.text)
@@ -109,7 +115,13 @@ class _Cursor:
 
 def tokenize(text: str) -> list[Token]:
     """All tokens of `text`, comments included, whitespace left out."""
-    return list(_lex(_Cursor(text), inside_braces=False))
+    return list(_tokenize_cached(text))
+
+
+@lru_cache(maxsize=16)
+def _tokenize_cached(text: str) -> tuple[Token, ...]:
+    # The scans of one file (hygiene, commands, imports, unused lint) all lex the same text.
+    return tuple(_lex(_Cursor(text), inside_braces=False))
 
 
 def code_tokens(text: str) -> list[Token]:
@@ -142,7 +154,8 @@ def _lex(cur: _Cursor, *, inside_braces: bool) -> Iterator[Token]:
     while not cur.at_end():
         ch = cur.peek()
         if ch.isspace():
-            cur.advance()
+            match = _WHITESPACE.match(cur.text, cur.i)
+            cur.advance(match.end() - cur.i if match else 1)
             continue
         if inside_braces and ch == "}" and depth == 0:
             return
