@@ -103,8 +103,10 @@ def render_svg(data: ReportData) -> str:
         _defs(),
         *_legend(),
     ]
+    # Many edges blur into a grey mass; fainter lines keep the nodes readable.
+    opacity = 0.75 if graph.number_of_edges() <= 60 else 0.4
     for source, target, attrs in graph.edges(data=True):
-        parts.append(_edge(centres[source], centres[target], bool(attrs["statement"])))
+        parts.append(_edge(centres[source], centres[target], bool(attrs["statement"]), opacity))
     parts += [_node(view, centres[view.id]) for view in data.views]
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
@@ -118,7 +120,9 @@ def _defs() -> str:
     )
 
 
-def _edge(start: tuple[float, float], end: tuple[float, float], statement: bool) -> str:
+def _edge(
+    start: tuple[float, float], end: tuple[float, float], statement: bool, opacity: float
+) -> str:
     (x1, y1), (x2, y2) = start, end
     y1, y2 = y1 + NODE_H / 2, y2 - NODE_H / 2
     bend = max(abs(y2 - y1) / 2, 20)
@@ -127,7 +131,7 @@ def _edge(start: tuple[float, float], end: tuple[float, float], statement: bool)
     return (
         f'<path class="edge {kind}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} '
         f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}" fill="none" stroke="#555" '
-        f'stroke-opacity="0.75" stroke-width="1.2"{dash} marker-end="url(#arrow)"/>'
+        f'stroke-opacity="{opacity}" stroke-width="1.2"{dash} marker-end="url(#arrow)"/>'
     )
 
 

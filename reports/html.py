@@ -33,6 +33,7 @@ from paperlint.reports.summary import (
     replay_banner,
     verdict_counts,
     verdict_key,
+    version_label,
 )
 
 
@@ -42,6 +43,7 @@ def _asset(name: str) -> str:
 
 def render_html(data: ReportData, *, svg: str | None = None) -> str:
     env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    env.filters["version_label"] = version_label
     template = env.from_string(_asset("report.html.j2"))
     return template.render(
         css=Markup(_asset("report.css")),

@@ -24,6 +24,7 @@ from paperlint.reports.summary import (
     replay_banner,
     verdict_counts,
     verdict_key,
+    version_label,
 )
 
 
@@ -75,7 +76,7 @@ def _cost_table(name: str, table: list[CostLine]) -> list[str]:
 def _versions(data: ReportData) -> list[str]:
     if not data.versions:
         return ["### Versions", "", "No versions recorded.", ""]
-    rows = [[md.inline(k), md.code(v, cell=True)] for k, v in data.versions.items()]
+    rows = [[md.inline(version_label(k)), md.code(v, cell=True)] for k, v in data.versions.items()]
     return ["### Versions", "", *md.table(["Component", "Version"], rows), ""]
 
 

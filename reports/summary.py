@@ -113,6 +113,14 @@ def format_duration(seconds: float | None) -> str:
     return f"{minutes} min {secs:02d} s"
 
 
+def version_label(key: str) -> str:
+    """'lean_toolchain' -> 'Lean toolchain', 'models.gate' -> 'model for gate'."""
+    if key.startswith("models."):
+        return f"model for {key.removeprefix('models.')}"
+    text = key.replace("_", " ")
+    return {"lean toolchain": "Lean toolchain", "mathlib": "Mathlib"}.get(text, text)
+
+
 def replay_banner(data: ReportData) -> str | None:
     if not data.is_replay:
         return None
