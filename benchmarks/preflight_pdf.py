@@ -48,6 +48,7 @@ def compile_paper(paper: Path, scratch: Path, *, timeout: int) -> tuple[Path | N
     """Compile `paper/src` in `scratch`; return the PDF (or None) and a short reason."""
     meta = json.loads((paper / "meta.json").read_text())
     work = scratch / paper.name
+    shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(paper / "src", work)
     main = work / meta["main"]
     engine = meta.get("ground_truth", {}).get("engine", "pdflatex")
@@ -57,6 +58,8 @@ def compile_paper(paper: Path, scratch: Path, *, timeout: int) -> tuple[Path | N
         "-f",
         "-interaction=nonstopmode",
         "-no-shell-escape",
+        # as for the ground truth: a missing image is a draft box, not a fatal error
+        r"-usepretex=\PassOptionsToPackage{draft}{graphicx}",
         main.name,
     ]
     try:
@@ -123,11 +126,15 @@ def score_paper(paper: Path, scratch: Path, *, timeout: int) -> PaperScore:
 
 
 def run_pdf_benchmark(
-    corpus: Path, *, timeout: int = 300, only: list[str] | None = None
+    corpus: Path, *, timeout: int = 300, only: list[str] | None = None, keep: Path | None = None
 ) -> list[PaperScore]:
+    """Score every corpus paper (or those in `only`); `keep` keeps the compiled folders."""
     papers = sorted(p for p in corpus.iterdir() if (p / "meta.json").exists())
     if only:
         papers = [p for p in papers if p.name in only]
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        return [score_paper(p, keep, timeout=timeout) for p in papers]
     with tempfile.TemporaryDirectory(prefix="paperlint-pdfbench-") as scratch:
         return [score_paper(p, Path(scratch), timeout=timeout) for p in papers]
 
@@ -167,11 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--json", type=Path, help="also write the scores as JSON here")
+    parser.add_argument("--keep", type=Path, help="compile here and keep the PDFs")
     args = parser.parse_args(argv)
     if shutil.which("latexmk") is None:
         print("latexmk not found: install TeX Live to compile the corpus", file=sys.stderr)
         return 2
-    scores = run_pdf_benchmark(args.corpus, timeout=args.timeout, only=args.only)
+    scores = run_pdf_benchmark(args.corpus, timeout=args.timeout, only=args.only, keep=args.keep)
     print(render(scores))
     if args.json:
         args.json.write_text(json.dumps([s.__dict__ for s in scores], indent=1))

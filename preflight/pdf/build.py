@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from paperlint.preflight.model import (
@@ -81,7 +81,7 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
     body_size, skip = body_metrics(lines)
     bib_start, bib_end = _bibliography_region(lines, body_size)
     bib = parse_bibliography(lines[bib_start + 1 : bib_end])
-    heads, has_anchors = _merge_heads(document, lines, body_size, skip)
+    heads, ignored, has_anchors = _merge_heads(document, lines, body_size, skip)
     # appendices often follow the references: heads there count, heads inside them do not
     heads = [head for head in heads if not bib_start <= head.index < bib_end]
     drafts = [
@@ -97,6 +97,7 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
     ]
     results = _results(document.name, lines, drafts, bib)
     diagnostics = _diagnostics(document.name, lines, drafts, results, has_anchors)
+    diagnostics += [_ignored(document.name, lines, head) for head in ignored]
     return Inventory(
         root=document.name,
         files=[FileEntry(path=document.name, sha256=sha256)],
@@ -109,19 +110,24 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
 
 def _merge_heads(
     document: PdfDocument, lines: Sequence[ReadLine], body_size: float, skip: float
-) -> tuple[list[Head], bool]:
-    """Anchored heads win; a font head without an anchor in an anchored PDF drops to low
-    confidence, since hyperref anchors every numbered result (§19.2)."""
+) -> tuple[list[Head], list[Head], bool]:
+    """Anchored heads win. hyperref anchors every numbered result (§19.2), so in an anchored
+    PDF a numbered font head without an anchor is ignored (and reported), and an unnumbered
+    one (a starred environment has no anchor) is kept with low confidence."""
     anchored = find_destination_heads(lines, document.destinations)
     has_anchors = any(is_result_destination(d.name) for d in document.destinations)
     by_index = {head.index: head for head in anchored}
+    ignored: list[Head] = []
     for head in find_font_heads(lines, body_size, skip):
         if head.index in by_index:
             continue
         if has_anchors and head.number is not None:
-            head = Head(**{**head.__dict__, "confidence": "low"})
+            ignored.append(head)  # a hand-made "{\bf Claim I.}": LaTeX printed no head
+            continue
+        if has_anchors:
+            head = replace(head, confidence="low")
         by_index[head.index] = head
-    return [by_index[i] for i in sorted(by_index)], has_anchors
+    return [by_index[i] for i in sorted(by_index)], ignored, has_anchors
 
 
 def _bibliography_region(lines: Sequence[ReadLine], body_size: float) -> tuple[int, int]:
@@ -244,6 +250,18 @@ def _proof(name: str, lines: Sequence[ReadLine], block: Block | None) -> Proof |
     if block is None:
         return None
     return Proof(span=_span(name, lines, block), text=block.text, attached_by="pdf")
+
+
+def _ignored(name: str, lines: Sequence[ReadLine], head: Head) -> Diagnostic:
+    read = lines[head.index]
+    return Diagnostic(
+        severity="info",
+        file=name,
+        line=read.number,
+        code="pdf-extraction",
+        message=f"'{head.word} {head.number}' on page {read.line.page} looks like a head but "
+        "has no hyperref anchor, unlike the other results: taken as a hand-made heading",
+    )
 
 
 def _diagnostics(

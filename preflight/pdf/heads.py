@@ -207,7 +207,9 @@ def find_destination_heads(
             at = _page_opening_head(lines, by_page.get(dest.page + 1, []))
         if at is not None and at not in found:
             m = match_head_text(lines[at].text)
-            if m is not None:
+            # an anchor comes from \refstepcounter, so an anchored head is numbered; this also
+            # keeps "Note that …" or a hand-made "Claim." near some other anchor out
+            if m is not None and m.number is not None:
                 found[at] = _head(at, lines[at], m, "named-destination", "high")
     return [found[i] for i in sorted(found)]
 
