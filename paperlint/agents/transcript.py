@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -76,6 +77,10 @@ class Transcript:
 
     def get(self, key: TranscriptKey) -> TranscriptEntry | None:
         return self._entries.get(key)
+
+    def entries(self) -> list[TranscriptEntry]:
+        """All entries, in file order."""
+        return list(self._entries.values())
 
     @classmethod
     def load(cls, path: Path) -> Transcript:
@@ -194,6 +199,51 @@ class RecordingClient:
         )
         append_entry(self.path, entry)
         return completion
+
+
+def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
+    """Write the prompt hashes a replay run reported (its `model_call` events) into the
+    transcript's entries, so later drift is visible; returns how many entries changed.
+
+    For hand-authored fixtures, whose entries start with `prompt_sha256: null`. The file is
+    rewritten atomically (temp file, fsync, rename).
+    """
+    transcript = Transcript.load(path)
+    hashes = {
+        TranscriptKey(
+            str(event["task"]),
+            event.get("result"),
+            event.get("obligation"),
+            int(event["attempt"]),
+            int(event.get("repair", 0)),
+        ): event["prompt_sha256"]
+        for event in events
+        if event.get("type") == "model_call" and event.get("task") and event.get("prompt_sha256")
+    }
+    changed = 0
+    lines = []
+    for entry in transcript.entries():
+        new = hashes.get(entry.key)
+        if new is not None and new != entry.prompt_sha256:
+            entry = entry.model_copy(update={"prompt_sha256": new})
+            changed += 1
+        lines.append(entry.model_dump_json() + "\n")
+    if changed:
+        _replace_text(path, "".join(lines))
+    return changed
+
+
+def _replace_text(path: Path, text: str) -> None:
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def dump_entries(entries: Sequence[TranscriptEntry]) -> str:

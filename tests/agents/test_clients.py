@@ -88,3 +88,30 @@ def test_agents_runner_import_pulls_in_neither_litellm_nor_jinja2():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_transcript):
+    from paperlint.agents.transcript import stamp_prompt_hashes
+
+    replay = write_transcript(entry("gate", VALID_ANSWERS["gate"]))
+    call = AgentCall(task="gate", role="gate", result="lem:median", inputs=MINIMAL_INPUTS["gate"])
+    events = []
+    AgentRunner(Config(), client=make_client(Config(), replay), on_event=events.append).call(
+        call, model="paperlint-replay/gate"
+    )
+    path = replay / TRANSCRIPT_FILE
+    assert stamp_prompt_hashes(path, events) == 1
+    assert stamp_prompt_hashes(path, events) == 0
+    [stamped] = Transcript.load(path).entries()
+    assert stamped.prompt_sha256 == events[0]["prompt_sha256"]
+
+    changed = AgentCall(
+        task="gate",
+        role="gate",
+        result="lem:median",
+        inputs={**MINIMAL_INPUTS["gate"], "lean_feedback": "ok"},
+    )
+    reply = AgentRunner(Config(), client=make_client(Config(), replay)).call(
+        changed, model="paperlint-replay/gate"
+    )
+    assert reply.prompt_drift is True
