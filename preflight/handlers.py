@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paperlint.preflight import declarations as decl
-from paperlint.preflight import macros, texscan
+from paperlint.preflight import macros, sectioning, texscan
 from paperlint.preflight.model import Macro
 from paperlint.preflight.walkstate import Owner
 
@@ -296,20 +296,14 @@ def _table() -> dict[str, Handler]:
         "crefname": skip_args("{{{"),
         "Crefname": skip_args("{{{"),
     }
-    for name in ("begin", "end", "label", "appendix", "item", "caption"):
+    for name in ("begin", "end", "label"):
         table[name] = _walker_method(name)
-    table["appendices"] = _walker_method("appendix")
     table["["] = _walker_method("display_math")
-    for name in (
-        "part",
-        "chapter",
-        "section",
-        "subsection",
-        "subsubsection",
-        "paragraph",
-        "subparagraph",
-    ):
-        table[name] = _walker_method("section")
+    table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
+    table.update(item=sectioning.item, caption=sectioning.caption)
+    for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
+        table[name] = sectioning.section
+    table["subparagraph"] = sectioning.section
     return table
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperlint.preflight import conditionals, equations, macros, texscan
+from paperlint.preflight import conditionals, equations, macros, sectioning, texscan
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
 from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
@@ -28,16 +28,6 @@ _EXPANDS = re.compile(
 _PROOF_ENV = re.compile(
     r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I
 )
-_ENUM_LEVELS = ("i", "ii", "iii", "iv")
-_FLOATS = {
-    "figure": "figure",
-    "table": "table",
-    "wrapfigure": "figure",
-    "wraptable": "table",
-    "SCfigure": "figure",
-    "sidewaysfigure": "figure",
-    "sidewaystable": "table",
-}
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
@@ -231,11 +221,11 @@ class Walker:
             self._begin_subequations(frame)
         elif name in ("appendices", "subappendices", "appendix"):
             frame.restore = dict(self.reg.counters.the)
-            self._appendix(sub=name == "subappendices")
+            sectioning.apply_appendix(self, sub=name == "subappendices")
         elif name in ("enumerate", "enumerate*"):
             self.enum_depth += 1
-            if self.enum_depth <= len(_ENUM_LEVELS):
-                self.reg.counters.set("enum" + _ENUM_LEVELS[self.enum_depth - 1], 0)
+            if self.enum_depth <= len(sectioning.ENUM_LEVELS):
+                self.reg.counters.set("enum" + sectioning.ENUM_LEVELS[self.enum_depth - 1], 0)
         return pos
 
     def end(self, text: str, m: re.Match[str]) -> int:
@@ -467,66 +457,6 @@ class Walker:
         self.current = Owner(parent, "equation", self.enclosing_result())
         counters.the["equation"] = parent.replace("\\", "") + "\\alph{equation}"
         counters.set("equation", 0)
-
-    # -- sectioning, appendix, items ------------------------------------------------------
-
-    def section(self, text: str, m: re.Match[str]) -> int:
-        name = m.group(1)
-        if not self.in_document or name not in self.reg.counters.values:
-            return m.end()
-        if m.group(2):
-            # imsart: an unnamed appendix `\\section*` still makes the section "A".
-            imsart = self.appendix_active and self.reg.doc_class == "imsart" and name == "section"
-            if imsart and self.reg.counters.values["section"] == 0:
-                self.reg.counters.set("section", 1)
-            return m.end()
-        counters = self.reg.counters
-        counters.step(name)
-        self.current = Owner(counters.render(name), "section")
-        return m.end()
-
-    def appendix(self, text: str, m: re.Match[str]) -> int:
-        if self.in_document:
-            self._appendix(sub=False)
-        return m.end()
-
-    def _appendix(self, *, sub: bool) -> None:
-        counters = self.reg.counters
-        self.appendix_active = True
-        if sub:
-            counters.set("subsection", 0)
-            counters.the["subsection"] = "\\thesection.\\Alph{subsection}"
-        elif self.reg.book:
-            counters.set("chapter", 0)
-            counters.set("section", 0)
-            counters.the["chapter"] = "\\Alph{chapter}"
-        else:
-            counters.set("section", 0)
-            counters.set("subsection", 0)
-            counters.the["section"] = "\\Alph{section}"
-
-    def caption(self, text: str, m: re.Match[str]) -> int:
-        float_env = next(
-            (f.name for f in reversed(self.frames) if f.name.rstrip("*") in _FLOATS), None
-        )
-        if self.in_document and float_env is not None:
-            counter = _FLOATS[float_env.rstrip("*")]
-            self.reg.counters.step(counter)
-            self.current = Owner(self.reg.counters.render(counter), "float")
-        return m.end()
-
-    def item(self, text: str, m: re.Match[str]) -> int:
-        if not self.in_document or not 1 <= self.enum_depth <= 4:
-            return m.end()
-        optional = texscan.read_optional(text, m.end(), newline=False)
-        if optional is not None:
-            return optional[1]
-        level = "enum" + _ENUM_LEVELS[self.enum_depth - 1]
-        counters = self.reg.counters
-        counters.step(level)
-        prefix = "".join(counters.render("enum" + lv) for lv in _ENUM_LEVELS[: self.enum_depth - 1])
-        self.current = Owner(prefix + counters.render(level), "item", self.enclosing_result())
-        return m.end()
 
 
 def _thmtools_keys(note: str) -> dict[str, str]:
