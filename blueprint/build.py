@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
+import networkx as nx
 from paperlint.blueprint.fidelity import fidelity_hints
 from paperlint.blueprint.fingerprint import tex_sha256
 from paperlint.blueprint.graph import (
@@ -30,40 +32,51 @@ def build_blueprint(inventory: Inventory) -> Blueprint:
     graph and its order, cited inputs, macros, fidelity hints and statement fingerprints."""
     edges, diagnostics = resolve_edges(inventory)
     graph = build_graph(((r.id, r.kind) for r in inventory.results), edges)
-    cycles = find_cycles(graph)
     acyclic, dropped = break_cycles(graph)
     names = assign_names(inventory.results)
     modules = assign_modules(names)
     bibliography = {b.key: b.text for b in inventory.bibliography}
     entries = []
     for result in inventory.results:
+        plan = _Plan(names[result.id], modules[result.id], bibliography, inventory.macros)
+        entries.append(_entry(result, graph, plan))
         diagnostics += _missing_bib_keys(result, bibliography)
-        entries.append(
-            BlueprintEntry(
-                id=result.id,
-                number=result.number,
-                kind=result.kind,
-                verdict_bearing=result.kind not in NON_VERDICT_KINDS,
-                lean_name=names[result.id],
-                module=modules[result.id],
-                lean_file=module_file(modules[result.id]),
-                statement_uses=predecessors(graph, result.id, "statement"),
-                proof_uses=predecessors(graph, result.id, "proof"),
-                external_inputs=_external_inputs(result, bibliography),
-                macros_used=macros_used(result, inventory.macros),
-                fidelity=fidelity_hints(result.statement),
-                statement_sha256=tex_sha256(result.statement),
-                proof_sha256=tex_sha256(result.proof.text) if result.proof else None,
-            )
-        )
     diagnostics += [_dropped_diagnostic(inventory, e) for e in dropped]
     return Blueprint(
         entries=entries,
         order=topological_order(acyclic),
-        cycles=cycles,
+        cycles=find_cycles(graph),
         edges=edges,
         dropped_edges=dropped,
         diagnostics=diagnostics,
+    )
+
+
+class _Plan(NamedTuple):
+    """What an entry needs beyond its result and the graph."""
+
+    name: str
+    module: str
+    bibliography: dict[str, str]
+    macros: list[Macro]
+
+
+def _entry(result: Result, graph: nx.DiGraph, plan: _Plan) -> BlueprintEntry:
+    return BlueprintEntry(
+        id=result.id,
+        number=result.number,
+        kind=result.kind,
+        verdict_bearing=result.kind not in NON_VERDICT_KINDS,
+        lean_name=plan.name,
+        module=plan.module,
+        lean_file=module_file(plan.module),
+        statement_uses=predecessors(graph, result.id, "statement"),
+        proof_uses=predecessors(graph, result.id, "proof"),
+        external_inputs=_external_inputs(result, plan.bibliography),
+        macros_used=macros_used(result, plan.macros),
+        fidelity=fidelity_hints(result.statement),
+        statement_sha256=tex_sha256(result.statement),
+        proof_sha256=tex_sha256(result.proof.text) if result.proof else None,
     )
 
 

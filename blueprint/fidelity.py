@@ -69,12 +69,20 @@ _OBJECT_CLASSES: Final = (
     "integer",
 )
 
+# one pass, whole words only ("set" must not fire inside "subset"); the alternation tries
+# longer phrases first because _OBJECT_CLASSES lists them first
+_OBJECT_CLASS = re.compile(
+    r"(?<![a-z])(" + "|".join(re.escape(w) for w in _OBJECT_CLASSES) + r")(?![a-z])"
+)
+
 _QUANTIFIERS: Final = (
     (r"for (?:all|every|each|any)\b|\\forall\b", "for all"),
     (r"there (?:exists?|is|are)\b|\\exists\b|for some\b", "there exists"),
     (r"for (?:all )?sufficiently large\b|eventually\b", "eventually"),
 )
-_QUANTIFIER = re.compile("|".join(f"(?:{p})" for p, _ in _QUANTIFIERS), re.IGNORECASE)
+_QUANTIFIER = re.compile(
+    "|".join(f"(?P<q{i}>{p})" for i, (p, _) in enumerate(_QUANTIFIERS)), re.IGNORECASE
+)
 # the variable a quantifier binds: its math, after at most a few words ("for all real x")
 _BOUND_VARIABLE = re.compile(r"((?:\s+[A-Za-z-]+){0,3}?)\s*\$([^$]{1,80})\$")
 
@@ -155,21 +163,19 @@ def _strip_end(text: str) -> str:
 
 
 def _object_classes(text: str) -> list[str]:
-    lower = text.lower()
-    found: list[tuple[int, str]] = []
-    for word in _OBJECT_CLASSES:
-        pattern = re.escape(word) + (r"(?![a-z])" if word[-1].isalpha() else "")
-        match = re.search(r"(?<![a-z])" + pattern, lower)
-        covered = any(word in other for _, other in found)
-        if match and not covered:
-            found.append((match.start(), word))
-    return [w for _, w in sorted(found)]
+    found: list[str] = []
+    for match in _OBJECT_CLASS.finditer(text.lower()):
+        word = match.group(1)
+        # "random variable" is already said by "random variables"
+        if not any(word in other for other in found):
+            found.append(word)
+    return found
 
 
 def _quantifiers(text: str) -> list[str]:
     out = []
     for match in _QUANTIFIER.finditer(text):
-        label = next(name for p, name in _QUANTIFIERS if re.fullmatch(p, match.group(0), re.I))
+        label = _QUANTIFIERS[int(str(match.lastgroup)[1:])][1]
         bound = _BOUND_VARIABLE.match(text, match.end())
         words = f"{bound.group(1).strip()} {bound.group(2).strip()}".strip() if bound else ""
         out.append(f"{label} {words}" if words else label)

@@ -115,20 +115,26 @@ def find_cycles(graph: nx.DiGraph) -> list[list[str]]:
 
 
 def break_cycles(graph: nx.DiGraph) -> tuple[nx.DiGraph, list[Edge]]:
-    """A copy of the graph made acyclic, and the edges removed, one per cycle-bearing strongly
-    connected component per round.
+    """A copy of the graph made acyclic, and the edges removed to make it so.
 
-    The removed edge is the most forward reference in the component: a result that uses
-    something stated later is the likeliest to be wrong about the order (papers prove in
-    order), and proof edges go before statement edges because a statement's meaning cannot
-    be formalised without what it mentions."""
+    Within each strongly connected component the edges are kept greedily, most trusted first,
+    and an edge is dropped only when it would close a cycle among those kept: so no dropped
+    edge could be put back, and the outcome does not depend on iteration order. Most trusted
+    are statement edges (a statement cannot be formalised without what it mentions), then
+    backward references (papers prove in order; a result that uses something stated later is
+    the likeliest to be wrong about the order)."""
     acyclic = graph.copy()
     dropped: list[Edge] = []
-    while not nx.is_directed_acyclic_graph(acyclic):
-        for component in _cyclic_components(acyclic):
-            u, v = max(_inner_edges(acyclic, component), key=lambda e: _drop_key(acyclic, e))
-            dropped.append(Edge(source=u, target=v, kind=acyclic.edges[u, v]["kind"]))
-            acyclic.remove_edge(u, v)
+    for component in _cyclic_components(graph):
+        kept: nx.DiGraph = nx.DiGraph()
+        kept.add_nodes_from(component)
+        inner = graph.subgraph(component).edges
+        for u, v in sorted(inner, key=lambda e: _drop_key(graph, e)):
+            if u == v or nx.has_path(kept, v, u):
+                dropped.append(Edge(source=u, target=v, kind=graph.edges[u, v]["kind"]))
+                acyclic.remove_edge(u, v)
+            else:
+                kept.add_edge(u, v)
     return acyclic, dropped
 
 
@@ -142,14 +148,10 @@ def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
     return sorted(components, key=lambda c: min(position[n] for n in c))
 
 
-def _inner_edges(graph: nx.DiGraph, component: set[str]) -> list[tuple[str, str]]:
-    return [(u, v) for u, v in graph.edges if u in component and v in component]
-
-
 def _drop_key(graph: nx.DiGraph, edge: tuple[str, str]) -> tuple[bool, int, int, int]:
     u, v = edge
     pu, pv = graph.nodes[u]["position"], graph.nodes[v]["position"]
-    # (u, v) positions make the key unique, so the choice never depends on iteration order
+    # ascending = kept first; (u, v) positions make the key unique, so sorting is total
     return (graph.edges[u, v]["kind"] == "proof", pu - pv, pu, pv)
 
 
