@@ -64,3 +64,35 @@ def test_bad_format_is_a_usage_error(tmp_path):
     path = tmp_path / "A.lean"
     path.write_text("theorem t : True := trivial\n")
     assert run(["lean", "scan", "--format", "xml", str(path)]) == 2
+
+
+def test_import_root_is_guessed_from_the_module_path(tmp_path, capsys):
+    paper = tmp_path / "Paper"
+    paper.mkdir()
+    (paper / "Hidden.lean").write_text("axiom cheat : False\n")
+    main = paper / "Main.lean"
+    main.write_text("import Mathlib.Tactic\nimport Paper.Hidden\ntheorem t : False := cheat\n")
+    assert run(["lean", "scan", str(main)]) == 1
+    assert "Hidden.lean:1:0: axiom:" in capsys.readouterr().out
+
+
+def test_skeleton_option_checks_the_candidate_against_the_gate(capsys):
+    case = FIXTURES / "skeleton" / "true_substituted"
+    argv = ["lean", "scan", "--skeleton", str(case / "skeleton.lean"), str(case / "candidate.lean")]
+    assert run(argv) == 1
+    assert "statement-changed" in capsys.readouterr().out
+    clean = FIXTURES / "skeleton" / "clean_fill"
+    argv = [
+        "lean",
+        "scan",
+        "--skeleton",
+        str(clean / "skeleton.lean"),
+        str(clean / "candidate.lean"),
+    ]
+    assert run(argv) == 0
+
+
+def test_missing_skeleton_exits_2(tmp_path):
+    path = tmp_path / "A.lean"
+    path.write_text("theorem t : True := trivial\n")
+    assert run(["lean", "scan", "--skeleton", str(tmp_path / "none.lean"), str(path)]) == 2

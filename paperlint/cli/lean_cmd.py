@@ -32,6 +32,9 @@ def scan(
     hints: bool = typer.Option(
         False, "--hints", help="Also print unused-hypothesis hints that automation may explain."
     ),
+    skeleton: Path | None = typer.Option(
+        None, "--skeleton", help="The gated file: FILE may only fill its `sorry` holes."
+    ),
 ) -> None:
     """Report sorry, axioms, native_decide, effects and other cheats in Lean files."""
     from paperlint.lean.audit import audit_files
@@ -44,7 +47,9 @@ def scan(
             raise InputError("no such Lean file", path=path, hint="check the path")
     if project_root is not None and not project_root.is_dir():
         raise InputError("no such folder", path=project_root, hint="pass the Lake project root")
-    findings = audit_files(files, project_root=project_root, hints=hints)
+    if skeleton is not None and not skeleton.is_file():
+        raise InputError("no such skeleton file", path=skeleton, hint="pass the gated .lean file")
+    findings = audit_files(files, project_root=project_root, hints=hints, skeleton=skeleton)
     if output == OutputFormat.JSON:
         typer.echo(json.dumps([f.model_dump(mode="json") for f in findings], indent=2))
     else:

@@ -275,7 +275,7 @@ def _scan_into(
         local = resolve_import(ref.module, project_root=root)
         if local is not None:
             _scan_into(local, root, policy, findings, seen)
-        elif not _is_library(ref.module, policy) and not policy.model_written:
+        elif not is_library(ref.module, policy) and not policy.model_written:
             message = f"cannot find module `{ref.module}` under {root}; only its files are scanned"
             findings.append(
                 Finding(
@@ -305,7 +305,8 @@ def resolve_import(module: str, *, project_root: Path) -> Path | None:
     return candidate
 
 
-def _is_library(module: str, policy: HygienePolicy) -> bool:
+def is_library(module: str, policy: HygienePolicy = DEFAULT_POLICY) -> bool:
+    """Whether `module` belongs to a trusted library (or to Lean itself) and is not scanned."""
     first = ident_parts(module)[0]
     return first in policy.external_libraries or first in _META_LIBRARIES
 
