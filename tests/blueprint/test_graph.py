@@ -186,3 +186,32 @@ def test_entries_record_uses_in_document_order():
 def test_build_graph_keeps_node_kind_and_position():
     g = build_graph([("x", "definition"), ("y", "lemma")], [])
     assert g.nodes["y"] == {"kind": "lemma", "position": 1}
+
+
+def test_only_edges_that_close_a_cycle_are_dropped():
+    # a <-> b, b <-> c: two 2-cycles sharing b; two drops suffice, and no more are made
+    inv = inventory(
+        result("a", proof_uses=["b"]),
+        result("b", proof_uses=["a", "c"]),
+        result("c", proof_uses=["b"]),
+    )
+    bp = build_blueprint(inv)
+    assert bp.dropped_edges == [
+        Edge(source="b", target="a", kind="proof"),
+        Edge(source="c", target="b", kind="proof"),
+    ]
+    g = graph_of(bp)
+    acyclic, _ = break_cycles(g)
+    for e in bp.dropped_edges:  # maximal: putting any dropped edge back closes a cycle
+        acyclic.add_edge(e.source, e.target)
+        assert find_cycles(acyclic)
+        acyclic.remove_edge(e.source, e.target)
+
+
+def test_cycle_reports_are_bounded():
+    # a complete graph on 8 results has thousands of simple cycles
+    ids = [f"r{i}" for i in range(8)]
+    inv = inventory(*(result(i, proof_uses=[j for j in ids if j != i]) for i in ids))
+    bp = build_blueprint(inv)
+    assert 0 < len(bp.cycles) <= 20
+    assert sorted(bp.order) == sorted(ids)
