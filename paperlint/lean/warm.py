@@ -127,6 +127,7 @@ class WarmVerifier:
         )
         self._on_restart = on_restart
         self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
+        self._broken: dict[str, LeanCheck] = {}  # prefixes that failed: text-keyed, so final
         self._header: str | None = None
         self._calls = 0
         self._disabled: str | None = None  # set after a MemoryError: stop using Lean this run
@@ -249,39 +250,44 @@ class WarmVerifier:
                 break
         timeout = self.settings.prepare_timeout_s
         if env is None:
+            key = LeanContext(header=context.header).key()
             header = ensure_heartbeats(context.header, self.settings.heartbeats)
-            raw = self._backend.run(header, None, timeout_s=timeout, keep=True)
-            env = self._step_env(raw, header, FailureCode.HEADER_FAILED, "the header")
-            self._envs[LeanContext(header=context.header).key()] = env
+            env = self._step(key, header, None, FailureCode.HEADER_FAILED, "the header", timeout)
         for i in range(done, len(context.accepted)):
-            decl = context.accepted[i]
-            raw = self._backend.run(decl, env, timeout_s=timeout, keep=True)
-            env = self._step_env(
-                raw, decl, FailureCode.PRIOR_DECL_FAILED, f"accepted declaration {i + 1}"
+            key = LeanContext(header=context.header, accepted=context.accepted[: i + 1]).key()
+            what = f"accepted declaration {i + 1}"
+            env = self._step(
+                key, context.accepted[i], env, FailureCode.PRIOR_DECL_FAILED, what, timeout
             )
-            prefix = LeanContext(header=context.header, accepted=context.accepted[: i + 1])
-            self._envs[prefix.key()] = env
         return env
 
-    def _step_env(self, raw: dict[str, Any], text: str, code: FailureCode, what: str) -> int:
+    def _step(
+        self, key: str, text: str, env: int | None, code: FailureCode, what: str, timeout: float
+    ) -> int:
+        """Run one link of the chain and cache its id under the prefix `key`."""
+        if (known := self._broken.get(key)) is not None:
+            # Elaboration is deterministic: do not re-import Mathlib to fail the same way.
+            raise _Failed(known)
+        raw = self._backend.run(text, env, timeout_s=timeout, keep=True)
         if responses.is_stale_env(raw):
             raise ValueError("Could not replay the cached state: unknown environment")
         checked = responses.check_from_response(raw, text)
-        env = raw.get("env")
-        if checked.accepted and isinstance(env, int):
-            return env
-        if isinstance(env, int):
-            self._backend.forget(env)
+        new_env = raw.get("env")
+        if checked.accepted and isinstance(new_env, int):
+            self._envs[key] = new_env
+            return new_env
+        if isinstance(new_env, int):
+            self._backend.forget(new_env)
         # Not the candidate's fault: the run cannot proceed on this context (lean.md §6.1).
-        raise _Failed(
-            checked.model_copy(
-                update={
-                    "outcome": Outcome.UNAVAILABLE,
-                    "code": code,
-                    "hint": f"{what} does not elaborate cleanly: {checked.hint}",
-                }
-            )
+        failed = checked.model_copy(
+            update={
+                "outcome": Outcome.UNAVAILABLE,
+                "code": code,
+                "hint": f"{what} does not elaborate cleanly: {checked.hint}",
+            }
         )
+        self._broken[key] = failed
+        raise _Failed(failed)
 
     def _housekeeping(self) -> None:
         self._calls += 1

@@ -390,3 +390,12 @@ def test_advancing_with_stripped_text_reuses_the_env(tmp_path):
     calls = len(fake.calls)
     warm.check(CTX.extended(GOOD), "theorem next : True := good", timeout_s=5)
     assert len(fake.calls) == calls + 1
+
+
+def test_a_failed_header_is_not_reimported(tmp_path):
+    fake = FakeBackend({HEADER: ERR})
+    warm = _warm(tmp_path, fake)
+    warm.check(CTX, GOOD, timeout_s=5)
+    again = warm.check(CTX, "theorem x : True := trivial", timeout_s=5)
+    assert again.code is FailureCode.HEADER_FAILED
+    assert fake.cmds().count(HEADER) == 1
