@@ -18,8 +18,10 @@ from paperlint.preflight.model import (
     Span,
 )
 from paperlint.preflight.pdf.blocks import (
+    PROOF,
     Block,
     body_metrics,
+    is_proof_start,
     is_section_heading,
     proof_block,
     statement_block,
@@ -95,6 +97,7 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
         )
         for i in range(len(heads))
     ]
+    drafts = _attach_detached_proofs(lines, drafts, heads, body_size, skip)
     results = _results(document.name, lines, drafts, bib)
     diagnostics = _diagnostics(document.name, lines, drafts, results, has_anchors)
     diagnostics += [_ignored(document.name, lines, head) for head in ignored]
@@ -157,6 +160,35 @@ def _draft(
     statement = statement_block(lines, head.index, head.rest, next_head, size, skip)
     proof = proof_block(lines, statement.end + 1, next_head, size, skip)
     return _Draft(head, statement, proof)
+
+
+def _attach_detached_proofs(
+    lines: Sequence[ReadLine], drafts: list[_Draft], heads: list[Head], size: float, skip: float
+) -> list[_Draft]:
+    """A "Proof of Lemma 2.2." set apart from its lemma (in an appendix, say) goes to the
+    lemma when the lemma has no proof yet; the first such proof wins."""
+    taken = {i for d in drafts if d.proof for i in range(d.proof.start, d.proof.end + 1)}
+    starts = [h.index for h in heads]
+    out = list(drafts)
+    for at, read in enumerate(lines):
+        m = PROOF.match(read.text)
+        if at in taken or m is None or not m.group("target") or not is_proof_start(read):
+            continue
+        target = _REFERENCE.search(m.group("target"))
+        if target is None:
+            continue
+        word = target.group("word").lower()
+        kind = kind_of(_ABBREVIATIONS.get(word, word))
+        number = _NUMBER_ONLY.findall(target.group("numbers"))[0]
+        owner = next(
+            (i for i, d in enumerate(out) if (d.head.kind, d.head.number) == (kind, number)),
+            None,
+        )
+        if owner is None or out[owner].proof is not None:
+            continue
+        stop = next((s for s in starts if s > at), len(lines))
+        out[owner] = replace(out[owner], proof=proof_block(lines, at, stop, size, skip))
+    return out
 
 
 def _results(

@@ -124,3 +124,29 @@ def test_restated_result_points_to_the_first_one():
     assert results[0].id == "theorem:1"
     assert results[1].restates == "theorem:1"
     assert results[1].id.startswith("theorem@")
+
+
+def test_proof_ends_at_the_qed_mark():
+    head = line(622, run("Lemma 1. ", "CMBX10"), run("A claim.", "CMTI10"))
+    proof = [
+        line(600, run("Proof. ", "CMTI10"), run("First step")),
+        line(588, "and the last step. \u25a1"),
+        line(576, "Text after the proof that belongs to no result."),
+    ]
+    (result,) = _results(*paragraph(700, 5), head, *proof)
+    assert result.proof is not None
+    assert result.proof.text == "Proof. First step and the last step. \u25a1"
+    assert (result.proof.span.start_line, result.proof.span.end_line) == (7, 8)
+
+
+def test_proof_of_a_named_result_far_from_it_is_attached():
+    lemma = line(622, run("Lemma 2.2. ", "CMBX10"), run("A claim.", "CMTI10"))
+    theorem = line(560, run("Theorem 2.3. ", "CMBX10"), run("Another claim.", "CMTI10"))
+    later = line(500, run("Proof of Lemma 2.2. ", "CMTI10"), run("By induction. \u25a1"))
+    results = _results(
+        *paragraph(700, 5), lemma, *paragraph(598, 2), theorem, *paragraph(538, 2), later
+    )
+    lemma_result = next(r for r in results if r.id == "lemma:2.2")
+    assert lemma_result.proof is not None
+    assert lemma_result.proof.text.startswith("Proof of Lemma 2.2.")
+    assert next(r for r in results if r.id == "theorem:2.3").proof is None
