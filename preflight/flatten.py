@@ -27,6 +27,7 @@ from paperlint.preflight.sourcetree import (
     file_digest,
     find_root,
     inside,
+    is_file,
     looks_binary,
 )
 
@@ -60,9 +61,9 @@ class _State:
 def load_project(path: Path, root: str | None = None) -> FlatSource:
     """Resolve the project folder and main file, then flatten (InputError on bad input)."""
     path = Path(path)
-    if not path.exists():
+    if not is_file(path) and not _is_dir(path):
         raise InputError("no such file or folder", path=path)
-    if path.is_file() and path.suffix.lower() == ".pdf":
+    if is_file(path) and path.suffix.lower() == ".pdf":
         raise InputError(
             "PDF input is not supported yet",
             path=path,
@@ -74,9 +75,13 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
     else:
         project = path.parent
         main = project / root if root else path
-    if not inside(project, main) or not main.is_file():
+    if not inside(project, main) or not is_file(main):
         raise InputError(f"root file not found in the project folder: {root or main}", path=project)
-    data = main.read_bytes()[: MAX_FILE_BYTES + 1]
+    try:
+        with main.open("rb") as handle:
+            data = handle.read(8192)
+    except OSError as exc:
+        raise InputError(f"cannot read the main file: {exc.strerror}", path=main) from exc
     if looks_binary(data):
         raise InputError(
             "this is a binary file, not LaTeX source",
@@ -89,6 +94,13 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
     _expand(state, rel, main.parent, depth=0, mode="root")
     flat.text = "".join(state.parts)
     return flat
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _user_comment_env(project: Path) -> bool:
@@ -301,7 +313,7 @@ def _include(
 
 def _first_existing(state: _State, paths: list[Path]) -> Path | None:
     for path in paths:
-        if inside(state.flat.project, path) and path.is_file():
+        if inside(state.flat.project, path) and is_file(path):
             return path
     return None
 
@@ -310,7 +322,7 @@ def read_project_text(flat: FlatSource, rel: str) -> str | None:
     """A project file's text by a path relative to the main file's folder (never outside)."""
     main_dir = (flat.project / flat.root).parent
     for path in (main_dir / rel, flat.project / rel):
-        if inside(flat.project, path) and path.is_file():
+        if inside(flat.project, path) and is_file(path):
             try:
                 data = path.read_bytes()
             except OSError:

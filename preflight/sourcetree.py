@@ -115,14 +115,22 @@ def inside(project: Path, path: Path) -> bool:
     """Whether `path`, with symlinks resolved, lies inside the project folder."""
     try:
         path.resolve().relative_to(project.resolve())
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):
         return False
     return True
 
 
+def is_file(path: Path) -> bool:
+    """`Path.is_file` that answers False for names the OS rejects (too long, NUL bytes)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def read_bytes_safely(project: Path, path: Path) -> bytes | None:
     """The bytes of a project file, or None when it is outside, missing or unreadable."""
-    if not inside(project, path) or not path.is_file():
+    if not inside(project, path) or not is_file(path):
         return None
     try:
         if path.stat().st_size > MAX_FILE_BYTES:

@@ -173,3 +173,61 @@ def test_root_ranking_prefers_main_and_skips_included_and_standalone(tmp_path: P
     )
     _paper(tmp_path, "x", name="old_draft.tex")
     assert build_inventory(tmp_path).root == "main.tex"
+
+
+def test_names_the_os_rejects_are_missing_inputs(tmp_path: Path) -> None:
+    _paper(tmp_path, "\\input{" + "x" * 5000 + "}\n\\include{" + "y/" * 3000 + "}")
+    inventory = build_inventory(tmp_path / "paper.tex")
+    assert [d.line for d in inventory.diagnostics if d.code == "missing-input"] == [5, 6]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_token_soup_never_raises(tmp_path: Path, seed: int) -> None:
+    import random
+
+    tokens = [
+        "\\begin{theorem}",
+        "\\end{theorem}",
+        "\\begin{proof}",
+        "\\end{proof}",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\\label{a}",
+        "\\section",
+        "\\appendix",
+        "\\begin{align}",
+        "\\\\",
+        "\\end{align}",
+        "\\newcommand",
+        "\\def",
+        "#1",
+        "\\input{",
+        "\\ifx",
+        "\\else",
+        "\\fi",
+        "\\newif",
+        "\\iffalse",
+        "%",
+        "\\verb|",
+        "\\tag{",
+        "\\setcounter{theorem}{",
+        "\\newtheorem{",
+        "\\renewcommand{\\thetheorem}{",
+        "\\newenvironment{x}{",
+        "\\begin{x}",
+        "\\begin{document}",
+        "\\item",
+        "\\cref{",
+        "\\cite[",
+        "x",
+        "\n\n",
+    ]
+    rng = random.Random(seed)
+    for i in range(30):
+        body = "".join(rng.choice(tokens) for _ in range(rng.randint(1, 150)))
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        (folder / "paper.tex").write_text(HEAD + body, encoding="utf-8")
+        build_inventory(folder / "paper.tex")
