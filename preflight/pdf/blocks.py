@@ -11,7 +11,7 @@ from paperlint.preflight.pdf.layout import ReadLine
 from paperlint.preflight.pdf.text import join_lines
 
 # the target may hold dots inside numbers: "Proof of Lemma 2.2."
-PROOF = re.compile(r"^Proof(?:\s+of\s+(?P<target>(?:[^.:]|\.(?=\w)){1,80}?))?\s*[.:]", re.I)
+PROOF = re.compile(r"^Proof(?:\s+of\s+(?P<target>(?:[^.:]|\.(?=\w)){1,80}))?\s*[.:]", re.I)
 _QED = re.compile(r"(?:[\u220e\u25a1\u25a0\u25fb\u2610]|Q\.\s?E\.\s?D\.?|\bqed)\s*$", re.I)
 _NUMBERED_TITLE = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+[A-Z]")
 # A statement is rarely longer than this many lines; beyond it the end was missed.
