@@ -1,0 +1,104 @@
+"""The small pure pieces: scanning, counters, pre-pass, references, citations, macros."""
+
+from __future__ import annotations
+
+import pytest
+from paperlint.preflight import citations, macros, prepass, references, texscan
+from paperlint.preflight.counters import Counters, format_value
+from paperlint.preflight.declarations import kind_of
+from paperlint.preflight.equations import split_rows
+
+
+def test_optional_argument_ends_at_first_bracket_outside_braces() -> None:
+    assert texscan.read_optional("[Bernstein [Thm 2]] x", 0) == ("Bernstein [Thm 2", 18)
+    assert texscan.read_optional("[{Bernstein [Thm 2]}]", 0) == ("{Bernstein [Thm 2]}", 21)
+    assert texscan.read_optional("\n[Title]", 0) == ("Title", 8)
+    assert texscan.read_optional("\n\n[Title]", 0) is None  # a paragraph break stops LaTeX
+
+
+@pytest.mark.parametrize(
+    ("value", "style", "printed"),
+    [
+        (4, "roman", "iv"),
+        (14, "Roman", "XIV"),
+        (2, "alph", "b"),
+        (28, "Alph", "AB"),
+        (3, "arabic", "3"),
+    ],
+)
+def test_format_value(value: int, style: str, printed: str) -> None:
+    assert format_value(value, style) == printed
+
+
+def test_counter_resets_and_templates() -> None:
+    counters = Counters()
+    counters.new("section")
+    counters.new("theorem", "section", "\\thesection.\\arabic{theorem}")
+    counters.step("section")
+    counters.step("theorem")
+    counters.step("theorem")
+    assert counters.render("theorem") == "1.2"
+    counters.set("section", 0)  # \setcounter resets nothing
+    assert counters.values["theorem"] == 2
+    counters.the["section"] = "\\Alph{section}"
+    counters.step("section")
+    counters.step("theorem")
+    assert counters.render("theorem") == "A.1"
+    counters.the["theorem"] = "H\\arabic{theorem}"
+    assert counters.render("theorem") == "H1"
+
+
+def test_prepass_keeps_lines_and_escaped_percent() -> None:
+    text = "a % gone\nb \\% kept\n\\iffalse\nhidden\n\\fi\nc"
+    cleaned = prepass.clean(text)
+    assert cleaned.count("\n") == text.count("\n")
+    assert "gone" not in cleaned and "\\% kept" in cleaned and "hidden" not in cleaned
+
+
+def test_prepass_else_branch_of_iffalse_stays() -> None:
+    cleaned = prepass.clean("\\iffalse A \\else B \\fi")
+    assert "A" not in cleaned and "B" in cleaned
+
+
+def test_reference_key_lists() -> None:
+    text = "\\cref{a, b} \\crefrange{c}{d} \\hyperref[e]{x} \\eqref{f} \\autoref{lem: g}"
+    assert references.reference_keys(text) == ["a", "b", "c", "d", "e", "f", "lem: g"]
+    assert references.plain_mentions("Lemma~2.3 and Theorem A.1") == [
+        ("lemma", "2.3"),
+        ("theorem", "A.1"),
+    ]
+
+
+def test_citation_notes() -> None:
+    text = "\\citep[see][p.~3]{a,b} \\cite[Thm.~2]{c} \\textcite{d}"
+    assert citations.citations_in(text) == [
+        ("a", "p.~3"),
+        ("b", "p.~3"),
+        ("c", "Thm.~2"),
+        ("d", None),
+    ]
+
+
+def test_macro_parsers() -> None:
+    macro, end = macros.parse_newcommand("{\\E}[1][x]{\\mathbb{E}[#1]} rest", 0)
+    assert macro is not None and (macro.name, macro.arity, macro.definition) == (
+        "\\E",
+        1,
+        "\\mathbb{E}[#1]",
+    )
+    defined, _ = macros.parse_def("\\foo#1#2{#1+#2}", 0)
+    assert defined is not None and (defined.name, defined.arity) == ("\\foo", 2)
+    env, _ = macros.parse_newenvironment("{mythm}[1][]{\\begin{theorem}[#1]}{\\end{theorem}}", 0)
+    assert env is not None and (env.arity, env.default, env.end) == (1, "", "\\end{theorem}")
+
+
+def test_kinds() -> None:
+    assert kind_of("thm", "Theorem") == "theorem"
+    assert kind_of("assump", "Assumption") == "assumption"
+    assert kind_of("mylemma", "Key Lemma") == "lemma"
+    assert kind_of("xyz", "Widget") == "other"
+
+
+def test_align_rows_ignore_nested_blocks() -> None:
+    body = "a \\\\ \\begin{split} b \\\\ c \\end{split} \\\\[2pt] d \\\\"
+    assert len(split_rows(body)) == 3
