@@ -200,7 +200,8 @@ def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, An
 def _located_error(exc: ValidationError, path: Path | None) -> InputError:
     first = exc.errors()[0]
     key = ".".join(str(part) for part in first["loc"])
-    line = _find_key_line(path, str(first["loc"][-1])) if path is not None else None
+    names = [part for part in first["loc"] if isinstance(part, str)]
+    line = _find_key_line(path, names[-1]) if path is not None and names else None
     hint = None
     if first["type"] == "extra_forbidden":
         message = f"unknown config key '{key}'"

@@ -19,8 +19,6 @@ from typing import Any, Protocol
 from paperlint.config import Config
 from paperlint.errors import ModelError
 
-log = logging.getLogger(__name__)
-
 Message = dict[str, str]
 """One chat message: {"role": "system" | "user" | "assistant", "content": ...}."""
 
@@ -64,7 +62,10 @@ def import_litellm() -> Any:
     litellm.suppress_debug_info = True
     # Keeps prompts out of litellm's own callbacks/loggers.
     litellm.turn_off_message_logging = True
-    logging.getLogger("LiteLLM").setLevel(logging.WARNING)
+    # litellm attaches its own stderr handler; its warnings (price table, provider hints) are
+    # not the user's business, and its failures reach us as exceptions anyway.
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
+        logging.getLogger(name).setLevel(logging.ERROR)
     return litellm
 
 
