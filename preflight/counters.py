@@ -110,6 +110,18 @@ class Counters:
     children: dict[str, set[str]] = field(default_factory=dict)
     the: dict[str, str] = field(default_factory=dict)
     macros: dict[str, str] = field(default_factory=dict)
+    # aliascnt: `\\newaliascnt{lemma}{theorem}` makes `lemma` another name of `theorem`
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def real(self, name: str) -> str:
+        return self.aliases.get(name, name)
+
+    def value(self, name: str) -> int:
+        return self.values.get(self.real(name), 0)
+
+    def alias(self, name: str, target: str) -> None:
+        self.aliases[name] = self.real(target)
+        self.the[name] = f"\\the{target}"
 
     def new(self, name: str, within: str | None = None, template: str | None = None) -> None:
         self.values.setdefault(name, 0)
@@ -119,7 +131,7 @@ class Counters:
             self.add_reset(name, within)
 
     def exists(self, name: str) -> bool:
-        return name in self.values
+        return self.real(name) in self.values
 
     def add_reset(self, name: str, parent: str) -> None:
         self.children.setdefault(parent, set()).add(name)
@@ -130,6 +142,7 @@ class Counters:
 
     def step(self, name: str) -> None:
         """`\\stepcounter`: increment and zero the reset list, recursively."""
+        name = self.real(name)
         self.values[name] = self.values.get(name, 0) + 1
         self._reset_children(name, set())
 
@@ -142,10 +155,10 @@ class Counters:
             self._reset_children(child, seen)
 
     def set(self, name: str, value: int) -> None:
-        self.values[name] = value
+        self.values[self.real(name)] = value
 
     def add(self, name: str, value: int) -> None:
-        self.values[name] = self.values.get(name, 0) + value
+        self.values[self.real(name)] = self.value(name) + value
 
     def within(
         self, name: str, parent: str, *, style: str = "arabic", keep_the: bool = False
@@ -184,7 +197,7 @@ class Counters:
             if group is None:
                 return "", pos
             name = group[0].strip()
-            return format_value(self.values.get(name, 0), word), group[1]
+            return format_value(self.value(name), word), group[1]
         if word.startswith("@") and word[1:] in _STYLES or word in ("number", "the"):
             return self._internal_value(word.lstrip("@"), template, pos)
         if word.startswith("the") and word[3:] in self.the:
@@ -205,7 +218,7 @@ class Counters:
             return "", pos
         name = match.group(1) or match.group(2).strip()
         style = style if style in _STYLES else "arabic"
-        return format_value(self.values.get(name, 0), style), match.end()
+        return format_value(self.value(name), style), match.end()
 
     def _ifnum(self, template: str, pos: int, depth: int) -> tuple[str, int]:
         # `\ifnum\c@chapter>\z@ \thechapter.\fi`: book's equation prefix and its variants.
@@ -217,7 +230,7 @@ class Counters:
             return "", pos
         name = match.group(1) or match.group(2).strip()
         limit = 0 if match.group(4) == "\\z@" else int(match.group(4))
-        value = self.values.get(name, 0)
+        value = self.value(name)
         holds = {"<": value < limit, ">": value > limit, "=": value == limit}[match.group(3)]
         body = template[match.end() : close]
         then, _, otherwise = body.partition("\\else")

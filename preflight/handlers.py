@@ -91,6 +91,13 @@ def numberwithin(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
+def newaliascnt(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{{")
+    if args[0] and args[1]:
+        walker.reg.counters.alias(args[0].strip(), args[1].strip())
+    return pos
+
+
 def addtoreset(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "{{")
     if args[0] and args[1]:
@@ -266,6 +273,8 @@ def _table() -> dict[str, Handler]:
         "counterwithin": numberwithin,
         "counterwithout": numberwithin,
         "@addtoreset": addtoreset,
+        "newaliascnt": newaliascnt,
+        "aliascntresetthe": skip_args("{"),
         "newcommand": newcommand,
         "renewcommand": newcommand,
         "providecommand": newcommand,

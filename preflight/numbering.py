@@ -309,6 +309,8 @@ class Walker:
             self.current = Owner(self.current.number, "result", index)
         if keys.get("label"):
             self.record_label(keys["label"].strip(), self.current, result.begin)
+        for label in re.finditer(r"\\label\s*\{([^}]*)\}", note or ""):
+            self.record_label(label.group(1).strip(), self.current, result.begin)
         return pos
 
     def _begin_proof(self, text: str, start: int, pos: int, name: str) -> int:
