@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
 from paperlint.preflight.auxfile import AuxData, parse_aux_text
 from paperlint.preflight.latexcheck import apply_latex, reconcile, same_number
 from paperlint.preflight.latexrun import CompileResult, CompileStatus
@@ -129,7 +131,7 @@ def test_stubbed_compile_without_aux_leaves_inventory_and_says_so():
 def test_apply_latex_with_injected_compile_gets_project_and_root():
     calls: list[tuple[Path, str]] = []
 
-    def fake(folder: Path, root: str) -> CompileResult:
+    def fake(folder: Path, root: str, edit) -> CompileResult:
         calls.append((folder, root))
         return _compiled(parse_aux_text(AUX))
 
@@ -138,8 +140,61 @@ def test_apply_latex_with_injected_compile_gets_project_and_root():
     assert out.result("lem:a") is not None
 
 
+def test_stubbed_compile_unlabelled_result_is_numbered_through_its_probe(tmp_path):
+    inv = _inventory()
+    unlabelled = _result("x", "theorem", "1.5", 2).model_copy(update={"labels": [], "id": "t"})
+    inv = inv.model_copy(update={"results": [*inv.results, unlabelled]})
+    (tmp_path / "sec").mkdir()
+    (tmp_path / "sec" / "intro.tex").write_text("x\n\\begin{theorem}\nBody\n\\end{theorem}\n")
+    seen: list[str] = []
+
+    def fake(folder: Path, root: str, edit) -> CompileResult:
+        edit(tmp_path)  # the real runner passes its scratch copy
+        seen.append((tmp_path / "sec" / "intro.tex").read_text())
+        return _compiled(parse_aux_text(AUX + "\\newlabel{paperlint-probe-4}{{1.6}{2}}\n"))
+
+    out = apply_latex(inv, tmp_path, compile=fake)
+    assert seen == ["x\n\\begin{theorem}\\label{paperlint-probe-4}\nBody\n\\end{theorem}\n"]
+    t = out.result("t")
+    assert t is not None and (t.number, t.number_source) == ("1.6", "latex")
+    assert any("unlabelled" in d.message and d.line == 2 for d in out.diagnostics)
+    assert not any("paperlint-probe" in d.message for d in out.diagnostics)
+
+
 def test_same_number_ignores_spacing_and_braces():
     assert same_number("1.{1}", "1.1")
     assert same_number(r"$\star$", r"$\star $")
     assert not same_number("1.2", "1.3")
     assert same_number(None, "")
+
+
+@pytest.mark.latex
+@pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
+def test_real_compile_numbers_an_unlabelled_result_and_leaves_the_source_alone(tmp_path):
+    paper = (
+        "\\documentclass{article}\\usepackage{amsthm}\n"
+        "\\newtheorem{theorem}{Theorem}[section]\n"
+        "\\begin{document}\\section{A}\\section{B}\n"
+        "\\begin{theorem}\n[Named] x\\end{theorem}\n"
+        "\\begin{theorem}\\label{thm:b} y\\end{theorem}\n"
+        "\\end{document}\n"
+    )
+    (tmp_path / "main.tex").write_text(paper)
+    span = Span(file="main.tex", start_line=4, end_line=5)
+    inv = Inventory(
+        root="main.tex",
+        results=[
+            _result("t", "theorem", "1.1", 4).model_copy(update={"labels": [], "span": span}),
+            _result("thm:b", "theorem", "2.2", 6).model_copy(
+                update={"span": Span(file="main.tex", start_line=6, end_line=6)}
+            ),
+        ],
+    )
+    out = apply_latex(inv, tmp_path)
+    assert [(r.number, r.number_source) for r in out.results] == [
+        ("2.1", "latex"),
+        ("2.2", "latex"),
+    ]
+    assert [d.code for d in out.diagnostics] == ["number-mismatch"]
+    assert (tmp_path / "main.tex").read_text() == paper
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["main.tex"]
