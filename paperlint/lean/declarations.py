@@ -222,10 +222,18 @@ def _track_scope(command: Command, scopes: list[list[str]]) -> None:
     name = after[0].text if after and after[0].kind is Kind.IDENT else ""
     if command.keyword == "namespace":
         scopes.append(ident_parts(name))
-    elif command.keyword == "section":
+    elif command.keyword in {"section", "mutual"}:
         scopes.append([])
-    elif command.keyword == "end" and scopes:
-        scopes.pop()
+    elif command.keyword == "end":
+        _close_scopes(scopes, len(ident_parts(name)) if name else 0)
+
+
+def _close_scopes(scopes: list[list[str]], components: int) -> None:
+    """`end` closes one scope; `end A.B` closes scopes until two name components are closed."""
+    if scopes:
+        components -= max(len(scopes.pop()), 1)
+    while components > 0 and scopes:
+        components -= max(len(scopes.pop()), 1)
 
 
 def _make_declaration(

@@ -19,7 +19,7 @@ from paperlint.lean.fingerprint import statement_text
 from paperlint.lean.hygiene import DEFAULT_POLICY, HygienePolicy, imports, scan_text
 from paperlint.lean.lexer import Kind, Token, ident_parts
 
-HELPER_KINDS = frozenset({"theorem", "lemma", "def", "abbrev"})
+HELPER_KINDS = frozenset({"theorem", "lemma", "def", "abbrev", "example"})
 _NOT_CONTEXT = frozenset({"import"})  # compared separately, as the header
 
 
@@ -36,13 +36,16 @@ def check_skeleton(
 
     `allowed_new_imports` names the libraries whose modules may be added to the header.
     """
-    gated = [d for d in declarations(skeleton) if d.name is not None]
+    before = declarations(skeleton)
+    gated = [d for d in before if d.name is not None]
     found = declarations(candidate)
+    unmatched, unnamed_findings = _match_unnamed([d for d in before if d.name is None], found, file)
     findings = [
         *_header_findings(skeleton, candidate, file, allowed_new_imports),
         *_context_findings(_split(skeleton), _split(candidate), file),
         *_gated_findings(gated, found, file),
-        *_helper_findings(gated, found, file),
+        *unnamed_findings,
+        *_helper_findings(gated, unmatched, file),
     ]
     if include_hygiene:
         findings.extend(scan_text(candidate, file=file, policy=policy))
@@ -171,6 +174,32 @@ def _find(texts: list[str], segment: list[str], start: int) -> int:
         if texts[index : index + len(segment)] == segment:
             return index
     return -1
+
+
+def _match_unnamed(
+    gated: list[Declaration], found: list[Declaration], file: str
+) -> tuple[list[Declaration], list[Finding]]:
+    """Pair the skeleton's unnamed instances and examples with the candidate's, by statement.
+
+    Returns the candidate declarations left unpaired (new helpers) and the findings.
+    """
+    left = list(found)
+    findings: list[Finding] = []
+    for original in gated:
+        twin = next(
+            (d for d in left if d.name is None and statement_text(d) == statement_text(original)),
+            None,
+        )
+        line = original.keyword_token.line
+        if twin is None:
+            message = f"the unnamed `{original.kind}` at skeleton line {line} is missing or changed"
+            findings.append(_at(file, None, Rule.DECLARATION_REMOVED, message))
+            continue
+        left.remove(twin)
+        if not fills_holes(original.body, twin.body) or original.terminator != twin.terminator:
+            message = f"the unnamed `{original.kind}` from skeleton line {line} changed"
+            findings.append(_at(file, twin.keyword_token, Rule.DECLARATION_CHANGED, message))
+    return left, findings
 
 
 def _order_findings(

@@ -122,3 +122,14 @@ def test_header_may_only_gain_mathlib_imports():
 def test_remaining_sorry_is_reported_by_the_hygiene_part():
     assert _rules(SKELETON) == [Rule.SORRY]
     assert _rules(SKELETON, include_hygiene=False) == []
+
+
+def test_unnamed_instances_are_matched_by_statement():
+    skeleton = "instance : Inhabited ℕ := ⟨0⟩\ntheorem t : True := sorry\n"
+    assert _rules("instance : Inhabited ℕ := ⟨0⟩\ntheorem t : True := trivial\n", skeleton) == []
+    changed = "instance : Inhabited ℕ := ⟨1⟩\ntheorem t : True := trivial\n"
+    assert _rules(changed, skeleton) == [Rule.DECLARATION_CHANGED]
+    removed = "theorem t : True := trivial\n"
+    assert _rules(removed, skeleton) == [Rule.DECLARATION_REMOVED]
+    added = "instance : Inhabited ℤ := ⟨0⟩\n" + skeleton.replace("sorry", "trivial")
+    assert _rules(added, skeleton) == [Rule.HELPER_NOT_ALLOWED]

@@ -68,3 +68,11 @@ def test_elaborated_type_is_folded_in_when_given():
 def test_normalize_keeps_arrows_as_written():
     assert normalize_statement("p  →\n q") == "p → q"
     assert normalize_statement("p -> q") != normalize_statement("p → q")
+
+
+def test_namespaces_follow_mutual_blocks_and_dotted_ends():
+    text = (
+        "namespace A\nnamespace B\nmutual\ntheorem x : True := trivial\nend\n"
+        "theorem y : True := trivial\nend A.B\ntheorem z : True := trivial\n"
+    )
+    assert set(statement_fingerprints(text)) == {"A.B.x", "A.B.y", "z"}
