@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from paperlint.records.results import Condition, ConditionKind, Issue, Unfinished
 
 CONDITION_KINDS: dict[ConditionKind, str] = {
@@ -27,6 +29,22 @@ SIDES = {
 }
 
 
+_TEX_ARG = re.compile(
+    r"\\(?:emph|textit|textbf|textsc|textrm|textsf|texttt|url|href\{[^}]*\})\{([^{}]*)\}"
+)
+_TEX_DASHES = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("~", " "))
+
+
+def plain_tex(text: str) -> str:
+    """A bibliography entry as a reader sees it: `J.~M. \\emph{Title}` -> `J. M. Title`."""
+    text = _TEX_ARG.sub(r"\1", text)
+    for tex, char in _TEX_DASHES:
+        text = text.replace(tex, char)
+    text = re.sub(r"\\([&%$#_ ])", r"\1", text)
+    text = re.sub(r"(?<!\\)[{}]", "", text)
+    return " ".join(text.split())
+
+
 def condition_source(condition: Condition, bibliography: dict[str, str]) -> str:
     """Where an assumed hypothesis comes from, in one line."""
     source = condition.source
@@ -34,7 +52,7 @@ def condition_source(condition: Condition, bibliography: dict[str, str]) -> str:
     if source.key:
         bits.append(f"[{source.key}]")
         if source.key in bibliography:
-            bits.append(bibliography[source.key])
+            bits.append(plain_tex(bibliography[source.key]))
     if source.locator:
         bits.append(source.locator)
     if source.result:

@@ -114,6 +114,7 @@ def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
             for c in record.conditions
         ],
         "issue": _issue(view),
+        "counterexample": view.counterexample,
         "unfinished": unfinished_text(record.unfinished) if record.unfinished else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,
         "stage": record.stage.value,

@@ -109,3 +109,12 @@ def _tidy(statement: str) -> str:
     if len(text) > MAX_CHARS:
         text = text[:MAX_CHARS] + "\n… (cut; read the file for the rest)"
     return text
+
+
+def first_declaration(source: str) -> str | None:
+    """The signature of the file's first theorem: a counterexample file states one claim."""
+    text = strip_comments(source)
+    for match in _DECL.finditer(text):
+        if match.group(1) in ("theorem", "lemma"):
+            return _tidy(text[match.start() : _statement_end(text, match.end(), is_theorem=True)])
+    return None

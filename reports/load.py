@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.preflight.model import Inventory, Result
-from paperlint.reports.lean_text import find_declaration
+from paperlint.reports.lean_text import find_declaration, first_declaration
 
 from paperlint.errors import StateError
 from paperlint.records import EventLog, read_record
@@ -51,6 +51,7 @@ class ResultView:
     lean_statement: str | None
     statement_uses: list[str]
     proof_uses: list[str]
+    counterexample: str | None = None  # the claim the issue's counterexample file proves
 
     @property
     def id(self) -> str:
@@ -288,6 +289,7 @@ def _view(
         lean_statement=_lean_statement(workspace, record, notes),
         statement_uses=[str(u) for u in statement_uses],
         proof_uses=[str(u) for u in proof_uses],
+        counterexample=_counterexample(workspace, record, notes),
     )
 
 
@@ -304,6 +306,19 @@ def _lean_statement(workspace: Path, record: ResultRecord, notes: list[str]) -> 
     if statement is None:
         notes.append(f"{record.id}: {lean_file} has no declaration named {lean_name}.")
     return statement
+
+
+def _counterexample(workspace: Path, record: ResultRecord, notes: list[str]) -> str | None:
+    issue = record.issue
+    if issue is None or not issue.evidence.counterexample:
+        return None
+    path = _inside(workspace, issue.evidence.counterexample)
+    if path is None or not path.is_file():
+        notes.append(
+            f"{record.id}: the counterexample file {issue.evidence.counterexample} is missing."
+        )
+        return None
+    return first_declaration(path.read_text(encoding="utf-8"))
 
 
 def _inside(workspace: Path, relative: str) -> Path | None:

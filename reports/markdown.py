@@ -132,6 +132,8 @@ def _verdict_details(data: ReportData, view: ResultView) -> list[str]:
             f"- Evidence: {md.inline(issue_confirmation(issue))}",
             "",
         ]
+    if view.counterexample:
+        lines += ["Counterexample (Lean):", "", md.block(view.counterexample, "lean"), ""]
     if record.unfinished is not None:
         lines += [f"- Unfinished: {md.inline(unfinished_text(record.unfinished))}", ""]
     if record.verdict is None and record.verdict_bearing:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from paperlint.reports import mdtext as md
-from paperlint.reports.describe import CONDITION_KINDS, EXTERNAL_KINDS
+from paperlint.reports.describe import CONDITION_KINDS, EXTERNAL_KINDS, plain_tex
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import VERDICT_LABELS, verdict_key
 
@@ -69,7 +69,7 @@ def _input_lines(n: int, item: Input, bib: dict[str, str]) -> list[str]:
     c, source = item.condition, item.condition.source
     lines = [f"## {n}. {md.inline(c.name)} — {CONDITION_KINDS[c.kind]}", ""]
     if source.key:
-        cited = bib.get(source.key, "(not in the bibliography)")
+        cited = plain_tex(bib.get(source.key, "(not in the bibliography)"))
         lines.append(f"- Cited work: \\[{md.inline(source.key)}\\] {md.inline(cited)}")
     if source.locator:
         lines.append(f"- Locator: {md.inline(source.locator)}")

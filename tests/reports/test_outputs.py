@@ -184,3 +184,21 @@ def test_every_output_renders_when_an_optional_file_is_missing(tmp_path, missing
     assert len(paths) == 8
     md = (ws / "report" / "report.md").read_text()
     assert "What this report could not show" in md
+
+
+def test_error_shows_the_claim_its_counterexample_proves(workspace):
+    data = load_workspace(workspace)
+    claim = "theorem Paper.lemma_2_4_counterexample : ¬ (∀ n : ℕ, n ≤ 2 * n - 1)"
+    assert data.view("lem:bad").counterexample == claim
+    assert claim in render_markdown(data)
+    assert "¬ (∀ n : ℕ, n ≤ 2 * n - 1)" in render_html(data)
+
+
+def test_bibliography_tex_is_shown_as_plain_text():
+    from paperlint.reports.describe import plain_tex
+
+    raw = r"J.~M. Steele, \emph{The Cauchy--Schwarz Master Class}, {Cambridge} Univ.\ Press \& Co"
+    assert (
+        plain_tex(raw)
+        == "J. M. Steele, The Cauchy–Schwarz Master Class, Cambridge Univ. Press & Co"
+    )
