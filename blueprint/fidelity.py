@@ -17,6 +17,7 @@ _SEP: Final = "; "
 
 # Sentence openers that introduce hypotheses, and ones that introduce follow-on claims.
 _HYPOTHESIS_OPENERS: Final = ("let ", "suppose ", "assume ", "given ", "fix ", "under ")
+_CLAUSE_OPENERS: Final = ("under ", "given ")
 _FOLLOW_ON_OPENERS: Final = (
     "moreover",
     "in particular",
@@ -121,6 +122,7 @@ def fidelity_hints(statement: str) -> FidelityHints:
     # labels are bookkeeping, not mathematics, and would hide a leading "Let"
     text = _DISPLAY_PERIOD.sub(r"\1.", normalise_tex(_LABEL.sub(" ", statement)))
     sentences = split_sentences(_ITEM.split(_LIST_ENV.sub(" ", text))[0])
+    sentences = [part for s in sentences for part in _split_clause_opener(s)]
     hypotheses = [s for s in sentences if s.lower().startswith(_HYPOTHESIS_OPENERS)]
     follow_ons = [s for s in sentences if s.lower().startswith(_FOLLOW_ON_OPENERS)]
     rest = [s for s in sentences if s not in hypotheses and s not in follow_ons]
@@ -148,6 +150,19 @@ def split_sentences(text: str) -> list[str]:
     if current.strip():
         pieces.append(current.strip())
     return [p for p in pieces if p]
+
+
+def _split_clause_opener(sentence: str) -> list[str]:
+    """ "Under Assumption 1, X holds." -> ["Under Assumption 1", "X holds."]: the opening
+    clause is a hypothesis, the rest is the claim."""
+    if not sentence.lower().startswith(_CLAUSE_OPENERS):
+        return [sentence]
+    in_math = False
+    for i, ch in enumerate(sentence):
+        in_math = in_math != (ch == "$")
+        if ch == "," and not in_math:
+            return [sentence[:i], sentence[i + 1 :].strip()]
+    return [sentence]
 
 
 def _split_if_then(text: str) -> tuple[str, str]:

@@ -81,3 +81,11 @@ def test_quantifier_binds_the_math_after_a_few_words():
     hints = fidelity_hints(r"For every proportion $p \in I$, the odds satisfy $p/(1-p) \ge p$.")
     assert hints.quantifier_order == r"for all proportion p \in I"
     assert hints.parameter_domains == r"p \in I"
+
+
+def test_under_clause_is_a_hypothesis_and_the_rest_the_conclusion():
+    hints = fidelity_hints(
+        r"Under Assumption~\ref{ass:a}, $\hat\theta_n \to \theta$ in probability."
+    )
+    assert hints.hypotheses == r"Under Assumption~\ref{ass:a}"
+    assert hints.conclusion == r"$\hat\theta_n \to \theta$ in probability"
