@@ -6,6 +6,7 @@ litellm is imported lazily (it takes seconds and reaches for the network at impo
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import re
@@ -125,7 +126,7 @@ def request(
             return litellm.completion(
                 model=model,
                 messages=list(messages),
-                metadata=dict(metadata),
+                metadata=copy.deepcopy(dict(metadata)),  # litellm writes into it
                 num_retries=0,
                 max_retries=0,
                 timeout=timeout_s,
