@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 INSTALL_HINT = "install TeX Live (`apt-get install latexmk texlive-latex-extra`) or drop --latex"
 XETEX_HINT = "install xelatex (`apt-get install texlive-xetex`) or drop --latex"
 DEFAULT_TIMEOUT_S = 300.0
+DRAFT_GRAPHICS = r"-usepretex=\PassOptionsToPackage{draft}{graphicx}"
 _LOG_TAIL_LINES = 40
 _MAX_ERRORS = 20
 _ERROR_LINE = re.compile(r"^(?:! |\S+\.(?:tex|sty|cls|bbl|aux):\d+: )")
@@ -120,6 +121,9 @@ def latexmk_command(latexmk: str, root_name: str, engine: str) -> list[str]:
         "-interaction=nonstopmode",
         "-file-line-error",
         "-no-shell-escape",
+        # Draft graphics: a missing or unreadable figure is not fatal and images are not
+        # embedded. Numbering does not depend on images; only page numbers might move.
+        DRAFT_GRAPHICS,
         root_name,
     ]
 

@@ -60,6 +60,7 @@ def test_engine_is_xelatex_only_for_fontspec_unicode_math_or_magic_comment():
 def test_command_never_halts_never_shell_escapes_and_reads_no_rc_file():
     cmd = latexmk_command("latexmk", "main.tex", "pdflatex")
     assert "-no-shell-escape" in cmd and "-norc" in cmd and "-f" in cmd
+    assert "-usepretex=\\PassOptionsToPackage{draft}{graphicx}" in cmd
     assert "-halt-on-error" not in cmd and not any(c[1:] == "shell-escape" for c in cmd)
     env = safe_env()
     assert env["shell_escape"] == "f" and env["openout_any"] == "p"
@@ -146,7 +147,8 @@ def test_real_compile_runs_no_latexmkrc(tmp_path):
     for rc in ("latexmkrc", ".latexmkrc"):
         (project / rc).write_text(f'system("touch {ran}");\n')
     (project / "main.tex").write_text(
-        "\\documentclass{article}\\begin{document}\\section{A}\\label{s}x\\end{document}\n"
+        "\\documentclass{article}\\usepackage{graphicx}\\begin{document}\\section{A}\\label{s}"
+        "\\includegraphics{figure-not-shipped.pdf}x\\end{document}\n"
     )
     result = compile_project(project, "main.tex", timeout=120)
     assert result.aux.numbers() == {"s": "1"}
