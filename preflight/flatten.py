@@ -233,82 +233,67 @@ def _targets(
 def _include(
     state: _State, source: SourceFile, at: int, name: str, kind: str, base: Path, depth: int
 ) -> None:
-    flat = state.flat
-    line = _line(source, at)
-    if not name:
-        return
     only = state.includeonly
-    if kind == "include" and only is not None and name.removesuffix(".tex") not in only:
+    if not name or (
+        kind == "include" and only is not None and name.removesuffix(".tex") not in only
+    ):
         return
+    line = _line(source, at)
     if kind == "package":
-        if name in state.loaded:
-            return
-        path = _first_existing(state, [base / name, state.main_dir / name])
-        if path is None:
-            return
-        state.loaded.add(name)
-        stem = name.rsplit(".", 1)[0]
-        (flat.local_packages if name.endswith(".sty") else flat.local_classes).add(stem)
+        path = _package_path(state, name, base)
     else:
-        if (
-            PurePosixPath(name).is_absolute()
-            or re.match(r"^[A-Za-z]:[\\/]", name)
-            or name.startswith("~")
-        ):
-            _diag(
-                flat,
-                "error",
-                source.rel,
-                line,
-                "path-outside-project",
-                f"absolute path {name!r} is never read",
-            )
-            return
-        names = [name] if name.endswith((".tex", ".ltx")) else [name + ".tex", name]
-        tries = [
-            b / n for b in (base, state.main_dir, (flat.project / source.rel).parent) for n in names
-        ]
-        if any(not inside(flat.project, p) for p in tries[: len(names)]):
-            _diag(
-                flat,
-                "error",
-                source.rel,
-                line,
-                "path-outside-project",
-                f"{name!r} leaves the project folder and is never read",
-            )
-            return
-        path = _first_existing(state, tries)
-        if path is None:
-            _diag(
-                flat,
-                "warning",
-                source.rel,
-                line,
-                "missing-input",
-                f"included file {name!r} not found",
-            )
-            return
+        path = _input_path(state, source, line, name, base)
+    if path is None:
+        return
+    flat = state.flat
     rel = path.resolve().relative_to(flat.project.resolve()).as_posix()
     if rel in state.stack or depth >= MAX_DEPTH:
+        cycle = " -> ".join([*state.stack, rel])
         _diag(
-            flat,
-            "error",
-            source.rel,
-            line,
-            "include-cycle",
-            f"{name!r} includes itself (cycle: {' -> '.join([*state.stack, rel])})",
+            flat, "error", source.rel, line, "include-cycle", f"{name!r} includes itself ({cycle})"
         )
         return
     state.emit("\n", source.rel, at)
-    _expand(
-        state,
-        rel,
-        path.parent if kind == "import" else base,
-        depth=depth + 1,
-        mode="subfile" if kind == "subfile" else "input",
-    )
+    new_base = path.parent if kind == "import" else base
+    mode = "subfile" if kind == "subfile" else "input"
+    _expand(state, rel, new_base, depth=depth + 1, mode=mode)
     state.emit("\n", source.rel, at)
+
+
+def _package_path(state: _State, name: str, base: Path) -> Path | None:
+    """A local `.sty`/`.cls`, once (LaTeX loads a package once); None if not in the project."""
+    if name in state.loaded:
+        return None
+    path = _first_existing(state, [base / name, state.main_dir / name])
+    if path is not None:
+        state.loaded.add(name)
+        stem = name.rsplit(".", 1)[0]
+        flat = state.flat
+        (flat.local_packages if name.endswith(".sty") else flat.local_classes).add(stem)
+    return path
+
+
+def _input_path(state: _State, source: SourceFile, line: int, name: str, base: Path) -> Path | None:
+    """The file an `\\input`-like command reads, or None with a diagnostic saying why."""
+    flat = state.flat
+    absolute = PurePosixPath(name).is_absolute() or re.match(r"^[A-Za-z]:[\\/]", name)
+    if absolute or name.startswith("~"):
+        message = f"absolute path {name!r} is never read"
+        _diag(flat, "error", source.rel, line, "path-outside-project", message)
+        return None
+    names = [name] if name.endswith((".tex", ".ltx")) else [name + ".tex", name]
+    bases = (base, state.main_dir, (flat.project / source.rel).parent)
+    tries = [b / n for b in bases for n in names]
+    if any(not inside(flat.project, p) for p in tries[: len(names)]):
+        message = f"{name!r} leaves the project folder and is never read"
+        _diag(flat, "error", source.rel, line, "path-outside-project", message)
+        return None
+    path = _first_existing(state, tries)
+    if path is None:
+        _diag(
+            flat, "warning", source.rel, line, "missing-input", f"included file {name!r} not found"
+        )
+    return path
 
 
 def _first_existing(state: _State, paths: list[Path]) -> Path | None:
