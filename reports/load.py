@@ -52,6 +52,8 @@ class ResultView:
     statement_uses: list[str]
     proof_uses: list[str]
     counterexample: str | None = None  # the claim the counterexample file proves
+    # the blueprint's external inputs (citations: key, locator, where, bib_text), when present
+    planned_inputs: tuple[dict[str, str], ...] = ()
 
     @property
     def id(self) -> str:
@@ -290,6 +292,11 @@ def _view(
         statement_uses=[str(u) for u in statement_uses],
         proof_uses=[str(u) for u in proof_uses],
         counterexample=_counterexample(workspace, record, notes),
+        planned_inputs=tuple(
+            {k: str(v) for k, v in item.items() if v is not None}
+            for item in planned.get("external_inputs") or []
+            if isinstance(item, dict)
+        ),
     )
 
 

@@ -62,7 +62,40 @@ def render_worksheet(data: ReportData) -> str:
         lines += ["These are reconnected when the result they come from is verified.", ""]
         for n, item in enumerate(internal, len(inputs) + 1):
             lines += _input_lines(n, item, bib)
+    lines += _uncovered_citations(data, bib)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _uncovered_citations(data: ReportData, bib: dict[str, str]) -> list[str]:
+    """Citations the blueprint planned as inputs that no recorded hypothesis stands for.
+
+    A result with an issue or unfinished has no conditions yet, but its cited works still
+    matter to a reader checking the paper by hand.
+    """
+    rows = []
+    for view in data.views:
+        covered = {c.source.key for c in view.record.conditions}
+        for item in view.planned_inputs:
+            if item.get("key") and item["key"] not in covered:
+                rows.append((view, item))
+    if not rows:
+        return []
+    lines = [
+        "## Citations not (yet) stated as Lean hypotheses",
+        "",
+        "The plan lists these cited works as inputs, but no verified result assumes them:",
+        "the result has an issue, is unfinished, or did without the citation.",
+        "",
+    ]
+    for view, item in rows:
+        text = plain_tex(item.get("bib_text") or bib.get(item["key"], "(not in the bibliography)"))
+        where = f", {item['locator']}" if item.get("locator") else ""
+        lines.append(
+            f"- \\[{md.inline(item['key'])}\\]{md.inline(plain_tex(where))} — {md.inline(text)}; "
+            f"cited in {md.inline(view.heading)} ({md.code(view.id)}), "
+            f"{VERDICT_LABELS[verdict_key(view)]}"
+        )
+    return [*lines, ""]
 
 
 def _input_lines(n: int, item: Input, bib: dict[str, str]) -> list[str]:

@@ -202,3 +202,21 @@ def test_bibliography_tex_is_shown_as_plain_text():
         plain_tex(raw)
         == "J. M. Steele, The Cauchy–Schwarz Master Class, Cambridge Univ. Press & Co"
     )
+
+
+def test_worksheet_lists_planned_citations_no_hypothesis_covers(workspace):
+    entries = [
+        {
+            "id": "cor:budget",
+            "external_inputs": [
+                {"key": "vaart1998", "locator": "Lemma~19.3", "bib_text": "A. W. van der Vaart"}
+            ],
+        },
+        {"id": "lem:hoeff", "external_inputs": [{"key": "hoeffding1963"}]},  # covered
+    ]
+    (workspace / "blueprint.json").write_text(json.dumps({"entries": entries}))
+    text = render_worksheet(load_workspace(workspace))
+    uncovered = text.split("## Citations not (yet) stated as Lean hypotheses")[1]
+    assert "\\[vaart1998\\], Lemma 19.3 — A. W. van der Vaart" in uncovered
+    assert "Corollary 2.6 (`cor:budget`), unfinished" in uncovered
+    assert "hoeffding1963" not in uncovered
