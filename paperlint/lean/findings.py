@@ -34,6 +34,7 @@ class Rule(StrEnum):
     EVAL = "eval"  # #eval
     EXIT = "exit"  # #exit: Lean stops reading, everything after it goes unchecked
     MESSAGE_GUARD = "message-guard"  # #guard_msgs can swallow `sorry` warnings and errors
+    MESSAGE_SPOOF = "message-spoof"  # a string imitating `#print axioms` or the sorry warning
     HASH_COMMAND = "hash-command"  # another # command (model text), advisory in project files
     RUN_COMMAND = "run-command"  # run_cmd, run_tac, run_elab, run_meta
     INITIALIZE = "initialize"

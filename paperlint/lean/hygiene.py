@@ -206,6 +206,18 @@ _NOTATION_KEYWORDS = frozenset(
     {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
 )
 _RESERVED_ATOMS = frozenset({":=", "=>", "·", ".", "|", "⊢", "←", "<;>", "$", "fun", "λ", "by"})
+# Operators statements are written with: a new notation for one of them (with a raised
+# priority, the parser prefers it silently) can make `a ≤ b` mean `True`.
+# fmt: off
+_OPERATOR_ATOMS = frozenset({
+    "=", "≠", "≤", "<", "≥", ">", "+", "-", "*", "/", "^", "∣", "%", "∈", "∉", "⊆", "⊂", "⊇",
+    "⊃", "∩", "∪", "\\", "∧", "∨", "¬", "→", "↔", "∀", "∃", "∑", "∏", "∫", "‖", "•", "∘", "⁻¹",
+    "≃", "≅", "≪", "⊤", "⊥", "∞", "√", "∂", "×", "⊗", "⊕", "≡", "∅", "!", "⌊", "⌈", "∑'", "∏'",
+    "𝔼", "ℙ",
+})
+# fmt: on
+# Text that imitates the messages the final check parses (lean.md §4.2, §4.3).
+_SPOOF_PHRASES = ("depends on axioms", "does not depend on any axioms", "declaration uses")
 _META_LIBRARIES = frozenset({"Lean", "Lake"})
 # In model-written text these block: a model has no business declaring them.
 _STRICT_FOR_MODELS = frozenset(
@@ -348,6 +360,9 @@ def _token_findings(tokens: list[Token]) -> Iterator[_Raw]:
     for index, token in enumerate(tokens):
         if token.kind is Kind.IDENT:
             yield from _ident_findings(tokens, index, in_attribute=attribute_depths[index])
+        elif token.kind is Kind.STRING and any(p in token.text for p in _SPOOF_PHRASES):
+            message = "this text imitates a Lean message that decides a verdict"
+            yield token, Rule.MESSAGE_SPOOF, message, True
 
 
 def _ident_findings(tokens: list[Token], index: int, *, in_attribute: bool) -> Iterator[_Raw]:
@@ -460,16 +475,28 @@ def _option_value_findings(tokens: tuple[Token, ...], policy: HygienePolicy) -> 
 
 def _notation_finding(command: Command) -> _Raw:
     keyword = command.tokens[command.keyword_index]
-    atoms = [
-        t.text.strip('"').strip()
-        for t in command.tokens[command.keyword_index + 1 :]
-        if t.kind is Kind.STRING
-    ]
-    redefining = [a for a in atoms if a and (is_ident_start(a[0]) or a in _RESERVED_ATOMS)]
-    if redefining:
-        message = f"notation `{redefining[0]}` can shadow a name, keyword or tactic"
+    pattern = _notation_pattern(command)
+    atoms = [t.text.strip('"').strip() for t in pattern if t.kind is Kind.STRING]
+    # The leading atom decides which parser runs; later ones (`", "`, `" in "`) are separators.
+    leading = next((a for a in atoms if a), "")
+    if leading and _is_existing_atom(leading):
+        message = f"notation `{leading}` can shadow a name, keyword, tactic or operator"
+        return keyword, Rule.NOTATION_REDEFINES, message, True
+    if any(t.text == "priority" for t in pattern):
+        message = "a notation with a priority can win over the one a statement meant"
         return keyword, Rule.NOTATION_REDEFINES, message, True
     return keyword, Rule.NOTATION, "new notation can change how a statement reads", False
+
+
+def _notation_pattern(command: Command) -> tuple[Token, ...]:
+    """The tokens of a notation command before its `=>`: the syntax it declares."""
+    tokens = command.tokens[command.keyword_index + 1 :]
+    arrow = next((i for i, t in enumerate(tokens) if t.text == "=>"), len(tokens))
+    return tokens[:arrow]
+
+
+def _is_existing_atom(atom: str) -> bool:
+    return is_ident_start(atom[0]) or atom in _RESERVED_ATOMS or atom in _OPERATOR_ATOMS
 
 
 def _import_findings(refs: list[ImportRef], policy: HygienePolicy) -> Iterator[_Raw]:
