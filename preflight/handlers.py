@@ -254,6 +254,17 @@ def bibliography(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
+def catcode(walker: Walker, text: str, m: re.Match[str]) -> int:
+    if walker.in_document:
+        walker.problem(
+            walker.at(m.start()),
+            "info",
+            "catcode",
+            "\\catcode changes are not modelled; use --latex if numbering looks off",
+        )
+    return m.end()
+
+
 def _walker_method(name: str) -> Handler:
     def handler(walker: Walker, text: str, m: re.Match[str]) -> int:
         result: int = getattr(walker, name)(text, m)
@@ -274,6 +285,7 @@ def _table() -> dict[str, Handler]:
         "counterwithout": numberwithin,
         "@addtoreset": addtoreset,
         "newaliascnt": newaliascnt,
+        "catcode": catcode,
         "aliascntresetthe": skip_args("{"),
         "newcommand": newcommand,
         "renewcommand": newcommand,

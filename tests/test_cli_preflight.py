@@ -49,3 +49,15 @@ def test_input_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 def test_bad_format_is_a_usage_error() -> None:
     assert root.run(["preflight", str(FIXTURE), "--format", "xml"]) == 2
+
+
+@pytest.mark.latex
+def test_latex_option_takes_numbers_from_a_compile(capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    if shutil.which("latexmk") is None:
+        pytest.skip("latexmk is not installed")
+    folder = FIXTURE.parent / "setcounter"
+    assert root.run(["preflight", str(folder), "--latex", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["number"] for r in data["results"]] == ["1.10", "1.8", "2"]
