@@ -96,3 +96,17 @@ def test_hash_commands_are_one_token():
         (Kind.HASH_COMMAND, "#print"),
         (Kind.IDENT, "axioms"),
     ]
+
+
+def test_random_text_never_raises_and_positions_match_offsets():
+    import random
+
+    pieces = [*"abs rx'\"\\/-!{}()[]⟨⟩«»#@:=|\n\tr.+*1_`", "sorry", "/-", "-/", "--", 's!"', 'r#"']
+    rng = random.Random(7)
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 50)))
+        assert len(mask(text)) == len(text)
+        for token in tokenize(text):
+            assert text[token.offset : token.end] == token.text
+            assert token.line == text.count("\n", 0, token.offset) + 1
+            assert token.col == token.offset - (text.rfind("\n", 0, token.offset) + 1)
