@@ -157,7 +157,9 @@ def _draft(
 ) -> _Draft:
     head = heads[i]
     next_head = min(heads[i + 1].index, stop) if i + 1 < len(heads) else stop
-    statement = statement_block(lines, head.index, head.rest, next_head, size, skip)
+    last_head_line = head.index + head.lines - 1  # a wrapped note ends the head one line on
+    statement = statement_block(lines, last_head_line, head.rest, next_head, size, skip)
+    statement = replace(statement, start=head.index)
     proof = proof_block(lines, statement.end + 1, next_head, size, skip)
     return _Draft(head, statement, proof)
 

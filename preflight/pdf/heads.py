@@ -17,7 +17,7 @@ from paperlint.preflight.model import Kind
 from paperlint.preflight.pdf.fonts import is_italic, is_math, is_strong, is_upright_regular
 from paperlint.preflight.pdf.layout import ReadLine
 from paperlint.preflight.pdf.records import Destination, Run
-from paperlint.preflight.pdf.text import normalise
+from paperlint.preflight.pdf.text import join_lines, normalise
 
 Confidence = Literal["high", "medium", "low"]
 Method = Literal["named-destination", "font-head"]
@@ -68,6 +68,7 @@ class Head:
     rest: str  # the text after the head on its line
     method: Method
     confidence: Confidence
+    lines: int = 1  # 2 when a long note wraps onto the next line
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def find_font_heads(lines: Sequence[ReadLine], body_size: float, skip: float) ->
             continue
         confidence = _font_confidence(read, m, skip)
         if confidence is not None:
-            heads.append(_head(index, read, m, "font-head", confidence))
+            heads.append(_head(lines, index, m, "font-head", confidence))
     return heads
 
 
@@ -167,16 +168,26 @@ def _head_font_ends(read: ReadLine, m: _Match) -> bool:
     return following != head_font or is_math(following)
 
 
-def _head(index: int, read: ReadLine, m: _Match, method: Method, conf: Confidence) -> Head:
+def _head(
+    lines: Sequence[ReadLine], index: int, m: _Match, method: Method, conf: Confidence
+) -> Head:
+    text, used = lines[index].text, 1
+    if m.note is None and text[m.end :].lstrip().startswith("(") and index + 1 < len(lines):
+        # "Theorem 3.1 (A long name that" + "wraps). Let …": read the note across the break
+        joined = join_lines([text, lines[index + 1].text])
+        wrapped = match_head_text(joined)
+        if wrapped is not None and wrapped.note is not None:
+            text, used, m = joined, 2, wrapped
     return Head(
         index=index,
         word=m.word,
         kind=kind_of(m.word),
         number=m.number,
         note=m.note,
-        rest=read.text[m.end :].strip(),
+        rest=text[m.end :].strip(),
         method=method,
         confidence=conf,
+        lines=used,
     )
 
 
@@ -210,7 +221,7 @@ def find_destination_heads(
             # an anchor comes from \refstepcounter, so an anchored head is numbered; this also
             # keeps "Note that …" or a hand-made "Claim." near some other anchor out
             if m is not None and m.number is not None:
-                found[at] = _head(at, lines[at], m, "named-destination", "high")
+                found[at] = _head(lines, at, m, "named-destination", "high")
     return [found[i] for i in sorted(found)]
 
 

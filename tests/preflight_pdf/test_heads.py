@@ -150,3 +150,12 @@ def test_proof_of_a_named_result_far_from_it_is_attached():
     assert lemma_result.proof is not None
     assert lemma_result.proof.text.startswith("Proof of Lemma 2.2.")
     assert next(r for r in results if r.id == "theorem:2.3").proof is None
+
+
+def test_a_note_that_wraps_onto_the_next_line_is_read_whole():
+    head = line(622, run("Theorem 2.1 ", "CMBX10"), run("(Sufficient conditions for", "CMR10"))
+    wrapped = line(610, run("Theorem 3.2)", "CMR10"), run(". ", "CMBX10"), run("Let x", "CMTI10"))
+    (result,) = _results(*paragraph(700, 5), head, wrapped, *paragraph(598, 2, "and so on"))
+    assert (result.number, result.note) == ("2.1", "Sufficient conditions for Theorem 3.2")
+    assert result.statement.startswith("Let x")
+    assert result.span.start_line == 6
