@@ -182,15 +182,18 @@ def _wraps_theorem(walker: Walker, env: macros.EnvDefinition) -> bool:
 
 
 def newtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\newtheorem` and its look-alikes: elsarticle `\\newdefinition`, mdframed
+    `\\newmdtheoremenv[options]{env}[shared]{Title}[within]`."""
     star = m.group(2) == "*"
-    args, pos = texscan.read_args(text, m.end(), "{[{[")
-    env, shared, title, within = args
+    spec = "[{[{[" if m.group(1) == "newmdtheoremenv" else "{[{["
+    args, pos = texscan.read_args(text, m.end(), spec)
+    env, shared, title, within = args[-4:]
     if not env or title is None:
         return pos
-    numbered = not star
-    if m.group(1) == "newproof":
-        numbered = False
-    decl.newtheorem(walker.reg, env, title, shared=shared, within=within, numbered=numbered)
+    if m.group(1) == "newproof":  # elsarticle: a proof environment, never numbered
+        walker.proof_envs.add(env.strip())
+        return pos
+    decl.newtheorem(walker.reg, env, title, shared=shared, within=within, numbered=not star)
     return pos
 
 
@@ -302,6 +305,7 @@ def _table() -> dict[str, Handler]:
         "newtheorem": newtheorem,
         "newdefinition": newtheorem,
         "newproof": newtheorem,
+        "newmdtheoremenv": newtheorem,
         "spnewtheorem": spnewtheorem,
         "declaretheorem": declaretheorem,
         "theoremnumbering": theoremnumbering,

@@ -14,6 +14,8 @@ from paperlint.preflight.latexrun import CompileResult, CompileStatus, compile_p
 from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Result, Severity
 from paperlint.preflight.probes import Probe, add_probes_to_tree, is_probe, probe_key
 
+from paperlint.errors import InputError
+
 _ERROR_LINE = re.compile(r"^(?:!|\S+\.\w+:\d+: )")
 
 Edit = Callable[[Path], object]
@@ -66,6 +68,12 @@ def apply_latex(
 
     Unlabelled numbered results get a probe label in the scratch copy (see `probes`).
     """
+    if inventory.source_kind != "tex":
+        raise InputError(
+            "--latex compiles the TeX source, and this inventory was read from a PDF",
+            path=inventory.root,
+            hint="run preflight on the .tex file or project folder, or drop --latex",
+        )
     run = compile or (lambda folder, root, edit: compile_project(folder, root, edit=edit))
     wanted = plan_probes(inventory)
     result = run(project_dir, inventory.root, lambda scratch: add_probes_to_tree(scratch, wanted))

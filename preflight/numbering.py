@@ -46,6 +46,7 @@ class Walker:
         self.row_macros: dict[str, str] = {}
         self.pending_labels: list[str] = []
         self.resume_at = 0
+        self.proof_envs: set[str] = {"proof", "IEEEproof"}
         self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None
@@ -188,6 +189,8 @@ class Walker:
             return pos
         if not self.in_document:
             return pos
+        if name in self.proof_envs and name not in self.reg.envs:
+            return self._begin_proof(text, m.start(), pos, name)
         if (
             name not in self.reg.envs
             and name not in self.wrappers
