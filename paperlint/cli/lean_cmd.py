@@ -24,7 +24,7 @@ class OutputFormat(StrEnum):
 
 @lean_app.command("scan")
 def scan(
-    files: list[Path] = typer.Argument(..., metavar="FILE...", help="Lean files to scan."),
+    files: list[Path] = typer.Argument(..., metavar="FILE", help="Lean files to scan."),
     output: str = typer.Option("text", "--format", help="text or json."),
     project_root: Path | None = typer.Option(
         None, "--project-root", help="Where local imports are looked up (default: the Lake root)."

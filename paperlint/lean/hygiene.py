@@ -66,6 +66,7 @@ MODEL_POLICY = HygienePolicy(
 _WORDS: dict[str, tuple[Rule, str]] = {
     "sorry": (Rule.SORRY, "`sorry` leaves a proof obligation open"),
     "admit": (Rule.ADMIT, "`admit` leaves a proof obligation open"),
+    "stop": (Rule.SORRY, "`stop` closes the rest of the proof with `sorry`"),
     "axiom": (Rule.AXIOM, "`axiom` assumes a statement; cite it as a named hypothesis instead"),
     "opaque": (Rule.OPAQUE, "`opaque` hides a definition from the kernel"),
     "unsafe": (Rule.UNSAFE, "`unsafe` code is not checked by the kernel"),

@@ -71,6 +71,7 @@ def test_harmless_text_has_no_findings(text):
         ("theorem t : False := by sorry", Rule.SORRY),
         ("theorem t : False := sorryAx _ false", Rule.SORRY),
         ("theorem t : False := by admit", Rule.ADMIT),
+        ("theorem t : False := by\n  stop\n  simp", Rule.SORRY),
         ("private axiom a : False", Rule.AXIOM),
         ("@[simp] axiom a : False", Rule.AXIOM),
         ("opaque o : Nat", Rule.OPAQUE),
