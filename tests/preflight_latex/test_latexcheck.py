@@ -11,6 +11,8 @@ from paperlint.preflight.latexcheck import apply_latex, reconcile, same_number
 from paperlint.preflight.latexrun import CompileResult, CompileStatus
 from paperlint.preflight.model import EquationInfo, Inventory, Result, Span
 
+from paperlint.errors import InputError
+
 AUX = r"""\relax
 \newlabel{sec:intro}{{1}{1}{Intro}{section.1}{}}
 \newlabel{thm:main}{{1.1}{1}{Main}{theorem.1.1}{}}
@@ -198,3 +200,10 @@ def test_real_compile_numbers_an_unlabelled_result_and_leaves_the_source_alone(t
     assert [d.code for d in out.diagnostics] == ["number-mismatch"]
     assert (tmp_path / "main.tex").read_text() == paper
     assert sorted(p.name for p in tmp_path.iterdir()) == ["main.tex"]
+
+
+def test_pdf_inventory_is_refused_with_a_hint():
+    inv = _inventory().model_copy(update={"source_kind": "pdf", "root": "paper.pdf"})
+    with pytest.raises(InputError) as caught:
+        apply_latex(inv, Path("/paper"), compile=lambda *a: pytest.fail("compiled"))
+    assert caught.value.hint is not None and "drop --latex" in caught.value.hint
