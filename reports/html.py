@@ -30,6 +30,7 @@ from paperlint.reports.summary import (
     evidence_files,
     format_duration,
     format_usd,
+    lean_absence,
     replay_banner,
     verdict_counts,
     verdict_key,
@@ -103,6 +104,7 @@ def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
         "lean_name": view.lean_name,
         "lean_file": record.evidence.lean_file,
         "lean_statement": view.lean_statement,
+        "lean_absence": lean_absence(view),
         "conditions": [
             {
                 "name": c.name,

@@ -21,6 +21,7 @@ from paperlint.reports.summary import (
     evidence_files,
     format_duration,
     format_usd,
+    lean_absence,
     replay_banner,
     verdict_counts,
     verdict_key,
@@ -100,11 +101,8 @@ def result_lines(data: ReportData, view: ResultView) -> list[str]:
 
 
 def _lean_lines(view: ResultView) -> list[str]:
-    if view.lean_statement is None and view.record.evidence.lean_file:
-        missing = md.code(view.record.evidence.lean_file)
-        return [f"Lean statement: not found in {missing} (see the notes above).", ""]
     if view.lean_statement is None:
-        return ["Lean statement: not formalised.", ""]
+        return [f"Lean statement: {md.inline(lean_absence(view))}.", ""]
     where = f"{md.code(view.lean_name or '')} in {md.code(view.lean_file or '')}"
     return [f"Lean statement ({where}):", "", md.block(view.lean_statement, "lean"), ""]
 

@@ -134,6 +134,16 @@ def replay_banner(data: ReportData) -> str | None:
     )
 
 
+def lean_absence(view: ResultView) -> str:
+    """Why no Lean statement is shown: a reader must not take "missing" for "never tried"."""
+    evidence = view.record.evidence
+    if evidence.lean_file:
+        return f"not found in {evidence.lean_file} (see the notes)"
+    if evidence.gate:
+        return "not named in the evidence; the gated draft is among the audit files"
+    return "not formalised"
+
+
 def evidence_files(view: ResultView) -> list[str]:
     """Workspace paths a reader can open to check this verdict."""
     evidence = view.record.evidence

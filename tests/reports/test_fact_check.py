@@ -290,3 +290,20 @@ def test_fact_check_catches_a_wrong_count(rendered):
     )
     with pytest.raises(AssertionError):
         test_markdown_agrees_with_the_records((folder, truth))
+
+
+# ---------------------------------------------------------------- blueprint.tex, worksheet.md
+
+
+def test_blueprint_and_worksheet_agree_with_the_records(rendered):
+    folder, truth = rendered
+    tex = (folder / "blueprint.tex").read_text()
+    verified = {"verified_unconditional", "verified_conditional"}
+    chunks = tex.split("\\label{")[1:]  # one per result, up to the next result's label
+    shown = {c.split("}", 1)[0] for c in chunks if "\\begin{proof}\\leanok" in c}
+    assert shown == {rid for rid, r in truth.results.items() if r["verdict"] in verified}
+    worksheet = (folder / "worksheet.md").read_text()
+    conditions = [c for r in truth.results.values() for c in r["conditions"]]
+    assert worksheet.count("- [ ] checked") == len(conditions)
+    for condition in conditions:
+        assert f"`{condition['name']} : {condition['lean_type']}`" in worksheet
