@@ -106,6 +106,7 @@ def reconcile(inventory: Inventory, compiled: CompileResult) -> Inventory:
     }
     notes.extend(_duplicate_notes(inventory, aux))
     notes.extend(_coverage_notes(inventory, aux))
+    notes.extend(_unchecked_notes(results))
     return _with(inventory, results, equations, notes)
 
 
@@ -237,6 +238,21 @@ def _coverage_notes(inventory: Inventory, aux: AuxData) -> list[Diagnostic]:
         if key not in aux.labels
     )
     return notes
+
+
+def _unchecked_notes(results: list[Result]) -> list[Diagnostic]:
+    """Numbered results LaTeX's .aux says nothing about keep the emulated number: say so."""
+    return [
+        _note(
+            "info",
+            (r.span.file, r.span.start_line),
+            "latex-unchecked",
+            f"{r.title} {r.number}: no label or probe of it reached LaTeX's .aux (a partial "
+            "compile, or a head not written as \\begin{env}); the number is preflight's",
+        )
+        for r in results
+        if r.number is not None and r.number_source != "latex" and r.restates is None
+    ]
 
 
 # --- helpers -----------------------------------------------------------------------------

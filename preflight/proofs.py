@@ -45,6 +45,7 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
         owners[index] = target
         results[target].proof = _proof(flat, proof, how)
     _attach_paragraphs(flat, walk, results)
+    _attach_proof_of_paragraphs(flat, walk, results, key_owner, by_number)
     return owners
 
 
@@ -131,3 +132,46 @@ def _attach_paragraphs(flat: FlatSource, walk: WalkOutput, results: list[Result]
 def owner_of_proof(proof_index: int, owners: dict[int, int], ids: list[str]) -> str | None:
     target = owners.get(proof_index)
     return ids[target] if target is not None else None
+
+
+def _inside_proof(walk: WalkOutput, pos: int) -> bool:
+    return any(p.begin <= pos < (p.end if p.end >= 0 else pos + 1) for p in walk.proofs)
+
+
+def _attach_proof_of_paragraphs(
+    flat: FlatSource,
+    walk: WalkOutput,
+    results: list[Result],
+    key_owner: dict[str, int],
+    by_number: dict[tuple[str, str], int],
+) -> None:
+    """ "Proof of Lemma 3.6." written as a paragraph anywhere, with no proof environment."""
+    if all(r.proof is not None for r in results):
+        return
+    starts = sorted(p.begin for p in walk.proofs)
+    for match in _PROOF_OF.finditer(flat.text):
+        tail = flat.text[match.end() : match.end() + 120].split("\n\n")[0]
+        target = _by_reference(tail, key_owner, by_number)
+        if target is None or results[target].proof is not None:
+            continue
+        following = bisect.bisect_left(starts, match.end())
+        if following < len(starts) and starts[following] - match.end() < _HEADING_WINDOW:
+            continue  # a heading of a proof environment, handled with it
+        if _inside_proof(walk, match.start()):
+            continue
+        head = re.search(r"[.:]\}?|\}", tail)
+        body_start = match.end() + (head.end() if head else 0)
+        stop = _PROOF_END.search(flat.text, body_start)
+        end = stop.end() if stop else min(len(flat.text), body_start + 3000)
+        body_end = stop.start() if stop else end
+        paragraph = RawProof("paragraph", None, match.start(), body_start, end, body_end)
+        results[target].proof = _proof(flat, paragraph, "paragraph")
+        walk.problems.append(
+            (
+                match.start(),
+                "info",
+                "proof-paragraph",
+                f"proof of {results[target].title} {results[target].number} found as "
+                "a paragraph, not an environment: check where it ends",
+            )
+        )

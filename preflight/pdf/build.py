@@ -55,10 +55,9 @@ _ABBREVIATIONS = {
     "defn": "definition",
     "ass": "assumption",
 }
-_REF_WORD = "|".join([*KINDS, *_ABBREVIATIONS])
+_REF_WORD = "(?i:" + "|".join([*KINDS, *_ABBREVIATIONS]) + ")"
 _REFERENCE = re.compile(
     rf"\b(?P<word>{_REF_WORD})s?\.?\s+(?P<numbers>{NUMBER}(?:\s*(?:,|and|&|or)\s*{NUMBER})*)(?!\w)",
-    re.I,
 )
 _NUMBER_ONLY = re.compile(NUMBER)
 _NO_TEXT = "no text layer (scanned?): the PDF has no extractable text, run OCR first"

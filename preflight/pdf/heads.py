@@ -38,13 +38,15 @@ _OTHER_WORDS = (
     "hypothesis|condition|fact|observation|problem|question|notation|exercise|property|"
     "axiom|note|algorithm|construction|result|setting|scenario"
 )
-WORD = rf"(?:{'|'.join(KINDS)}|{_OTHER_WORDS})"
+# Only the word is case-insensitive ("THEOREM" in imsart); the number is not, or "Claim II"
+# and "Lemma as" would pass for numbered heads.
+WORD = rf"(?i:{'|'.join(KINDS)}|{_OTHER_WORDS})"
 NUMBER = r"(?:[A-Z](?:\.\d+)+|[A-Z]\d*|\d+(?:\.\d+)*)[a-z]?"
 _NOTE = r"\((?P<note>[^()]*(?:\([^()]*\)[^()]*)*)\)"
 _TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
-_HEAD = re.compile(rf"^(?P<word>{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}", re.I)
+_HEAD = re.compile(rf"^(?P<word>{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}")
 # ntheorem `change` and amsthm \swapnumbers print the number first: "1 Proposition".
-_SWAPPED = re.compile(rf"^(?P<number>{NUMBER})\s+(?P<word>{WORD})(?![\w-]){_TAIL}", re.I)
+_SWAPPED = re.compile(rf"^(?P<number>{NUMBER})\s+(?P<word>{WORD})(?![\w-]){_TAIL}")
 # A head word is body-sized; a bigger line with "2 Lemma …" is a section title.
 _SIZE_SLACK = 0.6
 # The gap above a head exceeds the normal baseline skip by LaTeX's \topsep (≥ ~4 pt).
