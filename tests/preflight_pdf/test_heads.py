@@ -159,3 +159,9 @@ def test_a_note_that_wraps_onto_the_next_line_is_read_whole():
     assert (result.number, result.note) == ("2.1", "Sufficient conditions for Theorem 3.2")
     assert result.statement.startswith("Let x")
     assert result.span.start_line == 6
+
+
+@pytest.mark.parametrize("text", ["Claim II. For every", "Lemma as stated"])
+def test_lower_case_or_roman_tails_are_not_numbers(text):
+    m = match_head_text(text)
+    assert m is None or m.number is None
