@@ -36,21 +36,30 @@ def parse_output(task: str, text: str) -> BaseModel:
 
 
 def extract_json(text: str) -> str:
-    """The JSON part of an answer: a fenced block if there is one, else the outermost braces.
+    """The JSON part of an answer: the first candidate that parses as a JSON object.
 
-    Models often wrap JSON in ```json fences or add a sentence; both are tolerated, because the
-    content is still checked against the schema.
+    Candidates, in order: the whole answer, each fenced block, the outermost braces. Models
+    often wrap JSON in ```json fences, put a Lean block before it, or add a sentence; all are
+    tolerated, because the content is still checked against the schema. With no parsable
+    candidate, the first one is returned so the error message is about what the model sent.
     """
     stripped = text.strip()
-    if stripped.startswith("{") and stripped.endswith("}"):
-        return stripped
-    fenced = _FENCE.search(stripped)
-    if fenced:
-        return fenced.group(1).strip()
+    candidates = [stripped] if stripped.startswith("{") else []
+    candidates += [match.group(1).strip() for match in _FENCE.finditer(stripped)]
     start, end = stripped.find("{"), stripped.rfind("}")
     if 0 <= start < end:
-        return stripped[start : end + 1]
-    return stripped
+        candidates.append(stripped[start : end + 1])
+    for candidate in candidates:
+        if _is_json_object(candidate):
+            return candidate
+    return candidates[0] if candidates else stripped
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def describe_errors(exc: ValidationError, *, limit: int = 8) -> str:
