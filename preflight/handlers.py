@@ -197,6 +197,23 @@ def newtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
+def newtcbtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """tcolorbox `\\newtcbtheorem[init]{env}{Title}{options}{prefix}`: `env` takes
+    `{title}{label}` and writes the label as `prefix:label`; `env*` is unnumbered."""
+    args, pos = texscan.read_args(text, m.end(), "[{{{{")
+    init, env, title, _, prefix = args
+    if not env or title is None:
+        return pos
+    keys = texscan.parse_keyvals(init or "")
+    shared = keys.get("use counter from") or keys.get("use counter")
+    within = keys.get("number within")
+    env = env.strip()
+    decl.newtheorem(walker.reg, env, title, shared=shared, within=within)
+    decl.newtheorem(walker.reg, env + "*", title, numbered=False)
+    walker.tcb_prefixes[env] = walker.tcb_prefixes[env + "*"] = (prefix or "").strip()
+    return pos
+
+
 def spnewtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
     star = m.group(2) == "*"
     if star:
@@ -306,6 +323,7 @@ def _table() -> dict[str, Handler]:
         "newdefinition": newtheorem,
         "newproof": newtheorem,
         "newmdtheoremenv": newtheorem,
+        "newtcbtheorem": newtcbtheorem,
         "spnewtheorem": spnewtheorem,
         "declaretheorem": declaretheorem,
         "theoremnumbering": theoremnumbering,

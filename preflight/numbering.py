@@ -47,6 +47,7 @@ class Walker:
         self.pending_labels: list[str] = []
         self.resume_at = 0
         self.proof_envs: set[str] = {"proof", "IEEEproof"}
+        self.tcb_prefixes: dict[str, str] = {}
         self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None
@@ -278,7 +279,11 @@ class Walker:
         frame_name: str | None = None,
     ) -> int:
         spec = self.reg.envs[env]
-        if note is None:
+        tcb_label = None
+        if env in self.tcb_prefixes:
+            args, pos = texscan.read_args(text, pos, "{{")
+            note, tcb_label = args[0], (args[1] or "").strip()
+        elif note is None:
             optional = texscan.read_optional(text, pos)
             if optional is not None:
                 note, pos = optional
@@ -310,6 +315,11 @@ class Walker:
             self.current = Owner("", "result", index)
         else:
             self.current = Owner(self.current.number, "result", index)
+        if tcb_label:
+            prefix = self.tcb_prefixes[env]
+            self.record_label(
+                f"{prefix}:{tcb_label}" if prefix else tcb_label, self.current, result.begin
+            )
         if keys.get("label"):
             self.record_label(keys["label"].strip(), self.current, result.begin)
         for label in re.finditer(r"\\label\s*\{([^}]*)\}", note or ""):
