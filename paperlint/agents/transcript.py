@@ -3,6 +3,19 @@
 Entries are keyed by (task, result, obligation, attempt, repair), not by prompt text, so that
 improving a template does not invalidate every fixture (design §6). Each entry keeps the hash
 of the prompt it answered, so a replay can say when the prompt has drifted since.
+
+`<replay_dir>/transcript.jsonl`, one JSON object per line:
+
+    {"task": "prover", "role": "prover", "result": "lem:x", "obligation": "s1",
+     "attempt": 1, "repair": 0, "prompt_sha256": "<hex>" | null,
+     "response": "<the model's raw text>",
+     "usage": {"prompt_tokens": 812, "completion_tokens": 95},
+     "model": "<live model that answered>" | null,   # optional
+     "cost_usd": 0.0031 | null}                       # optional; null = unknown
+
+`task` is one of OUTPUT_MODELS' keys (`reviewer` is done by role `auditor`); `attempt` is the
+engine's 1-based attempt number; `repair` counts re-asks after invalid output within one call.
+The key is unique per file. `prompt_sha256` is `prompts.messages_sha256` of the messages sent.
 """
 
 from __future__ import annotations
