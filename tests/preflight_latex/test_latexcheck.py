@@ -109,6 +109,10 @@ def test_stubbed_compile_labels_known_to_one_side_only_are_reported():
     out = reconcile(_inventory(), _compiled(parse_aux_text(AUX)))
     codes = _codes(out)
     assert ("label-not-in-latex", "sec/intro.tex", 40) in codes
+    assert ("latex-unchecked", "sec/intro.tex", 40) in codes
+    assert [c for c in codes if c[0] == "latex-unchecked"] == [
+        ("latex-unchecked", "sec/intro.tex", 40)
+    ]
     only = [d.message for d in out.diagnostics if d.code == "latex-only-label"]
     assert any("cor:only" in m for m in only)
     assert not any("fig:x" in m or "sec:intro" in m for m in only)
