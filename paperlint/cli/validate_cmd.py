@@ -1,1 +1,78 @@
-"""CLI commands: validate_cmd (being built; see the issue tracker)."""
+"""`paperlint validate DIR` and `paperlint replay DIR`: check verdicts against their evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from paperlint.cli.root import app
+from paperlint.errors import InputError
+
+FORMATS = ("text", "json")
+
+
+def _format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise InputError(f"unknown format {fmt!r}", hint="use text or json")
+    return fmt
+
+
+@app.command("validate")
+def validate(
+    workspace: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+) -> int:
+    """Re-derive every verdict from its evidence; exit 1 on any disagreement."""
+    from paperlint.validate.load import load_snapshot
+    from paperlint.validate.validator import validate as run_validate
+
+    _format(fmt)
+    snap = load_snapshot(workspace)
+    findings = run_validate(snap)
+    if fmt == "json":
+        payload = {
+            "workspace": str(workspace),
+            "results": len(snap.records),
+            "findings": [f.to_json() for f in findings],
+            "ok": not findings,
+        }
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            typer.echo(finding.render(str(workspace)))
+        verdicts = sum(1 for r in snap.records if r.verdict is not None)
+        summary = f"{len(findings)} finding(s)" if findings else "every verdict re-derives"
+        typer.echo(f"{workspace}: {verdicts} verdict(s) checked; {summary}", err=bool(findings))
+    return 1 if findings else 0
+
+
+@app.command("replay")
+def replay(
+    workspace: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
+    lean_replay: Path | None = typer.Option(
+        None,
+        "--lean-replay",
+        help="Serve Lean answers from this recorded replay folder instead of running Lean "
+        "(default: the run's own replay folder, when the run was a replay).",
+    ),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+) -> int:
+    """Re-run every Lean check and the mechanical audit with no model; re-derive each verdict."""
+    from paperlint.validate.load import load_snapshot
+    from paperlint.validate.replay import choose_lean, replay_workspace
+
+    _format(fmt)
+    snap = load_snapshot(workspace)
+    lean = choose_lean(snap, lean_replay)
+    try:
+        report = replay_workspace(snap, workspace, lean)
+    finally:
+        lean.close()
+    if fmt == "json":
+        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in report.lines():
+            typer.echo(line)
+    return report.exit_code

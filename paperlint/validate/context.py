@@ -1,0 +1,100 @@
+"""What every rule may look up besides the record it checks: the other results, the paper's
+bibliography and kept source, the gated Lean texts, and the header the engine writes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperlint.engine.leantext import header, parse_declaration
+from paperlint.engine.workspace import safe_name
+from paperlint.records.results import ResultRecord
+from paperlint.validate.model import Check, Finding, Snapshot
+
+DEFAULT_HEARTBEATS = 400_000
+_GATE_FILE = re.compile(r"gate-(\d+)\.json$")
+
+
+@dataclass(frozen=True)
+class Context:
+    snap: Snapshot
+    records: dict[str, ResultRecord]
+    bibliography: frozenset[str]
+    header: str
+    gated: dict[str, str] = field(default_factory=dict)  # Lean name -> gated declaration text
+
+    def audit_dir(self, result_id: str) -> str:
+        return f"audits/{safe_name(result_id)}"
+
+    def gate_files(self, result_id: str) -> list[tuple[int, str]]:
+        """(round, path) of every gate record of a result, in round order."""
+        found = []
+        for path in self.snap.listing(self.audit_dir(result_id)):
+            match = _GATE_FILE.search(path)
+            if match and path.count("/") == 2:
+                found.append((int(match.group(1)), path))
+        return sorted(found)
+
+    def gate(self, record: ResultRecord) -> dict[str, Any] | None:
+        return self.snap.json(record.evidence.gate)
+
+    def at(self, record: ResultRecord, rule: Check, message: str) -> Finding:
+        """A finding about the record itself, pointing at its entry in results.json."""
+        line = self.snap.line_of("results.json", f'"id": "{record.id}"')
+        return Finding("results.json", rule, message, line=line, result=record.id)
+
+    def about(
+        self, record: ResultRecord, path: str, rule: Check, message: str, line: int | None = None
+    ) -> Finding:
+        return Finding(path, rule, message, line=line, result=record.id)
+
+    def source_files(self) -> dict[str, str]:
+        prefix = "source/"
+        return {
+            p.removeprefix(prefix): self.snap.text(p) or ""
+            for p in self.snap.listing("source")
+            if p.startswith(prefix)
+        }
+
+
+def build_context(snap: Snapshot) -> Context:
+    records = {r.id: r for r in snap.records}
+    inventory = snap.json("inventory.json") or {}
+    keys = frozenset(
+        str(entry.get("key"))
+        for entry in inventory.get("bibliography", [])
+        if isinstance(entry, dict) and entry.get("key")
+    )
+    lean = snap.config.get("lean", {})
+    beats = lean.get("max_heartbeats", DEFAULT_HEARTBEATS) if isinstance(lean, dict) else 0
+    ctx = Context(
+        snap=snap,
+        records=records,
+        bibliography=keys,
+        header=header(max_heartbeats=int(beats)),
+    )
+    ctx.gated.update(_gated_texts(ctx))
+    return ctx
+
+
+def _gated_texts(ctx: Context) -> dict[str, str]:
+    """Every declaration a gate passed: definitions, step skeletons and statements, by name.
+
+    The statement is taken from the gate record (what the reviewer saw), the rest from the
+    draft it reviewed. Results whose last gate did not pass contribute nothing.
+    """
+    texts: dict[str, str] = {}
+    for record in ctx.records.values():
+        draft = record.work.draft
+        gate = ctx.gate(record)
+        if draft is None or gate is None or gate.get("decision") != "PASS":
+            continue
+        statement = gate.get("statement") if isinstance(gate.get("statement"), str) else None
+        pieces = [*draft.definitions, *(o.lean for o in draft.obligations if o.id != "main")]
+        pieces.append(statement or draft.statement)
+        for text in pieces:
+            parsed = parse_declaration(text)
+            if parsed is not None and parsed.name:
+                texts.setdefault(parsed.name, text.strip())
+    return texts

@@ -1,0 +1,153 @@
+"""Issues (design §5): a verbatim quote, a second agent's confirmation, and for ERROR a
+compiled counterexample whose statement is the engine's refutation of the gated statement."""
+
+from __future__ import annotations
+
+from paperlint.engine.leantext import refutation_statement, statement_text_exact
+from paperlint.lean.verifier import STANDARD_AXIOMS
+from paperlint.records.results import Issue, IssueClass, ResultRecord
+from paperlint.validate import leanfile
+from paperlint.validate.context import Context
+from paperlint.validate.gate_rules import gate_findings
+from paperlint.validate.model import Check, Finding, safe_rel
+from paperlint.validate.verified_rules import unclean
+
+QUOTE_SLACK_LINES = 3  # the recorded line may point at the quote's paragraph, not its first line
+
+
+def issue_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    issue = record.issue
+    if issue is None:
+        return [ctx.at(record, Check.ISSUE_MISSING, "verdict `issue` without an issue record")]
+    found = _quote_findings(ctx, record, issue)
+    found.extend(_ruling_findings(ctx, record, issue))
+    found.extend(_review_findings(ctx, record, issue))
+    if issue.class_ is IssueClass.ERROR:
+        found.extend(counterexample_findings(ctx, record, issue))
+    return found
+
+
+def _quote_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[Finding]:
+    location = issue.location
+    rel = safe_rel(location.file)
+    text = ctx.snap.text(f"source/{rel}") if rel else None
+    if text is None:
+        message = f"the issue's file {location.file!r} is not in the kept source"
+        return [ctx.at(record, Check.ISSUE_QUOTE, message)]
+    lines = text.count("\n") + 1
+    quote = location.quote
+    if not 1 <= location.line <= lines:
+        message = f"line {location.line} is outside {location.file} ({lines} lines)"
+        return [ctx.at(record, Check.ISSUE_QUOTE, message)]
+    starts = _occurrences(text, quote) if quote.strip() else []
+    if not starts:
+        message = f"the quote does not occur verbatim in {location.file}: {quote[:80]!r}"
+        return [ctx.at(record, Check.ISSUE_QUOTE, message)]
+    if all(abs(line - location.line) > QUOTE_SLACK_LINES for line in starts):
+        message = f"the quote is at line {starts[0]} of {location.file}, not near {location.line}"
+        return [ctx.at(record, Check.ISSUE_QUOTE, message)]
+    return []
+
+
+def _occurrences(text: str, quote: str) -> list[int]:
+    lines: list[int] = []
+    index = text.find(quote)
+    while index >= 0:
+        lines.append(text.count("\n", 0, index) + 1)
+        index = text.find(quote, index + 1)
+    return lines
+
+
+def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[Finding]:
+    """The issue checker's ruling on disk must say what the record says."""
+    path = f"{ctx.audit_dir(record.id)}/issue.json"
+    ruling = ctx.snap.json(path)
+    if ruling is None:
+        return [ctx.at(record, Check.ISSUE_RULING_MISMATCH, f"no issue ruling at {path}")]
+    same = (
+        ruling.get("is_issue") is True
+        and ruling.get("issue_class") == issue.class_.value
+        and ruling.get("side") == issue.side
+        and ruling.get("quote") == issue.location.quote
+    )
+    if same:
+        return []
+    message = "the issue checker's ruling differs in class, side or quote from the record"
+    return [ctx.about(record, path, Check.ISSUE_RULING_MISMATCH, message)]
+
+
+def _review_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[Finding]:
+    evidence = issue.evidence
+    review = ctx.snap.json(evidence.review)
+    if evidence.review is None or review is None:
+        message = f"no confirming review record at {evidence.review}"
+        return [ctx.at(record, Check.ISSUE_REVIEW_MISSING, message)]
+    path = evidence.review
+    found: list[Finding] = []
+    if review.get("schema") != "paperlint.review/1" or review.get("confirms") is not True:
+        message = "the review record does not confirm the issue"
+        found.append(ctx.about(record, path, Check.ISSUE_NOT_CONFIRMED, message))
+    reviewer, raiser = review.get("reviewer"), review.get("raised_by")
+    if (
+        not reviewer
+        or not raiser
+        or reviewer == raiser
+        or evidence.confirmed_by != reviewer
+        or evidence.raised_by != raiser
+        or evidence.confirmed_by == evidence.raised_by
+    ):
+        message = f"confirmed by {evidence.confirmed_by!r}, raised by {evidence.raised_by!r}; "
+        message += f"the review says reviewer {reviewer!r}, raised by {raiser!r}"
+        found.append(ctx.about(record, path, Check.ISSUE_SELF_CONFIRMED, message))
+    return found
+
+
+def counterexample_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[Finding]:
+    found, gated = gate_findings(ctx, record)
+    path = issue.evidence.counterexample
+    text = ctx.snap.text(path)
+    if path is None or text is None:
+        message = f"ERROR needs a compiled Lean counterexample; none at {path}"
+        return [*found, ctx.at(record, Check.COUNTEREXAMPLE_MISSING, message)]
+    name = f"{record.evidence.lean_name or ''}_counterexample"
+    found.extend(_check_record_findings(ctx, record, path, name))
+    found.extend(
+        ctx.about(record, f.file, Check.HYGIENE, f"{f.rule.value}: {f.message}", f.line)
+        for f in leanfile.hygiene_findings(path, ctx.snap.files)
+    )
+    for item in leanfile.skeleton_findings(ctx.header, text, ctx.gated, file=path):
+        found.append(ctx.about(record, path, Check.DEFINITION_CHANGED, item.message, item.line))
+    matches = leanfile.named(text, name)
+    expected = refutation_statement(gated, name) if gated else None
+    if len(matches) != 1 or expected is None:
+        message = f"`{name}` must be declared exactly once, refuting the gated statement"
+        return [*found, ctx.about(record, path, Check.COUNTEREXAMPLE_NOT_REFUTATION, message)]
+    written = statement_text_exact(leanfile.source_of(text, matches[0]))
+    if leanfile.squash(written) != leanfile.squash(expected):
+        message = f"the counterexample proves `{written[:120]}`, not `{expected[:120]}`"
+        line = matches[0].keyword_token.line
+        found.append(ctx.about(record, path, Check.COUNTEREXAMPLE_NOT_REFUTATION, message, line))
+    return found
+
+
+def check_record_path(counterexample: str) -> str:
+    return counterexample.removesuffix(".lean") + ".check.json"
+
+
+def _check_record_findings(
+    ctx: Context, record: ResultRecord, path: str, name: str
+) -> list[Finding]:
+    check_path = check_record_path(path)
+    data = ctx.snap.json(check_path)
+    if data is None:
+        message = f"no check record {check_path} for the counterexample"
+        return [ctx.at(record, Check.COUNTEREXAMPLE_UNCLEAN, message)]
+    problems = unclean(data)
+    if data.get("file_sha256") != ctx.snap.sha256(path):
+        problems.append("the check was of other bytes than the file")
+    axioms = (data.get("axioms") or {}).get(name)
+    if not isinstance(axioms, list) or not set(axioms) <= STANDARD_AXIOMS:
+        problems.append(f"axioms of {name}: {axioms}")
+    return [
+        ctx.about(record, check_path, Check.COUNTEREXAMPLE_UNCLEAN, problem) for problem in problems
+    ]

@@ -1,0 +1,116 @@
+"""The one I/O edge of the validator: read a workspace folder into a `Snapshot`."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from paperlint.errors import InputError
+from paperlint.records.results import ResultRecord
+from paperlint.validate.model import Check, Finding, Snapshot
+
+# Rendered outputs and checkpoints are not evidence; leaving them out keeps the read small.
+SKIPPED_TOP = frozenset({"report", "snapshots"})
+MAX_TOTAL_BYTES = 256 * 1024 * 1024
+
+
+def is_workspace(folder: Path) -> bool:
+    return (folder / "results.json").is_file() and (folder / "inventory.json").is_file()
+
+
+def load_snapshot(folder: Path) -> Snapshot:
+    """Read every evidence file under `folder`; raise InputError if it is no workspace."""
+    if not folder.is_dir() or not is_workspace(folder):
+        raise InputError(
+            "not a paperlint workspace (no results.json and inventory.json)",
+            path=folder,
+            hint="give the folder `paperlint check` wrote, e.g. paper.paperlint/",
+        )
+    files = _read_files(folder)
+    records, errors = _parse_records(files.get("results.json", b""))
+    return Snapshot(
+        root=str(folder),
+        files=files,
+        records=tuple(records),
+        record_errors=tuple(errors),
+        events=_parse_events(files.get("events.jsonl")),
+        config=_parse_config(files.get("paperlint.toml")),
+    )
+
+
+def _read_files(folder: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    total = 0
+    base = folder.resolve()
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if rel.parts[0] in SKIPPED_TOP or path.is_symlink() or not path.is_file():
+            continue  # a symlink could point outside the workspace: never evidence
+        if not path.resolve().is_relative_to(base):
+            continue
+        data = path.read_bytes()
+        total += len(data)
+        if total > MAX_TOTAL_BYTES:
+            raise InputError("the workspace holds more than 256 MB of files", path=folder)
+        files[rel.as_posix()] = data
+    return files
+
+
+def _parse_records(data: bytes) -> tuple[list[ResultRecord], list[Finding]]:
+    """Each record validated on its own, so one bad record does not hide the others."""
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except ValueError as exc:
+        return [], [Finding("results.json", Check.RESULTS_SCHEMA, f"not JSON: {exc}")]
+    if not isinstance(raw, dict) or raw.get("schema") != "paperlint.results/1":
+        message = "the schema is not paperlint.results/1"
+        return [], [Finding("results.json", Check.RESULTS_SCHEMA, message)]
+    entries = raw.get("results")
+    if not isinstance(entries, list):
+        return [], [Finding("results.json", Check.RESULTS_SCHEMA, "`results` is not a list")]
+    records: list[ResultRecord] = []
+    errors: list[Finding] = []
+    for index, entry in enumerate(entries):
+        try:
+            records.append(ResultRecord.model_validate(entry))
+        except ValidationError as exc:
+            rid = entry.get("id") if isinstance(entry, dict) else None
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            message = f"record {index} ({rid}) is invalid at {where}: {first['msg']}"
+            errors.append(Finding("results.json", Check.RESULTS_SCHEMA, message, result=rid))
+    ids = [r.id for r in records]
+    for rid in sorted({i for i in ids if ids.count(i) > 1}):
+        errors.append(
+            Finding("results.json", Check.RESULTS_SCHEMA, f"id {rid} appears twice", result=rid)
+        )
+    return records, errors
+
+
+def _parse_events(data: bytes | None) -> tuple[dict[str, Any], ...] | None:
+    if data is None:
+        return None
+    events: list[dict[str, Any]] = []
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue  # a torn last line is ignored on read, as the event log does
+        if isinstance(event, dict):
+            events.append(event)
+    return tuple(events)
+
+
+def _parse_config(data: bytes | None) -> dict[str, Any]:
+    if data is None:
+        return {}
+    try:
+        return tomllib.loads(data.decode("utf-8", errors="replace"))
+    except tomllib.TOMLDecodeError:
+        return {}

@@ -1,0 +1,229 @@
+"""`replay`: re-run every Lean check of a workspace with no model, then re-derive each verdict.
+
+The Lean side is the real `FinalChecker` (a cold `lake env lean` plus `#print axioms`) when
+Lean is set up, or recorded answers (`ReplayVerifier`, keyed by each file's exact sha256) when
+the run was a replay or `--lean-replay` names a recording. Without either it says so, runs the
+mechanical audit only, and never claims a re-verification.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from paperlint.errors import InputError
+from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
+from paperlint.records.results import IssueClass, ResultRecord, Verdict
+from paperlint.validate.model import Finding, Snapshot
+from paperlint.validate.validator import validate
+
+Mode = Literal["replay", "live", "unavailable"]
+DEFAULT_FINAL_TIMEOUT_S = 900.0
+
+
+class FinalVerifier(Protocol):
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck: ...
+
+
+@dataclass
+class LeanSource:
+    mode: Mode
+    detail: str  # the replay folder, the Lake project, or why Lean is unavailable
+    verifier: FinalVerifier | None = None
+
+    def close(self) -> None:
+        close = getattr(self.verifier, "close", None)
+        if callable(close):
+            close()
+
+
+def choose_lean(snap: Snapshot, lean_replay: Path | None) -> LeanSource:
+    """An explicit recording, else the run's own recording, else live Lean if it is ready."""
+    from paperlint.lean.replay import ReplayVerifier
+
+    if lean_replay is not None:
+        if not lean_replay.exists():
+            raise InputError("no such Lean replay folder", path=lean_replay)
+        return LeanSource("replay", str(lean_replay), ReplayVerifier(lean_replay))
+    run = snap.config.get("run", {})
+    recorded = str(run.get("replay_dir") or "") if isinstance(run, dict) else ""
+    if recorded:
+        if Path(recorded).exists():
+            return LeanSource("replay", recorded, ReplayVerifier(Path(recorded)))
+        why = f"the run was a replay and its recording {recorded} is gone"
+        return LeanSource("unavailable", why)
+    return _live(snap)
+
+
+def _live(snap: Snapshot) -> LeanSource:
+    from paperlint.lean.doctor import lean_ready
+    from paperlint.lean.final import FinalChecker
+    from paperlint.lean.pins import resolve_paths
+
+    lean = snap.config.get("lean", {})
+    lean = lean if isinstance(lean, dict) else {}
+    paths = resolve_paths(lean.get("project_dir"), lean.get("repl_dir"))
+    ready, why = lean_ready(paths)
+    if not ready:
+        return LeanSource("unavailable", why)
+    return LeanSource("live", str(paths.project), FinalChecker(paths))
+
+
+@dataclass(frozen=True)
+class LeanRerun:
+    file: str
+    names: tuple[str, ...]
+    status: Literal["confirmed", "refuted", "not-run"]
+    detail: str
+
+
+@dataclass
+class ResultReplay:
+    id: str
+    recorded: str | None
+    rederived: str | None
+    lean: list[LeanRerun] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def differs(self) -> bool:
+        return self.recorded != self.rederived
+
+
+@dataclass
+class ReplayReport:
+    workspace: str
+    lean: LeanSource
+    results: list[ResultReplay]
+    findings: list[Finding]
+
+    @property
+    def lean_not_run(self) -> bool:
+        return any(r.status == "not-run" for res in self.results for r in res.lean)
+
+    @property
+    def exit_code(self) -> int:
+        if self.findings or any(r.differs for r in self.results):
+            return 1
+        return 4 if self.lean_not_run else 0
+
+    def reverified(self) -> str:
+        if self.lean.mode == "unavailable":
+            return f"re-verified: no (Lean unavailable: {self.lean.detail})"
+        if self.lean_not_run:
+            return "re-verified: partly (some Lean checks could not run; see above)"
+        if self.lean.mode == "replay":
+            return "re-verified: from a REPLAY of recorded Lean answers (not a live Lean run)"
+        return "re-verified: yes (live Lean)"
+
+    def lines(self) -> list[str]:
+        out = [_lean_line(self.lean)]
+        out += [f.render(self.workspace) for f in self.findings]
+        for res in self.results:
+            mark = "DIFFERS" if res.differs else "ok"
+            out.append(f"{res.id}: recorded {res.recorded}; re-derived {res.rederived} [{mark}]")
+            out += [f"  lean {r.file}: {r.status}: {r.detail}" for r in res.lean]
+        out.append(self.reverified())
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "workspace": self.workspace,
+            "lean": {"mode": self.lean.mode, "detail": self.lean.detail},
+            "replay": self.lean.mode == "replay",
+            "re_verified": self.lean.mode != "unavailable" and not self.lean_not_run,
+            "summary": self.reverified(),
+            "findings": [f.to_json() for f in self.findings],
+            "results": [
+                {
+                    "id": r.id,
+                    "recorded": r.recorded,
+                    "rederived": r.rederived,
+                    "differs": r.differs,
+                    "lean": [vars(x) | {"names": list(x.names)} for x in r.lean],
+                }
+                for r in self.results
+            ],
+            "exit_code": self.exit_code,
+        }
+
+
+def _lean_line(lean: LeanSource) -> str:
+    if lean.mode == "replay":
+        return f"Lean: REPLAY of recorded answers from {lean.detail}; no Lean is run."
+    if lean.mode == "live":
+        return f"Lean: live `lake env lean` in {lean.detail}."
+    return f"Lean: unavailable ({lean.detail}); only the mechanical audit runs."
+
+
+def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayReport:
+    findings = validate(snap)
+    timeout = _final_timeout(snap)
+    results = [
+        _replay_one(record, root, lean, timeout, [f for f in findings if f.result == record.id])
+        for record in snap.records
+        if record.verdict is not None
+    ]
+    return ReplayReport(workspace=str(root), lean=lean, results=results, findings=findings)
+
+
+def _final_timeout(snap: Snapshot) -> float:
+    lean = snap.config.get("lean", {})
+    value = lean.get("final_timeout_s") if isinstance(lean, dict) else None
+    return float(value) if isinstance(value, int | float) else DEFAULT_FINAL_TIMEOUT_S
+
+
+def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
+    """The files whose Lean build backs the verdict, with the names whose axioms matter."""
+    name = record.evidence.lean_name or ""
+    if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
+        return [(record.evidence.lean_file or "", (name,))]
+    issue = record.issue
+    if record.verdict is Verdict.ISSUE and issue and issue.class_ is IssueClass.ERROR:
+        return [(issue.evidence.counterexample or "", (f"{name}_counterexample",))]
+    return []
+
+
+def _replay_one(
+    record: ResultRecord, root: Path, lean: LeanSource, timeout: float, findings: list[Finding]
+) -> ResultReplay:
+    reruns = [_rerun(root, file, names, lean, timeout) for file, names in lean_jobs(record)]
+    recorded = record.verdict.value if record.verdict else None
+    if findings or any(r.status == "refuted" for r in reruns):
+        rederived = Verdict.UNFINISHED.value  # the evidence does not carry the verdict
+    else:
+        rederived = recorded
+    return ResultReplay(record.id, recorded, rederived, reruns, findings)
+
+
+def _rerun(
+    root: Path, file: str, names: tuple[str, ...], lean: LeanSource, timeout: float
+) -> LeanRerun:
+    if lean.verifier is None:
+        return LeanRerun(file, names, "not-run", "Lean unavailable; not re-verified")
+    path = root / file
+    if not file or not path.is_file():
+        return LeanRerun(file, names, "refuted", "the file is missing")
+    check = lean.verifier.final_check(path, list(names), timeout_s=timeout)
+    return judge(file, names, check, replay=lean.mode == "replay")
+
+
+def judge(file: str, names: tuple[str, ...], check: FinalCheck, *, replay: bool) -> LeanRerun:
+    """What a fresh final check says about the file: the verdict's Lean half, re-derived."""
+    if check.outcome is Outcome.UNAVAILABLE and replay:
+        # Recordings are keyed by the file's exact bytes: no answer means other bytes.
+        why = f"no recorded Lean answer for this file's bytes (sha256 {check.file_sha256})"
+        return LeanRerun(file, names, "refuted", why)
+    if check.outcome in (Outcome.UNAVAILABLE, Outcome.TIMEOUT):
+        return LeanRerun(file, names, "not-run", f"{check.outcome.value}: {check.hint or ''}")
+    problems = [] if check.clean else [f"build not clean: {'; '.join(check.errors[:2])}"]
+    for name in names:
+        axioms = check.axioms.get(name)
+        if axioms is None or not set(axioms) <= STANDARD_AXIOMS:
+            problems.append(f"axioms of {name}: {axioms}")
+    if problems:
+        return LeanRerun(file, names, "refuted", "; ".join(problems))
+    label = "replayed" if replay else "rebuilt"
+    return LeanRerun(file, names, "confirmed", f"{label}: clean, standard axioms")

@@ -1,0 +1,53 @@
+"""`validate`: re-derive every verdict of a workspace from its evidence (design §5, §10).
+
+Pure over a `Snapshot`; the CLI loads the snapshot and prints the findings.
+"""
+
+from __future__ import annotations
+
+from paperlint.records.results import ResultRecord, Stage, Verdict
+from paperlint.validate.context import Context, build_context
+from paperlint.validate.gate_rules import gate_findings
+from paperlint.validate.issue_rules import issue_findings
+from paperlint.validate.model import Finding, Snapshot
+from paperlint.validate.record_rules import (
+    event_findings,
+    hash_findings,
+    shape_findings,
+    source_findings,
+)
+from paperlint.validate.verified_rules import is_verified, verified_findings
+
+
+def validate(snap: Snapshot) -> list[Finding]:
+    """Every disagreement between a verdict and its evidence; empty when all re-derive."""
+    ctx = build_context(snap)
+    found: list[Finding] = [*snap.record_errors, *source_findings(ctx), *event_findings(ctx)]
+    for record in snap.records:
+        found.extend(result_findings(ctx, record))
+    return _unique(found)
+
+
+def result_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    found = [*shape_findings(ctx, record), *hash_findings(ctx, record)]
+    if is_verified(record):
+        found.extend(verified_findings(ctx, record))
+    elif record.verdict is Verdict.ISSUE:
+        found.extend(issue_findings(ctx, record))
+    elif _is_gated_input(record):
+        found.extend(gate_findings(ctx, record)[0])
+    return found
+
+
+def _is_gated_input(record: ResultRecord) -> bool:
+    """A definition or assumption that others build on: its gate must hold up too."""
+    return (
+        not record.verdict_bearing
+        and record.stage is Stage.DONE
+        and record.verdict is None
+        and record.evidence.gate is not None
+    )
+
+
+def _unique(found: list[Finding]) -> list[Finding]:
+    return list(dict.fromkeys(found))

@@ -1,0 +1,178 @@
+"""Verified verdicts (design §5): re-derived from the Lean file, the final check and the audit.
+
+Every number that matters is recomputed: the statement's fingerprint from the file's text, the
+file's sha256, the axioms from the recorded Lean output, the hygiene scan, the binders. The
+records' own booleans (`clean`, `fingerprint_ok`, `axioms_ok`) are never read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paperlint.engine.apply import to_condition
+from paperlint.lean.declarations import declarations
+from paperlint.lean.findings import Rule
+from paperlint.lean.messages import SORRY_WARNING, parse_marked_axioms
+from paperlint.lean.verifier import STANDARD_AXIOMS
+from paperlint.records.results import ResultRecord, Verdict
+from paperlint.validate import leanfile
+from paperlint.validate.condition_rules import condition_findings
+from paperlint.validate.context import Context
+from paperlint.validate.gate_rules import gate_findings
+from paperlint.validate.model import Check, Finding
+
+_SKELETON_RULES = {
+    Rule.STATEMENT_CHANGED: Check.DEFINITION_CHANGED,  # a step or dependency statement
+    Rule.DECLARATION_CHANGED: Check.DEFINITION_CHANGED,
+    Rule.DECLARATION_REMOVED: Check.DEFINITION_CHANGED,
+    Rule.DUPLICATE_DECLARATION: Check.LEAN_DECLARATION_MISSING,
+    Rule.HEADER_CHANGED: Check.LEAN_CONTEXT_CHANGED,
+    Rule.CONTEXT_CHANGED: Check.LEAN_CONTEXT_CHANGED,
+    Rule.HELPER_NOT_ALLOWED: Check.HELPER_NOT_ALLOWED,
+}
+
+
+def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    found, gated = gate_findings(ctx, record)
+    lean_file = record.evidence.lean_file
+    text = ctx.snap.text(lean_file)
+    if lean_file is None or text is None:
+        found.append(ctx.at(record, Check.LEAN_FILE_MISSING, f"no Lean file at {lean_file}"))
+    else:
+        found.extend(lean_file_findings(ctx, record, lean_file, text, gated))
+        found.extend(final_check_findings(ctx, record, lean_file))
+    found.extend(audit_findings(ctx, record))
+    return found
+
+
+def lean_file_findings(
+    ctx: Context, record: ResultRecord, path: str, text: str, gated: str | None
+) -> list[Finding]:
+    name = record.evidence.lean_name or (record.work.draft.lean_name if record.work.draft else "")
+    found = [_hygiene(ctx, record, f) for f in leanfile.hygiene_findings(path, ctx.snap.files)]
+    for item in leanfile.skeleton_findings(ctx.header, text, ctx.gated, file=path):
+        rule = _SKELETON_RULES.get(item.rule, Check.LEAN_CONTEXT_CHANGED)
+        found.append(ctx.about(record, path, rule, item.message, item.line))
+    trivial = leanfile.trivial_definitions(
+        ctx.gated[d.name] for d in declarations(text) if d.name in ctx.gated
+    )
+    for def_name in trivial:
+        message = f"`{def_name}` is a Prop that is just `True`: statements about it are vacuous"
+        found.append(ctx.about(record, path, Check.TRIVIAL_DEFINITION, message))
+    matches = leanfile.named(text, name)
+    if len(matches) != 1:
+        message = f"`{name}` is declared {len(matches)} times in the Lean file (expected once)"
+        found.append(ctx.about(record, path, Check.LEAN_DECLARATION_MISSING, message))
+        return found
+    declaration = matches[0]
+    line = declaration.keyword_token.line
+    computed = leanfile.statement_fingerprint(text, declaration)
+    expected = record.evidence.statement_fingerprint
+    if computed != expected:
+        message = f"`{name}` in the file has statement fingerprint {computed}, not {expected}"
+        found.append(ctx.about(record, path, Check.STATEMENT_CHANGED, message, line))
+    binders = leanfile.binders_of(leanfile.source_of(text, declaration))
+    if gated is not None and binders != leanfile.binders_of(gated):
+        message = f"the hypotheses of `{name}` are not those of the gated statement"
+        found.append(ctx.about(record, path, Check.STATEMENT_CHANGED, message, line))
+    for problem in leanfile.contradictions(binders):
+        found.append(ctx.about(record, path, Check.CONTRADICTORY_HYPOTHESES, problem, line))
+    found.extend(condition_findings(ctx, record, binders, path))
+    found.extend(_draft_condition_findings(ctx, record))
+    return found
+
+
+def _hygiene(ctx: Context, record: ResultRecord, item: Any) -> Finding:
+    message = f"{item.rule.value}: {item.message}"
+    return ctx.about(record, item.file, Check.HYGIENE, message, item.line)
+
+
+def _draft_condition_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    """results.json's conditions are exactly the gated draft's (none may be dropped)."""
+    draft = record.work.draft
+    if draft is None:
+        return []
+    expected = [to_condition(c).model_dump(mode="json") for c in draft.conditions]
+    listed = [c.model_dump(mode="json") for c in record.conditions]
+    if expected == listed:
+        return []
+    message = f"the listed conditions are not the gated draft's ({len(expected)} gated)"
+    return [ctx.at(record, Check.CONDITIONS_MISMATCH, message)]
+
+
+def final_check_findings(ctx: Context, record: ResultRecord, lean_file: str) -> list[Finding]:
+    path = record.evidence.final_check
+    data = ctx.snap.json(path)
+    if path is None or data is None:
+        return [ctx.at(record, Check.FINAL_CHECK_MISSING, f"no final-check record at {path}")]
+    name = record.evidence.lean_name or ""
+    found = [
+        ctx.about(record, path, Check.FINAL_CHECK_UNCLEAN, problem) for problem in unclean(data)
+    ]
+    actual = ctx.snap.sha256(lean_file)
+    if data.get("file_sha256") != actual:
+        message = f"the final check was of other bytes than {lean_file} (sha256 {actual})"
+        found.append(ctx.about(record, path, Check.FINAL_CHECK_STALE, message))
+    found.extend(_axiom_findings(ctx, record, path, data, name))
+    return found
+
+
+def unclean(data: dict[str, Any]) -> list[str]:
+    """Why a FinalCheck dump is not a clean build, read from its fields and its output."""
+    problems: list[str] = []
+    if data.get("outcome") != "accepted":
+        problems.append(f"outcome {data.get('outcome')!r}")
+    if data.get("exit_code") != 0:
+        problems.append(f"exit code {data.get('exit_code')!r}")
+    output = str(data.get("output", ""))
+    if data.get("has_sorry_warning") is not False or SORRY_WARNING.search(output):
+        problems.append("a `sorry` warning")
+    if data.get("errors") != [] or ": error:" in output or "\nerror:" in output:
+        problems.append(f"errors: {str(data.get('errors'))[:200]}")
+    return problems
+
+
+def _axiom_findings(
+    ctx: Context, record: ResultRecord, path: str, data: dict[str, Any], name: str
+) -> list[Finding]:
+    axioms = (data.get("axioms") or {}).get(name)
+    if not isinstance(axioms, list):
+        return [ctx.about(record, path, Check.AXIOMS_MISSING, f"no `#print axioms` for {name}")]
+    found: list[Finding] = []
+    bad = sorted(a for a in axioms if a not in STANDARD_AXIOMS)
+    if bad:
+        message = f"`{name}` depends on {', '.join(bad)}"
+        found.append(ctx.about(record, path, Check.AXIOMS_NONSTANDARD, message))
+    if record.evidence.axioms is None or set(record.evidence.axioms) != set(axioms):
+        message = f"evidence.axioms {record.evidence.axioms} differ from the final check's {axioms}"
+        found.append(ctx.at(record, Check.AXIOMS_MISMATCH, message))
+    parsed = parsed_axioms(data, name)
+    if parsed is None or set(parsed) != set(axioms):
+        message = f"Lean's recorded output gives axioms {parsed} for {name}, not {axioms}"
+        found.append(ctx.about(record, path, Check.AXIOMS_OUTPUT_MISMATCH, message))
+    return found
+
+
+def parsed_axioms(data: dict[str, Any], name: str) -> tuple[str, ...] | None:
+    """The axioms between the marker lines of the recorded output (markers carry the sha)."""
+    output = str(data.get("output", ""))
+    _, sep, tail = output.partition("\n--- axioms ---\n")
+    if not sep:
+        return None
+    found, _ = parse_marked_axioms(tail, [name], str(data.get("file_sha256", "")))
+    return found.get(name)
+
+
+def audit_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    path = record.evidence.audit
+    data = ctx.snap.json(path)
+    if path is None or data is None:
+        return [ctx.at(record, Check.AUDIT_MISSING, f"no final-audit record at {path}")]
+    if data.get("decision") == "PASS" and data.get("route_followed") is True:
+        return []
+    message = f"the final audit did not pass (decision {data.get('decision')!r})"
+    return [ctx.about(record, path, Check.AUDIT_NOT_PASSED, message)]
+
+
+def is_verified(record: ResultRecord) -> bool:
+    return record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
