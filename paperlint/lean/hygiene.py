@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from paperlint.lean import hygiene_rules as rules
 from paperlint.lean.declarations import Command, split_commands
 from paperlint.lean.findings import Finding, Rule
 from paperlint.lean.lexer import Kind, Token, ident_parts, is_ident_start, tokenize, unquoted_parts
@@ -60,169 +61,6 @@ MODEL_POLICY = HygienePolicy(
     max_synth_heartbeats=20_000,
     max_synth_size=128,
     model_written=True,
-)
-
-# Exact keywords; `sorry_free`, `«sorry»` and `Foo.sorry` are other tokens and never match.
-_WORDS: dict[str, tuple[Rule, str]] = {
-    "sorry": (Rule.SORRY, "`sorry` leaves a proof obligation open"),
-    "admit": (Rule.ADMIT, "`admit` leaves a proof obligation open"),
-    "stop": (Rule.SORRY, "`stop` closes the rest of the proof with `sorry`"),
-    "axiom": (Rule.AXIOM, "`axiom` assumes a statement; cite it as a named hypothesis instead"),
-    "opaque": (Rule.OPAQUE, "`opaque` hides a definition from the kernel"),
-    "unsafe": (Rule.UNSAFE, "`unsafe` code is not checked by the kernel"),
-    "partial": (Rule.PARTIAL, "`partial def` is opaque to the kernel; nothing can be proved of it"),
-    "native_decide": (Rule.NATIVE_DECIDE, "`native_decide` trusts the compiler, not the kernel"),
-    "implemented_by": (Rule.IMPLEMENTED_BY, "`implemented_by` swaps in unchecked code"),
-    "csimp": (Rule.CSIMP, "`@[csimp]` replaces code the compiler runs"),
-    "run_cmd": (Rule.RUN_COMMAND, "`run_cmd` runs arbitrary code while elaborating"),
-    "run_tac": (Rule.RUN_COMMAND, "`run_tac` runs arbitrary code while elaborating"),
-    "run_elab": (Rule.RUN_COMMAND, "`run_elab` runs arbitrary code while elaborating"),
-    "run_meta": (Rule.RUN_COMMAND, "`run_meta` runs arbitrary code while elaborating"),
-    "initialize": (Rule.INITIALIZE, "`initialize` runs code when the module is loaded"),
-    "builtin_initialize": (Rule.INITIALIZE, "`builtin_initialize` runs code at load time"),
-    "macro": (Rule.MACRO, "a macro can redefine a tactic, e.g. `simp` as `sorry`"),
-    "macro_rules": (Rule.MACRO, "`macro_rules` can redefine a tactic, e.g. `simp` as `sorry`"),
-    "syntax": (Rule.SYNTAX, "new syntax can shadow a keyword or a tactic"),
-    "declare_syntax_cat": (Rule.SYNTAX, "new syntax can shadow a keyword or a tactic"),
-    "elab": (Rule.ELAB, "an elaborator runs arbitrary code and can close goals unsoundly"),
-    "elab_rules": (Rule.ELAB, "an elaborator runs arbitrary code and can close goals unsoundly"),
-    "prelude": (Rule.PRELUDE, "`prelude` drops the core library; core names may be redefined"),
-    "simproc": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
-    "dsimproc": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
-    "simproc_decl": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
-    "dsimproc_decl": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
-}
-# Attributes that register code Lean runs while elaborating or printing.
-_ATTRIBUTES: dict[str, tuple[Rule, str]] = {
-    "tactic": (Rule.ELAB, "`@[tactic]` installs a tactic implementation, e.g. for `simp`"),
-    "command_elab": (Rule.ELAB, "`@[command_elab]` installs a command elaborator"),
-    "term_elab": (Rule.ELAB, "`@[term_elab]` installs a term elaborator"),
-    "builtin_tactic": (Rule.ELAB, "`@[builtin_tactic]` installs a tactic implementation"),
-    "builtin_command_elab": (Rule.ELAB, "`@[builtin_command_elab]` installs an elaborator"),
-    "builtin_term_elab": (Rule.ELAB, "`@[builtin_term_elab]` installs an elaborator"),
-    "init": (Rule.INITIALIZE, "`@[init]` runs code when the module is loaded"),
-    "builtin_init": (Rule.INITIALIZE, "`@[builtin_init]` runs code when the module is loaded"),
-    "env_extension": (Rule.INITIALIZE, "`@[env_extension]` runs code when the module is loaded"),
-    "delab": (Rule.SYNTAX, "a delaborator changes how goals and types print"),
-    "app_unexpander": (Rule.SYNTAX, "an unexpander changes how goals and types print"),
-}
-# Name components: `Lean.ofReduceBool`, `sorryAx`, `IO.FS.writeFile`, `System.FilePath`.
-_COMPONENTS: dict[str, tuple[Rule, str]] = {
-    "sorryAx": (Rule.SORRY, "`sorryAx` is `sorry`"),
-    "ofReduceBool": (Rule.NATIVE_DECIDE, "`ofReduceBool` trusts the compiler"),
-    "ofReduceNat": (Rule.NATIVE_DECIDE, "`ofReduceNat` trusts the compiler"),
-    "reduceBool": (Rule.NATIVE_DECIDE, "`reduceBool` trusts the compiler"),
-    "reduceNat": (Rule.NATIVE_DECIDE, "`reduceNat` trusts the compiler"),
-    "trustCompiler": (Rule.NATIVE_DECIDE, "`trustCompiler` trusts the compiler"),
-    "lcProof": (Rule.UNSOUND_CONSTANT, "`lcProof` is a compiler axiom that proves anything"),
-    "lcUnreachable": (Rule.UNSOUND_CONSTANT, "`lcUnreachable` is a compiler-only constant"),
-    "lcCast": (Rule.UNSOUND_CONSTANT, "`lcCast` is a compiler-only cast"),
-    "unsafeCast": (Rule.UNSAFE, "`unsafeCast` is unchecked"),
-    "addDeclWithoutChecking": (Rule.UNSAFE, "adds a declaration the kernel never checked"),
-    "IO": (Rule.IO, "IO actions have effects outside Lean"),
-    "EIO": (Rule.IO, "IO actions have effects outside Lean"),
-    "BaseIO": (Rule.IO, "IO actions have effects outside Lean"),
-    "unsafeIO": (Rule.IO, "IO actions have effects outside Lean"),
-    "unsafeBaseIO": (Rule.IO, "IO actions have effects outside Lean"),
-    "unsafeEIO": (Rule.IO, "IO actions have effects outside Lean"),
-    "FilePath": (Rule.IO, "file-system access has effects outside Lean"),
-}
-_SEARCH_TACTICS = frozenset({"exact?", "apply?", "rw?", "aesop?"})
-_HASH_EFFECTS: dict[str, tuple[Rule, str]] = {
-    "#eval": (Rule.EVAL, "`#eval` runs code while elaborating"),
-    "#eval!": (Rule.EVAL, "`#eval!` runs code while elaborating"),
-    "#exit": (Rule.EXIT, "`#exit` stops Lean here; nothing after it is checked"),
-    "#guard_msgs": (Rule.MESSAGE_GUARD, "`#guard_msgs` can swallow `sorry` warnings and errors"),
-}
-_READ_ONLY_HASH = frozenset(
-    {
-        "#check",
-        "#print",
-        "#reduce",
-        "#synth",
-        "#help",
-        "#find",
-        "#guard",
-        "#lint",
-        "#where",
-        "#simp",
-        "#norm_num",
-        "#conv",
-        "#whnf",
-        "#instances",
-        "#check_failure",
-        "#adaptation_note",
-        "#align",
-        "#align_import",
-        "#noalign",
-        "#version",
-    }
-)
-_MODEL_HASH = frozenset({"#check"})  # plus `#print axioms`
-# `debug.skipKernelTC` switches the kernel off; `bootstrap.*` and `internal.*` are for
-# building Lean itself. `compiler.*` only touches compiled code (`#eval`, `native_decide`,
-# both refused anyway), so it falls under the advisory `unknown-option`.
-_SOUNDNESS_OPTIONS = ("debug.", "bootstrap.", "internal.")
-_LIMIT_OPTIONS = {
-    "maxHeartbeats": "max_heartbeats",
-    "maxRecDepth": "max_rec_depth",
-    "synthInstance.maxHeartbeats": "max_synth_heartbeats",
-    "synthInstance.maxSize": "max_synth_size",
-}
-_KNOWN_OPTIONS = (
-    "pp.",
-    "trace.",
-    "linter.",
-    "autoImplicit",
-    "relaxedAutoImplicit",
-    "profiler",
-    "diagnostics",
-    "maxSynthPendingDepth",
-    "backward.",
-    "tactic.",
-    "simprocs",
-    "warningAsError",
-    "hygiene",
-    "push_neg.",
-    "says.",
-    "quotPrecheck",
-    "Elab.",
-    "format.",
-    "allowUnsafeReducibility",
-    "exponentiation.",
-    "synthInstance.",
-    "checkBinderAnnotations",
-    "structure.",
-    "match.",
-    "genSizeOfSpec",
-    "grind.",
-    "aesop.",
-    "simp.",
-    "showInferredTerm",
-    "maxErrors",
-    "warn.",
-    "experimental.",
-)
-_NOTATION_KEYWORDS = frozenset(
-    {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
-)
-_RESERVED_ATOMS = frozenset({":=", "=>", "·", ".", "|", "⊢", "←", "<;>", "$", "fun", "λ", "by"})
-# Operators statements are written with: a new notation for one of them (with a raised
-# priority, the parser prefers it silently) can make `a ≤ b` mean `True`.
-# fmt: off
-_OPERATOR_ATOMS = frozenset({
-    "=", "≠", "≤", "<", "≥", ">", "+", "-", "*", "/", "^", "∣", "%", "∈", "∉", "⊆", "⊂", "⊇",
-    "⊃", "∩", "∪", "\\", "∧", "∨", "¬", "→", "↔", "∀", "∃", "∑", "∏", "∫", "‖", "•", "∘", "⁻¹",
-    "≃", "≅", "≪", "⊤", "⊥", "∞", "√", "∂", "×", "⊗", "⊕", "≡", "∅", "!", "⌊", "⌈", "∑'", "∏'",
-    "𝔼", "ℙ",
-})
-# fmt: on
-# Text that imitates the messages the final check parses (lean.md §4.2, §4.3).
-_SPOOF_PHRASES = ("depends on axioms", "does not depend on any axioms", "declaration uses")
-_META_LIBRARIES = frozenset({"Lean", "Lake"})
-# In model-written text these block: a model has no business declaring them.
-_STRICT_FOR_MODELS = frozenset(
-    {Rule.NOTATION, Rule.LOCAL_INSTANCE, Rule.UNKNOWN_OPTION, Rule.HASH_COMMAND}
 )
 
 
@@ -321,7 +159,7 @@ def resolve_import(module: str, *, project_root: Path) -> Path | None:
 def is_library(module: str, policy: HygienePolicy = DEFAULT_POLICY) -> bool:
     """Whether `module` belongs to a trusted library (or to Lean itself) and is not scanned."""
     first = ident_parts(module)[0]
-    return first in policy.external_libraries or first in _META_LIBRARIES
+    return first in policy.external_libraries or first in rules.META_LIBRARIES
 
 
 def imports(text: str) -> list[ImportRef]:
@@ -345,7 +183,7 @@ _Raw = tuple[Token, Rule, str, bool]
 def _finding(
     file: str, token: Token, rule: Rule, message: str, blocking: bool, policy: HygienePolicy
 ) -> Finding:
-    strict = policy.model_written and rule in _STRICT_FOR_MODELS
+    strict = policy.model_written and rule in rules.STRICT_FOR_MODELS
     return Finding(
         file=file,
         line=token.line,
@@ -361,28 +199,28 @@ def _token_findings(tokens: list[Token]) -> Iterator[_Raw]:
     for index, token in enumerate(tokens):
         if token.kind is Kind.IDENT:
             yield from _ident_findings(tokens, index, in_attribute=attribute_depths[index])
-        elif token.kind is Kind.STRING and any(p in token.text for p in _SPOOF_PHRASES):
+        elif token.kind is Kind.STRING and any(p in token.text for p in rules.SPOOF_PHRASES):
             message = "this text imitates a Lean message that decides a verdict"
             yield token, Rule.MESSAGE_SPOOF, message, True
 
 
 def _ident_findings(tokens: list[Token], index: int, *, in_attribute: bool) -> Iterator[_Raw]:
     token = tokens[index]
-    if token.text in _WORDS:
-        rule, message = _WORDS[token.text]
+    if token.text in rules.WORDS:
+        rule, message = rules.WORDS[token.text]
         yield token, rule, message, True
     for part in unquoted_parts(token.text):
-        if part in _COMPONENTS:
-            rule, message = _COMPONENTS[part]
+        if part in rules.COMPONENTS:
+            rule, message = rules.COMPONENTS[part]
             yield token, rule, message, True
     if in_attribute and token.text == "extern":
         yield token, Rule.EXTERN, "`@[extern]` binds the declaration to unchecked code", True
-    if in_attribute and token.text in _ATTRIBUTES:
-        rule, message = _ATTRIBUTES[token.text]
+    if in_attribute and token.text in rules.ATTRIBUTES:
+        rule, message = rules.ATTRIBUTES[token.text]
         yield token, rule, message, True
     if token.text == "native" and _is_native_flag(tokens, index):
         yield token, Rule.NATIVE_DECIDE, "`decide +native` trusts the compiler", True
-    if token.text in _SEARCH_TACTICS:
+    if token.text in rules.SEARCH_TACTICS:
         message = f"`{token.text}` searches at check time; write the proof it finds"
         yield token, Rule.SEARCH_TACTIC, message, False
 
@@ -419,7 +257,7 @@ def _command_findings(commands: list[Command], policy: HygienePolicy) -> Iterato
             yield from _hash_findings(command, policy)
         elif command.keyword == "set_option":
             yield from _option_findings(command, policy)
-        elif command.keyword in _NOTATION_KEYWORDS:
+        elif command.keyword in rules.NOTATION_KEYWORDS:
             yield _notation_finding(command)
         elif command.keyword == "instance" and {"local", "scoped"} & set(command.modifiers):
             message = "a local or scoped instance can change what a statement means"
@@ -440,15 +278,15 @@ def _inner_set_options(commands: list[Command]) -> Iterator[tuple[Token, ...]]:
 def _hash_findings(command: Command, policy: HygienePolicy) -> Iterator[_Raw]:
     token = command.tokens[command.keyword_index]
     name = token.text
-    if name in _HASH_EFFECTS:
-        rule, message = _HASH_EFFECTS[name]
+    if name in rules.HASH_EFFECTS:
+        rule, message = rules.HASH_EFFECTS[name]
         yield token, rule, message, True
         return
     following = command.tokens[command.keyword_index + 1 : command.keyword_index + 2]
     is_axioms_query = name == "#print" and [t.text for t in following] == ["axioms"]
-    if policy.model_written and not (is_axioms_query or name in _MODEL_HASH):
+    if policy.model_written and not (is_axioms_query or name in rules.MODEL_HASH):
         yield token, Rule.HASH_COMMAND, f"`{name}` is not allowed in model-written Lean", True
-    elif not policy.model_written and name not in _READ_ONLY_HASH:
+    elif not policy.model_written and name not in rules.READ_ONLY_HASH:
         yield token, Rule.HASH_COMMAND, f"`{name}` is not a known read-only command", False
 
 
@@ -463,14 +301,14 @@ def _option_value_findings(tokens: tuple[Token, ...], policy: HygienePolicy) -> 
     option = tokens[1]
     value = tokens[2].text if len(tokens) > 2 else ""
     name = ".".join(unquoted_parts(option.text))
-    if name.startswith(_SOUNDNESS_OPTIONS):
+    if name.startswith(rules.SOUNDNESS_OPTIONS):
         yield option, Rule.DEBUG_OPTION, f"`{name}` changes what Lean checks", True
-    elif name in _LIMIT_OPTIONS:
-        limit = int(getattr(policy, _LIMIT_OPTIONS[name]))
+    elif name in rules.LIMIT_OPTIONS:
+        limit = int(getattr(policy, rules.LIMIT_OPTIONS[name]))
         if not value.isdigit() or int(value) == 0 or int(value) > limit:
             message = f"`{name} {value}` exceeds the limit {limit} (0 means unlimited)"
             yield option, Rule.RESOURCE_LIMIT, message, True
-    elif not name.startswith(_KNOWN_OPTIONS):
+    elif not name.startswith(rules.KNOWN_OPTIONS):
         yield option, Rule.UNKNOWN_OPTION, f"option `{name}` is not on the reviewed list", False
 
 
@@ -497,14 +335,14 @@ def _notation_pattern(command: Command) -> tuple[Token, ...]:
 
 
 def _is_existing_atom(atom: str) -> bool:
-    return is_ident_start(atom[0]) or atom in _RESERVED_ATOMS or atom in _OPERATOR_ATOMS
+    return is_ident_start(atom[0]) or atom in rules.RESERVED_ATOMS or atom in rules.OPERATOR_ATOMS
 
 
 def _import_findings(refs: list[ImportRef], policy: HygienePolicy) -> Iterator[_Raw]:
     for ref in refs:
         token = Token(Kind.IDENT, ref.module, ref.line, ref.col, 0)
         first = ident_parts(ref.module)[0]
-        if ref.is_meta or first in _META_LIBRARIES:
+        if ref.is_meta or first in rules.META_LIBRARIES:
             message = f"`import {ref.module}` brings in metaprogramming"
             yield token, Rule.META_IMPORT, message, True
         elif policy.model_written:
