@@ -86,6 +86,7 @@ class ResultReplay:
     rederived: str | None
     lean: list[LeanRerun] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    note: str = ""
 
     @property
     def differs(self) -> bool:
@@ -111,7 +112,7 @@ class ReplayReport:
 
     def reverified(self) -> str:
         if self.lean.mode == "unavailable":
-            return f"re-verified: no (Lean unavailable: {self.lean.detail})"
+            return "re-verified: no (Lean unavailable)"
         if self.lean_not_run:
             return "re-verified: partly (some Lean checks could not run; see above)"
         if self.lean.mode == "replay":
@@ -122,9 +123,11 @@ class ReplayReport:
         out = [_lean_line(self.lean)]
         out += [f.render(self.workspace) for f in self.findings]
         for res in self.results:
-            mark = "DIFFERS" if res.differs else "ok"
+            unchecked = any(r.status == "not-run" for r in res.lean)
+            mark = "DIFFERS" if res.differs else "ok, not re-verified in Lean" if unchecked else "ok"
             out.append(f"{res.id}: recorded {res.recorded}; re-derived {res.rederived} [{mark}]")
             out += [f"  lean {r.file}: {r.status}: {r.detail}" for r in res.lean]
+            out += [f"  {res.note}"] if res.note else []
         out.append(self.reverified())
         return out
 
@@ -142,6 +145,7 @@ class ReplayReport:
                     "recorded": r.recorded,
                     "rederived": r.rederived,
                     "differs": r.differs,
+                    "note": r.note,
                     "lean": [vars(x) | {"names": list(x.names)} for x in r.lean],
                 }
                 for r in self.results
@@ -191,11 +195,23 @@ def _replay_one(
 ) -> ResultReplay:
     reruns = [_rerun(root, file, names, lean, timeout) for file, names in lean_jobs(record)]
     recorded = record.verdict.value if record.verdict else None
+    rederived: str | None
     if findings or any(r.status == "refuted" for r in reruns):
         rederived = Verdict.UNFINISHED.value  # the evidence does not carry the verdict
     else:
         rederived = recorded
-    return ResultReplay(record.id, recorded, rederived, reruns, findings)
+    return ResultReplay(record.id, recorded, rederived, reruns, findings, _note(record, reruns))
+
+
+def _note(record: ResultRecord, reruns: list[LeanRerun]) -> str:
+    """What backs a verdict that no Lean check re-runs, said plainly."""
+    if reruns:
+        return ""
+    if record.verdict is Verdict.ISSUE:
+        return "no Lean check backs this issue: it rests on the verbatim quote and a second review"
+    if record.verdict is Verdict.UNFINISHED:
+        return "unfinished: nothing was verified, so nothing to re-run"
+    return "no Lean evidence"
 
 
 def _rerun(
