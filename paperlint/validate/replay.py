@@ -124,7 +124,8 @@ class ReplayReport:
         out += [f.render(self.workspace) for f in self.findings]
         for res in self.results:
             unchecked = any(r.status == "not-run" for r in res.lean)
-            mark = "DIFFERS" if res.differs else "ok, not re-verified in Lean" if unchecked else "ok"
+            mark = "ok, not re-verified in Lean" if unchecked else "ok"
+            mark = "DIFFERS" if res.differs else mark
             out.append(f"{res.id}: recorded {res.recorded}; re-derived {res.rederived} [{mark}]")
             out += [f"  lean {r.file}: {r.status}: {r.detail}" for r in res.lean]
             out += [f"  {res.note}"] if res.note else []
