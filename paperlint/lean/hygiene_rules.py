@@ -148,6 +148,13 @@ KNOWN_OPTIONS = (
     "maxErrors",
     "warn.",
     "experimental.",
+    "structureDiamondWarning",
+    "eval.",
+    "genInjectivity",
+    "maxUniverseOffset",
+    "printMessageEndPos",
+    "deprecated.",
+    "unifier.",
 )
 NOTATION_KEYWORDS = frozenset(
     {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
