@@ -245,7 +245,7 @@ def dump_config_toml(config: Config, extra: Mapping[str, Mapping[str, Any]] | No
         if name in tables:
             raise ValueError(f"extra table {name!r} clashes with a config section")
         tables[name] = table
-    chunks = [_emit_table(name, table) for name, table in tables.items()]
+    chunks = [_emit_table(_toml_key(name), table) for name, table in tables.items()]
     return "\n".join(chunks)
 
 
@@ -259,13 +259,17 @@ def load_snapshot(text: str) -> tuple[Config, dict[str, Any]]:
 
 
 def _emit_table(name: str, table: Mapping[str, Any]) -> str:
-    lines = [f"[{_toml_key(name)}]"]
+    """One `[name]` table; nested mappings become `[name.key]` tables after it."""
+    lines = [f"[{name}]"]
+    nested = []
     for key, value in table.items():
-        if value is None:
+        if isinstance(value, Mapping):
+            nested.append(_emit_table(f"{name}.{_toml_key(key)}", value))
+        elif value is None:
             lines.append(f"# {_toml_key(key)} = (not set)")
         else:
             lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(["\n".join(lines) + "\n", *nested])
 
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -113,9 +113,10 @@ def test_snapshot_round_trips_with_extra_tables():
     config = Config.model_validate(
         {"models": {"prover": ["a/b", 'we"ird\\model'], "gate": "g/h"}, "lean": {"timeout_s": 30}}
     )
-    text = dump_config_toml(config, {"run": {"paperlint_version": "0.1.0", "replay": False}})
+    run = {"paperlint_version": "0.1.0", "replay": ["model"], "pins": {"lean": "v4", "n": 2}}
+    text = dump_config_toml(config, {"run": run, "odd key": {"x": 1.5}})
     tomllib.loads(text)  # valid TOML
     again, extra = load_snapshot(text)
     assert again == config
-    assert extra == {"run": {"paperlint_version": "0.1.0", "replay": False}}
+    assert extra == {"run": run, "odd key": {"x": 1.5}}
     assert "# drafter = (not set)" in text
