@@ -91,7 +91,8 @@ def place(rows: list[list[str]]) -> tuple[dict[str, tuple[float, float]], float,
     return centres, width, height
 
 
-def render_svg(data: ReportData) -> str:
+def render_svg(data: ReportData, *, link: bool = False) -> str:
+    """The picture; with `link`, each node links to its result's section of the HTML report."""
     graph = build_graph(data)
     order = [view.id for view in data.views]
     centres, width, height = place(layers(graph, order))
@@ -107,7 +108,7 @@ def render_svg(data: ReportData) -> str:
     opacity = 0.75 if graph.number_of_edges() <= 60 else 0.4
     for source, target, attrs in graph.edges(data=True):
         parts.append(_edge(centres[source], centres[target], bool(attrs["statement"]), opacity))
-    parts += [_node(view, centres[view.id]) for view in data.views]
+    parts += [_node(view, centres[view.id], link) for view in data.views]
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -140,19 +141,26 @@ def node_label(view: ResultView) -> str:
     return label if len(label) <= 9 else label[:8] + "…"
 
 
-def _node(view: ResultView, centre: tuple[float, float]) -> str:
+def anchor(result_id: str) -> str:
+    """The HTML id of a result's section (ids may hold `:` and `.`, fine in HTML5 but not CSS)."""
+    return "r-" + "".join(c if c.isalnum() else "-" for c in result_id)
+
+
+def _node(view: ResultView, centre: tuple[float, float], link: bool) -> str:
     key = verdict_key(view)
     x, y = centre[0] - NODE_W / 2, centre[1] - NODE_H / 2
     border = ' stroke-dasharray="3 2"' if key == "input" else ""
     tooltip = f"{view.heading} ({view.id}): {VERDICT_LABELS[key]}"
-    return (
-        f'<g class="node" data-id={quoteattr(view.id)} data-verdict="{key}">'
+    body = (
         f"<title>{escape(tooltip)}</title>"
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W}" height="{NODE_H}" rx="6" '
         f'fill="{COLOURS[key]}" stroke="#333"{border}/>'
         f'<text x="{centre[0]:.1f}" y="{centre[1] + 4:.1f}" text-anchor="middle" '
-        f'fill="#111">{escape(node_label(view))}</text></g>'
+        f'fill="#111">{escape(node_label(view))}</text>'
     )
+    if link:
+        body = f"<a href={quoteattr('#' + anchor(view.id))}>{body}</a>"
+    return f'<g class="node" data-id={quoteattr(view.id)} data-verdict="{key}">{body}</g>'
 
 
 def _legend() -> list[str]:

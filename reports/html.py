@@ -21,7 +21,7 @@ from paperlint.reports.describe import (
     issue_location,
     unfinished_text,
 )
-from paperlint.reports.graph import COLOURS, render_svg
+from paperlint.reports.graph import COLOURS, anchor, render_svg
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import (
     VERDICT_LABELS,
@@ -48,7 +48,7 @@ def render_html(data: ReportData, *, svg: str | None = None) -> str:
     template = env.from_string(_asset("report.html.j2"))
     return template.render(
         css=Markup(_asset("report.css")),
-        svg=Markup(svg if svg is not None else render_svg(data)),
+        svg=Markup(svg if svg is not None else render_svg(data, link=True)),
         **context(data),
     )
 
@@ -92,7 +92,7 @@ def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
     bib = data.bibliography()
     return {
         "id": view.id,
-        "anchor": "r-" + "".join(c if c.isalnum() else "-" for c in view.id),
+        "anchor": anchor(view.id),
         "heading": view.heading,
         "number": view.number or "—",
         "kind": view.kind,

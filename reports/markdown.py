@@ -35,11 +35,26 @@ def render_markdown(data: ReportData) -> str:
     if banner:
         lines += [f"> **{md.inline(banner)}**", ""]
     lines += summary_lines(data)
+    lines += glance_lines(data)
     lines += ["## Dependency graph", "", "![Dependency graph of the results](graph.svg)", ""]
     lines += ["## Results", ""]
     for view in data.views:
         lines += result_lines(data, view)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def glance_lines(data: ReportData) -> list[str]:
+    rows = []
+    for view in data.views:
+        record = view.record
+        detail = record.issue.class_.value if record.issue else None
+        detail = detail or (record.unfinished.reason.value if record.unfinished else "—")
+        rows.append(
+            [md.inline(view.number or "—"), md.inline(view.heading), md.code(view.id, cell=True)]
+            + [VERDICT_LABELS[verdict_key(view)], md.inline(detail)]
+        )
+    header = ["No.", "Result", "Id", "Verdict", "Class or reason"]
+    return ["## Results at a glance", "", *md.table(header, rows), ""]
 
 
 def summary_lines(data: ReportData) -> list[str]:

@@ -46,11 +46,8 @@ def write_all(workspace: Path, out_dir: Path | None = None) -> list[Path]:
     """Write every output into `out_dir` (default `workspace/report/`); return the paths."""
     data = load_workspace(workspace)
     folder = out_dir or workspace / "report"
-    svg = render_svg(data)
-    texts: dict[str, str] = {"graph.svg": svg}
-    for fmt, (name, renderer) in FORMATS.items():
-        # The HTML embeds the same SVG that graph.svg holds: draw it once.
-        texts[name] = render_html(data, svg=svg) if fmt == "html" else renderer(data)
+    texts: dict[str, str] = {"graph.svg": render_svg(data)}
+    texts.update({name: renderer(data) for name, renderer in FORMATS.values()})
     texts.update({name: renderer(data) for name, renderer in EXTRA.items()})
     paths = []
     for name, text in texts.items():

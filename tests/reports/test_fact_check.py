@@ -160,6 +160,13 @@ def test_markdown_agrees_with_the_records(rendered):
     total = re.search(r"^- Total cost: (.+)$", text, re.M).group(1)
     assert_cost(total, truth.total)
     assert ("REPLAY" in text.split("## Summary")[0]) == truth.replay
+    for _, _, rid, label, detail in _md_table(text, "## Results at a glance"):
+        record = truth.results[rid.strip("`")]
+        assert LABELS[label] == _bucket(record)
+        expected = (record["issue"] or {}).get("class") or (record["unfinished"] or {}).get(
+            "reason"
+        )
+        assert detail == (expected or "—")
     sections = re.split(r"^### (?=.* — )", text.split("## Results", 1)[1], flags=re.M)[1:]
     assert len(sections) == len(truth.results)
     for section in sections:

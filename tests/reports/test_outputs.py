@@ -220,3 +220,9 @@ def test_worksheet_lists_planned_citations_no_hypothesis_covers(workspace):
     assert "\\[vaart1998\\], Lemma 19.3 — A. W. van der Vaart" in uncovered
     assert "Corollary 2.6 (`cor:budget`), unfinished" in uncovered
     assert "hoeffding1963" not in uncovered
+
+
+def test_html_graph_nodes_link_to_their_results(workspace):
+    page = render_html(load_workspace(workspace))
+    assert '<a href="#r-lem-bad">' in page and 'id="r-lem-bad"' in page
+    assert "<a href" not in render_svg(load_workspace(workspace))  # graph.svg stands alone
