@@ -167,7 +167,7 @@ def test_markdown_agrees_with_the_records(rendered):
             "reason"
         )
         assert detail == (expected or "—")
-    sections = re.split(r"^### (?=.* — )", text.split("## Results", 1)[1], flags=re.M)[1:]
+    sections = re.split(r"^### (?=.* — )", text.split("\n## Results\n", 1)[1], flags=re.M)[1:]
     assert len(sections) == len(truth.results)
     for section in sections:
         _check_md_result(section, truth)
