@@ -49,6 +49,12 @@ _XETEX_PACKAGE = re.compile(
     r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{[^}]*\b(?:fontspec|unicode-math)\b"
 )
 _PROGRAM_MAGIC = re.compile(r"^%\s*!\s*TEX\s+(?:TS-)?program\s*=\s*(\w+)", re.I | re.M)
+# A latexmkrc is Perl and is never run (-norc), but it is read as text for the engine it asks
+# for: `$pdf_mode = 5` (xelatex) or 4 (lualatex), or an engine named in `$pdflatex = '…'`.
+_RC_NAMES = frozenset({"latexmkrc", ".latexmkrc"})
+_RC_UNICODE_ENGINE = re.compile(
+    r"^[^#\n]*(?:\$pdf_mode\s*=\s*[45]\b|\$pdflatex\s*=\s*['\"](?:xe|lua)latex)", re.M
+)
 
 
 class CompileStatus(StrEnum):
@@ -105,7 +111,7 @@ def choose_engine(texts: list[str]) -> str:
         magic = _PROGRAM_MAGIC.search(text)
         if magic and magic.group(1).lower() in {"xelatex", "lualatex"}:
             return "xelatex"
-        if _XETEX_PACKAGE.search(_strip_comments(text)):
+        if _XETEX_PACKAGE.search(_strip_comments(text)) or _RC_UNICODE_ENGINE.search(text):
             return "xelatex"
     return "pdflatex"
 
@@ -256,7 +262,7 @@ def _project_texts(project_dir: Path) -> list[str]:
     return [
         real.read_text(encoding="utf-8", errors="replace")
         for rel, real in project_files(project_dir)
-        if rel.suffix in {".tex", ".sty", ".cls"}
+        if rel.suffix in {".tex", ".sty", ".cls"} or rel.name in _RC_NAMES
     ]
 
 

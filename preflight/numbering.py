@@ -25,6 +25,7 @@ _SECTIONS = (
 _EXPANDS = re.compile(
     r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b"
 )
+_STEPS = re.compile(r"\\refstepcounter\s*\{")
 _PROOF_ENV = re.compile(
     r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I
 )
@@ -359,17 +360,16 @@ class Walker:
                 break
             args.append(group[0])
             pos = group[1]
-        before = len(self.frames)
+        before, saved = len(self.frames), self.current
         self._expand_snippet(
             macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True)
         )
         inner = self.frames[before:]
         frame = Frame(
-            wrapper.name,
-            self.at(start),
-            self.current,
-            end_code=macros.substitute(wrapper.end, args),
+            wrapper.name, self.at(start), saved, end_code=macros.substitute(wrapper.end, args)
         )
+        if not inner and self.current is not saved:
+            frame.result = self._hand_made_head(wrapper, start, pos, args)
         if inner:
             del self.frames[before:]
             frame.result = next((f.result for f in inner if f.result is not None), None)
@@ -378,6 +378,30 @@ class Walker:
             frame.end_code = None
         self.frames.append(frame)
         return pos
+
+    def _hand_made_head(
+        self, wrapper: macros.EnvDefinition, start: int, pos: int, args: list[str]
+    ) -> int | None:
+        """`\\newenvironment{theorem}{\\refstepcounter{thm}\\textbf{Theorem \\thethm}}{}`:
+        a theorem-like name that steps a counter prints a numbered head of its own."""
+        title = wrapper.name[:1].upper() + wrapper.name[1:]
+        if decl.kind_of(wrapper.name, title) == "other" or not _STEPS.search(wrapper.begin):
+            return None
+        note = args[0] if wrapper.default is not None and args and args[0] else None
+        result = RawResult(
+            env=wrapper.name,
+            title=title,
+            number=self.current.number,
+            note=note,
+            begin=self.at(start),
+            body_start=self.at(pos, body=True),
+            parent=self.enclosing_result(),
+            in_proof=self.enclosing_proof(),
+        )
+        self.out.results.append(result)
+        index = len(self.out.results) - 1
+        self.current = Owner(self.current.number, "result", index)
+        return index
 
     def _equation(self, text: str, start: int, pos: int, name: str) -> int:
         close = text.find("\\end{" + name + "}", pos)

@@ -190,5 +190,10 @@ def _destination(key: Any, value: Any, page_index: dict[int, int]) -> Destinatio
     if page is None:
         return None
     # [page /XYZ left top zoom]: `top` is the y we look near; /Fit and friends have none.
+    left = resolve1(value[2]) if len(value) > 3 else None
     top = resolve1(value[3]) if len(value) > 3 else None
-    return Destination(name, page, float(top) if isinstance(top, int | float) else None)
+    return Destination(name, page, _number(top), _number(left))
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None

@@ -36,7 +36,7 @@ KINDS: dict[str, Kind] = {
 }
 _OTHER_WORDS = (
     "hypothesis|condition|fact|observation|problem|question|notation|exercise|property|"
-    "axiom|note|algorithm|construction|result|setting|scenario"
+    "axiom|note|construction|result|setting|scenario"
 )
 # Only the word is case-insensitive ("THEOREM" in imsart); the number is not, or "Claim II"
 # and "Lemma as" would pass for numbered heads.
@@ -213,11 +213,12 @@ def find_destination_heads(
     for dest in destinations:
         if dest.y is None or not is_result_destination(dest.name):
             continue
-        at = _line_below(lines, by_page.get(dest.page, []), dest.y)
+        on_page = by_page.get(dest.page, [])
+        at = _line_below(lines, on_page, dest)
         if at is None:
-            # An anchor set just before a page break stays at the foot of the old page
-            # while its head opens the next one.
-            at = _page_opening_head(lines, by_page.get(dest.page + 1, []))
+            # An anchor set just before a page or column break stays at the foot of the old
+            # one while its head opens the next: look a few lines on in reading order.
+            at = _head_after(lines, _last_line_above(lines, on_page, dest))
         if at is not None and at not in found:
             m = match_head_text(lines[at].text)
             # an anchor comes from \refstepcounter, so an anchored head is numbered; this also
@@ -227,20 +228,31 @@ def find_destination_heads(
     return [found[i] for i in sorted(found)]
 
 
-def _page_opening_head(lines: Sequence[ReadLine], indices: list[int]) -> int | None:
-    for index in indices[:2]:
-        if match_head_text(lines[index].text) is not None:
-            return index
+def _last_line_above(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int:
+    """Reading-order index of the last line above the anchor in the anchor's column."""
+    above = [i for i in indices if lines[i].line.y0 >= (dest.y or 0.0) and _under(lines[i], dest)]
+    return max(above) if above else (indices[-1] if indices else -1)
+
+
+def _head_after(lines: Sequence[ReadLine], index: int) -> int | None:
+    for at in range(index + 1, min(index + 5, len(lines))):
+        if match_head_text(lines[at].text) is not None:
+            return at
     return None
 
 
-def _line_below(lines: Sequence[ReadLine], indices: list[int], y: float) -> int | None:
+def _under(read: ReadLine, dest: Destination) -> bool:
+    """Whether the line is in the anchor's column (hyperref puts x at the line's left)."""
+    return dest.x is None or read.line.x0 - 30.0 <= dest.x <= read.line.x1
+
+
+def _line_below(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int | None:
     """The nearest head-like line whose top lies within ~3 baselines below the anchor."""
     best: tuple[float, int] | None = None
     for index in indices:
-        line = lines[index].line
-        distance = y - line.y1
+        distance = (dest.y or 0.0) - lines[index].line.y1
         closer = best is None or distance < best[0]
-        if -3.0 <= distance <= 40.0 and closer and match_head_text(lines[index].text):
+        near = -3.0 <= distance <= 40.0 and _under(lines[index], dest)
+        if near and closer and match_head_text(lines[index].text):
             best = (distance, index)
     return None if best is None else best[1]

@@ -58,6 +58,7 @@ class Destination:
     name: str
     page: int  # 1-based
     y: float | None
+    x: float | None = None
 
 
 @dataclass(frozen=True)
