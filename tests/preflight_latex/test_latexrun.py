@@ -55,6 +55,9 @@ def test_engine_is_xelatex_only_for_fontspec_unicode_math_or_magic_comment():
     assert choose_engine([r"\usepackage{amsmath,fontspec}"]) == "xelatex"
     assert choose_engine([r"% \usepackage{fontspec}"]) == "pdflatex"
     assert choose_engine(["% !TEX program = xelatex\n"]) == "xelatex"
+    assert choose_engine(["$pdf_mode = 5;\n"]) == "xelatex"  # a latexmkrc, read not run
+    assert choose_engine(["$pdflatex = 'xelatex %O %S';\n"]) == "xelatex"
+    assert choose_engine(["# $pdf_mode = 5;\n$pdf_mode = 1;\n"]) == "pdflatex"
 
 
 def test_command_never_halts_never_shell_escapes_and_reads_no_rc_file():
