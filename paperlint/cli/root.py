@@ -16,8 +16,9 @@ import tempfile
 import traceback
 from pathlib import Path
 
-import click
 import typer
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
+from typer.exceptions import Abort, Exit
 
 from paperlint import __version__
 from paperlint.errors import InputError, PaperlintError
@@ -92,14 +93,18 @@ def _write_crash_log(exc: BaseException) -> Path:
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI and return the exit code; the only place that catches broadly."""
     _register_commands()
+    # typer >= 0.23 ships its own copy of click: its exceptions are typer's, not click's.
     try:
         rc = app(args=argv, standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except Exit as exc:
         return int(exc.exit_code)
-    except click.exceptions.Abort:
+    except Abort:
         typer.echo("Interrupted (^C)", err=True)
         return ExitCode.INTERRUPTED
-    except click.ClickException as exc:
+    except NoArgsIsHelpError as exc:
+        exc.show()
+        return ExitCode.USAGE
+    except ClickException as exc:
         exc.show()
         return ExitCode.USAGE
     except KeyboardInterrupt:

@@ -178,7 +178,7 @@ def _draft(ctx: EngineContext, results: Results, record: ResultRecord, action: A
         steps=prompts.steps(record),
         cited_inputs=[c.model_dump(mode="json") for c in plan.cited_inputs] if plan else [],
         asserted_facts=list(plan.asserted_facts) if plan else [],
-        lean_context=prompts.lean_context_text(context),
+        lean_context=prompt_context(ctx, results, record),
         failed_attempts=_previous_draft(ctx, record),
     )
     draft = _ask(ctx, "drafter", "drafter", action, inputs, DraftOutput)
@@ -243,6 +243,25 @@ def _typecheck_draft(
     return True, ""
 
 
+def prompt_context(
+    ctx: EngineContext, results: Results, record: ResultRecord, extra: list[str] | None = None
+) -> str:
+    """What the model sees of the Lean context: the direct dependencies' statements only.
+
+    The checks elaborate on every transitive dependency; the prompt stays bounded by the
+    result's own neighbourhood, so its size does not grow with the paper (issue #4)."""
+    paper = ctx.paper_result(record.id)
+    decls: list[str] = []
+    for dep_id in dict.fromkeys([*paper.uses, *paper.proof_uses]):
+        dep = results.get(dep_id)
+        if dep is not None:
+            decls.extend(accepted_declarations(dep))
+    if record.work.draft is not None and record.kind not in STATEMENT_ONLY_KINDS:
+        decls.extend(record.work.draft.definitions)
+    decls.extend(extra or [])
+    return prompts.lean_context_text(leantext.context_for(ctx.settings.header, decls))
+
+
 def _dependency_decls(ctx: EngineContext, results: Results, record: ResultRecord) -> list[str]:
     decls: list[str] = []
     for dep_id in ctx.deps.get(record.id, []):
@@ -254,10 +273,9 @@ def _dependency_decls(ctx: EngineContext, results: Results, record: ResultRecord
 
 def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Action) -> Outcome:
     inputs = prompts.paper_context(ctx, record, results)
-    context = leantext.context_for(ctx.settings.header, _dependency_decls(ctx, results, record))
     inputs.update(
         draft=record.work.draft.model_dump(mode="json") if record.work.draft else None,
-        lean_context=prompts.lean_context_text(context),
+        lean_context=prompt_context(ctx, results, record),
         lean_feedback="the statement type-checks (with `sorry` proofs)",
     )
     gate = _ask(ctx, "gate", "gate", action, inputs, GateOutput)
@@ -286,7 +304,7 @@ def _prove(ctx: EngineContext, results: Results, record: ResultRecord, action: A
     inputs.update(
         obligation={"id": ob.id, "lean": ob.skeleton},
         step=prompts.step(record, ob.id),
-        lean_context=prompts.lean_context_text(context),
+        lean_context=prompt_context(ctx, results, record, [d for d in proved if d]),
         failed_attempts=prompts.failed_attempts(ctx, ob, ctx.settings.failed_attempts_in_prompt),
     )
     prover = _ask(ctx, "prover", "prover", action, inputs, ProverOutput, model=action.model)
@@ -379,7 +397,7 @@ def _check_issue(
         step=prompts.step(record, ob.id if ob else None),
         suspected_issue=_suspected(record),
         source_excerpt=prompts.source_excerpt(ctx, record),
-        lean_context=prompts.lean_context_text(base_context(ctx, results, record)),
+        lean_context=prompt_context(ctx, results, record),
         failed_attempts=prompts.failed_attempts(ctx, ob, ctx.settings.failed_attempts_in_prompt)
         if ob
         else [],
@@ -495,7 +513,7 @@ def _review_issue(
             "issue_class": ruling.issue_class if ruling else None,
             "quote": ruling.quote if ruling else "",
         },
-        lean_context=prompts.lean_context_text(base_context(ctx, results, record)),
+        lean_context=prompt_context(ctx, results, record),
         counterexample=prompts.clip(cex_text, prompts.MAX_LEAN) if cex_text else None,
         lean_feedback="the counterexample compiles cleanly with standard axioms"
         if cex and cex.accepted
