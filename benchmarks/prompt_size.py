@@ -40,10 +40,11 @@ def paper(n: int) -> str:
     ]
     for k in range(1, n + 1):
         uses = f" Compare Lemma~\\ref{{lem:k{k - 1}}}." if k > 1 else ""
+        again = f" As in Lemma~\\ref{{lem:k{k - 1}}}." if k > 1 else ""
         parts.append(
             f"\\begin{{lemma}}\\label{{lem:k{k}}}For every real $x$, $x - {k} \\le x + {k}$.{uses}"
             f"\\end{{lemma}}\\begin{{proof}}Since ${k} \\ge 0$, subtracting and adding {k} "
-            f"keeps the order.{' As in Lemma~' + chr(92) + 'ref{lem:k' + str(k - 1) + '}.' if k > 1 else ''}"
+            f"keeps the order.{again}"
             "\\end{proof}"
         )
     parts.append("\\end{document}")

@@ -172,7 +172,6 @@ def _plan(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
 def _draft(ctx: EngineContext, results: Results, record: ResultRecord, action: Action) -> Outcome:
     inputs = prompts.paper_context(ctx, record, results)
     plan = record.work.plan
-    context = leantext.context_for(ctx.settings.header, _dependency_decls(ctx, results, record))
     inputs.update(
         proof=prompts.proof_text(ctx, record),
         steps=prompts.steps(record),
