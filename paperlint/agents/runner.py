@@ -27,7 +27,7 @@ from paperlint.agents.inputs import INPUT_MODELS
 from paperlint.agents.outputs import Role
 from paperlint.agents.parsing import InvalidOutput, parse_output
 from paperlint.agents.prompts import messages_sha256, render_prompt
-from paperlint.agents.transcript import call_metadata
+from paperlint.agents.transcript import METADATA_KEY, call_metadata
 from paperlint.config import Config
 from paperlint.errors import ModelError
 
@@ -97,8 +97,14 @@ class AgentRunner:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        before_request: EventSink | None = None,
     ) -> None:
+        """`before_request`, if given, is called before every request a call makes (the
+        first, each repair, each retry) with its key; raising from it stops the call there.
+        That lets the engine charge each request to the budget before it is made, since one
+        call can make up to `repair_retries + 1` answered requests."""
         self._config = config
+        self._before = before_request
         self._client = client
         self._emit = on_event
         self._sleep = sleep
@@ -113,6 +119,10 @@ class AgentRunner:
         """Ask `model` for `call.task`'s output. Raises ModelError (AgentCallError when some
         requests were answered) if no valid output comes back."""
         _check_role(call)
+        if not model:
+            raise ModelError(
+                f"no model configured for role {call.role}; set [models] in paperlint.toml"
+            )
         started = self._clock()
         messages = render_prompt(call.task, self._inputs(call)).messages
         first_sha = messages_sha256(messages)
@@ -170,6 +180,8 @@ class AgentRunner:
         transient = transient_errors()
         tries = self._config.retry.max_attempts
         for attempt in range(1, tries + 1):
+            if self._before is not None:
+                self._before({**metadata[METADATA_KEY], "model": model, "try": attempt})
             started = self._clock()
             try:
                 completion = self._client.complete(model, messages, metadata=metadata)

@@ -95,3 +95,32 @@ def test_backoff_grows_is_capped_and_honours_retry_after():
 def test_error_text_in_events_masks_keys():
     text = redact("Incorrect API key provided: sk-abcdefghijklmnop1234 (api_key=abcd1234efgh)")
     assert "sk-abcdefghijklmnop1234" not in text and "abcd1234efgh" not in text
+
+
+def test_before_request_sees_every_request_and_can_stop_the_call():
+    client = FlakyFakeClient([_rate_limit()])
+    seen = []
+    runner = AgentRunner(Config(), client=client, sleep=lambda s: None, before_request=seen.append)
+    runner.call(CALL, model="fake/model")
+    assert [(r["try"], r["repair"], r["model"]) for r in seen] == [
+        (1, 0, "fake/model"),
+        (2, 0, "fake/model"),
+    ]
+
+    class BudgetExhausted(Exception):
+        pass
+
+    def refuse(request):
+        raise BudgetExhausted(request["task"])
+
+    client = FlakyFakeClient([])
+    with pytest.raises(BudgetExhausted):
+        AgentRunner(Config(), client=client, before_request=refuse).call(CALL, model="fake/model")
+    assert client.requests == 0
+
+
+def test_no_model_is_a_model_error_before_any_request():
+    client = FlakyFakeClient([])
+    with pytest.raises(ModelError, match="no model configured for role gate"):
+        AgentRunner(Config(), client=client).call(CALL, model="")
+    assert client.requests == 0
