@@ -8,6 +8,7 @@ hyperref's preamble block, `\\@writefile`, `\\@setckpt`) is skipped as a whole.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -76,14 +77,14 @@ class _Collected:
     missing: list[str] = field(default_factory=list)
 
 
-def parse_aux(main_aux: str, *, read: ReadText) -> AuxData:
+def parse_aux(main_aux: str | os.PathLike[str], *, read: ReadText) -> AuxData:
     """Parse `main_aux` and every `\\@input` it names, recursively and in order.
 
     `read` is the only I/O: it maps an aux path (relative to the compile folder, as LaTeX
-    writes it) to its text.
+    writes it, so `\\@input{chap/x.aux}` is read as "chap/x.aux") to its text, or None.
     """
     collected = _Collected()
-    _collect(main_aux, read, collected, chain=())
+    _collect(os.fspath(main_aux), read, collected, chain=())
     labels: dict[str, AuxLabel] = {}
     seen: dict[str, list[str]] = {}
     for entry in collected.labels:

@@ -347,6 +347,8 @@ def _table() -> dict[str, Handler]:
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section
     table["subparagraph"] = sectioning.section
+    for name in ("frontmatter", "mainmatter", "backmatter"):
+        table[name] = sectioning.matter
     return table
 
 

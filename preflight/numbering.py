@@ -49,6 +49,7 @@ class Walker:
         self.resume_at = 0
         self.proof_envs: set[str] = {"proof", "IEEEproof"}
         self.tcb_prefixes: dict[str, str] = {}
+        self.main_matter = True
         self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
         self.anchor: tuple[int, int] | None = None

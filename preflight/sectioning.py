@@ -33,9 +33,18 @@ def section(walker: Walker, text: str, m: re.Match[str]) -> int:
         if imsart and walker.reg.counters.values["section"] == 0:
             walker.reg.counters.set("section", 1)
         return m.end()
+    if name == "chapter" and not walker.main_matter:
+        return m.end()  # book: chapters in \\frontmatter and \\backmatter are unnumbered
     counters = walker.reg.counters
     counters.step(name)
     walker.current = Owner(counters.render(name), "section")
+    return m.end()
+
+
+def matter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\frontmatter`, `\\mainmatter`, `\\backmatter` (book-like classes)."""
+    if walker.in_document:
+        walker.main_matter = m.group(1) == "mainmatter"
     return m.end()
 
 

@@ -230,13 +230,23 @@ def find_destination_heads(
 
 def _last_line_above(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int:
     """Reading-order index of the last line above the anchor in the anchor's column."""
-    above = [i for i in indices if lines[i].line.y0 >= (dest.y or 0.0) and _under(lines[i], dest)]
-    return max(above) if above else (indices[-1] if indices else -1)
+    if not indices:
+        return -1
+    x = dest.x if dest.x is not None else lines[indices[0]].line.x0
+    column = min(indices, key=lambda i: abs(lines[i].line.x0 - x))
+    above = [
+        i
+        for i in indices
+        if lines[i].line.y0 >= (dest.y or 0.0) - 2.0 and lines[i].column == lines[column].column
+    ]
+    return max(above) if above else indices[0] - 1
 
 
 def _head_after(lines: Sequence[ReadLine], index: int) -> int | None:
-    for at in range(index + 1, min(index + 5, len(lines))):
-        if match_head_text(lines[at].text) is not None:
+    """The first numbered head among the next few lines (pieces of a display count too)."""
+    for at in range(index + 1, min(index + 9, len(lines))):
+        m = match_head_text(lines[at].text)
+        if m is not None and m.number is not None:
             return at
     return None
 

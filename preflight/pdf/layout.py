@@ -90,10 +90,26 @@ def text_midline(lines: Sequence[Line]) -> float:
     return (min(line.x0 for line in lines) + max(line.x1 for line in lines)) / 2
 
 
+def find_gutter(lines: Sequence[Line]) -> float:
+    """The x in the middle of the text block that the fewest lines cross.
+
+    The block's centre is not enough: a display that overflows its column widens the block.
+    """
+    left = min(line.x0 for line in lines)
+    width = max(line.x1 for line in lines) - left
+    best = (len(lines) + 1, 0.0, text_midline(lines))
+    for step in range(31):
+        x = left + width * (0.3 + 0.4 * step / 30)
+        crossing = sum(1 for line in lines if line.x0 < x < line.x1)
+        candidate = (crossing, abs(x - left - width / 2), x)
+        best = min(best, candidate)
+    return best[2]
+
+
 def is_two_column(page: Page, lines: Sequence[Line]) -> bool:
     """Two columns when several wide-ish lines sit wholly on each side of the gutter."""
-    mid = text_midline(lines)
-    wide = page.width * 0.25
+    mid = find_gutter(lines)
+    wide = (max(line.x1 for line in lines) - min(line.x0 for line in lines)) * 0.3
     left = sum(1 for line in lines if line.x1 <= mid + 1 and line.x1 - line.x0 >= wide)
     right = sum(1 for line in lines if line.x0 >= mid - 1 and line.x1 - line.x0 >= wide)
     return left >= 3 and right >= 3
@@ -104,7 +120,7 @@ def _read_page(page: Page, lines: list[Line]) -> list[ReadLine]:
         return []
     if not is_two_column(page, lines):
         return _number(page, [(0, _rows(lines))])
-    mid = text_midline(lines)
+    mid = find_gutter(lines)
     text_width = max(line.x1 for line in lines) - min(line.x0 for line in lines)
     full = [line for line in lines if _is_full_width(line, mid, text_width)]
     full_ids = {id(line) for line in full}
