@@ -1,0 +1,76 @@
+"""`check`, `resume` and `status` through the CLI, with the edges absent or replayed."""
+
+import json
+
+from paperlint.cli.root import run
+from tests.engine.conftest import example
+
+
+def test_without_model_or_lean_check_says_so_and_records_unfinished(tmp_path, capsys):
+    workdir = tmp_path / "ws"
+    code = run(["check", str(example("proportions") / "paper.tex"), "--workdir", str(workdir)])
+    assert code == 4
+    err = capsys.readouterr().err
+    assert "no model configured" in err and "Lean cannot run" in err
+    data = json.loads((workdir / "results.json").read_text())
+    reasons = {r["unfinished"]["reason"] for r in data["results"] if r["verdict_bearing"]}
+    assert reasons == {"model_unavailable"}
+    assert data["replay"] is False
+
+
+def test_a_second_check_of_the_same_paper_points_to_resume(tmp_path, capsys):
+    workdir = tmp_path / "ws"
+    argv = ["check", str(example("proportions") / "paper.tex"), "--workdir", str(workdir)]
+    run(argv)
+    capsys.readouterr()
+    assert run(argv) == 2
+    assert "paperlint resume" in capsys.readouterr().err
+
+
+def test_status_is_read_only_and_explains(tmp_path, capsys):
+    workdir = tmp_path / "ws"
+    run(["check", str(example("proportions") / "paper.tex"), "--workdir", str(workdir)])
+    before = {p: p.stat().st_mtime_ns for p in workdir.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert run(["status", str(workdir), "--why"]) == 0
+    out = capsys.readouterr().out
+    assert "model_unavailable" in out and "lem:odds-pos" in out
+    assert run(["status", str(workdir), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    assert {r["verdict"] for r in rows} == {"unfinished"}
+    after = {p: p.stat().st_mtime_ns for p in workdir.rglob("*") if p.is_file()}
+    assert before == after
+
+
+def test_status_of_a_folder_that_is_not_a_workspace(tmp_path, capsys):
+    assert run(["status", str(tmp_path)]) == 2
+    assert "not a paperlint workspace" in capsys.readouterr().err
+
+
+def test_check_of_a_missing_paper(tmp_path, capsys):
+    assert run(["check", str(tmp_path / "nope.tex"), "--workdir", str(tmp_path / "w")]) == 2
+
+
+def test_until_gated_stops_before_any_proof(tmp_path):
+    fixture = example("sample-variance")
+    workdir = tmp_path / "ws"
+    code = run(
+        [
+            "check",
+            str(fixture / "paper.tex"),
+            "--replay",
+            str(fixture / "replay"),
+            "--workdir",
+            str(workdir),
+            "--until",
+            "gated",
+        ]
+    )
+    assert code == 4
+    data = json.loads((workdir / "results.json").read_text())
+    stages = {r["id"]: r["stage"] for r in data["results"]}
+    assert stages["lem:mean-max"] == "gated"
+    assert all(r["verdict"] is None for r in data["results"])
+    events = [json.loads(x) for x in (workdir / "events.jsonl").read_text().splitlines()]
+    assert not [e for e in events if e["type"] == "model_call" and e["role"] == "prover"]
+    assert run(["resume", str(workdir)]) == 1  # the rest of the run: two issues
