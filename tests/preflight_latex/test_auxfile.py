@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from paperlint.preflight.auxfile import normalise_number, parse_aux, parse_aux_text
 
 HYPERREF_PREAMBLE = r"""\relax
@@ -159,3 +161,8 @@ def test_normalise_number_unwraps_formatting_and_drops_relax():
     assert normalise_number(r"\relax \ignorespaces 4\protect") == "4"
     assert normalise_number(r"\mbox IV-B") == "IV-B"
     assert normalise_number(r"{$\mathcal{A}$}") == r"$\mathcal{A}$"
+
+
+def test_main_aux_may_be_a_path():
+    aux = parse_aux(Path("main.aux"), read={"main.aux": "\\newlabel{a}{{1}{1}}"}.get)
+    assert aux.numbers() == {"a": "1"}
