@@ -106,6 +106,8 @@ def event_findings(ctx: Context) -> list[Finding]:
         if record.verdict is None:
             continue
         event = last.get(record.id)
+        if event is None and record.verdict is Verdict.UNFINISHED:
+            continue  # the engine gives stopped results `unfinished` without an event
         logged = event.get("verdict") if event else None
         issue_class = record.issue.class_.value if record.issue else None
         logged_class = event.get("class") if event else None

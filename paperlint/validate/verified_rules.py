@@ -40,7 +40,7 @@ def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         found.append(ctx.at(record, Check.LEAN_FILE_MISSING, f"no Lean file at {lean_file}"))
     else:
         found.extend(lean_file_findings(ctx, record, lean_file, text, gated))
-        found.extend(final_check_findings(ctx, record, lean_file))
+    found.extend(final_check_findings(ctx, record, lean_file))
     found.extend(audit_findings(ctx, record))
     return found
 
@@ -100,7 +100,9 @@ def _draft_condition_findings(ctx: Context, record: ResultRecord) -> list[Findin
     return [ctx.at(record, Check.CONDITIONS_MISMATCH, message)]
 
 
-def final_check_findings(ctx: Context, record: ResultRecord, lean_file: str) -> list[Finding]:
+def final_check_findings(
+    ctx: Context, record: ResultRecord, lean_file: str | None
+) -> list[Finding]:
     path = record.evidence.final_check
     data = ctx.snap.json(path)
     if path is None or data is None:
@@ -109,8 +111,8 @@ def final_check_findings(ctx: Context, record: ResultRecord, lean_file: str) -> 
     found = [
         ctx.about(record, path, Check.FINAL_CHECK_UNCLEAN, problem) for problem in unclean(data)
     ]
-    actual = ctx.snap.sha256(lean_file)
-    if data.get("file_sha256") != actual:
+    actual = ctx.snap.sha256(lean_file) if lean_file else None
+    if actual is not None and data.get("file_sha256") != actual:
         message = f"the final check was of other bytes than {lean_file} (sha256 {actual})"
         found.append(ctx.about(record, path, Check.FINAL_CHECK_STALE, message))
     found.extend(_axiom_findings(ctx, record, path, data, name))

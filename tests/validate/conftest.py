@@ -1,0 +1,138 @@
+"""Real example workspaces (replayed checks of the fixtures), made once per session, and the
+forging helpers the adversarial tests use to edit copies of them the way a cheat would:
+consistently, re-hashing what they touch, so that only first-principles rules can catch it."""
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlint.engine import ports
+from paperlint.validate.load import load_snapshot
+from paperlint.validate.validator import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _check(name: str, workdir: Path, *extra: str) -> Path:
+    from paperlint.cli.root import run
+
+    fixture = ROOT / "fixtures" / name
+    argv = ["check", str(fixture / "paper.tex"), "--replay", str(fixture / "replay")]
+    code = run([*argv, "--workdir", str(workdir), *extra])
+    assert code in (1, 4), f"the replayed check of {name} exited {code}"
+    return workdir
+
+
+@pytest.fixture(scope="session")
+def examples(tmp_path_factory):
+    base = tmp_path_factory.mktemp("examples")
+    return {
+        "sample-variance": _check("sample-variance", base / "sv"),
+        "proportions": _check("proportions", base / "pr"),
+        "budget": _check("sample-variance", base / "budget", "--max-calls", "6"),
+    }
+
+
+@pytest.fixture
+def copy_of(examples, tmp_path):
+    def make(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copytree(examples[name], target)
+        return target
+
+    return make
+
+
+def rules(workspace: Path) -> set[str]:
+    return {f.rule.value for f in validate(load_snapshot(workspace))}
+
+
+# --- forging helpers ---------------------------------------------------------------------------
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def dump(path: Path, data) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+def record(ws: Path, result_id: str) -> dict:
+    return next(r for r in load(ws / "results.json")["results"] if r["id"] == result_id)
+
+
+def edit_record(ws: Path, result_id: str, change) -> None:
+    data = load(ws / "results.json")
+    for entry in data["results"]:
+        if entry["id"] == result_id:
+            change(entry)
+    dump(ws / "results.json", data)
+
+
+def edit_text(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def rehash(ws: Path) -> None:
+    """What a careful forger does last: make every recorded sha256 match the edited files."""
+    for check in [*ws.glob("audits/*/final-check.json"), *ws.glob("lean/**/*.check.json")]:
+        data = load(check)
+        lean = (
+            ws / record_lean_file(ws, check)
+            if check.name == "final-check.json"
+            else check.with_name(check.name.replace(".check.json", ".lean"))
+        )
+        if lean.is_file():
+            data["file_sha256"] = sha(lean)
+            dump(check, data)
+    data = load(ws / "results.json")
+    for entry in data["results"]:
+        hashes = entry["evidence"]["hashes"]
+        for rel in hashes:
+            if (ws / rel).is_file():
+                hashes[rel] = sha(ws / rel)
+    dump(ws / "results.json", data)
+
+
+def record_lean_file(ws: Path, final_check: Path) -> str:
+    folder = final_check.parent.name
+    for entry in load(ws / "results.json")["results"]:
+        gate = entry["evidence"].get("gate") or ""
+        if gate.startswith(f"audits/{folder}/"):
+            return entry["evidence"].get("lean_file") or "missing"
+    return "missing"
+
+
+def restate(ws: Path, result_id: str, old: str, new: str) -> None:
+    """Change a gated statement everywhere it is written, with fresh fingerprints."""
+    entry = record(ws, result_id)
+    gate_path = ws / entry["evidence"]["gate"]
+    gate = load(gate_path)
+    gate["statement"] = gate["statement"].replace(old, new)
+    fingerprint = ports.fingerprint(gate["statement"])
+    gate["statement_fingerprint"] = fingerprint
+    dump(gate_path, gate)
+    draft_path = gate_path.with_name(f"draft-{gate['round']}.json")
+    draft = load(draft_path)
+    draft["statement"] = gate["statement"]
+    dump(draft_path, draft)
+
+    def change(e):
+        e["work"]["draft"]["statement"] = gate["statement"]
+        e["work"]["fingerprint"] = fingerprint
+        e["evidence"]["statement_fingerprint"] = fingerprint
+
+    edit_record(ws, result_id, change)
+    if entry["evidence"].get("lean_file"):
+        edit_text(ws / entry["evidence"]["lean_file"], old, new)
+    rehash(ws)

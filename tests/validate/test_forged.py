@@ -1,0 +1,362 @@
+"""Forged workspaces, each edited from a real replayed check: every one must be rejected with
+the rule that names the cheat, and the untouched ones must validate clean."""
+
+import pytest
+
+from tests.validate.conftest import (
+    dump,
+    edit_record,
+    edit_text,
+    load,
+    record,
+    rehash,
+    restate,
+    rules,
+)
+
+SV_MAX = "lean/Paper/Lem_mean_max.lean"
+SV_SQUARE = "lean/Paper/Lem_mean_square.lean"
+SV_CEX = "lean/Paper/Prop_square_counterexample.lean"
+
+
+@pytest.mark.parametrize("name", ["sample-variance", "proportions", "budget"])
+def test_untouched_examples_validate_clean(examples, name):
+    assert rules(examples[name]) == set()
+
+
+def test_sorry_hidden_behind_a_macro_is_a_hygiene_finding(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(
+        ws / SV_MAX,
+        "theorem lem_mean_max_s1",
+        'macro "trivial\'" : tactic => `(tactic| sorry)\n\ntheorem lem_mean_max_s1',
+    )
+    edit_text(
+        ws / SV_MAX,
+        "  have ha := le_max_left a b\n  have hb := le_max_right a b\n  linarith",
+        "  trivial'",
+    )
+    rehash(ws)
+    assert "hygiene" in rules(ws)
+
+
+def test_an_added_axiom_is_a_hygiene_finding(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(
+        ws / SV_MAX, "theorem lem_mean_max_s1", "axiom cheat : False\n\ntheorem lem_mean_max_s1"
+    )
+    rehash(ws)
+    assert "hygiene" in rules(ws)
+
+
+def test_nonstandard_axioms_in_the_final_check_are_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    path = ws / "audits/lem_mean-max/final-check.json"
+    data = load(path)
+    data["axioms"]["lem_mean_max"].append("sorryAx")
+    dump(path, data)
+    rehash(ws)
+    found = rules(ws)
+    assert {"axioms-nonstandard", "axioms-mismatch", "axioms-output-mismatch"} <= found
+
+
+def test_statement_weakened_after_the_gate_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_text(
+        ws / "lean/Paper/Lem_odds_pos.lean",
+        "(hp0 : 0 < p) (hp1 : p < 1) :\n    0 < p",
+        "(hp0 : 0 < p) (hp1 : p < 1) (h : p < 1 / 2) :\n    0 < p",
+    )
+    rehash(ws)
+    assert "statement-changed" in rules(ws)
+
+
+def test_contradictory_hypotheses_are_rejected_even_when_restated_everywhere(copy_of):
+    ws = copy_of("sample-variance")
+    restate(ws, "lem:mean-max", "max (a b : ℝ) :", "max (a b : ℝ) (h1 : a < 0) (h2 : 0 < a) :")
+    found = rules(ws)
+    assert "contradictory-hypotheses" in found
+    assert "statement-changed" not in found  # the forger kept the fingerprints consistent
+
+
+def test_contradictory_hypotheses_in_the_lean_file_only(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(
+        ws / SV_MAX,
+        "theorem lem_mean_max (a b : ℝ) :",
+        "theorem lem_mean_max (a b : ℝ) (h1 : a < 0) (h2 : 0 < a) :",
+    )
+    rehash(ws)
+    assert {"statement-changed", "contradictory-hypotheses"} <= rules(ws)
+
+
+def test_a_definition_edited_in_the_lean_file_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(ws / SV_MAX, ":= (a + b) / 2", ":= max a b")
+    rehash(ws)
+    assert "definition-changed" in rules(ws)
+
+
+def test_a_gated_definition_that_unfolds_to_true_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    old = "noncomputable def paperMean (a b : ℝ) : ℝ := (a + b) / 2"
+    new = "def paperMean (a b : ℝ) : Prop := True"
+    for path in ["audits/def_mean/gate-1.json", "audits/def_mean/draft-1.json", SV_MAX, SV_SQUARE]:
+        edit_text(ws / path, old, new)
+
+    def change(entry):
+        entry["work"]["draft"]["statement"] = new
+
+    edit_record(ws, "def:mean", change)
+    rehash(ws)
+    assert "trivial-definition" in rules(ws)
+
+
+def test_an_instance_added_to_the_lean_file_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_text(
+        ws / "lean/Paper/Lem_odds_pos.lean",
+        "theorem lem_odds_pos_s1",
+        "instance : Inhabited ℝ := ⟨1⟩\n\ntheorem lem_odds_pos_s1",
+    )
+    rehash(ws)
+    assert "helper-not-allowed" in rules(ws)
+
+
+def test_an_open_added_to_the_header_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_text(
+        ws / "lean/Paper/Lem_odds_pos.lean",
+        "open Real Finset BigOperators",
+        "open Real Finset BigOperators Nat",
+    )
+    rehash(ws)
+    assert "lean-context-changed" in rules(ws)
+
+
+def test_a_counterexample_that_does_not_compile_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    path = ws / "lean/Paper/Prop_square_counterexample.check.json"
+    data = load(path)
+    data.update(outcome="rejected", exit_code=1, errors=["1:2: error: unsolved goals"])
+    dump(path, data)
+    assert "counterexample-unclean" in rules(ws)
+
+
+def test_a_counterexample_that_refutes_something_else_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(ws / SV_CEX, "¬ (∀ (x : ℝ), x ≤ x ^ 2)", "¬ (∀ (x : ℝ), x ≤ x - 1)")
+    rehash(ws)
+    assert "counterexample-not-refutation" in rules(ws)
+
+
+def test_an_error_without_its_counterexample_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    (ws / SV_CEX).unlink()
+    assert "counterexample-missing" in rules(ws)
+
+
+def test_an_issue_quote_absent_from_the_paper_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    quote = "every real number is at least its square"
+
+    def change(entry):
+        entry["issue"]["location"]["quote"] = quote
+
+    edit_record(ws, "thm:product", change)
+    ruling = ws / "audits/thm_product/issue.json"
+    dump(ruling, load(ruling) | {"quote": quote})
+    assert "issue-quote" in rules(ws)
+
+
+def test_an_issue_line_outside_the_file_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "lem:odds-above", lambda e: e["issue"]["location"].update(line=9999))
+    assert "issue-quote" in rules(ws)
+
+
+def test_an_issue_confirmed_by_its_own_raiser_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    review = ws / "audits/lem_odds-above/issue-review.json"
+    dump(review, load(review) | {"reviewer": "issue_checker"})
+    edit_record(
+        ws, "lem:odds-above", lambda e: e["issue"]["evidence"].update(confirmed_by="issue_checker")
+    )
+    rehash(ws)
+    assert "issue-self-confirmed" in rules(ws)
+
+
+def test_an_unconfirmed_review_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    review = ws / "audits/lem_odds-above/issue-review.json"
+    dump(review, load(review) | {"confirms": False})
+    rehash(ws)
+    assert "issue-not-confirmed" in rules(ws)
+
+
+def test_an_unlisted_condition_shaped_hypothesis_is_a_hidden_input(copy_of):
+    ws = copy_of("sample-variance")
+    restate(
+        ws,
+        "lem:mean-square",
+        "(a b : ℝ) :\n    paperMean",
+        "(a b : ℝ) (h_cite_x : a ≤ b) :\n    paperMean",
+    )
+    found = rules(ws)
+    assert "hidden-hypothesis" in found
+    assert "statement-changed" not in found
+
+
+def test_a_condition_that_is_not_a_binder_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "prop:product", lambda e: e["conditions"][0].update(lean_type="True"))
+    assert "condition-not-hypothesis" in rules(ws)
+
+
+def test_a_cited_key_missing_from_the_bibliography_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(
+        ws, "lem:mean-square", lambda e: e["conditions"][0]["source"].update(key="nobody2020")
+    )
+    assert "condition-provenance" in rules(ws)
+
+
+def test_an_asserted_quote_missing_from_the_paper_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(
+        ws, "prop:product", lambda e: e["conditions"][0]["source"].update(quote="It is obvious.")
+    )
+    assert "condition-provenance" in rules(ws)
+
+
+def test_a_missing_evidence_file_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    (ws / "audits/lem_mean-max/final-audit.json").unlink()
+    assert {"audit-missing", "hash-missing"} <= rules(ws)
+
+
+def test_an_altered_evidence_file_is_a_hash_mismatch(copy_of):
+    ws = copy_of("sample-variance")
+    path = ws / "audits/lem_mean-square/final-audit.json"
+    dump(path, load(path) | {"findings": ["looks fine to me"]})
+    assert "hash-mismatch" in rules(ws)
+
+
+def test_an_edited_kept_source_is_a_hash_mismatch(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(ws / "source/paper.tex", "For every real number", "For every real number (forged)")
+    assert "hash-mismatch" in rules(ws)
+
+
+def test_a_stale_final_check_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(
+        ws / SV_MAX,
+        "  linarith\n\ntheorem lem_mean_max (",
+        "  linarith -- tidy\n\ntheorem lem_mean_max (",
+    )
+    found = rules(ws)
+    assert {"final-check-stale", "hash-mismatch"} <= found
+
+
+def test_hand_upgrade_unfinished_to_verified_is_rejected(copy_of):
+    ws = copy_of("budget")
+    edit_record(
+        ws,
+        "lem:mean-max",
+        lambda e: e.update(verdict="verified_unconditional", unfinished=None, stage="done"),
+    )
+    found = rules(ws)
+    assert {
+        "final-check-missing",
+        "lean-file-missing",
+        "audit-missing",
+        "verdict-event-mismatch",
+    } <= found
+
+
+def test_hand_upgrade_issue_to_verified_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "prop:square", lambda e: e.update(verdict="verified_unconditional", issue=None))
+    found = rules(ws)
+    assert {"final-check-missing", "lean-file-missing", "verdict-event-mismatch"} <= found
+
+
+def test_hand_upgrade_conditional_to_unconditional_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(
+        ws, "lem:mean-square", lambda e: e.update(verdict="verified_unconditional", conditions=[])
+    )
+    found = rules(ws)
+    assert {"hidden-hypothesis", "unconditional-has-conditions", "conditions-mismatch"} <= found
+
+
+def test_a_hand_upgrade_with_a_matching_forged_event_is_still_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "prop:square", lambda e: e.update(verdict="verified_unconditional", issue=None))
+    events = (
+        (ws / "events.jsonl")
+        .read_text()
+        .replace('"verdict": "issue"', '"verdict": "verified_unconditional"', 1)
+    )
+    (ws / "events.jsonl").write_text(events.replace('"class": "ERROR"', '"class": null', 1))
+    found = rules(ws)
+    assert "verdict-event-mismatch" not in found
+    assert "final-check-missing" in found
+
+
+def test_a_results_only_verdict_edit_disagrees_with_the_event_log(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "lem:odds-above", lambda e: e["issue"].update({"class": "ERROR"}))
+    assert "verdict-event-mismatch" in rules(ws)
+
+
+def test_a_deleted_event_log_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    (ws / "events.jsonl").unlink()
+    assert "events-missing" in rules(ws)
+
+
+def test_a_verdict_on_a_definition_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "def:mean", lambda e: e.update(verdict="verified_unconditional"))
+    assert "not-verdict-bearing" in rules(ws)
+
+
+def test_an_invalid_record_is_a_schema_finding(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "thm:product", lambda e: e["issue"].update({"class": "TYPO"}))
+    assert "results-schema" in rules(ws)
+
+
+def test_a_done_result_without_verdict_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "lem:odds-pos", lambda e: e.update(verdict=None))
+    assert "verdict-missing" in rules(ws)
+
+
+def test_an_evidence_path_leaving_the_workspace_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "lem:odds-pos", lambda e: e["evidence"].update(lean_file="../../etc/passwd"))
+    assert "evidence-path" in rules(ws)
+
+
+def test_a_gate_that_blocked_is_not_evidence(copy_of):
+    ws = copy_of("proportions")
+    gate = ws / record(ws, "thm:inverse")["evidence"]["gate"]
+    data = load(gate)
+    data["decision"] = "BLOCK"
+    data["review"]["decision"] = "BLOCK"
+    dump(gate, data)
+    rehash(ws)
+    assert "gate-not-passed" in rules(ws)
+
+
+def test_a_gate_fingerprint_copied_without_the_statement_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    gate = ws / record(ws, "thm:inverse")["evidence"]["gate"]
+    data = load(gate)
+    data["statement"] = data["statement"].replace("1 < 1 / (1 - p)", "0 < 1")
+    dump(gate, data)
+    rehash(ws)
+    assert {"gate-fingerprint", "gated-statement-mismatch"} <= rules(ws)
