@@ -13,8 +13,6 @@ from paperlint.preflight.pdf.text import normalise
 
 # Lines whose vertical centres are this close (points) belong to one visual row.
 _ROW_TOLERANCE = 3.0
-# A box wider than this share of the text width spans both columns (title, abstract, figure).
-_FULL_WIDTH_SHARE = 0.6
 # Two results that open pages with the same words ("Lemma 11.4. If G = …", "Lemma 11.5. If
 # G = …") look like a running head once digits are masked; a running head never starts so.
 _HEAD_LIKE = re.compile(
@@ -121,8 +119,8 @@ def _read_page(page: Page, lines: list[Line]) -> list[ReadLine]:
     if not is_two_column(page, lines):
         return _number(page, [(0, _rows(lines))])
     mid = find_gutter(lines)
-    text_width = max(line.x1 for line in lines) - min(line.x0 for line in lines)
-    full = [line for line in lines if _is_full_width(line, mid, text_width)]
+    column = mid - min(line.x0 for line in lines)
+    full = [line for line in lines if _is_full_width(line, mid, column)]
     full_ids = {id(line) for line in full}
     blocks: list[tuple[int, list[Line]]] = []
     # Full-width lines cut the page into bands; within a band, the left column precedes the
@@ -139,9 +137,10 @@ def _read_page(page: Page, lines: list[Line]) -> list[ReadLine]:
     return _number(page, blocks)
 
 
-def _is_full_width(line: Line, mid: float, text_width: float) -> bool:
-    straddles = line.x0 < mid - 3 and line.x1 > mid + 3
-    return straddles or line.x1 - line.x0 > _FULL_WIDTH_SHARE * text_width
+def _is_full_width(line: Line, mid: float, column: float) -> bool:
+    """A line reaching well into both columns spans the page (title, abstract, wide figure);
+    a display centred in one column, or overflowing it, only pokes across the gutter."""
+    return mid - line.x0 >= 0.4 * column and line.x1 - mid >= 0.4 * column
 
 
 def _centre(line: Line) -> float:
