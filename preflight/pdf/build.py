@@ -80,11 +80,11 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
     if not any(read.text.strip() for read in lines):
         raise InputError(_NO_TEXT, path=document.name, hint=_OCR_HINT)
     body_size, skip = body_metrics(lines)
-    bib_start, bib_end = _bibliography_region(lines, body_size)
-    bib = parse_bibliography(lines[bib_start + 1 : bib_end])
     heads, ignored, has_anchors = _merge_heads(document, lines, body_size, skip)
-    # appendices often follow the references: heads there count, heads inside them do not
-    heads = [head for head in heads if not bib_start <= head.index < bib_end]
+    # appendices often follow the references, under a heading we may not recognise: the
+    # references end at the next section heading or result head, whichever comes first
+    bib_start, bib_end = _bibliography_region(lines, body_size, [h.index for h in heads])
+    bib = parse_bibliography(lines[bib_start + 1 : bib_end])
     drafts = [
         _draft(
             lines,
@@ -132,7 +132,9 @@ def _merge_heads(
     return [by_index[i] for i in sorted(by_index)], ignored, has_anchors
 
 
-def _bibliography_region(lines: Sequence[ReadLine], body_size: float) -> tuple[int, int]:
+def _bibliography_region(
+    lines: Sequence[ReadLine], body_size: float, heads: list[int]
+) -> tuple[int, int]:
     """[start, end) of the references: from their heading to the next section heading."""
     start = find_bibliography_start(lines)
     if start is None:
@@ -141,7 +143,7 @@ def _bibliography_region(lines: Sequence[ReadLine], body_size: float) -> tuple[i
         (i for i in range(start + 1, len(lines)) if is_section_heading(lines[i], body_size)),
         len(lines),
     )
-    return start, end
+    return start, min([end, *(i for i in heads if i > start)])
 
 
 @dataclass(frozen=True)
