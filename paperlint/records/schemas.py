@@ -1,0 +1,41 @@
+"""JSON Schemas of the contract records, generated from the pydantic models.
+
+`schemas/*.json` are committed; `tests/test_schemas.py` fails when a model drifts from them, so
+a contract change is always a visible diff (and needs a schema version bump and a note).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel
+
+
+def contract_models() -> dict[str, type[BaseModel]]:
+    from paperlint.blueprint.model import Blueprint
+    from paperlint.preflight.model import Inventory
+    from paperlint.records.results import Results
+
+    return {"inventory": Inventory, "blueprint": Blueprint, "results": Results}
+
+
+def render_schema(model: type[BaseModel]) -> str:
+    schema = model.model_json_schema(by_alias=True, mode="serialization")
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    from paperlint.records.store import write_text_atomic
+
+    written = []
+    for name, model in contract_models().items():
+        path = folder / f"{name}.schema.json"
+        write_text_atomic(path, render_schema(model))
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in write_schemas(Path(__file__).resolve().parents[2] / "schemas"):
+        print(path)
