@@ -215,6 +215,11 @@ def _coverage_notes(inventory: Inventory, aux: AuxData) -> list[Diagnostic]:
         owner = inventory.result(eq.result) if eq.result else None
         where = (owner.span.file, owner.span.start_line) if owner else (inventory.root, None)
         known.setdefault(key, where)
+    unknown = [
+        label
+        for label in aux.labels.values()
+        if label.key not in known and not is_probe(label.key) and _is_tracked(label)
+    ]
     notes = [
         _note(
             "warning",
@@ -223,9 +228,23 @@ def _coverage_notes(inventory: Inventory, aux: AuxData) -> list[Diagnostic]:
             f"LaTeX defines label `{label.key}` ({_describe(label)} {label.number}) "
             "but preflight found no result or equation carrying it",
         )
-        for label in aux.labels.values()
-        if label.key not in known and not is_probe(label.key) and _is_tracked(label)
+        for label in unknown
+        if _kind_of(label) is not None
     ]
+    untyped = [label.key for label in unknown if _kind_of(label) is None]
+    if untyped:
+        # Without hyperref or cleveref the .aux does not say what a label counts (sections,
+        # figures, tables …), so one summary instead of a warning per label.
+        shown = ", ".join(untyped[:12]) + (", …" if len(untyped) > 12 else "")
+        notes.append(
+            _note(
+                "info",
+                (inventory.root, None),
+                "latex-only-label",
+                f"LaTeX defines {len(untyped)} labels preflight attaches to no result or "
+                f"equation (the .aux does not say what they number): {shown}",
+            )
+        )
     notes.extend(
         _note(
             "warning",

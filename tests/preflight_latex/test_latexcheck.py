@@ -211,3 +211,14 @@ def test_pdf_inventory_is_refused_with_a_hint():
     with pytest.raises(InputError) as caught:
         apply_latex(inv, Path("/paper"), compile=lambda *a: pytest.fail("compiled"))
     assert caught.value.hint is not None and "drop --latex" in caught.value.hint
+
+
+def test_stubbed_compile_without_hyperref_untyped_labels_make_one_summary():
+    aux = parse_aux_text(
+        "\\newlabel{thm:main}{{1.1}{1}}\n\\newlabel{sec:a}{{I}{1}}\n\\newlabel{fig:b}{{2}{1}}\n"
+    )
+    inv = _inventory().model_copy(update={"results": _inventory().results[:1], "equations": {}})
+    out = reconcile(inv, _compiled(aux))
+    [note] = [d for d in out.diagnostics if d.code == "latex-only-label"]
+    assert note.severity == "info"
+    assert "2 labels" in note.message and "sec:a, fig:b" in note.message
