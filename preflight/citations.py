@@ -33,8 +33,7 @@ def citations_in(text: str) -> list[tuple[str, str | None]]:
 
 
 def attach(flat: FlatSource, inventory: Inventory) -> None:
-    known = {entry.key for entry in inventory.bibliography}
-    missing: dict[str, str] = {}
+    """Citations of each result (note, statement, proof); unresolved keys as diagnostics."""
     for result in inventory.results:
         parts = [("note", result.note or ""), ("statement", result.statement)]
         if result.proof is not None:
@@ -44,18 +43,29 @@ def attach(flat: FlatSource, inventory: Inventory) -> None:
                 cite = Citation(key=key, note=note, where=where)
                 if cite not in result.citations:
                     result.citations.append(cite)
-                if known and key not in known:
-                    missing.setdefault(key, result.span.file)
-    for key, file in missing.items():
-        inventory.diagnostics.append(
-            Diagnostic(
+    inventory.diagnostics.extend(unresolved(flat, {entry.key for entry in inventory.bibliography}))
+
+
+def unresolved(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
+    """One warning per cited key missing from a non-empty bibliography, at its first use."""
+    if not known:
+        return []
+    out: dict[str, Diagnostic] = {}
+    for match in _CITE.finditer(flat.text):
+        args, _ = texscan.read_args(flat.text, match.end(), "[[{")
+        for key in texscan.split_keys(args[2] or ""):
+            if key in known or key == "*" or key in out:
+                continue
+            file, line = flat.locate(match.start())
+            message = f"citation key {key!r} not in the bibliography"
+            out[key] = Diagnostic(
                 severity="warning",
                 file=file,
-                line=None,
+                line=line,
                 code="unresolved-citation",
-                message=f"citation key {key!r} not in the bibliography",
+                message=message,
             )
-        )
+    return list(out.values())
 
 
 def bibliography(flat: FlatSource, walk: WalkOutput) -> list[BibEntry]:
