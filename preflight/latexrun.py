@@ -75,11 +75,9 @@ class CompileResult:
     log_tail: str
     errors: tuple[str, ...] = ()  # TeX's error lines from the whole log, first ones first
 
-    @property
-    def has_labels(self) -> bool:
-        return bool(self.aux.labels)
-
     def summary(self) -> str:
+        if self.status is CompileStatus.ERRORS and not self.aux.labels:
+            return f"{self.compiled_with} stopped before writing any label (rc {self.returncode})"
         return {
             CompileStatus.OK: f"compiled with {self.compiled_with}",
             CompileStatus.ERRORS: f"{self.compiled_with} reported errors (rc {self.returncode});"
@@ -135,8 +133,12 @@ def latexmk_command(latexmk: str, root_name: str, engine: str) -> list[str]:
 
 
 def safe_env() -> dict[str, str]:
-    """The environment for TeX: no shell escape, no writes outside the working folder."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXMF", "TEXINPUTS"))}
+    """The environment for TeX: no shell escape, no writes outside the working folder.
+
+    kpathsea lets environment variables override texmf.cnf, so these hold whatever the
+    installation's configuration says; the user's own TEXMFHOME/TEXINPUTS stay usable.
+    """
+    env = dict(os.environ)
     env.update(shell_escape="f", shell_escape_commands="", openout_any="p", openin_any="r")
     return env
 
