@@ -5,18 +5,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from paperlint.preflight.auxfile import AuxData, AuxLabel
-from paperlint.preflight.latexrun import CompileResult, CompileStatus, compile_project
+from paperlint.preflight.latexrun import (
+    CompileResult,
+    CompileStatus,
+    compile_project,
+    error_lines,
+)
 from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Result, Severity
 from paperlint.preflight.probes import Probe, add_probes_to_tree, is_probe, probe_key
 
 from paperlint.errors import InputError
-
-_ERROR_LINE = re.compile(r"^(?:!|\S+\.\w+:\d+: )")
 
 Edit = Callable[[Path], object]
 Compile = Callable[[Path, str, Edit], CompileResult]
@@ -187,7 +189,8 @@ def _compile_notes(root: str, compiled: CompileResult) -> list[Diagnostic]:
     if compiled.status is CompileStatus.OK:
         return []
     severity: Severity = "warning" if compiled.aux.labels else "error"
-    first = compiled.errors[0] if compiled.errors else _last_error_line(compiled.log_tail)
+    errors = compiled.errors or error_lines(compiled.log_tail)
+    first = errors[0] if errors else None
     detail = f"; first error: {first}" if first else ""
     return [_note(severity, (root, None), "latex-compile", compiled.summary() + detail)]
 
@@ -307,11 +310,6 @@ def _describe(label: AuxLabel) -> str:
 
 def _key(number: str) -> str:
     return "".join(ch for ch in number if ch not in "{} \t\n")
-
-
-def _last_error_line(log_tail: str) -> str | None:
-    errors = [line for line in log_tail.splitlines() if _ERROR_LINE.match(line)]
-    return errors[-1].strip() if errors else None
 
 
 def _note(severity: Severity, where: tuple[str, int | None], code: str, message: str) -> Diagnostic:

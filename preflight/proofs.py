@@ -32,8 +32,10 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     key_owner = {k: o.result for k, o in walk.labels.items() if o.result is not None}
     by_number = {(r.title.lower(), r.number): i for i, r in enumerate(results) if r.number}
     by_number.update({(r.kind, r.number): i for i, r in enumerate(results) if r.number})
+    wrappers = references.ref_macros(walk)
     for index, proof in enumerate(walk.proofs):
-        target = _by_reference(proof.note or "", key_owner, by_number)
+        note = references.normalise(proof.note or "", wrappers)
+        target = _by_reference(note, key_owner, by_number)
         if target is None:
             heading = _heading_before(flat, proof, ends[0])
             target = _by_reference(heading, key_owner, by_number)

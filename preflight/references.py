@@ -89,11 +89,42 @@ def key_owners(walk: WalkOutput, ids: list[str]) -> dict[str, str]:
     return out
 
 
+_REF_IN_BODY = re.compile(r"\\(?:c?ref|Cref|eqref|autoref|Autoref|nameref)\*?\s*\{#(\d)\}")
+
+
+def ref_macros(walk: WalkOutput) -> dict[str, int]:
+    """User macros that wrap a reference, e.g. `\\newcommand{\\thmref}[1]{Theorem~\\ref{#1}}`:
+    name → which argument holds the key."""
+    out: dict[str, int] = {}
+    for _, macro in walk.macros:
+        found = _REF_IN_BODY.search(macro.definition) if macro.arity >= 1 else None
+        if found is not None:
+            out[macro.name.lstrip("\\")] = int(found.group(1))
+    return out
+
+
+def normalise(text: str, wrappers: dict[str, int]) -> str:
+    """Rewrite calls of reference-wrapping macros as plain `\\ref{key}`."""
+    if not wrappers:
+        return text
+    names = "|".join(re.escape(name) for name in sorted(wrappers, key=len, reverse=True))
+    pattern = re.compile(r"\\(" + names + r")(?![A-Za-z@])\*?((?:\s*\{[^{}]*\})+)")
+
+    def rewrite(match: re.Match[str]) -> str:
+        args = re.findall(r"\{([^{}]*)\}", match.group(2))
+        index = wrappers[match.group(1)] - 1
+        return f"\\ref{{{args[index]}}}" if index < len(args) else match.group(0)
+
+    return pattern.sub(rewrite, text)
+
+
 def resolve_uses(flat: FlatSource, walk: WalkOutput, results: list[Result], ids: list[str]) -> None:
     owners = key_owners(walk, ids)
     titles = _title_index(results)
+    wrappers = ref_macros(walk)
     for result in results:
-        result.uses = [r for r in resolve(result.statement, owners, titles) if r != result.id]
+        statement = normalise(result.statement, wrappers)
+        result.uses = [r for r in resolve(statement, owners, titles) if r != result.id]
         if result.proof is not None:
-            used = resolve(result.proof.text, owners, titles)
+            used = resolve(normalise(result.proof.text, wrappers), owners, titles)
             result.proof_uses = [r for r in used if r != result.id]

@@ -102,3 +102,19 @@ def test_kinds() -> None:
 def test_align_rows_ignore_nested_blocks() -> None:
     body = "a \\\\ \\begin{split} b \\\\ c \\end{split} \\\\[2pt] d \\\\"
     assert len(split_rows(body)) == 3
+
+
+def test_reference_wrapping_macros_are_references(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from paperlint.preflight.inventory import build_inventory
+
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n"
+        "\\newcommand{\\lemref}[1]{Lemma~\\ref{#1}}\n\\begin{document}\n"
+        "\\begin{lemma}\\label{a}A.\\end{lemma}\n"
+        "\\begin{lemma}\\label{b}By \\lemref{a}.\\end{lemma}\n"
+        "\\begin{proof}[Proof of \\lemref{a}]\nDone.\n\\end{proof}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    first, second = build_inventory(tmp_path / "paper.tex").results
+    assert second.uses == ["a"]
+    assert first.proof is not None and first.proof.attached_by == "reference"
