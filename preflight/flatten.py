@@ -234,11 +234,16 @@ def _include(
     state: _State, source: SourceFile, at: int, name: str, kind: str, base: Path, depth: int
 ) -> None:
     only = state.includeonly
-    if not name or (
-        kind == "include" and only is not None and name.removesuffix(".tex") not in only
-    ):
-        return
     line = _line(source, at)
+    if not name:
+        return
+    if kind == "include" and only is not None and name.removesuffix(".tex") not in only:
+        message = (
+            f"{name!r} is left out by \\includeonly; LaTeX keeps its counters from an "
+            "earlier full run, so later numbers may differ (use --latex)"
+        )
+        _diag(state.flat, "info", source.rel, line, "includeonly", message)
+        return
     if kind == "package":
         path = _package_path(state, name, base)
     else:
