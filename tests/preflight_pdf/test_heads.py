@@ -165,3 +165,12 @@ def test_a_note_that_wraps_onto_the_next_line_is_read_whole():
 def test_lower_case_or_roman_tails_are_not_numbers(text):
     m = match_head_text(text)
     assert m is None or m.number is None
+
+
+def test_cid_glyphs_are_reported_in_a_warning():
+    head = line(622, run("Lemma 1. ", "CMBX10"), run("The sum (cid:80) is finite.", "CMTI10"))
+    document = PdfDocument("paper.pdf", (page(*paragraph(700, 5), head),))
+    inventory = inventory_from_document(document)
+    (warning,) = [d for d in inventory.diagnostics if d.code == "pdf-cid-glyphs"]
+    assert warning.severity == "warning" and warning.message.startswith("1 glyph(s)")
+    assert "(cid:80)" in inventory.results[0].statement
