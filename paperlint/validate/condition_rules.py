@@ -51,6 +51,8 @@ def provenance_problem(ctx: Context, condition: Condition) -> str | None:
     if condition.kind is ConditionKind.CITED:
         if not source.key or source.key not in ctx.bibliography:
             return f"`{name}` cites {source.key!r}, which is not in the paper's bibliography"
+        if not any(source.key in text for text in ctx.source_files().values()):
+            return f"`{name}` cites {source.key!r}, which the kept source never mentions"
     elif condition.kind is ConditionKind.ASSERTED:
         quote = source.quote or ""
         if not quote.strip() or not any(quote in t for t in ctx.source_files().values()):

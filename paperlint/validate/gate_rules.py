@@ -11,7 +11,9 @@ import json
 from typing import Any
 
 from paperlint.engine import ports
+from paperlint.engine.leantext import parse_declaration
 from paperlint.records.results import ResultRecord
+from paperlint.validate import leanfile
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
 
@@ -78,7 +80,9 @@ def _draft_findings(
     draft_path = f"{ctx.audit_dir(record.id)}/draft-{round_}.json"
     on_disk = ctx.snap.json(draft_path)
     if on_disk is None:
-        return found  # older workspaces may lack the file; the record copy was checked above
+        message = f"the draft the gate reviewed ({draft_path}) is missing"
+        return [*found, ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message)]
+    found.extend(_typechecked_findings(ctx, record, draft_path, statement))
     if str(on_disk.get("statement", "")).strip() != statement.strip():
         message = "the reviewed draft's statement is not the gated statement"
         found.append(ctx.about(record, draft_path, Check.GATED_STATEMENT_MISMATCH, message))
@@ -91,6 +95,24 @@ def _draft_findings(
             message = "results.json's draft definitions are not those of the reviewed draft"
             found.append(ctx.about(record, draft_path, Check.DEFINITION_CHANGED, message))
     return found
+
+
+def _typechecked_findings(
+    ctx: Context, record: ResultRecord, draft_path: str, statement: str
+) -> list[Finding]:
+    """The text Lean type-checked for that draft (`draft-N.lean`) holds the same statement:
+    one more copy a forger has to find and rewrite consistently."""
+    lean_path = draft_path.removesuffix(".json") + ".lean"
+    text = ctx.snap.text(lean_path)
+    parsed = parse_declaration(statement)
+    if text is None or parsed is None:
+        return []  # a draft refused before Lean has no such file
+    matches = leanfile.named(text, parsed.name)
+    expected = ports.fingerprint(statement)
+    if len(matches) == 1 and leanfile.statement_fingerprint(text, matches[0]) == expected:
+        return []
+    message = f"the type-checked draft does not hold the gated statement of `{parsed.name}`"
+    return [ctx.about(record, lean_path, Check.GATED_STATEMENT_MISMATCH, message)]
 
 
 def _canonical(value: Any) -> str:

@@ -10,7 +10,7 @@ from paperlint.validate import leanfile
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.model import Check, Finding, safe_rel
-from paperlint.validate.verified_rules import unclean
+from paperlint.validate.verified_rules import parsed_axioms, unclean
 
 QUOTE_SLACK_LINES = 3  # the recorded line may point at the quote's paragraph, not its first line
 
@@ -148,6 +148,8 @@ def _check_record_findings(
     axioms = (data.get("axioms") or {}).get(name)
     if not isinstance(axioms, list) or not set(axioms) <= STANDARD_AXIOMS:
         problems.append(f"axioms of {name}: {axioms}")
+    elif set(parsed_axioms(data, name) or ("<none>",)) != set(axioms):
+        problems.append(f"Lean's recorded output does not give axioms {axioms} for {name}")
     return [
         ctx.about(record, check_path, Check.COUNTEREXAMPLE_UNCLEAN, problem) for problem in problems
     ]

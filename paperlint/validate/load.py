@@ -32,6 +32,7 @@ def load_snapshot(folder: Path) -> Snapshot:
         )
     files = _read_files(folder)
     records, errors = _parse_records(files.get("results.json", b""))
+    meta = _parse_meta(files.get("results.json", b""))
     return Snapshot(
         root=str(folder),
         files=files,
@@ -39,6 +40,7 @@ def load_snapshot(folder: Path) -> Snapshot:
         record_errors=tuple(errors),
         events=_parse_events(files.get("events.jsonl")),
         config=_parse_config(files.get("paperlint.toml")),
+        meta=meta,
     )
 
 
@@ -89,6 +91,14 @@ def _parse_records(data: bytes) -> tuple[list[ResultRecord], list[Finding]]:
             Finding("results.json", Check.RESULTS_SCHEMA, f"id {rid} appears twice", result=rid)
         )
     return records, errors
+
+
+def _parse_meta(data: bytes) -> dict[str, Any]:
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return {}
+    return {k: v for k, v in raw.items() if k != "results"} if isinstance(raw, dict) else {}
 
 
 def _parse_events(data: bytes | None) -> tuple[dict[str, Any], ...] | None:

@@ -21,6 +21,10 @@ from paperlint.records.results import ResultRecord
 class Check(StrEnum):
     # The workspace as a whole.
     RESULTS_SCHEMA = "results-schema"  # results.json unreadable or a record invalid
+    RESULT_MISSING = "result-missing"  # a result of the inventory has no record
+    RESULT_UNKNOWN = "result-unknown"  # a record the inventory does not know
+    RECORD_INVENTORY_MISMATCH = "record-inventory-mismatch"  # kind or verdict-bearing changed
+    REPLAY_HIDDEN = "replay-hidden"  # replayed evidence, but results.json does not say replay
     EVENTS_MISSING = "events-missing"  # events.jsonl absent or unreadable
     VERDICT_EVENT_MISMATCH = "verdict-event-mismatch"  # verdict differs from its last event
     # Any result.
@@ -109,6 +113,7 @@ class Snapshot:
     record_errors: tuple[Finding, ...] = ()  # records that failed their schema
     events: tuple[dict[str, Any], ...] | None = None  # None: events.jsonl missing or unreadable
     config: Mapping[str, Any] = field(default_factory=dict)  # paperlint.toml, parsed
+    meta: Mapping[str, Any] = field(default_factory=dict)  # results.json's top-level fields
 
     def has(self, rel: str | None) -> bool:
         return rel is not None and safe_rel(rel) is not None and safe_rel(rel) in self.files

@@ -8,6 +8,7 @@ from __future__ import annotations
 from paperlint.records.results import ResultRecord, Stage, Verdict
 from paperlint.validate.context import Context, build_context
 from paperlint.validate.gate_rules import gate_findings
+from paperlint.validate.inventory_rules import inventory_findings, replay_findings
 from paperlint.validate.issue_rules import issue_findings
 from paperlint.validate.model import Finding, Snapshot
 from paperlint.validate.record_rules import (
@@ -23,6 +24,7 @@ def validate(snap: Snapshot) -> list[Finding]:
     """Every disagreement between a verdict and its evidence; empty when all re-derive."""
     ctx = build_context(snap)
     found: list[Finding] = [*snap.record_errors, *source_findings(ctx), *event_findings(ctx)]
+    found += [*inventory_findings(ctx), *replay_findings(ctx)]
     for record in snap.records:
         found.extend(result_findings(ctx, record))
     return _unique(found)

@@ -360,3 +360,71 @@ def test_a_gate_fingerprint_copied_without_the_statement_is_rejected(copy_of):
     dump(gate, data)
     rehash(ws)
     assert {"gate-fingerprint", "gated-statement-mismatch"} <= rules(ws)
+
+
+def test_a_result_dropped_from_the_records_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    data = load(ws / "results.json")
+    data["results"] = [r for r in data["results"] if r["id"] != "prop:square"]
+    dump(ws / "results.json", data)
+    assert "result-missing" in rules(ws)
+
+
+def test_an_invented_result_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    data = load(ws / "results.json")
+    data["results"].append(data["results"][0] | {"id": "thm:invented"})
+    dump(ws / "results.json", data)
+    assert "result-unknown" in rules(ws)
+
+
+def test_a_theorem_turned_into_a_definition_to_shed_its_issue_is_rejected(copy_of):
+    ws = copy_of("proportions")
+
+    def change(entry):
+        entry.update(kind="definition", verdict_bearing=False, verdict=None, issue=None)
+
+    edit_record(ws, "lem:odds-above", change)
+    assert "record-inventory-mismatch" in rules(ws)
+
+
+def test_a_replay_passed_off_as_a_live_run_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    data = load(ws / "results.json")
+    data.update(replay=False, replay_parts=[])
+    dump(ws / "results.json", data)
+    assert "replay-hidden" in rules(ws)
+
+
+def test_a_deleted_reviewed_draft_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    (ws / "audits/thm_inverse/draft-1.json").unlink()
+    assert "gated-statement-mismatch" in rules(ws)
+
+
+def test_a_restated_gate_still_disagrees_with_the_type_checked_draft(copy_of):
+    ws = copy_of("proportions")
+    restate(ws, "thm:inverse", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
+    found = rules(ws)
+    assert "gated-statement-mismatch" in found
+    assert "statement-changed" not in found
+
+
+def test_a_cited_key_the_paper_never_mentions_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    inventory = load(ws / "inventory.json")
+    inventory["bibliography"].append({"key": "ghost1999", "text": "A ghost."})
+    dump(ws / "inventory.json", inventory)
+    edit_record(
+        ws, "lem:mean-square", lambda e: e["conditions"][0]["source"].update(key="ghost1999")
+    )
+    assert "condition-provenance" in rules(ws)
+
+
+def test_a_counterexample_check_with_forged_axioms_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    path = ws / "lean/Paper/Prop_square_counterexample.check.json"
+    data = load(path)
+    data["output"] = data["output"].replace("propext, Classical.choice, Quot.sound", "sorryAx")
+    dump(path, data)
+    assert "counterexample-unclean" in rules(ws)
