@@ -589,7 +589,8 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
     inputs.update(
         proof=prompts.proof_text(ctx, record),
         steps=prompts.steps(record),
-        lean_file=prompts.clip(text, 12000),
+        # the result's own declarations; the inlined dependencies would grow with the paper
+        lean_file=prompts.clip("\n\n".join([*draft.definitions, *proofs]), 12000),
         conditions=[c.model_dump(mode="json") for c in draft.conditions],
         mechanical=(
             f"final build clean: {final.clean}; axioms: {audit_final.axioms}; "
