@@ -1,1 +1,67 @@
-"""CLI commands: revise_cmd (being built; see the issue tracker)."""
+"""`paperlint revise DIR NEW_PAPER`: re-check only what changed in a new version (issue #8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from paperlint.cli.root import app, crash_dir
+from paperlint.errors import InputError
+
+
+@app.command("revise")
+def revise(
+    workdir: Path = typer.Argument(..., help="The check folder of the previous version."),
+    paper: Path | None = typer.Argument(None, help="The new version: a .tex file or folder."),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Say what would be reset; write nothing."
+    ),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+    root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
+    replay: Path | None = typer.Option(
+        None, "--replay", help="The replay the following `resume` uses (offline)."
+    ),
+    undo: bool = typer.Option(False, "--undo", help="Restore the workspace as it was before."),
+) -> int:
+    """Reset the results a new version changed; then `paperlint resume DIR` re-checks them."""
+    from paperlint.revise import revise as engine
+
+    if fmt not in ("text", "json"):
+        raise InputError(f"unknown format {fmt!r}", hint="use text or json")
+    crash_dir.append(workdir)
+    if undo:
+        restored = engine.undo_revision(workdir)
+        typer.echo(f"restored {workdir} from {restored}")
+        return 0
+    if paper is None:
+        raise InputError("missing NEW_PAPER", hint="give the new version's .tex file, or --undo")
+    if dry_run:
+        outcome = engine.preview_revision(workdir, paper, root=root)
+    else:
+        request = engine.ReviseRequest(workdir=workdir, paper=paper, root=root, replay=replay)
+        outcome = engine.revise(request)
+    if fmt == "json":
+        typer.echo(json.dumps(outcome.plan, indent=2, ensure_ascii=False))
+    else:
+        _print_text(outcome.plan)
+        if outcome.snapshot is not None:
+            typer.echo(f"snapshot: {outcome.snapshot}; continue with `paperlint resume {workdir}`")
+    return 0
+
+
+def _print_text(plan: dict[str, Any]) -> None:
+    for reset in plan["reset"]:
+        typer.echo(f"{reset['action']:<9} {reset['id']}: {reset['why']}")
+    if not plan["reset"]:
+        typer.echo("nothing to reset")
+    for r in plan["renumbered"]:
+        typer.echo(f"renumbered {r['id']}: {r['from']} -> {r['to']}")
+    for what in ("added", "removed", "moved"):
+        for rid in plan[what]:
+            typer.echo(f"{what} {rid}")
+    cost = plan["estimate"]
+    usd = "unknown" if cost["cost_usd"] is None else f"${cost['cost_usd']:.4f}"
+    typer.echo(f"estimate: {cost['model_calls']} model call(s), {usd} (previous run's costs)")

@@ -1,0 +1,131 @@
+"""The records of a revised check: old records carried over, reset ones rewound (issue #8).
+
+Pure: records in, records out. Each reset rewinds a result's working state to the point where
+`engine.plan` picks it up again, and leaves everything before that point as it was:
+
+- `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
+- `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
+  cleared; stage drafted, so the next action is the gate.
+- `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
+  skeletons (no proof, no attempts); suspicion, ruling, review, counterexample, final check and
+  audit cleared; stage gated, so the next action is the first obligation.
+
+Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
+keep their records and evidence untouched (only their id and printed number follow the new
+version). Added results start pending; removed ones are dropped.
+"""
+
+from __future__ import annotations
+
+from paperlint.blueprint.model import Blueprint
+from paperlint.engine.check import INPUT_KINDS, VERDICT_KINDS
+from paperlint.preflight.model import Inventory, Result
+from paperlint.records.results import Evidence, ResultRecord, Results, Stage
+from paperlint.records.work import Obligation, ResultWork
+from paperlint.revise.changes import Reset, ResetAction
+from paperlint.revise.match import Match
+
+
+def revised_results(
+    old: Results, new_inventory: Inventory, blueprint: Blueprint, match: Match, resets: list[Reset]
+) -> Results:
+    """`old` carried over to the new version: matched records renamed and renumbered, reset
+    ones rewound, added ones fresh, removed ones gone. `blueprint` is the new one."""
+    by_old = {r.id: r for r in old.results}
+    old_of = match.new_to_old()
+    action_of = {r.id: r.action for r in resets}
+    names = {e.id: e.lean_name for e in blueprint.entries}
+    records = []
+    for result in new_inventory.results:
+        previous = by_old.get(old_of.get(result.id, ""))
+        if previous is None:
+            records.append(fresh_record(result, names.get(result.id)))
+            continue
+        record = previous.model_copy(update={"id": result.id, "number": result.number})
+        action = action_of.get(result.id)
+        records.append(rewind(record, action) if action else record)
+    return old.model_copy(update={"results": records})
+
+
+def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
+    """The record with its work state rewound for `action` (see the module docstring)."""
+    work = record.work
+    evidence = Evidence(lean_name=record.evidence.lean_name)
+    if action == "re-draft":
+        new_work, stage = ResultWork(), Stage.PENDING
+    elif action == "re-gate":
+        new_work = ResultWork(plan=work.plan, draft=work.draft, draft_rounds=work.draft_rounds)
+        stage = Stage.DRAFTED
+    else:
+        new_work = ResultWork(
+            plan=work.plan,
+            draft=work.draft,
+            draft_rounds=work.draft_rounds,
+            gates=work.gates,
+            fingerprint=work.fingerprint,
+            obligations=[Obligation(id=o.id, skeleton=o.skeleton) for o in work.obligations],
+        )
+        stage = Stage.GATED
+        # the gated statement stands, and with it the evidence of the gate
+        evidence = evidence.model_copy(
+            update={
+                "statement_fingerprint": record.evidence.statement_fingerprint,
+                "gate": record.evidence.gate,
+            }
+        )
+    return record.model_copy(
+        update={
+            "stage": stage,
+            "verdict": None,
+            "conditions": [],
+            "issue": None,
+            "unfinished": None,
+            "evidence": evidence,
+            "notes": [],
+            "work": new_work,
+        }
+    )
+
+
+def fresh_record(result: Result, lean_name: str | None) -> ResultRecord:
+    """A result new in this version, as `engine.check.initial_results` would start it."""
+    bearing = result.kind in VERDICT_KINDS and result.restates is None
+    record = ResultRecord(
+        id=result.id,
+        number=result.number,
+        kind=result.kind,
+        verdict_bearing=bearing,
+        stage=Stage.PENDING,
+        evidence=Evidence(lean_name=lean_name),
+    )
+    if not bearing and result.kind not in INPUT_KINDS:
+        return record.model_copy(
+            update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
+        )
+    return record
+
+
+def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:
+    """The new blueprint, with each matched result keeping its old Lean name, module and file:
+    kept evidence and other results' Lean contexts refer to them, and a renumbering must not
+    rename them."""
+    olds = {e.id: e for e in old.entries}
+    old_of = match.new_to_old()
+    entries = []
+    for entry in new.entries:
+        before = olds.get(old_of.get(entry.id, ""))
+        if before is not None:
+            entry = entry.model_copy(
+                update={
+                    "lean_name": before.lean_name,
+                    "module": before.module,
+                    "lean_file": before.lean_file,
+                }
+            )
+        entries.append(entry)
+    return new.model_copy(update={"entries": entries})
+
+
+def formalised_ids(results: Results) -> list[str]:
+    """Old ids the engine works on: claims with a verdict, and the inputs it formalises."""
+    return [r.id for r in results.results if r.verdict_bearing or r.kind in INPUT_KINDS]

@@ -1,0 +1,225 @@
+"""`paperlint revise`: check a new version of a paper by resetting only what changed (issue #8).
+
+The effects live here; the decisions are the pure functions of `match`, `changes` and `apply`.
+Order of writes: the snapshot first (complete, with its done-marker written last), then the new
+kept source, inventory, blueprint and results, then the config, `revision.json` and the
+`revision` event. `resume` then runs only the reset work.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from paperlint.blueprint.build import build_blueprint
+from paperlint.blueprint.model import Blueprint
+from paperlint.config import dump_config_toml, load_snapshot
+from paperlint.engine.run import Journal
+from paperlint.engine.workspace import Workspace, open_workspace
+from paperlint.errors import InputError, StateError
+from paperlint.preflight.model import Inventory
+from paperlint.records import WorkspaceLock, read_record, write_json_atomic, write_record
+from paperlint.records.results import Results
+from paperlint.records.store import write_bytes_atomic, write_text_atomic
+from paperlint.revise.apply import carry_names, formalised_ids, revised_results
+from paperlint.revise.changes import estimate, plan_resets, revision_plan
+from paperlint.revise.match import match_results
+
+REVISION_SCHEMA: Final = "paperlint.revision/1"
+SNAPSHOT_MARKER: Final = "snapshot.json"  # written last: a snapshot without it is incomplete
+SNAPSHOT_FILES: Final = (
+    "results.json",
+    "inventory.json",
+    "blueprint.json",
+    "events.jsonl",
+    "paperlint.toml",
+    "revision.json",
+)
+SNAPSHOT_DIRS: Final = ("source", "lean", "audits")
+
+
+@dataclass(frozen=True)
+class ReviseRequest:
+    workdir: Path
+    paper: Path
+    root: str | None = None
+    replay: Path | None = None  # the transcript the following `resume` replays
+
+
+@dataclass(frozen=True)
+class Revision:
+    plan: dict[str, Any]  # the dry-run answer (design §10)
+    snapshot: Path | None  # None for a dry run
+
+
+def preview_revision(workdir: Path, paper: Path, *, root: str | None = None) -> Revision:
+    """What a revision would reset and why, with the cost estimate; writes nothing."""
+    ws = open_workspace(workdir)
+    prepared = _prepare(ws, paper, root)
+    return Revision(plan=prepared.plan, snapshot=None)
+
+
+def revise(request: ReviseRequest) -> Revision:
+    """Snapshot the workspace, then carry its records over to the new version of the paper."""
+    ws = open_workspace(request.workdir)
+    with WorkspaceLock(ws.root):
+        prepared = _prepare(ws, request.paper, request.root)
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        snapshot = take_snapshot(ws, stamp)
+        _replace_source(ws, _project_dir(request.paper), prepared.inventory)
+        write_record(ws.inventory, prepared.inventory)
+        write_record(ws.blueprint, prepared.blueprint)
+        write_record(ws.results, prepared.results)
+        _rewrite_run_config(ws, request.paper, request.replay)
+        entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
+        _append_revision(ws, entry)
+        Journal(ws.events()).emit({"type": "revision", **_event_fields(entry)})
+    return Revision(plan=prepared.plan, snapshot=snapshot)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    inventory: Inventory
+    blueprint: Blueprint
+    results: Results
+    plan: dict[str, Any]
+
+
+def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
+    from paperlint.preflight.inventory import build_inventory
+
+    if not paper.exists():
+        raise InputError("no such file or folder", path=paper, hint="give the new version's .tex")
+    new_inventory = build_inventory(paper, root=root)
+    old_inventory = read_record(ws.inventory, Inventory)
+    old_blueprint = read_record(ws.blueprint, Blueprint)
+    old_results = ws.load_results()
+    match = match_results(old_inventory, new_inventory)
+    resets = plan_resets(
+        old_inventory,
+        new_inventory,
+        old_blueprint,
+        match,
+        formalised=formalised_ids(old_results),
+    )
+    blueprint = carry_names(build_blueprint(new_inventory), old_blueprint, match)
+    results = revised_results(old_results, new_inventory, blueprint, match, resets)
+    results = results.model_copy(update={"paper": paper.name})
+    cost = estimate(resets, ws.events().read())
+    return _Prepared(new_inventory, blueprint, results, revision_plan(match, resets, cost))
+
+
+def take_snapshot(ws: Workspace, stamp: str) -> Path:
+    """Copy the records and evidence into `snapshots/<stamp>/`; the marker goes in last."""
+    target = ws.snapshots / stamp
+    target.mkdir(parents=True, exist_ok=False)
+    for name in SNAPSHOT_FILES:
+        if (ws.root / name).is_file():
+            shutil.copyfile(ws.root / name, target / name)
+    for name in SNAPSHOT_DIRS:
+        if (ws.root / name).is_dir():
+            shutil.copytree(ws.root / name, target / name)
+    write_json_atomic(target / SNAPSHOT_MARKER, {"schema": "paperlint.snapshot/1", "at": stamp})
+    return target
+
+
+def undo_revision(workdir: Path) -> Path:
+    """Restore the newest complete snapshot and remove it, so a second undo goes one further
+    back. `events.jsonl` stays append-only (spending stays charged): the undo is an event."""
+    ws = open_workspace(workdir)
+    with WorkspaceLock(ws.root):
+        snapshot = latest_snapshot(ws)
+        if snapshot is None:
+            raise StateError(f"{ws.root}: no snapshot to restore; nothing was revised here")
+        for name in SNAPSHOT_FILES:
+            if name == "events.jsonl":
+                continue
+            kept = snapshot / name
+            if kept.is_file():
+                write_bytes_atomic(ws.root / name, kept.read_bytes())
+            elif (ws.root / name).exists():
+                (ws.root / name).unlink()
+        for name in SNAPSHOT_DIRS:
+            shutil.rmtree(ws.root / name, ignore_errors=True)
+            if (snapshot / name).is_dir():
+                shutil.copytree(snapshot / name, ws.root / name)
+        Journal(ws.events()).emit({"type": "revision_undone", "snapshot": ws.rel(snapshot)})
+        shutil.rmtree(snapshot)
+    return snapshot
+
+
+def latest_snapshot(ws: Workspace) -> Path | None:
+    if not ws.snapshots.is_dir():
+        return None
+    done = [p for p in ws.snapshots.iterdir() if (p / SNAPSHOT_MARKER).is_file()]
+    return max(done, key=lambda p: p.name) if done else None
+
+
+def _project_dir(paper: Path) -> Path:
+    return paper if paper.is_dir() else paper.parent
+
+
+def _replace_source(ws: Workspace, project_dir: Path, inventory: Inventory) -> None:
+    """The kept copy becomes the new version: exactly the files preflight read (as `check`)."""
+    shutil.rmtree(ws.source, ignore_errors=True)
+    base = project_dir.resolve()
+    for entry in inventory.files:
+        src = (base / entry.path).resolve()
+        if not src.is_relative_to(base) or not src.is_file():
+            continue
+        dest = ws.source / entry.path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+
+
+def _rewrite_run_config(ws: Workspace, paper: Path, replay: Path | None) -> None:
+    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
+    run = dict(extra.get("run", {}))
+    run["paper"] = str(paper.resolve())
+    if replay is not None:
+        run["replay_dir"] = str(replay.resolve())
+    extra["run"] = run
+    write_text_atomic(ws.config, dump_config_toml(config, extra))
+
+
+def _revision_entry(
+    stamp: str, ws: Workspace, snapshot: Path, paper: Path, plan: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "at": stamp,
+        "paper": str(paper.resolve()),
+        "snapshot": ws.rel(snapshot),
+        "mapping": {m["old"]: m["new"] for m in plan["matched"]},
+        **{k: plan[k] for k in ("reset", "renumbered", "added", "removed", "moved", "estimate")},
+    }
+
+
+def _append_revision(ws: Workspace, entry: dict[str, Any]) -> None:
+    path = ws.root / "revision.json"
+    record = read_revisions(ws.root)
+    record["revisions"].append(entry)
+    write_json_atomic(path, record)
+
+
+def read_revisions(workdir: Path) -> dict[str, Any]:
+    """The `revision.json` record: every revision of this check, oldest first."""
+    path = workdir / "revision.json"
+    if not path.exists():
+        return {"schema": REVISION_SCHEMA, "revisions": []}
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _event_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "paper": entry["paper"],
+        "snapshot": entry["snapshot"],
+        "reset": entry["reset"],
+        "added": entry["added"],
+        "removed": entry["removed"],
+        "renumbered": [r["id"] for r in entry["renumbered"]],
+    }

@@ -1,0 +1,76 @@
+"""The "since the previous version" section: verdict changes between a revision's snapshot and now.
+
+For the report: it reads records only. `since_previous(workdir)` answers None when the check
+was never revised; else the changes between the results kept in the newest revision's snapshot
+and the current `results.json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from paperlint.records import read_record
+from paperlint.records.results import ResultRecord, Results, Verdict
+
+VERIFIED = {Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL}
+
+
+def since_previous(workdir: Path) -> dict[str, Any] | None:
+    """The "since the previous version" section's data, from the newest revision."""
+    from paperlint.revise.revise import read_revisions
+
+    revisions = read_revisions(workdir)["revisions"]
+    if not revisions:
+        return None
+    last = revisions[-1]
+    before = read_record(workdir / last["snapshot"] / "results.json", Results)
+    now = read_record(workdir / "results.json", Results)
+    section = compare_results(before, now, last["mapping"])
+    return {"previous": last["snapshot"], "at": last["at"], **section}
+
+
+def compare_results(before: Results, now: Results, mapping: Mapping[str, str]) -> dict[str, Any]:
+    """Verdicts that changed, issues fixed and issues introduced; `mapping` is old id -> new id.
+
+    An issue is *fixed* when the result is now verified; an issue whose result was removed, or
+    that is now unfinished, is not counted as fixed (nothing shows the new text is right)."""
+    old_of = {new: old for old, new in mapping.items()}
+    kept = {r.id: r for r in before.results}
+    changed, fixed, introduced = [], [], []
+    for record in now.results:
+        previous = kept.get(old_of.get(record.id, ""))
+        was = previous.verdict if previous else None
+        if previous is not None and (was, _class(previous)) != (record.verdict, _class(record)):
+            changed.append(_change(record, previous))
+        if was is Verdict.ISSUE and record.verdict in VERIFIED:
+            fixed.append({"id": record.id, "class": _class(previous), "now": record.verdict})
+        if record.verdict is Verdict.ISSUE and (previous is None or _class(previous) is None):
+            introduced.append({"id": record.id, "class": _class(record), "was": was})
+    removed = [r.id for r in before.results if r.id not in mapping]
+    added = [r.id for r in now.results if r.id not in old_of]
+    return {
+        "verdicts_changed": changed,
+        "issues_fixed": fixed,
+        "issues_introduced": introduced,
+        "added": added,
+        "removed": removed,
+    }
+
+
+def _class(record: ResultRecord | None) -> str | None:
+    if record is None or record.verdict is not Verdict.ISSUE or record.issue is None:
+        return None
+    return record.issue.class_.value
+
+
+def _change(record: ResultRecord, previous: ResultRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "old_id": previous.id,
+        "from": previous.verdict,
+        "to": record.verdict,
+        "class_from": _class(previous),
+        "class_to": _class(record),
+    }
