@@ -13,6 +13,7 @@ from paperlint.preflight.walkstate import RawProof, WalkOutput
 
 _GAP_LIMIT = 4000
 _HEADING_WINDOW = 400
+_PROVES = re.compile(r"\\proves\s*\{([^}]*)\}")
 _SECTIONING = re.compile(r"\\(?:part|chapter|section|subsection)\*?\s*[\[{]")
 _PARAGRAPH_HEAD = re.compile(
     r"\s*(?:\\noindent\s*)?(?:\\(?:par|medskip|smallskip|bigskip)\s*)*"
@@ -35,11 +36,14 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     wrappers = references.ref_macros(walk)
     for index, proof in enumerate(walk.proofs):
         note = references.normalise(proof.note or "", wrappers)
-        target = _by_reference(note, key_owner, by_number)
+        how = "proves"
+        target = _proved(flat, proof, key_owner)
+        if target is None:
+            how = "reference"
+            target = _by_reference(note, key_owner, by_number)
         if target is None:
             heading = _heading_before(flat, proof, ends[0])
             target = _by_reference(heading, key_owner, by_number)
-        how = "reference"
         if target is None:
             target, how = _preceding(flat, walk, proof, ends), "next"
         if target is None or results[target].proof is not None:
@@ -49,6 +53,13 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     _attach_paragraphs(flat, walk, results)
     _attach_proof_of_paragraphs(flat, walk, results, key_owner, by_number)
     return owners
+
+
+def _proved(flat: FlatSource, proof: RawProof, key_owner: dict[str, int]) -> int | None:
+    """leanblueprint's `\\proves{key}` inside the proof names what it proves."""
+    end = proof.body_end if proof.body_end >= 0 else proof.body_start + 2000
+    found = _PROVES.search(flat.text, proof.body_start, end)
+    return key_owner.get(found.group(1).strip()) if found else None
 
 
 def _heading_before(flat: FlatSource, proof: RawProof, ends: list[int]) -> str:

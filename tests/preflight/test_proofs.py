@@ -48,3 +48,14 @@ def test_result_nested_in_a_proof_has_the_proved_result_as_parent(tmp_path: Path
     outer, inner = inventory.results
     assert inner.parent == outer.id == "lem:a"
     assert outer.proof is not None and "Done." in outer.proof.text
+
+
+def test_blueprint_proves_names_the_result(tmp_path: Path) -> None:
+    inventory = _build(
+        tmp_path,
+        "\\begin{lemma}\\label{lem:a}\nA.\n\\end{lemma}\n\\begin{lemma}\\label{lem:b}\nB.\n"
+        "\\end{lemma}\n\\begin{proof}\n\\proves{lem:a}\nFirst.\n\\end{proof}",
+    )
+    first, second = inventory.results
+    assert first.proof is not None and first.proof.attached_by == "proves"
+    assert second.proof is None
