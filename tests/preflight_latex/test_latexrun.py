@@ -183,3 +183,23 @@ def test_real_compile_that_never_ends_is_killed_at_the_timeout(tmp_path):
     assert result.status is CompileStatus.TIMEOUT
     assert result.seconds < 30
     assert "timed out" in result.summary()
+
+
+@pytest.mark.latex
+@needs_latexmk
+def test_real_compile_follows_include_aux_files_in_subfolders(tmp_path):
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{book}\\usepackage{amsthm}\\newtheorem{theorem}{Theorem}[chapter]\n"
+        "\\begin{document}\\include{chapters/one}\\include{chapters/two}\\end{document}\n"
+    )
+    (tmp_path / "chapters" / "one.tex").write_text(
+        "\\chapter{One}\\begin{theorem}\\label{thm:one}x\\end{theorem}\n"
+    )
+    (tmp_path / "chapters" / "two.tex").write_text(
+        "\\chapter{Two}\\begin{theorem}\\label{thm:two}y\\end{theorem}\n"
+    )
+    result = compile_project(tmp_path, "main.tex", timeout=120)
+    assert result.aux.files == ("main.aux", "chapters/one.aux", "chapters/two.aux")
+    assert result.aux.numbers() == {"thm:one": "1.1", "thm:two": "2.1"}
+    assert result.aux.labels["thm:two"].aux_file == "chapters/two.aux"
