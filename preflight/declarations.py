@@ -123,6 +123,7 @@ def newtheorem(
         if env != shared:
             counters.the[env] = f"\\the{shared}"
         reg.envs[env] = TheoremEnv(env, title, shared, env)
+        _ntheorem_star(reg, env)
         return
     style = reg.ntheorem_numbering if "ntheorem" in reg.packages else "arabic"
     counters.new(env, template=f"\\{style}{{{env}}}")
@@ -134,8 +135,16 @@ def newtheorem(
         else:
             counters.within(env, within.strip(), style=style)
     reg.envs[env] = TheoremEnv(env, title, env, env)
-    if "ntheorem" in reg.packages:
-        reg.envs.setdefault(env + "*", TheoremEnv(env + "*", title, None, env, numbered=False))
+    _ntheorem_star(reg, env)
+
+
+def _ntheorem_star(reg: Registry, env: str) -> None:
+    # ntheorem defines `env*` too; it still steps the counter (a compiled test printed and
+    # labelled "1.3"), so it is numbered like `env`.
+    if "ntheorem" in reg.packages and env in reg.envs:
+        spec = reg.envs[env]
+        star = TheoremEnv(env + "*", spec.title, spec.counter, spec.the_key, spec.numbered)
+        reg.envs.setdefault(env + "*", star)
 
 
 def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
