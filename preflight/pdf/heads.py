@@ -36,7 +36,7 @@ KINDS: dict[str, Kind] = {
 }
 _OTHER_WORDS = (
     "hypothesis|condition|fact|observation|problem|question|notation|exercise|property|"
-    "axiom|note|construction|result|setting|scenario"
+    "axiom|note|algorithm|construction|result|setting|scenario"
 )
 # Only the word is case-insensitive ("THEOREM" in imsart); the number is not, or "Claim II"
 # and "Lemma as" would pass for numbered heads.
@@ -54,7 +54,7 @@ _GAP_FACTOR = 1.2
 _NOT_RESULT_DEST = re.compile(
     r"^(doc-start|page|(sub)*section\*?|chapter\*?|part\*?|(sub)?paragraph\*?|appendix|"
     r"equation|amsa?|item|hfootnote|footnote|mpfootnote|figure|table|cite|lstlisting|"
-    r"algorithm|algocf|alc@.*|enumi+v?|subfigure|subtable|proof|qed|toc.*|lof|lot|"
+    r"algorithm|algocf|algocfline|algoline|alc@.*|enumi+v?|subfigure|subtable|proof|qed|toc.*|lof|lot|"
     r"section|bib.*|index.*|glo.*|page\..*)$",
     re.I,
 )
@@ -143,6 +143,10 @@ def find_font_heads(lines: Sequence[ReadLine], body_size: float, skip: float) ->
 
 
 def _font_confidence(read: ReadLine, m: _Match, skip: float) -> Confidence | None:
+    if m.word.lower() == "algorithm" and not read.text[: m.end].rstrip().endswith("."):
+        # "Algorithm 1: …" or "Algorithm 1 Title" is a float caption (algorithm2e,
+        # algorithm); a theorem-like \newtheorem{alg}{Algorithm} prints "Algorithm 4.1."
+        return None
     word_font = font_at(read, m.word_at)
     gap = read.gap_above is None or read.gap_above > skip * _GAP_FACTOR
     if is_strong(word_font):
