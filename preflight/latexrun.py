@@ -156,6 +156,8 @@ def compile_project(
     `edit`, when given, may change the scratch copy (its root folder) before the compile.
     """
     latexmk = find_latexmk()
+    if not (project_dir / root).is_file():
+        raise InputError(f"the main file {root} is not in the project folder", path=project_dir)
     texts = _project_texts(project_dir)
     engine = engine or choose_engine(texts)
     if engine == "xelatex" and shutil.which("xelatex") is None:

@@ -49,6 +49,12 @@ def test_missing_latexmk_is_an_input_error_with_install_hint(monkeypatch):
     assert caught.value.hint is not None and "drop --latex" in caught.value.hint
 
 
+@needs_latexmk
+def test_missing_root_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="main.tex is not in the project folder"):
+        compile_project(tmp_path, "main.tex")
+
+
 def test_engine_is_xelatex_only_for_fontspec_unicode_math_or_magic_comment():
     assert choose_engine([r"\usepackage{amsmath}"]) == "pdflatex"
     assert choose_engine([r"\usepackage[math-style=ISO]{unicode-math}"]) == "xelatex"
