@@ -16,7 +16,9 @@ from typing import Any, Literal, Protocol
 from paperlint.errors import InputError
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
+from paperlint.validate.context import build_context
 from paperlint.validate.model import Finding, Snapshot
+from paperlint.validate.redraft import Status, draft_context, draft_text, recheck_draft
 from paperlint.validate.validator import validate
 
 Mode = Literal["replay", "live", "unavailable"]
@@ -75,7 +77,7 @@ def _live(snap: Snapshot) -> LeanSource:
 class LeanRerun:
     file: str
     names: tuple[str, ...]
-    status: Literal["confirmed", "refuted", "not-run"]
+    status: Status
     detail: str
 
 
@@ -166,12 +168,32 @@ def _lean_line(lean: LeanSource) -> str:
 def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayReport:
     findings = validate(snap)
     timeout = _final_timeout(snap)
-    results = [
-        _replay_one(record, root, lean, timeout, [f for f in findings if f.result == record.id])
-        for record in snap.records
-        if record.verdict is not None
-    ]
+    header = build_context(snap).header
+    results = []
+    for record in snap.records:
+        if record.verdict is None:
+            continue
+        mine = [f for f in findings if f.result == record.id]
+        one = _replay_one(record, root, lean, timeout, mine)
+        if lean_jobs(record):
+            one.lean.insert(0, _redraft(snap, record, lean, header))
+            if one.lean[0].status == "refuted":
+                one.rederived = Verdict.UNFINISHED.value
+        results.append(one)
     return ReplayReport(workspace=str(root), lean=lean, results=results, findings=findings)
+
+
+def _redraft(snap: Snapshot, record: ResultRecord, lean: LeanSource, header: str) -> LeanRerun:
+    found = draft_text(snap, record)
+    context = draft_context(snap, record, header)
+    names = (record.evidence.lean_name or "",)
+    if found is None or context is None:
+        return LeanRerun("", names, "refuted", "the gated draft or the blueprint is missing")
+    path, text = found
+    if lean.verifier is None:
+        return LeanRerun(path, names, "not-run", "Lean unavailable; not re-checked")
+    status, detail = recheck_draft(lean.verifier, lean.mode, context, text)
+    return LeanRerun(path, names, status, detail)
 
 
 def _final_timeout(snap: Snapshot) -> float:

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from paperlint.cli.root import run
-from tests.validate.conftest import edit_text, rehash
+from tests.validate.conftest import edit_text, rehash, restate
 
 
 def _run(capsys, *argv):
@@ -125,3 +125,20 @@ def test_replay_with_missing_lean_replay_dir_exits_2(examples, tmp_path, capsys)
         capsys, "replay", str(examples["proportions"]), "--lean-replay", str(tmp_path / "no")
     )
     assert code == 2
+
+
+def test_replay_rechecks_the_gated_draft_against_the_recording(copy_of, capsys):
+    """A statement rewritten in every copy (records, draft, Lean file) has no recorded
+    type-check: the recording is keyed by the exact text Lean elaborated."""
+    ws = copy_of("proportions")
+    edit_text(ws / "audits/thm_inverse/draft-1.lean", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
+    restate(ws, "thm:inverse", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
+    code, out, _ = _run(capsys, "replay", str(ws))
+    assert code == 1
+    assert "audits/thm_inverse/draft-1.lean: refuted: no recorded type-check" in out
+
+
+def test_replay_of_a_budget_stopped_run_has_nothing_to_rerun(examples, capsys):
+    code, out, _ = _run(capsys, "replay", str(examples["budget"]))
+    assert code == 0, out
+    assert "unfinished: nothing was verified, so nothing to re-run" in out
