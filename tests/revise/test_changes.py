@@ -1,0 +1,118 @@
+from pathlib import Path
+
+from paperlint.revise.changes import estimate, plan_resets, revision_plan
+from paperlint.revise.match import match_results
+from tests.revise.helpers import blueprint, env, paper
+
+DEF = env("definition", "def:m", r"The mean is $\avg(a,b) = (a+b)/2$.")
+LEM = env("lemma", "lem:x", r"By Definition~\ref{def:m}, $\avg(a,a) = a$.", "Compute.")
+COR = env("lemma", "lem:y", r"Lemma~\ref{lem:x} gives $\avg(0,0) = 0$.", "Take $a = 0$.")
+USE = env("lemma", "lem:z", r"$1 + 1 = 2$.", r"Unrelated, but see Lemma~\ref{lem:x}.")
+FREE = env("lemma", "lem:w", r"$2 + 2 = 4$.", "Count.")
+V1 = DEF + LEM + COR + USE + FREE
+
+
+def resets(tmp: Path, new_body: str, old_body: str = V1, **bib: str) -> list[tuple[str, str]]:
+    old = paper(tmp, "v1", old_body, bib=bib.get("old", ""))
+    new = paper(tmp, "v2", new_body, bib=bib.get("new", ""))
+    found = plan_resets(
+        old, new, blueprint(old), match_results(old, new), formalised=[r.id for r in old.results]
+    )
+    return [(r.id, r.action) for r in found]
+
+
+def test_whitespace_and_comments_reset_nothing(tmp_path: Path) -> None:
+    body = V1.replace("Compute.", "Compute.   % by hand\n").replace("$1 + 1", "$1   +\n 1")
+    assert resets(tmp_path, body) == []
+
+
+def test_proof_change_reprove_only_that_result(tmp_path: Path) -> None:
+    body = V1.replace("Compute.", "Expand the definition.")
+    assert resets(tmp_path, body) == [("lem:x", "re-prove")]
+
+
+def test_statement_change_redrafts_regates_statement_users_reproves_proof_users(
+    tmp_path: Path,
+) -> None:
+    body = V1.replace("(a+b)/2", r"\frac{a+b}{2}")
+    # lem:y is re-gated transitively: its statement mentions lem:x, whose statement mentions def:m
+    assert resets(tmp_path, body) == [
+        ("def:m", "re-draft"),
+        ("lem:x", "re-gate"),
+        ("lem:y", "re-gate"),
+        ("lem:z", "re-prove"),
+    ]
+
+
+def test_changed_statement_of_a_lemma_reproves_its_proof_users(tmp_path: Path) -> None:
+    body = V1.replace(r"$\avg(a,a) = a$", r"$\avg(a,a) = a$ for every real $a$")
+    assert resets(tmp_path, body) == [
+        ("lem:x", "re-draft"),
+        ("lem:y", "re-gate"),
+        ("lem:z", "re-prove"),
+    ]
+
+
+def test_macro_change_counts_where_the_macro_is_used(tmp_path: Path) -> None:
+    old = paper(tmp_path, "v1", V1)
+    tex = (tmp_path / "v1" / "paper.tex").read_text().replace(r"{\avg}{m}", r"{\avg}{\mu}")
+    (tmp_path / "v2").mkdir()
+    (tmp_path / "v2" / "paper.tex").write_text(tex)
+    from paperlint.preflight.inventory import build_inventory
+
+    new = build_inventory(tmp_path / "v2" / "paper.tex")
+    found = plan_resets(
+        old, new, blueprint(old), match_results(old, new), formalised=[r.id for r in old.results]
+    )
+    assert {r.id: r.action for r in found} == {
+        "def:m": "re-draft",
+        "lem:x": "re-draft",
+        "lem:y": "re-draft",
+        "lem:z": "re-prove",
+    }
+    assert "macro \\avg used in the statement changed" in found[0].why
+
+
+def test_cited_entry_change_follows_where_it_is_cited(tmp_path: Path) -> None:
+    cite = env("lemma", "lem:c", "$a \\le b$.", r"By \cite[Thm 1]{k}.")
+    old_bib, new_bib = (
+        r"\bibitem{k} A. Author, Book, 2001.",
+        r"\bibitem{k} A. Author, Book, 2nd ed.",
+    )
+    got = resets(tmp_path, V1 + cite, V1 + cite, old=old_bib, new=new_bib)
+    assert got == [("lem:c", "re-prove")]
+
+
+def test_removed_dependency_regates_its_users(tmp_path: Path) -> None:
+    body = V1.replace(COR, "")
+    assert resets(tmp_path, body) == []  # nothing used lem:y
+    body = V1.replace(DEF, "")
+    got = dict(resets(tmp_path, body))
+    assert got["lem:x"] == "re-gate"
+
+
+def test_unformalised_results_are_not_reset(tmp_path: Path) -> None:
+    old = paper(tmp_path, "v1", V1)
+    new = paper(tmp_path, "v2", V1.replace("Compute.", "Expand."))
+    found = plan_resets(old, new, blueprint(old), match_results(old, new), formalised=["def:m"])
+    assert found == []
+
+
+def test_estimate_counts_only_the_calls_a_reset_repeats(tmp_path: Path) -> None:
+    old = paper(tmp_path, "v1", V1)
+    new = paper(tmp_path, "v2", V1.replace("Compute.", "Expand."))
+    m = match_results(old, new)
+    found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
+    events = [
+        {"type": "model_call", "result": "lem:x", "task": "architect", "cost_usd": 1.0},
+        {"type": "model_call", "result": "lem:x", "task": "gate", "cost_usd": 1.0},
+        {"type": "model_call", "result": "lem:x", "task": "prover", "cost_usd": 0.25},
+        {"type": "model_call", "result": "lem:x", "task": "auditor", "cost_usd": None},
+        {"type": "model_call", "result": "lem:w", "task": "prover", "cost_usd": 5.0},
+    ]
+    cost = estimate(found, events)
+    assert cost["model_calls"] == 2
+    assert cost["cost_usd"] == 0.25
+    plan = revision_plan(m, found, cost)
+    assert plan["reset"] == [{"id": "lem:x", "action": "re-prove", "why": "proof changed"}]
+    assert estimate(found, [])["cost_usd"] is None
