@@ -125,6 +125,11 @@ def _gated(record: ResultRecord, outcome: Outcome, policy: Policy) -> ResultReco
         new = _reopen(record, gates=gates, fingerprint=outcome.fingerprint, obligations=obligations)
         evidence = evidence.model_copy(update={"statement_fingerprint": outcome.fingerprint})
         statement_only = not record.verdict_bearing
+        if statement_only and record.work.draft is not None:
+            # a gated definition is an input: its Lean text is the evidence a reader checks
+            evidence = evidence.model_copy(
+                update={"lean_file": outcome.lean_file, "lean_name": record.work.draft.lean_name}
+            )
         stage = Stage.DONE if statement_only else Stage.GATED
         return new.model_copy(update={"stage": stage, "evidence": evidence})
     reasons = "; ".join(gate.reasons) or "blocked without a stated reason"
@@ -254,13 +259,15 @@ def _reviewed(record: ResultRecord, outcome: Outcome, policy: Policy) -> ResultR
         ),
     )
     hashes = {**record.evidence.hashes, **outcome.hashes}
-    return new.model_copy(
+    evidence = record.evidence.model_copy(
         update={
-            "stage": Stage.DONE,
-            "verdict": Verdict.ISSUE,
-            "issue": issue,
-            "evidence": record.evidence.model_copy(update={"hashes": hashes}),
+            "hashes": hashes,
+            "lean_file": outcome.lean_file,  # the gated statement the issue is about
+            "lean_name": record.work.draft.lean_name if record.work.draft else None,
         }
+    )
+    return new.model_copy(
+        update={"stage": Stage.DONE, "verdict": Verdict.ISSUE, "issue": issue, "evidence": evidence}
     )
 
 

@@ -43,6 +43,24 @@ class Backends:
     def ask_with(self, emit: Emit) -> Ask:
         return self.make_ask(emit)
 
+    def missing(self) -> list[tuple[str, str]]:
+        """What stops any real work: (unfinished reason, what to do), model first."""
+        problems: list[tuple[str, str]] = []
+        roles = [role for role in ROLES if not self.models.get(role)]
+        if not self.models.get("prover_ladder"):
+            roles.append("prover")
+        if roles:
+            problems.append(
+                (
+                    "model_unavailable",
+                    f"no model configured for {', '.join(roles)}; set [models] in paperlint.toml "
+                    "(`paperlint doctor` lists what is missing)",
+                )
+            )
+        if isinstance(self.verifier, UnavailableVerifier):
+            problems.append(("lean_unavailable", f"Lean cannot run: {self.verifier.reason}"))
+        return problems
+
 
 class UnavailableVerifier:
     """Stands in when no Lean can run: every answer is `unavailable` with the reason."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +13,12 @@ from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
 from paperlint.config import Config, dump_config_toml, load_snapshot
 from paperlint.engine import leantext
+from paperlint.engine.apply import unfinished
 from paperlint.engine.backends import Backends, make_backends
 from paperlint.engine.context import EngineContext, Settings
-from paperlint.engine.plan import Policy
+from paperlint.engine.plan import Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
-from paperlint.engine.summary import Summary
+from paperlint.engine.summary import Summary, summarise
 from paperlint.engine.workspace import (
     Workspace,
     default_workdir,
@@ -27,7 +28,7 @@ from paperlint.engine.workspace import (
 from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
-from paperlint.records.results import ResultRecord, Results, Stage
+from paperlint.records.results import ResultRecord, Results, Stage, UnfinishedReason
 from paperlint.records.store import write_text_atomic
 
 log = logging.getLogger(__name__)
@@ -199,12 +200,35 @@ def _run(
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
     journal.emit(run_started_event(command, list(backends.replay_parts)))
     policy = policy_of(config, backends)
+    missing = backends.missing()
     try:
-        summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+        if missing:
+            summary = _cannot_run(ws, results, journal, missing)
+        else:
+            summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
     finally:
         backends.verifier.close()
     _write_report(ws)
     return summary
+
+
+def _cannot_run(
+    ws: Workspace, results: Results, journal: Journal, missing: list[tuple[str, str]]
+) -> Summary:
+    """No model or no Lean: say so, and record every open result as unfinished, never guess."""
+    reason = UnfinishedReason(missing[0][0])
+    detail = "; ".join(text for _, text in missing)
+    updated = [
+        unfinished(r, reason, detail) if r.verdict_bearing and is_open(r) else r
+        for r in results.results
+    ]
+    new = results.model_copy(update={"results": updated})
+    write_results(ws, new)
+    summary = summarise(new, workspace=str(ws.root), stop_reason=reason.value)
+    journal.emit(
+        {"type": "run_finished", "exit_code": int(summary.exit_code), "summary": summary.counts}
+    )
+    return replace(summary, notes=[text for _, text in missing])
 
 
 def policy_of(config: Config, backends: Backends) -> Policy:

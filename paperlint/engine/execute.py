@@ -290,7 +290,14 @@ def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
         "statement_fingerprint": fp,
     }
     path = _write_json(ctx, ctx.ws.audit_dir(record.id) / f"gate-{action.attempt}.json", data)
-    return Outcome(action=action, gate=gate, gate_record=path, fingerprint=fp)
+    draft_file = ctx.ws.audit_dir(record.id) / f"draft-{record.work.draft_rounds}.lean"
+    return Outcome(
+        action=action,
+        gate=gate,
+        gate_record=path,
+        fingerprint=fp,
+        lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
+    )
 
 
 def _prove(ctx: EngineContext, results: Results, record: ResultRecord, action: Action) -> Outcome:
@@ -531,13 +538,18 @@ def _review_issue(
         },
     )
     quote_file, quote_line = locate_quote(ctx, record, ruling.quote if ruling else "")
+    draft_file = folder / f"draft-{record.work.draft_rounds}.lean"
+    hashes = {path: _sha(ctx.ws.root / path)}
+    if draft_file.is_file():
+        hashes[ctx.ws.rel(draft_file)] = _sha(draft_file)
     return Outcome(
         action=action,
         review=review,
         review_record=path,
         quote_file=quote_file,
         quote_line=quote_line,
-        hashes={path: _sha(ctx.ws.root / path)},
+        lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
+        hashes=hashes,
     )
 
 
