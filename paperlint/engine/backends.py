@@ -152,7 +152,21 @@ def _live_verifier(config: Config) -> tuple[Verifier, str]:
 def _runner_ask(config: Config, client: Any, emit: Emit) -> Ask:
     from paperlint.agents.runner import AgentCall, AgentRunner
 
-    runner = AgentRunner(config, client=client, on_event=emit)
+    def charge(request: dict[str, Any]) -> None:
+        # The action's first request was charged in `action_started`; every further request
+        # (a repair re-ask, a retry) is charged here, before it is made.
+        if request.get("repair", 0) or request.get("try", 1) > 1:
+            emit(
+                {
+                    "type": "charge",
+                    "calls": 1,
+                    "result": request.get("result"),
+                    "repair": request.get("repair", 0),
+                    "try": request.get("try", 1),
+                }
+            )
+
+    runner = AgentRunner(config, client=client, on_event=emit, before_request=charge)
 
     def ask(
         task: str,

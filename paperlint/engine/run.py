@@ -60,6 +60,8 @@ def spend_of(log_: EventLog) -> Spend:
         kind = event.get("type")
         if kind == "action_started":
             calls += int(event.get("charge", {}).get("calls", 0))
+        elif kind == "charge":
+            calls += int(event.get("calls", 0))
         elif kind == "model_call":
             model_calls += 1
             cost += float(event.get("cost_usd") or 0.0)
