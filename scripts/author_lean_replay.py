@@ -78,7 +78,11 @@ class AuthoringVerifier:
             ]
         elif SORRY.search(candidate):
             raw["messages"], raw["sorries"] = _sorry_answers(candidate, self.env)
-        request = {"header": context.header, "accepted": list(context.accepted), "candidate": candidate}
+        request = {
+            "header": context.header,
+            "accepted": list(context.accepted),
+            "candidate": candidate,
+        }
         self._write("check", request, raw)
         return responses.check_from_response(raw, candidate, replay=True)
 
@@ -104,14 +108,23 @@ class AuthoringVerifier:
         request = {"file_sha256": sha, "names": list(names)}
         self._write("final", request, {"build": build.to_raw(), "axioms": axioms.to_raw()})
         return final_from_runs(
-            sha, names, build, axioms, command=("lake", "env", "lean", file.name),
-            toolchain=self.toolchain, replay=True,
+            sha,
+            names,
+            build,
+            axioms,
+            command=("lake", "env", "lean", file.name),
+            toolchain=self.toolchain,
+            replay=True,
         )
 
     def close(self) -> None:
         header = json.dumps(
-            {"kind": "comment", "note": "hand-written Lean answers, made by "
-             "scripts/author_lean_replay.py; not recorded from Lean (no toolchain was available)"}
+            {
+                "kind": "comment",
+                "note": "hand-written Lean answers, made by "
+                "scripts/author_lean_replay.py; not recorded from Lean "
+                "(no toolchain was available)",
+            }
         )
         self.out.write_text("\n".join([header, *self.lines]) + "\n", encoding="utf-8")
 
