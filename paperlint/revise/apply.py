@@ -41,7 +41,14 @@ def revised_results(
         if previous is None:
             records.append(fresh_record(result, names.get(result.id)))
             continue
-        record = previous.model_copy(update={"id": result.id, "number": result.number})
+        record = previous.model_copy(
+            update={
+                "id": result.id,
+                "number": result.number,
+                "kind": result.kind,
+                "verdict_bearing": is_verdict_bearing(result),
+            }
+        )
         action = action_of.get(result.id)
         records.append(rewind(record, action) if action else record)
     return old.model_copy(update={"results": records})
@@ -89,7 +96,7 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
 
 def fresh_record(result: Result, lean_name: str | None) -> ResultRecord:
     """A result new in this version, as `engine.check.initial_results` would start it."""
-    bearing = result.kind in VERDICT_KINDS and result.restates is None
+    bearing = is_verdict_bearing(result)
     record = ResultRecord(
         id=result.id,
         number=result.number,
@@ -103,6 +110,11 @@ def fresh_record(result: Result, lean_name: str | None) -> ResultRecord:
             update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
         )
     return record
+
+
+def is_verdict_bearing(result: Result) -> bool:
+    """As `engine.check.initial_results` decides it."""
+    return result.kind in VERDICT_KINDS and result.restates is None
 
 
 def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:

@@ -164,6 +164,10 @@ def result_edits(
         ),
     }
     found: dict[str, list[str]] = {"statement": [], "proof": []}
+    if before.kind != after.kind:
+        # a lemma promoted to a theorem reads the same, but a definition that became a claim
+        # is formalised differently: start it over either way
+        found["statement"].append(f"kind changed ({before.kind} -> {after.kind})")
     for part, (was, now) in parts.items():
         if normalise_tex(was) != normalise_tex(now):
             found[part].append(f"{part} changed")

@@ -1,7 +1,8 @@
 """Match the results of a new version of a paper to those of the kept version (issue #8).
 
 Pure: two inventories in, one `Match` out. Results are paired, in this order of trust,
-1. by label (a label is the author's own name for a result, so it survives renumbering);
+1. by label (the author's own name for a result survives renumbering; an unlabelled id
+   carries its number, so ids are not labels here);
 2. by printed number and kind, when the pair is also each other's closest statement (an
    unlabelled lemma inserted early shifts every later number, so a bare number is not enough);
 3. by statement similarity alone, best pairs first, above `SIMILARITY_THRESHOLD`.
@@ -78,11 +79,11 @@ def _match_labels(
 ) -> None:
     by_label: dict[str, str] = {}
     for r in old:
-        for label in [r.id, *r.labels]:
+        for label in r.labels:
             by_label.setdefault(label, r.id)
     taken: set[str] = set()
     for r in new:
-        for label in [r.id, *r.labels]:
+        for label in r.labels:
             old_id = by_label.get(label)
             if old_id is not None and old_id not in taken:
                 found[r.id] = (old_id, "label")

@@ -59,6 +59,7 @@ class Revision:
 def preview_revision(workdir: Path, paper: Path, *, root: str | None = None) -> Revision:
     """What a revision would reset and why, with the cost estimate; writes nothing."""
     ws = open_workspace(workdir)
+    refuse_if_interrupted(ws)
     prepared = _prepare(ws, paper, root)
     return Revision(plan=prepared.plan, snapshot=None)
 
@@ -67,6 +68,7 @@ def revise(request: ReviseRequest) -> Revision:
     """Snapshot the workspace, then carry its records over to the new version of the paper."""
     ws = open_workspace(request.workdir)
     with WorkspaceLock(ws.root):
+        refuse_if_interrupted(ws)
         prepared = _prepare(ws, request.paper, request.root)
         stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         snapshot = take_snapshot(ws, stamp)
@@ -150,6 +152,18 @@ def undo_revision(workdir: Path) -> Path:
         Journal(ws.events()).emit({"type": "revision_undone", "snapshot": ws.rel(snapshot)})
         shutil.rmtree(snapshot)
     return snapshot
+
+
+def refuse_if_interrupted(ws: Workspace) -> None:
+    """A complete snapshot that no revision entry names is a revision that stopped half-way:
+    the records may mix two versions, so only an undo is safe."""
+    snapshot = latest_snapshot(ws)
+    named = {r["snapshot"] for r in read_revisions(ws.root)["revisions"]}
+    if snapshot is not None and ws.rel(snapshot) not in named:
+        raise StateError(
+            f"{ws.root}: a revision was interrupted (snapshot {ws.rel(snapshot)}); "
+            f"restore it with `paperlint revise {ws.root} --undo`, then revise again"
+        )
 
 
 def latest_snapshot(ws: Workspace) -> Path | None:

@@ -116,3 +116,9 @@ def test_estimate_counts_only_the_calls_a_reset_repeats(tmp_path: Path) -> None:
     plan = revision_plan(m, found, cost)
     assert plan["reset"] == [{"id": "lem:x", "action": "re-prove", "why": "proof changed"}]
     assert estimate(found, [])["cost_usd"] is None
+
+
+def test_kind_change_starts_the_result_over(tmp_path: Path) -> None:
+    body = V1.replace("\\begin{lemma}\\label{lem:w}", "\\begin{theorem}\\label{lem:w}")
+    body = body.replace("$2 + 2 = 4$.\n\\end{lemma}", "$2 + 2 = 4$.\n\\end{theorem}")
+    assert resets(tmp_path, body) == [("lem:w", "re-draft")]

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from paperlint.cli.root import run
+from paperlint.engine.workspace import Workspace
+from paperlint.revise.revise import take_snapshot
 from paperlint.revise.since import since_previous
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,3 +182,14 @@ def test_undo_restores_the_previous_version(ws: Path, capsys: pytest.CaptureFixt
     assert not (ws / "revision.json").exists()
     assert events(ws)[-1]["type"] == "revision_undone"
     assert run(["revise", str(ws), "--undo"]) == 2  # nothing left to undo
+
+
+def test_an_interrupted_revision_must_be_undone_first(ws: Path) -> None:
+    results = (ws / "results.json").read_bytes()
+    take_snapshot(Workspace(ws), "20000101T000000000000Z")  # a revision that died right after
+    (ws / "results.json").write_text("{}")  # ...and left a half-written state behind
+    argv = ["revise", str(ws), str(V2 / "paper.tex"), "--dry-run"]
+    assert run(argv) == 2
+    assert run(["revise", str(ws), "--undo"]) == 0
+    assert (ws / "results.json").read_bytes() == results
+    assert run(argv) == 0
