@@ -10,6 +10,7 @@ from paperlint.validate import leanfile
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.model import Check, Finding, safe_rel
+from paperlint.validate.reconstruct import counterexample_module, rebuilt_findings
 from paperlint.validate.verified_rules import parsed_axioms, unclean
 
 QUOTE_SLACK_LINES = 3  # the recorded line may point at the quote's paragraph, not its first line
@@ -110,6 +111,9 @@ def counterexample_findings(ctx: Context, record: ResultRecord, issue: Issue) ->
         message = f"ERROR needs a compiled Lean counterexample; none at {path}"
         return [*found, ctx.at(record, Check.COUNTEREXAMPLE_MISSING, message)]
     name = f"{record.evidence.lean_name or ''}_counterexample"
+    if gated is not None:
+        rebuilt = counterexample_module(ctx, record, gated)
+        found.extend(rebuilt_findings(ctx, record, path, rebuilt))
     found.extend(_check_record_findings(ctx, record, path, name))
     found.extend(
         ctx.about(record, f.file, Check.HYGIENE, f"{f.rule.value}: {f.message}", f.line)

@@ -43,6 +43,7 @@ class Check(StrEnum):
     GATE_FINGERPRINT = "gate-fingerprint"  # recorded fingerprints disagree with the statement
     GATED_STATEMENT_MISMATCH = "gated-statement-mismatch"  # draft records disagree with the gate
     LEAN_FILE_MISSING = "lean-file-missing"
+    LEAN_FILE_NOT_REBUILT = "lean-file-not-rebuilt"  # not what the gated records compose to
     LEAN_DECLARATION_MISSING = "lean-declaration-missing"  # lean_name absent or declared twice
     STATEMENT_CHANGED = "statement-changed"  # the Lean file's statement is not the gated one
     LEAN_CONTEXT_CHANGED = "lean-context-changed"  # header, opens, namespaces differ

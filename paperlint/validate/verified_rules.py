@@ -20,6 +20,7 @@ from paperlint.validate.condition_rules import condition_findings
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.model import Check, Finding
+from paperlint.validate.reconstruct import proof_module, rebuilt_findings
 
 _SKELETON_RULES = {
     Rule.STATEMENT_CHANGED: Check.DEFINITION_CHANGED,  # a step or dependency statement
@@ -40,6 +41,7 @@ def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         found.append(ctx.at(record, Check.LEAN_FILE_MISSING, f"no Lean file at {lean_file}"))
     else:
         found.extend(lean_file_findings(ctx, record, lean_file, text, gated))
+        found.extend(rebuilt_findings(ctx, record, lean_file, proof_module(ctx, record)))
     found.extend(final_check_findings(ctx, record, lean_file))
     found.extend(audit_findings(ctx, record))
     return found

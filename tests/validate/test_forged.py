@@ -279,7 +279,8 @@ def test_hand_upgrade_issue_to_verified_is_rejected(copy_of):
     ws = copy_of("sample-variance")
     edit_record(ws, "prop:square", lambda e: e.update(verdict="verified_unconditional", issue=None))
     found = rules(ws)
-    assert {"final-check-missing", "lean-file-missing", "verdict-event-mismatch"} <= found
+    # evidence.lean_file names the gated draft (sorry bodies): it is no proof module
+    assert {"final-check-missing", "audit-missing", "verdict-event-mismatch", "hygiene"} <= found
 
 
 def test_hand_upgrade_conditional_to_unconditional_is_rejected(copy_of):
@@ -428,3 +429,29 @@ def test_a_counterexample_check_with_forged_axioms_is_rejected(copy_of):
     data["output"] = data["output"].replace("propext, Classical.choice, Quot.sound", "sorryAx")
     dump(path, data)
     assert "counterexample-unclean" in rules(ws)
+
+
+def test_a_definition_deleted_from_the_lean_file_is_rejected(copy_of):
+    """Token checks compare what is there; the rebuilt module also sees what is gone."""
+    ws = copy_of("sample-variance")
+    edit_text(ws / SV_MAX, "noncomputable def paperMean (a b : ℝ) : ℝ := (a + b) / 2\n\n", "")
+    rehash(ws)
+    assert "lean-file-not-rebuilt" in rules(ws)
+
+
+def test_an_extra_helper_lemma_in_the_lean_file_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_text(
+        ws / "lean/Paper/Thm_inverse.lean",
+        "theorem thm_inverse (",
+        "theorem helper (p : ℝ) : p = p := rfl\n\ntheorem thm_inverse (",
+    )
+    rehash(ws)
+    assert "lean-file-not-rebuilt" in rules(ws)
+
+
+def test_a_counterexample_proof_swapped_in_the_file_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(ws / SV_CEX, "have h1 := h (1 / 2)", "have h1 := h (1 / 3)")
+    rehash(ws)
+    assert "lean-file-not-rebuilt" in rules(ws)
