@@ -141,5 +141,7 @@ def _finish(summary: Summary) -> int:
     typer.echo(f"{label}{counts}")
     if summary.stop_reason:
         typer.echo(f"stopped: {summary.stop_reason}")
+    for note in summary.notes:
+        typer.echo(f"  {note}", err=True)
     typer.echo(f"records: {summary.workspace}; report: {summary.workspace}/report/")
     return int(summary.exit_code)
