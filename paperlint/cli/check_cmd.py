@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,8 @@ def check(
     from paperlint.engine.workspace import default_workdir
 
     loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
+    for path in loaded.files:
+        logging.getLogger(__name__).info("config read from %s", path)
     folder = workdir or default_workdir(paper)
     crash_dir.append(folder)
     _announce(replay)

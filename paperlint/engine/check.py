@@ -208,8 +208,17 @@ def _run(
             summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
     finally:
         backends.verifier.close()
+        _snapshot(ws, journal)
     _write_report(ws)
     return summary
+
+
+def _snapshot(ws: Workspace, journal: Journal) -> None:
+    """A checkpoint of the records at the end of every run (design §3 `snapshots/`)."""
+    folder = ws.snapshots / f"event-{journal.seq:06d}"
+    for path in (ws.results, ws.blueprint, ws.inventory):
+        if path.exists():
+            write_text_atomic(folder / path.name, path.read_text(encoding="utf-8"))
 
 
 def _cannot_run(

@@ -74,3 +74,40 @@ def test_until_gated_stops_before_any_proof(tmp_path):
     events = [json.loads(x) for x in (workdir / "events.jsonl").read_text().splitlines()]
     assert not [e for e in events if e["type"] == "model_call" and e["role"] == "prover"]
     assert run(["resume", str(workdir)]) == 1  # the rest of the run: two issues
+
+
+def test_ctrl_c_saves_state_exits_130_and_resume_finishes(tmp_path, monkeypatch, finished_runs):
+    from paperlint.engine import run as run_module
+
+    real_step = run_module._step
+    calls = {"n": 0}
+
+    def interrupted_step(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real_step(*args, **kwargs)
+
+    monkeypatch.setattr(run_module, "_step", interrupted_step)
+    fixture = example("sample-variance")
+    workdir = tmp_path / "ws"
+    argv = [
+        "check",
+        str(fixture / "paper.tex"),
+        "--replay",
+        str(fixture / "replay"),
+        "--workdir",
+        str(workdir),
+    ]
+    assert run(argv) == 130
+    data = json.loads((workdir / "results.json").read_text())
+    assert {r["unfinished"]["reason"] for r in data["results"] if r["verdict"] == "unfinished"} == {
+        "interrupted"
+    }
+    monkeypatch.setattr(run_module, "_step", real_step)
+    assert run(["resume", str(workdir)]) == 1
+    reference, _ = finished_runs["sample-variance"]
+    assert json.loads((workdir / "results.json").read_text()) == json.loads(
+        (reference / "results.json").read_text()
+    )
+    assert list((workdir / "snapshots").iterdir())
