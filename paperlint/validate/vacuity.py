@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
+from paperlint.agents.outputs import DraftOutput
 from paperlint.engine.leantext import parse_declaration
 from paperlint.lean.verifier import LeanContext, Outcome, Verifier
 from paperlint.validate.leanfile import binders_of, squash
@@ -96,3 +97,29 @@ def run_vacuity_probe(
         if answer.outcome is Outcome.ACCEPTED:
             return VacuityResult(vacuous=True, witness=candidate, checked=checked)
     return VacuityResult(vacuous=False, witness=None, checked=checked)
+
+
+def probe_draft(
+    verifier: Verifier,
+    context: LeanContext,
+    draft: DraftOutput,
+    *,
+    timeout_s: float,
+    statement_only: bool = False,
+) -> VacuityResult:
+    """The engine's hook after a gate PASS: `context` is `execute.base_context` (dependencies
+    plus the draft's definitions). For a definition or assumption (`statement_only`) the
+    statement is itself a definition, so only its triviality is probed."""
+    if statement_only:
+        definitions = [*draft.definitions, draft.statement]
+        return run_vacuity_probe(
+            verifier, context, "", draft.lean_name, timeout_s=timeout_s, definitions=definitions
+        )
+    return run_vacuity_probe(
+        verifier,
+        context,
+        draft.statement,
+        draft.lean_name,
+        timeout_s=timeout_s,
+        definitions=draft.definitions,
+    )

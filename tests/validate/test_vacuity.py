@@ -7,6 +7,7 @@ from paperlint.lean.verifier import LeanCheck, LeanContext, Outcome
 from paperlint.validate.leanfile import binders_of, contradictions
 from paperlint.validate.vacuity import (
     PROBE_TACTICS,
+    probe_draft,
     run_vacuity_probe,
     vacuity_candidates,
 )
@@ -107,3 +108,39 @@ def test_timeouts_are_not_counted_as_checked():
     verifier = FakeVerifier(timeout_first=1)
     result = run_vacuity_probe(verifier, CONTEXT, VACUOUS, "foo", timeout_s=5)
     assert result.vacuous and result.checked == 1
+
+
+def _draft(statement, definitions=()):
+    from paperlint.agents.outputs import DraftOutput, FidelityFields
+
+    fields = FidelityFields(
+        object_class="",
+        quantifier_order="",
+        parameter_domains="",
+        codomain="",
+        hypotheses="",
+        conclusion="",
+    )
+    return DraftOutput(
+        lean_name="foo", statement=statement, definitions=list(definitions), fidelity=fields
+    )
+
+
+def test_engine_hook_blocks_a_vacuous_draft():
+    result = probe_draft(FakeVerifier(), CONTEXT, _draft(VACUOUS), timeout_s=5)
+    assert result.vacuous and result.reason().startswith("vacuous statement")
+
+
+def test_engine_hook_probes_a_gated_definition_for_triviality():
+    verifier = FakeVerifier(definitions=[TRUE_DEF])
+    result = probe_draft(verifier, CONTEXT, _draft(TRUE_DEF), timeout_s=5, statement_only=True)
+    assert result.vacuous and verifier.asked == [result.witness]
+
+
+def test_no_lean_answer_is_never_vacuous():
+    class Silent(FakeVerifier):
+        def check(self, context, candidate, *, timeout_s):
+            return LeanCheck(outcome=Outcome.UNAVAILABLE)
+
+    result = probe_draft(Silent(), CONTEXT, _draft(VACUOUS), timeout_s=5)
+    assert not result.vacuous and result.checked == 0
