@@ -17,8 +17,10 @@ version). Added results start pending; removed ones are dropped.
 
 from __future__ import annotations
 
-from paperlint.blueprint.model import Blueprint
+from paperlint.blueprint.model import Blueprint, BlueprintEntry
+from paperlint.blueprint.names import module_file
 from paperlint.engine.check import INPUT_KINDS, VERDICT_KINDS
+from paperlint.engine.workspace import safe_name
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage
 from paperlint.records.work import Obligation, ResultWork
@@ -41,6 +43,8 @@ def revised_results(
         if previous is None:
             records.append(fresh_record(result, names.get(result.id)))
             continue
+        if previous.id != result.id:
+            previous = rehome(previous, result.id)
         record = previous.model_copy(
             update={
                 "id": result.id,
@@ -52,6 +56,15 @@ def revised_results(
         action = action_of.get(result.id)
         records.append(rewind(record, action) if action else record)
     return old.model_copy(update={"results": records})
+
+
+def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
+    """The record with every path into its audits folder moved to the new id's folder (the
+    revision moves the folder too), so that a renumbered unlabelled result keeps its evidence
+    and a result that now has its old id cannot write over it."""
+    text = record.model_dump_json(by_alias=True)
+    moved = text.replace(f'"audits/{safe_name(record.id)}/', f'"audits/{safe_name(new_id)}/')
+    return ResultRecord.model_validate_json(moved)
 
 
 def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
@@ -123,9 +136,11 @@ def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:
     rename them."""
     olds = {e.id: e for e in old.entries}
     old_of = match.new_to_old()
+    carried = {e.id: olds[old_of[e.id]] for e in new.entries if old_of.get(e.id) in olds}
+    taken = {e.lean_name for e in carried.values()} | {e.module for e in carried.values()}
     entries = []
     for entry in new.entries:
-        before = olds.get(old_of.get(entry.id, ""))
+        before = carried.get(entry.id)
         if before is not None:
             entry = entry.model_copy(
                 update={
@@ -134,8 +149,27 @@ def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:
                     "lean_file": before.lean_file,
                 }
             )
+        elif entry.lean_name in taken or entry.module in taken:
+            entry = _renamed(entry, taken)
+        taken |= {entry.lean_name, entry.module}
         entries.append(entry)
     return new.model_copy(update={"entries": entries})
+
+
+def _renamed(entry: BlueprintEntry, taken: set[str]) -> BlueprintEntry:
+    """An added result whose name a carried one keeps (an unlabelled lemma inserted early is
+    named from the number its neighbour had): a fresh suffix, never a shared Lean file."""
+    k = 2
+    while f"{entry.lean_name}_v{k}" in taken or f"{entry.module}_v{k}" in taken:
+        k += 1
+    module = f"{entry.module}_v{k}"
+    return entry.model_copy(
+        update={
+            "lean_name": f"{entry.lean_name}_v{k}",
+            "module": module,
+            "lean_file": module_file(module),
+        }
+    )
 
 
 def formalised_ids(results: Results) -> list[str]:

@@ -9,6 +9,7 @@ kept source, inventory, blueprint and results, then the config, `revision.json` 
 from __future__ import annotations
 
 import datetime as _dt
+import fnmatch
 import json
 import shutil
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
 from paperlint.config import dump_config_toml, load_snapshot
 from paperlint.engine.run import Journal
-from paperlint.engine.workspace import Workspace, open_workspace
+from paperlint.engine.workspace import Workspace, open_workspace, safe_name
 from paperlint.errors import InputError, StateError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_json_atomic, write_record
@@ -40,6 +41,12 @@ SNAPSHOT_FILES: Final = (
     "revision.json",
 )
 SNAPSHOT_DIRS: Final = ("source", "lean", "audits")
+# What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
+KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
+    "re-draft": (),
+    "re-gate": ("plan.json", "draft-*"),
+    "re-prove": ("plan.json", "draft-*", "gate-*"),
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,8 @@ def revise(request: ReviseRequest) -> Revision:
         stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         snapshot = take_snapshot(ws, stamp)
         _replace_source(ws, _project_dir(request.paper), prepared.inventory)
+        _move_audit_folders(ws, prepared.plan)
+        _clear_stale_evidence(ws, prepared.plan["reset"], prepared.blueprint)
         write_record(ws.inventory, prepared.inventory)
         write_record(ws.blueprint, prepared.blueprint)
         write_record(ws.results, prepared.results)
@@ -116,8 +125,10 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
 
 
 def take_snapshot(ws: Workspace, stamp: str) -> Path:
-    """Copy the records and evidence into `snapshots/<stamp>/`; the marker goes in last."""
-    target = ws.snapshots / stamp
+    """Copy the records and evidence into `snapshots/revision-<stamp>/`; the marker goes in
+    last, so an incomplete copy is never restored."""
+    # "revision-": the engine keeps its own end-of-run checkpoints in `snapshots/` too
+    target = ws.snapshots / f"revision-{stamp}"
     target.mkdir(parents=True, exist_ok=False)
     for name in SNAPSHOT_FILES:
         if (ws.root / name).is_file():
@@ -169,8 +180,60 @@ def refuse_if_interrupted(ws: Workspace) -> None:
 def latest_snapshot(ws: Workspace) -> Path | None:
     if not ws.snapshots.is_dir():
         return None
-    done = [p for p in ws.snapshots.iterdir() if (p / SNAPSHOT_MARKER).is_file()]
+    done = [
+        p
+        for p in ws.snapshots.iterdir()
+        if p.name.startswith("revision-") and (p / SNAPSHOT_MARKER).is_file()
+    ]
     return max(done, key=lambda p: p.name) if done else None
+
+
+def _move_audit_folders(ws: Workspace, plan: dict[str, Any]) -> None:
+    """Each carried result's audits folder follows its id (`apply.rehome` moves the paths in
+    its record); a removed result's folder goes (the snapshot keeps it). Moves go through
+    temporary names, so a chain lemma:1 -> lemma:2 -> lemma:3 never overwrites a folder."""
+    staged = []
+    for pair in plan["matched"]:
+        source = ws.audit_dir(pair["old"])
+        if pair["old"] != pair["new"] and source.is_dir():
+            temporary = ws.audits / f".moving-{safe_name(pair['old'])}"
+            source.rename(temporary)
+            staged.append((temporary, ws.audit_dir(pair["new"])))
+    for rid in plan["removed"]:
+        shutil.rmtree(ws.audit_dir(rid), ignore_errors=True)
+    for temporary, target in staged:
+        shutil.rmtree(target, ignore_errors=True)
+        temporary.rename(target)
+
+
+def _clear_stale_evidence(ws: Workspace, resets: list[dict[str, str]], bp: Blueprint) -> None:
+    """Remove the files a reset invalidates (the snapshot keeps them), so that no later reader
+    mixes a new attempt with an old one of the same name."""
+    entries = {e.id: e for e in bp.entries}
+    for reset in resets:
+        keep = KEPT_AUDITS[reset["action"]]
+        folder = ws.audit_dir(reset["id"])
+        for path in sorted(folder.rglob("*"), reverse=True) if folder.is_dir() else []:
+            top = path.relative_to(folder).parts[0]
+            if any(fnmatch.fnmatch(top, pattern) for pattern in keep):
+                continue
+            if path.is_dir():
+                path.rmdir()
+            else:
+                path.unlink()
+        entry = entries.get(reset["id"])
+        if entry is not None:
+            _remove_modules(ws.root / entry.lean_file)
+
+
+def _remove_modules(module: Path) -> None:
+    """A result's final Lean file and its counterexample files; never a neighbour's
+    (`Lem_mean.lean` must not take `Lem_mean_max.lean` with it)."""
+    if not module.parent.is_dir():
+        return
+    for path in module.parent.iterdir():
+        if path.name == module.name or path.name.startswith(module.stem + "_counterexample."):
+            path.unlink()
 
 
 def _project_dir(paper: Path) -> Path:

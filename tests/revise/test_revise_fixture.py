@@ -99,10 +99,15 @@ def test_v2_resets_exactly_the_expected_results_and_redoes_only_them(
     expected = json.loads((V2 / "expected-reset.json").read_text(encoding="utf-8"))
     assert plan["reset"] == expected
     assert plan["renumbered"] == plan["added"] == plan["removed"] == plan["moved"] == []
-    assert not (ws / "snapshots").exists(), "a dry run writes nothing"
+    assert not list(ws.glob("snapshots/revision-*")), "a dry run writes nothing"
 
     argv = ["revise", str(ws), str(V2 / "paper.tex"), "--replay", str(V2 / "replay")]
     assert run(argv) == 0
+    # a re-prove keeps the records of the plan, the draft and the gate, and nothing after
+    kept = sorted(p.name for p in (ws / "audits" / "prop_square").rglob("*"))
+    assert kept == ["draft-1.json", "draft-1.lean", "gate-1.json", "plan.json"]
+    assert not list((ws / "lean" / "Paper").glob("Prop_square*"))
+    assert sorted(p.name for p in (ws / "audits" / "def_mean").rglob("*")) == []
     assert run(["resume", str(ws)]) == 1  # prop:square and thm:product still have issues
 
     after = records(ws)
