@@ -14,6 +14,14 @@ from paperlint.validate.model import Check, Finding, Snapshot
 
 DEFAULT_HEARTBEATS = 400_000
 _GATE_FILE = re.compile(r"gate-(\d+)\.json$")
+_DRAFT_FILE = re.compile(r"/draft-(\d+)\.json$")
+
+
+def latest_draft(snap: Snapshot, folder: str) -> str | None:
+    """The last draft round's record: a gate reviews the draft just before it, and no draft
+    follows a PASS (a failed type-check adds a round without a gate)."""
+    rounds = [(int(m.group(1)), p) for p in snap.listing(folder) if (m := _DRAFT_FILE.search(p))]
+    return max(rounds)[1] if rounds else None
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,8 @@ import json
 from typing import Any
 
 from paperlint.engine import ports
-from paperlint.engine.leantext import parse_declaration
 from paperlint.records.results import ResultRecord
-from paperlint.validate import leanfile
-from paperlint.validate.context import Context
+from paperlint.validate.context import Context, latest_draft
 from paperlint.validate.model import Check, Finding
 
 
@@ -70,49 +68,70 @@ def _fingerprint_findings(
 def _draft_findings(
     ctx: Context, record: ResultRecord, gate: dict[str, Any], statement: str
 ) -> list[Finding]:
-    """The draft the gate reviewed (its file and the record's copy) must hold that statement."""
+    """The draft the gate reviewed — its file, its type-checked text and results.json's copy —
+    must agree with each other and hold the gated statement."""
     found: list[Finding] = []
     draft = record.work.draft
     if draft is None or draft.statement.strip() != statement.strip():
         message = "results.json's draft statement is not the gated statement"
         found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
-    round_ = gate.get("round")
-    draft_path = f"{ctx.audit_dir(record.id)}/draft-{round_}.json"
+    draft_path = latest_draft(ctx.snap, ctx.audit_dir(record.id))
     on_disk = ctx.snap.json(draft_path)
-    if on_disk is None:
-        message = f"the draft the gate reviewed ({draft_path}) is missing"
+    if draft_path is None or on_disk is None:
+        message = f"the draft the gate reviewed is missing from {ctx.audit_dir(record.id)}/"
         return [*found, ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message)]
-    found.extend(_typechecked_findings(ctx, record, draft_path, statement))
     if str(on_disk.get("statement", "")).strip() != statement.strip():
         message = "the reviewed draft's statement is not the gated statement"
         found.append(ctx.about(record, draft_path, Check.GATED_STATEMENT_MISMATCH, message))
-    if draft is not None:
-        mine = [c.model_dump(mode="json") for c in draft.conditions]
-        if _canonical(on_disk.get("conditions", [])) != _canonical(mine):
-            message = "results.json's draft conditions are not those of the reviewed draft"
-            found.append(ctx.about(record, draft_path, Check.CONDITIONS_MISMATCH, message))
-        if list(on_disk.get("definitions", [])) != list(draft.definitions):
-            message = "results.json's draft definitions are not those of the reviewed draft"
-            found.append(ctx.about(record, draft_path, Check.DEFINITION_CHANGED, message))
+    if draft is not None and _canonical(on_disk) != _canonical(draft.model_dump(mode="json")):
+        message = "results.json's draft differs from the reviewed draft file"
+        rule = _which_part(on_disk, draft.model_dump(mode="json"))
+        found.append(ctx.about(record, draft_path, rule, message))
+    found.extend(_typechecked_findings(ctx, record, draft_path, on_disk))
+    found.extend(_review_copy_findings(ctx, record, gate))
     return found
 
 
+def _which_part(on_disk: dict[str, Any], mine: dict[str, Any]) -> Check:
+    if _canonical(on_disk.get("conditions")) != _canonical(mine.get("conditions")):
+        return Check.CONDITIONS_MISMATCH
+    if on_disk.get("definitions") != mine.get("definitions"):
+        return Check.DEFINITION_CHANGED
+    return Check.GATED_STATEMENT_MISMATCH
+
+
 def _typechecked_findings(
-    ctx: Context, record: ResultRecord, draft_path: str, statement: str
+    ctx: Context, record: ResultRecord, draft_path: str, draft: dict[str, Any]
 ) -> list[Finding]:
-    """The text Lean type-checked for that draft (`draft-N.lean`) holds the same statement:
-    one more copy a forger has to find and rewrite consistently."""
+    """The text Lean type-checked for that draft (`draft-N.lean`) is exactly the draft's
+    definitions, step skeletons and statement, as the engine composes it (`_draft_text`)."""
     lean_path = draft_path.removesuffix(".json") + ".lean"
     text = ctx.snap.text(lean_path)
-    parsed = parse_declaration(statement)
-    if text is None or parsed is None:
-        return []  # a draft refused before Lean has no such file
-    matches = leanfile.named(text, parsed.name)
-    expected = ports.fingerprint(statement)
-    if len(matches) == 1 and leanfile.statement_fingerprint(text, matches[0]) == expected:
+    steps = [
+        o.get("lean", "")
+        for o in draft.get("obligations", [])
+        if isinstance(o, dict) and o.get("id") != "main"
+    ]
+    expected = "\n\n".join([*draft.get("definitions", []), *steps, draft.get("statement", "")])
+    if text == expected:
         return []
-    message = f"the type-checked draft does not hold the gated statement of `{parsed.name}`"
+    message = "the type-checked draft text is not the reviewed draft's"
     return [ctx.about(record, lean_path, Check.GATED_STATEMENT_MISMATCH, message)]
+
+
+def _review_copy_findings(
+    ctx: Context, record: ResultRecord, gate: dict[str, Any]
+) -> list[Finding]:
+    """results.json keeps the gate's review; the file must say the same."""
+    gates = record.work.gates
+    path = record.evidence.gate or ""
+    same = bool(gates) and _canonical(gate.get("review")) == _canonical(
+        gates[-1].model_dump(mode="json")
+    )
+    if same and gate.get("round") == len(gates) and path.endswith(f"gate-{len(gates)}.json"):
+        return []
+    message = "the gate record's review or round differs from results.json's last gate"
+    return [ctx.about(record, path, Check.GATE_RECORD_MISMATCH, message)]
 
 
 def _canonical(value: Any) -> str:

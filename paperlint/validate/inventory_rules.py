@@ -25,10 +25,12 @@ def inventory_findings(ctx: Context) -> list[Finding]:
             found.append(ctx.at(record, Check.RESULT_UNKNOWN, message))
             continue
         bearing = paper.get("kind") in VERDICT_KINDS and paper.get("restates") is None
-        if record.kind != paper.get("kind") or record.verdict_bearing != bearing:
+        same_number = record.number == paper.get("number")
+        if record.kind != paper.get("kind") or record.verdict_bearing != bearing or not same_number:
             message = (
-                f"kind {record.kind!r}, verdict-bearing {record.verdict_bearing}; the paper's "
-                f"result is a {paper.get('kind')!r} (verdict-bearing {bearing})"
+                f"{record.kind} {record.number} (verdict-bearing {record.verdict_bearing}); the "
+                f"paper's result is {paper.get('kind')} {paper.get('number')} "
+                f"(verdict-bearing {bearing})"
             )
             found.append(ctx.at(record, Check.RECORD_INVENTORY_MISMATCH, message))
     return found

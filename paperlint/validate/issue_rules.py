@@ -20,11 +20,12 @@ def issue_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     issue = record.issue
     if issue is None:
         return [ctx.at(record, Check.ISSUE_MISSING, "verdict `issue` without an issue record")]
-    found = _quote_findings(ctx, record, issue)
+    found, gated = gate_findings(ctx, record)  # the issue is about the gated statement
+    found.extend(_quote_findings(ctx, record, issue))
     found.extend(_ruling_findings(ctx, record, issue))
     found.extend(_review_findings(ctx, record, issue))
     if issue.class_ is IssueClass.ERROR:
-        found.extend(counterexample_findings(ctx, record, issue))
+        found.extend(counterexample_findings(ctx, record, issue, gated))
     return found
 
 
@@ -65,8 +66,11 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     ruling = ctx.snap.json(path)
     if ruling is None:
         return [ctx.at(record, Check.ISSUE_RULING_MISMATCH, f"no issue ruling at {path}")]
+    copy = record.work.ruling.model_dump(mode="json") if record.work.ruling else None
     same = (
-        ruling.get("is_issue") is True
+        copy == {k: v for k, v in ruling.items() if k != "schema"}
+        and ruling.get("schema") == "paperlint.issue-ruling/1"
+        and ruling.get("is_issue") is True
         and ruling.get("issue_class") == issue.class_.value
         and ruling.get("side") == issue.side
         and ruling.get("quote") == issue.location.quote
@@ -88,6 +92,10 @@ def _review_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     if review.get("schema") != "paperlint.review/1" or review.get("confirms") is not True:
         message = "the review record does not confirm the issue"
         found.append(ctx.about(record, path, Check.ISSUE_NOT_CONFIRMED, message))
+    copy = record.work.review.model_dump(mode="json") if record.work.review else None
+    if copy != {k: review.get(k) for k in ("confirms", "explanation")}:
+        message = "the review file differs from results.json's copy of the review"
+        found.append(ctx.about(record, path, Check.ISSUE_REVIEW_MISMATCH, message))
     reviewer, raiser = review.get("reviewer"), review.get("raised_by")
     if (
         not reviewer
@@ -103,8 +111,10 @@ def _review_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     return found
 
 
-def counterexample_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[Finding]:
-    found, gated = gate_findings(ctx, record)
+def counterexample_findings(
+    ctx: Context, record: ResultRecord, issue: Issue, gated: str | None
+) -> list[Finding]:
+    found: list[Finding] = []
     path = issue.evidence.counterexample
     text = ctx.snap.text(path)
     if path is None or text is None:

@@ -40,6 +40,7 @@ class Check(StrEnum):
     GATE_MISSING = "gate-missing"
     GATE_NOT_PASSED = "gate-not-passed"
     GATE_NOT_LATEST = "gate-not-latest"  # a later gate round exists than the one cited
+    GATE_RECORD_MISMATCH = "gate-record-mismatch"  # the gate file and results.json disagree
     GATE_FINGERPRINT = "gate-fingerprint"  # recorded fingerprints disagree with the statement
     GATED_STATEMENT_MISMATCH = "gated-statement-mismatch"  # draft records disagree with the gate
     LEAN_FILE_MISSING = "lean-file-missing"
@@ -71,6 +72,7 @@ class Check(StrEnum):
     ISSUE_MISSING = "issue-missing"
     ISSUE_QUOTE = "issue-quote"  # the quote is not verbatim in the kept source at that line
     ISSUE_RULING_MISMATCH = "issue-ruling-mismatch"  # issue.json disagrees with the record
+    ISSUE_REVIEW_MISMATCH = "issue-review-mismatch"  # the review file and results.json disagree
     ISSUE_REVIEW_MISSING = "issue-review-missing"
     ISSUE_NOT_CONFIRMED = "issue-not-confirmed"
     ISSUE_SELF_CONFIRMED = "issue-self-confirmed"  # confirmed by the agent that raised it

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from paperlint.lean.verifier import LeanContext, Outcome
 from paperlint.records.results import ResultRecord
+from paperlint.validate.context import latest_draft
 from paperlint.validate.model import Snapshot
 
 Status = Literal["confirmed", "refuted", "not-run"]
@@ -46,11 +47,12 @@ def draft_context(snap: Snapshot, record: ResultRecord, header: str) -> LeanCont
 
 def draft_text(snap: Snapshot, record: ResultRecord) -> tuple[str, str] | None:
     """(path, text) of the draft the cited gate reviewed, as Lean type-checked it."""
-    gate = snap.json(record.evidence.gate)
-    if gate is None or record.evidence.gate is None:
+    if record.evidence.gate is None:
         return None
-    folder = record.evidence.gate.rsplit("/", 1)[0]
-    path = f"{folder}/draft-{gate.get('round')}.lean"
+    found = latest_draft(snap, record.evidence.gate.rsplit("/", 1)[0])
+    if found is None:
+        return None
+    path = found.removesuffix(".json") + ".lean"
     text = snap.text(path)
     return (path, text) if text is not None else None
 

@@ -455,3 +455,46 @@ def test_a_counterexample_proof_swapped_in_the_file_is_rejected(copy_of):
     edit_text(ws / SV_CEX, "have h1 := h (1 / 2)", "have h1 := h (1 / 3)")
     rehash(ws)
     assert "lean-file-not-rebuilt" in rules(ws)
+
+
+def test_a_step_skeleton_edited_in_the_reviewed_draft_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(ws / "audits/lem_mean-max/draft-1.json", "a + b ≤ 2 * max a b", "a + b ≤ 3 * max a b")
+    assert "gated-statement-mismatch" in rules(ws)
+
+
+def test_the_type_checked_draft_text_edited_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_text(ws / "audits/def_mean/draft-1.lean", "(a + b) / 2", "(a + b) / 3")
+    assert "gated-statement-mismatch" in rules(ws)
+
+
+def test_a_gate_review_rewritten_in_its_file_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    gate = ws / "audits/thm_inverse/gate-1.json"
+    data = load(gate)
+    data["review"]["fields"][0]["ok"] = False
+    dump(gate, data)
+    rehash(ws)
+    assert "gate-record-mismatch" in rules(ws)
+
+
+def test_an_issue_ruling_rewritten_in_its_file_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    ruling = ws / "audits/thm_product/issue.json"
+    dump(ruling, load(ruling) | {"explanation": "the paper is fine"})
+    assert "issue-ruling-mismatch" in rules(ws)
+
+
+def test_a_review_rewritten_in_its_file_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    review = ws / "audits/thm_product/issue-review.json"
+    dump(review, load(review) | {"explanation": "I agree with everything"})
+    rehash(ws)
+    assert "issue-review-mismatch" in rules(ws)
+
+
+def test_a_renumbered_result_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "thm:inverse", lambda e: e.update(number="9.9"))
+    assert "record-inventory-mismatch" in rules(ws)
