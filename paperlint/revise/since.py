@@ -28,7 +28,13 @@ def since_previous(workdir: Path) -> dict[str, Any] | None:
     before = read_record(workdir / last["snapshot"] / "results.json", Results)
     now = read_record(workdir / "results.json", Results)
     section = compare_results(before, now, last["mapping"])
-    return {"previous": last["snapshot"], "at": last["at"], **section}
+    return {
+        "previous": last["snapshot"],
+        "at": last["at"],
+        "reset": last["reset"],
+        "renumbered": last["renumbered"],
+        **section,
+    }
 
 
 def compare_results(before: Results, now: Results, mapping: Mapping[str, str]) -> dict[str, Any]:

@@ -122,3 +122,13 @@ def test_kind_change_starts_the_result_over(tmp_path: Path) -> None:
     body = V1.replace("\\begin{lemma}\\label{lem:w}", "\\begin{theorem}\\label{lem:w}")
     body = body.replace("$2 + 2 = 4$.\n\\end{lemma}", "$2 + 2 = 4$.\n\\end{theorem}")
     assert resets(tmp_path, body) == [("lem:w", "re-draft")]
+
+
+def test_renamed_label_is_not_an_edit(tmp_path: Path) -> None:
+    body = V1.replace("{lem:x}", "{lem:xx}")  # the label and every reference to it
+    old = paper(tmp_path, "v1", V1)
+    new = paper(tmp_path, "v2", body)
+    m = match_results(old, new)
+    assert ("lem:x", "lem:xx", "number") in [(p.old, p.new, p.by) for p in m.pairs]
+    found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
+    assert found == []
