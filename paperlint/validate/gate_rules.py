@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from paperlint.engine import ports
+from paperlint.engine.leantext import parse_declaration
 from paperlint.records.results import ResultRecord
 from paperlint.validate.context import Context, latest_draft
 from paperlint.validate.model import Check, Finding
@@ -89,6 +90,30 @@ def _draft_findings(
         found.append(ctx.about(record, draft_path, rule, message))
     found.extend(_typechecked_findings(ctx, record, draft_path, on_disk))
     found.extend(_review_copy_findings(ctx, record, gate))
+    found.extend(_name_and_skeleton_findings(ctx, record, statement))
+    return found
+
+
+def _name_and_skeleton_findings(
+    ctx: Context, record: ResultRecord, statement: str
+) -> list[Finding]:
+    """The verdict's Lean name is the gated statement's, and each proof obligation starts from
+    the gated text (a step skeleton, or the statement itself for `main`)."""
+    draft = record.work.draft
+    parsed = parse_declaration(statement)
+    found: list[Finding] = []
+    names = {record.evidence.lean_name, draft.lean_name if draft else None}
+    # A definition keeps the blueprint's name in its evidence; only a theorem is named by it.
+    if record.verdict_bearing and (parsed is None or names != {parsed.name}):
+        message = f"evidence.lean_name {record.evidence.lean_name!r} is not the gated statement's"
+        found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
+    if draft is None or not record.work.obligations:
+        return found
+    gated = {o.id: o.lean for o in draft.obligations if o.id != "main"} | {"main": statement}
+    for obligation in record.work.obligations:
+        if gated.get(obligation.id, "").strip() != obligation.skeleton.strip():
+            message = f"obligation {obligation.id}'s skeleton is not the gated text"
+            found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
     return found
 
 

@@ -13,7 +13,9 @@ from paperlint.validate.model import Check, Finding, safe_rel
 from paperlint.validate.reconstruct import counterexample_module, rebuilt_findings
 from paperlint.validate.verified_rules import parsed_axioms, unclean
 
-QUOTE_SLACK_LINES = 3  # the recorded line may point at the quote's paragraph, not its first line
+# The engine records the line where the quote starts (`execute.locate_quote`); any occurrence
+# of the quote may be the one meant.
+QUOTE_SLACK_LINES = 0
 
 
 def issue_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
@@ -74,10 +76,11 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
         and ruling.get("issue_class") == issue.class_.value
         and ruling.get("side") == issue.side
         and ruling.get("quote") == issue.location.quote
+        and str(ruling.get("explanation", ""))[:1000] == issue.summary
     )
     if same:
         return []
-    message = "the issue checker's ruling differs in class, side or quote from the record"
+    message = "the issue checker's ruling differs from the record (class, side, quote, summary)"
     return [ctx.about(record, path, Check.ISSUE_RULING_MISMATCH, message)]
 
 

@@ -33,6 +33,7 @@ class Check(StrEnum):
     NOT_VERDICT_BEARING = "not-verdict-bearing"  # a definition carries a proof verdict
     VERDICT_INCONSISTENT = "verdict-inconsistent"  # issue/unfinished parts contradict the verdict
     EVIDENCE_PATH = "evidence-path"  # an evidence path escapes the workspace
+    EVIDENCE_MISSING = "evidence-missing"  # a named evidence file does not exist
     HASH_MISSING = "hash-missing"  # a hashed evidence file is gone, or required but not hashed
     HASH_MISMATCH = "hash-mismatch"  # an evidence file's sha256 changed
     UNFINISHED_REASON = "unfinished-reason"  # unfinished without a reason
@@ -61,6 +62,7 @@ class Check(StrEnum):
     HYGIENE = "hygiene"  # a blocking hygiene finding in the Lean file or its local imports
     AUDIT_MISSING = "audit-missing"
     AUDIT_NOT_PASSED = "audit-not-passed"
+    AUDIT_RECORD_MISMATCH = "audit-record-mismatch"  # final-audit.json vs results.json's copy
     UNCONDITIONAL_HAS_CONDITIONS = "unconditional-has-conditions"
     CONDITIONAL_WITHOUT_CONDITIONS = "conditional-without-conditions"
     CONDITION_NOT_HYPOTHESIS = "condition-not-hypothesis"  # not a binder with that type

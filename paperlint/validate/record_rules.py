@@ -52,6 +52,9 @@ def hash_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         if safe_rel(path) is None:
             message = f"evidence path {path!r} leaves the workspace"
             found.append(ctx.at(record, Check.EVIDENCE_PATH, message))
+        elif not ctx.snap.has(path):
+            message = f"the evidence names {path}, which does not exist"
+            found.append(ctx.at(record, Check.EVIDENCE_MISSING, message))
     for path, digest in record.evidence.hashes.items():
         actual = ctx.snap.sha256(path) if safe_rel(path) else None
         if actual is None:

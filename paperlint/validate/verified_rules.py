@@ -172,10 +172,15 @@ def audit_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     data = ctx.snap.json(path)
     if path is None or data is None:
         return [ctx.at(record, Check.AUDIT_MISSING, f"no final-audit record at {path}")]
-    if data.get("decision") == "PASS" and data.get("route_followed") is True:
-        return []
-    message = f"the final audit did not pass (decision {data.get('decision')!r})"
-    return [ctx.about(record, path, Check.AUDIT_NOT_PASSED, message)]
+    found: list[Finding] = []
+    copy = record.work.audit.model_dump(mode="json") if record.work.audit else None
+    if copy != {k: v for k, v in data.items() if k != "schema"}:
+        message = "final-audit.json differs from results.json's copy of the audit"
+        found.append(ctx.about(record, path, Check.AUDIT_RECORD_MISMATCH, message))
+    if data.get("decision") != "PASS" or data.get("route_followed") is not True:
+        message = f"the final audit did not pass (decision {data.get('decision')!r})"
+        found.append(ctx.about(record, path, Check.AUDIT_NOT_PASSED, message))
+    return found
 
 
 def is_verified(record: ResultRecord) -> bool:

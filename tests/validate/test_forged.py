@@ -498,3 +498,37 @@ def test_a_renumbered_result_is_rejected(copy_of):
     ws = copy_of("proportions")
     edit_record(ws, "thm:inverse", lambda e: e.update(number="9.9"))
     assert "record-inventory-mismatch" in rules(ws)
+
+
+def test_a_named_evidence_file_that_does_not_exist_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(
+        ws, "thm:product", lambda e: e["issue"]["evidence"].update(counterexample="lean/X.lean")
+    )
+    assert "evidence-missing" in rules(ws)
+
+
+def test_an_audit_copy_edited_in_results_json_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "thm:inverse", lambda e: e["work"]["audit"].update(findings=[]))
+    assert "audit-record-mismatch" in rules(ws)
+
+
+def test_an_issue_line_moved_off_the_quote_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "thm:product", lambda e: e["issue"]["location"].update(line=61))
+    assert "issue-quote" in rules(ws)
+
+
+def test_an_issue_summary_rewritten_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "thm:product", lambda e: e["issue"].update(summary="a typo"))
+    assert "issue-ruling-mismatch" in rules(ws)
+
+
+def test_an_obligation_skeleton_edited_in_results_json_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(
+        ws, "thm:inverse", lambda e: e["work"]["obligations"][0].update(skeleton="theorem x : True")
+    )
+    assert "gated-statement-mismatch" in rules(ws)
