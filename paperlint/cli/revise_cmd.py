@@ -28,12 +28,13 @@ def revise(
 ) -> int:
     """Reset the results a new version changed; then `paperlint resume DIR` re-checks them."""
     from paperlint.revise import revise as engine
+    from paperlint.revise.snapshot import undo_revision
 
     if fmt not in ("text", "json"):
         raise InputError(f"unknown format {fmt!r}", hint="use text or json")
     crash_dir.append(workdir)
     if undo:
-        restored = engine.undo_revision(workdir)
+        restored = undo_revision(workdir)
         typer.echo(f"restored {workdir} from {restored}")
         return 0
     if paper is None:

@@ -3,6 +3,8 @@
 - `match`: pair the new version's results with the kept version's (pure).
 - `changes`: what changed in each, and what must be redone over the graph (pure).
 - `apply`: the kept records carried over, reset ones rewound (pure).
-- `revise`: the effects: snapshot, new records, `revision.json`, the event, undo.
+- `revise`: the effects: new kept source and records, the config, the event.
+- `snapshot`: the copy taken before a revision writes anything, and `--undo`.
+- `history`: `revision.json`, every revision of a check.
 - `since`: what changed since the previous version, for the report (reads records only).
 """

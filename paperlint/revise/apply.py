@@ -17,6 +17,9 @@ version). Added results start pending; removed ones are dropped.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from paperlint.blueprint.model import Blueprint, BlueprintEntry
 from paperlint.blueprint.names import module_file
 from paperlint.engine.check import INPUT_KINDS, VERDICT_KINDS
@@ -29,10 +32,16 @@ from paperlint.revise.match import Match
 
 
 def revised_results(
-    old: Results, new_inventory: Inventory, blueprint: Blueprint, match: Match, resets: list[Reset]
+    old: Results,
+    new_inventory: Inventory,
+    blueprint: Blueprint,
+    match: Match,
+    resets: list[Reset],
+    sources: Mapping[str, str] | None = None,
 ) -> Results:
     """`old` carried over to the new version: matched records renamed and renumbered, reset
-    ones rewound, added ones fresh, removed ones gone. `blueprint` is the new one."""
+    ones rewound, added ones fresh, removed ones gone, kept issues pointing at their quote's
+    line in `sources` (the new version's files). `blueprint` is the new one."""
     by_old = {r.id: r for r in old.results}
     old_of = match.new_to_old()
     action_of = {r.id: r.action for r in resets}
@@ -54,7 +63,7 @@ def revised_results(
             }
         )
         action = action_of.get(result.id)
-        records.append(rewind(record, action) if action else record)
+        records.append(rewind(record, action) if action else relocate(record, sources or {}))
     return old.model_copy(update={"results": records})
 
 
@@ -65,6 +74,26 @@ def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
     text = record.model_dump_json(by_alias=True)
     moved = text.replace(f'"audits/{safe_name(record.id)}/', f'"audits/{safe_name(new_id)}/')
     return ResultRecord.model_validate_json(moved)
+
+
+def relocate(record: ResultRecord, sources: Mapping[str, str]) -> ResultRecord:
+    """A kept issue's location moved to where its quote now is (lines shift when text is
+    inserted above it), the occurrence nearest the old line; unchanged if the quote is gone
+    (`changes.plan_resets` resets such a result)."""
+    issue = record.issue
+    if issue is None:
+        return record
+    text = sources.get(issue.location.file, "")
+    starts = [text.count("\n", 0, m.start()) + 1 for m in _finditer(text, issue.location.quote)]
+    if not starts:
+        return record
+    line = min(starts, key=lambda n: abs(n - issue.location.line))
+    location = issue.location.model_copy(update={"line": line})
+    return record.model_copy(update={"issue": issue.model_copy(update={"location": location})})
+
+
+def _finditer(text: str, quote: str) -> list[re.Match[str]]:
+    return list(re.finditer(re.escape(quote), text)) if quote.strip() else []
 
 
 def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
@@ -175,3 +204,12 @@ def _renamed(entry: BlueprintEntry, taken: set[str]) -> BlueprintEntry:
 def formalised_ids(results: Results) -> list[str]:
     """Old ids the engine works on: claims with a verdict, and the inputs it formalises."""
     return [r.id for r in results.results if r.verdict_bearing or r.kind in INPUT_KINDS]
+
+
+def issue_quotes(results: Results) -> dict[str, tuple[str, str]]:
+    """(file, quote) of every recorded issue, by result id."""
+    return {
+        r.id: (r.issue.location.file, r.issue.location.quote)
+        for r in results.results
+        if r.issue is not None
+    }

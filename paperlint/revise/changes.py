@@ -70,14 +70,23 @@ def plan_resets(
     match: Match,
     *,
     formalised: Iterable[str],
+    quotes: Mapping[str, tuple[str, str]] | None = None,
+    sources: Mapping[str, str] | None = None,
 ) -> list[Reset]:
     """The resets a revision needs, in the new version's document order. `blueprint` is the
-    kept one; `formalised` lists the old ids the engine works on (others have nothing to reset)."""
+    kept one; `formalised` lists the old ids the engine works on (others have nothing to reset);
+    `quotes` maps the old id of each recorded issue to its (file, quote), and `sources` the new
+    version's files to their text: an issue must quote the source verbatim (design §5)."""
     edits = edits_by_old_id(old, new, match)
     reasons: dict[str, dict[ResetAction, list[str]]] = {}  # old id -> action -> why
 
     def add(old_id: str, action: ResetAction, why: str) -> None:
         reasons.setdefault(old_id, {}).setdefault(action, []).append(why)
+
+    for old_id, (file, quote) in (quotes or {}).items():
+        if quote not in (sources or {}).get(file, ""):
+            # even a reflowed line breaks a verbatim quote; the issue must be found again
+            add(old_id, "re-prove", "its issue's quote no longer occurs verbatim in the source")
 
     for old_id, edit in edits.items():
         for why in edit.statement:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import fnmatch
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,26 +20,17 @@ from paperlint.blueprint.model import Blueprint
 from paperlint.config import dump_config_toml, load_snapshot
 from paperlint.engine.run import Journal
 from paperlint.engine.workspace import Workspace, open_workspace, safe_name
-from paperlint.errors import InputError, StateError
+from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
-from paperlint.records import WorkspaceLock, read_record, write_json_atomic, write_record
+from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.results import Results
-from paperlint.records.store import write_bytes_atomic, write_text_atomic
-from paperlint.revise.apply import carry_names, formalised_ids, revised_results
+from paperlint.records.store import write_text_atomic
+from paperlint.revise.apply import carry_names, formalised_ids, issue_quotes, revised_results
 from paperlint.revise.changes import estimate, plan_resets, revision_plan
+from paperlint.revise.history import append_revision
 from paperlint.revise.match import match_results
+from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
 
-REVISION_SCHEMA: Final = "paperlint.revision/1"
-SNAPSHOT_MARKER: Final = "snapshot.json"  # written last: a snapshot without it is incomplete
-SNAPSHOT_FILES: Final = (
-    "results.json",
-    "inventory.json",
-    "blueprint.json",
-    "events.jsonl",
-    "paperlint.toml",
-    "revision.json",
-)
-SNAPSHOT_DIRS: Final = ("source", "lean", "audits")
 # What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
     "re-draft": (),
@@ -87,7 +77,7 @@ def revise(request: ReviseRequest) -> Revision:
         write_record(ws.results, prepared.results)
         _rewrite_run_config(ws, request.paper, request.replay)
         entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
-        _append_revision(ws, entry)
+        append_revision(ws.root, entry)
         Journal(ws.events()).emit({"type": "revision", **_event_fields(entry)})
     return Revision(plan=prepared.plan, snapshot=snapshot)
 
@@ -110,82 +100,21 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
     old_blueprint = read_record(ws.blueprint, Blueprint)
     old_results = ws.load_results()
     match = match_results(old_inventory, new_inventory)
+    sources = _read_sources(_project_dir(paper), new_inventory)
     resets = plan_resets(
         old_inventory,
         new_inventory,
         old_blueprint,
         match,
         formalised=formalised_ids(old_results),
+        quotes=issue_quotes(old_results),
+        sources=sources,
     )
     blueprint = carry_names(build_blueprint(new_inventory), old_blueprint, match)
-    results = revised_results(old_results, new_inventory, blueprint, match, resets)
+    results = revised_results(old_results, new_inventory, blueprint, match, resets, sources)
     results = results.model_copy(update={"paper": paper.name})
     cost = estimate(resets, ws.events().read())
     return _Prepared(new_inventory, blueprint, results, revision_plan(match, resets, cost))
-
-
-def take_snapshot(ws: Workspace, stamp: str) -> Path:
-    """Copy the records and evidence into `snapshots/revision-<stamp>/`; the marker goes in
-    last, so an incomplete copy is never restored."""
-    # "revision-": the engine keeps its own end-of-run checkpoints in `snapshots/` too
-    target = ws.snapshots / f"revision-{stamp}"
-    target.mkdir(parents=True, exist_ok=False)
-    for name in SNAPSHOT_FILES:
-        if (ws.root / name).is_file():
-            shutil.copyfile(ws.root / name, target / name)
-    for name in SNAPSHOT_DIRS:
-        if (ws.root / name).is_dir():
-            shutil.copytree(ws.root / name, target / name)
-    write_json_atomic(target / SNAPSHOT_MARKER, {"schema": "paperlint.snapshot/1", "at": stamp})
-    return target
-
-
-def undo_revision(workdir: Path) -> Path:
-    """Restore the newest complete snapshot and remove it, so a second undo goes one further
-    back. `events.jsonl` stays append-only (spending stays charged): the undo is an event."""
-    ws = open_workspace(workdir)
-    with WorkspaceLock(ws.root):
-        snapshot = latest_snapshot(ws)
-        if snapshot is None:
-            raise StateError(f"{ws.root}: no snapshot to restore; nothing was revised here")
-        for name in SNAPSHOT_FILES:
-            if name == "events.jsonl":
-                continue
-            kept = snapshot / name
-            if kept.is_file():
-                write_bytes_atomic(ws.root / name, kept.read_bytes())
-            elif (ws.root / name).exists():
-                (ws.root / name).unlink()
-        for name in SNAPSHOT_DIRS:
-            shutil.rmtree(ws.root / name, ignore_errors=True)
-            if (snapshot / name).is_dir():
-                shutil.copytree(snapshot / name, ws.root / name)
-        Journal(ws.events()).emit({"type": "revision_undone", "snapshot": ws.rel(snapshot)})
-        shutil.rmtree(snapshot)
-    return snapshot
-
-
-def refuse_if_interrupted(ws: Workspace) -> None:
-    """A complete snapshot that no revision entry names is a revision that stopped half-way:
-    the records may mix two versions, so only an undo is safe."""
-    snapshot = latest_snapshot(ws)
-    named = {r["snapshot"] for r in read_revisions(ws.root)["revisions"]}
-    if snapshot is not None and ws.rel(snapshot) not in named:
-        raise StateError(
-            f"{ws.root}: a revision was interrupted (snapshot {ws.rel(snapshot)}); "
-            f"restore it with `paperlint revise {ws.root} --undo`, then revise again"
-        )
-
-
-def latest_snapshot(ws: Workspace) -> Path | None:
-    if not ws.snapshots.is_dir():
-        return None
-    done = [
-        p
-        for p in ws.snapshots.iterdir()
-        if p.name.startswith("revision-") and (p / SNAPSHOT_MARKER).is_file()
-    ]
-    return max(done, key=lambda p: p.name) if done else None
 
 
 def _move_audit_folders(ws: Workspace, plan: dict[str, Any]) -> None:
@@ -236,6 +165,16 @@ def _remove_modules(module: Path) -> None:
             path.unlink()
 
 
+def _read_sources(project_dir: Path, inventory: Inventory) -> dict[str, str]:
+    base = project_dir.resolve()
+    out = {}
+    for entry in inventory.files:
+        path = (base / entry.path).resolve()
+        if path.is_relative_to(base) and path.is_file():
+            out[entry.path] = path.read_text(encoding="utf-8", errors="replace")
+    return out
+
+
 def _project_dir(paper: Path) -> Path:
     return paper if paper.is_dir() else paper.parent
 
@@ -273,22 +212,6 @@ def _revision_entry(
         "mapping": {m["old"]: m["new"] for m in plan["matched"]},
         **{k: plan[k] for k in ("reset", "renumbered", "added", "removed", "moved", "estimate")},
     }
-
-
-def _append_revision(ws: Workspace, entry: dict[str, Any]) -> None:
-    path = ws.root / "revision.json"
-    record = read_revisions(ws.root)
-    record["revisions"].append(entry)
-    write_json_atomic(path, record)
-
-
-def read_revisions(workdir: Path) -> dict[str, Any]:
-    """The `revision.json` record: every revision of this check, oldest first."""
-    path = workdir / "revision.json"
-    if not path.exists():
-        return {"schema": REVISION_SCHEMA, "revisions": []}
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
 
 
 def _event_fields(entry: dict[str, Any]) -> dict[str, Any]:

@@ -13,14 +13,13 @@ from typing import Any
 
 from paperlint.records import read_record
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.revise.history import read_revisions
 
 VERIFIED = {Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL}
 
 
 def since_previous(workdir: Path) -> dict[str, Any] | None:
     """The "since the previous version" section's data, from the newest revision."""
-    from paperlint.revise.revise import read_revisions
-
     revisions = read_revisions(workdir)["revisions"]
     if not revisions:
         return None

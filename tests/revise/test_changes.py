@@ -132,3 +132,27 @@ def test_renamed_label_is_not_an_edit(tmp_path: Path) -> None:
     assert ("lem:x", "lem:xx", "number") in [(p.old, p.new, p.by) for p in m.pairs]
     found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
     assert found == []
+
+
+def test_an_issue_whose_quote_is_gone_is_found_again(tmp_path: Path) -> None:
+    old = paper(tmp_path, "v1", V1)
+    new = paper(tmp_path, "v2", V1)
+    text = (tmp_path / "v2" / "paper.tex").read_text()
+    m = match_results(old, new)
+    formalised = [r.id for r in old.results]
+    quotes = {"lem:w": ("paper.tex", "$2 + 2 = 4$")}
+    kept = plan_resets(
+        old,
+        new,
+        blueprint(old),
+        m,
+        formalised=formalised,
+        quotes=quotes,
+        sources={"paper.tex": text},
+    )
+    assert kept == []
+    reflowed = {"paper.tex": text.replace("$2 + 2 = 4$", "$2 + 2\n= 4$")}
+    gone = plan_resets(
+        old, new, blueprint(old), m, formalised=formalised, quotes=quotes, sources=reflowed
+    )
+    assert [(r.id, r.action) for r in gone] == [("lem:w", "re-prove")]

@@ -13,8 +13,8 @@ import pytest
 
 from paperlint.cli.root import run
 from paperlint.engine.workspace import Workspace
-from paperlint.revise.revise import take_snapshot
 from paperlint.revise.since import since_previous
+from paperlint.revise.snapshot import take_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = ROOT / "fixtures" / "sample-variance"
@@ -126,7 +126,13 @@ def test_v2_resets_exactly_the_expected_results_and_redoes_only_them(
     }
     full = records(checked_v2_full)
     assert {k: v["verdict"] for k, v in after.items()} == {k: v["verdict"] for k, v in full.items()}
-    assert after["thm:product"] == before["thm:product"]
+    # untouched, except that its issue points at the line its quote moved to (63, was 60)
+    moved = after["thm:product"]["issue"]["location"]
+    assert (moved["line"], before["thm:product"]["issue"]["location"]["line"]) == (63, 60)
+    assert after["thm:product"] == {
+        **before["thm:product"],
+        "issue": {**before["thm:product"]["issue"], "location": moved},
+    }
     assert evidence_hashes(ws, "thm:product") == kept_evidence
     assert (ws / "source" / "paper.tex").read_bytes() == (V2 / "paper.tex").read_bytes()
     assert run(["validate", str(ws)]) == 0
@@ -168,11 +174,20 @@ def test_renumbered_version_keeps_every_verdict_and_its_evidence(
     after = records(ws)
     assert after["lem:max-bounds"]["stage"] == "pending"
     assert after["lem:max-bounds"]["verdict"] is None
+    source = (RENUMBERED / "paper.tex").read_text(encoding="utf-8")
     for rid, record in before.items():
-        assert after[rid] == {**record, "number": after[rid]["number"]}
+        issue = after[rid]["issue"]
+        if issue is not None:  # the quote moved down with the inserted lemma
+            quote_line = source[: source.index(issue["location"]["quote"])].count("\n") + 1
+            assert (
+                issue["location"]["line"] == quote_line == record["issue"]["location"]["line"] + 8
+            )
+            issue = {**issue, "location": record["issue"]["location"]}
+        assert {**after[rid], "issue": issue} == {**record, "number": after[rid]["number"]}
         assert after[rid]["verdict"] == record["verdict"]
     for rid, hashes in kept.items():
         assert evidence_hashes(ws, rid) == hashes
+    assert run(["validate", str(ws)]) == 0
 
 
 def test_undo_restores_the_previous_version(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
