@@ -142,3 +142,15 @@ def test_replay_of_a_budget_stopped_run_has_nothing_to_rerun(examples, capsys):
     code, out, _ = _run(capsys, "replay", str(examples["budget"]))
     assert code == 0, out
     assert "unfinished: nothing was verified, so nothing to re-run" in out
+
+
+def test_a_crashed_and_resumed_check_validates_clean(tmp_path, capsys):
+    """Evidence first, state last: a resume after a power cut leaves nothing to disagree."""
+    from tests.engine.conftest import check_argv, run_cli_forked
+
+    ws = tmp_path / "ws"
+    code = run_cli_forked(check_argv("sample-variance", ws), PAPERLINT_FAILPOINT="after-event:47")
+    assert code == 77
+    assert run_cli_forked(["resume", str(ws)]) == 1
+    code, out, err = _run(capsys, "validate", str(ws))
+    assert code == 0, out + err
