@@ -65,4 +65,7 @@ def _print_text(plan: dict[str, Any]) -> None:
             typer.echo(f"{what} {rid}")
     cost = plan["estimate"]
     usd = "unknown" if cost["cost_usd"] is None else f"${cost['cost_usd']:.4f}"
-    typer.echo(f"estimate: {cost['model_calls']} model call(s), {usd} (previous run's costs)")
+    extra = f"; not estimated: {', '.join(cost['not_estimated'])}" if cost["not_estimated"] else ""
+    typer.echo(
+        f"estimate: {cost['model_calls']} model call(s), {usd} (previous run's costs){extra}"
+    )

@@ -269,5 +269,6 @@ def revision_plan(match: Match, resets: list[Reset], cost: dict[str, Any]) -> di
         "removed": list(match.removed),
         "moved": list(match.moved),
         "matched": [{"old": p.old, "new": p.new, "by": p.by} for p in match.pairs],
-        "estimate": cost,
+        # added results have no previous cost to go by; they are new work on top
+        "estimate": {**cost, "not_estimated": list(match.added)},
     }
