@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from paperlint.errors import InputError
-from paperlint.records.results import ResultRecord
+from paperlint.records.results import ResultRecord, Results
 from paperlint.validate.model import Check, Finding, Snapshot
 
 # Rendered outputs and checkpoints are not evidence; leaving them out keeps the read small.
@@ -70,6 +70,13 @@ def _parse_records(data: bytes) -> tuple[list[ResultRecord], list[Finding]]:
         return [], [Finding("results.json", Check.RESULTS_SCHEMA, f"not JSON: {exc}")]
     if not isinstance(raw, dict) or raw.get("schema") != "paperlint.results/1":
         message = "the schema is not paperlint.results/1"
+        return [], [Finding("results.json", Check.RESULTS_SCHEMA, message)]
+    try:
+        Results.model_validate({**raw, "results": []})  # the envelope: no unknown top-level key
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        message = f"the envelope is invalid at {where}: {first['msg']}"
         return [], [Finding("results.json", Check.RESULTS_SCHEMA, message)]
     entries = raw.get("results")
     if not isinstance(entries, list):

@@ -31,12 +31,13 @@ class Check(StrEnum):
     VERDICT_MISSING = "verdict-missing"  # a verdict-bearing result is done without a verdict
     STAGE_VERDICT = "stage-verdict"  # a final verdict on a result that is not done
     NOT_VERDICT_BEARING = "not-verdict-bearing"  # a definition carries a proof verdict
-    VERDICT_INCONSISTENT = "verdict-inconsistent"  # issue/unfinished parts contradict the verdict
+    # issue/unfinished parts contradict the verdict (an unfinished verdict needs its reason;
+    # an empty or unknown reason already fails the record's schema)
+    VERDICT_INCONSISTENT = "verdict-inconsistent"
     EVIDENCE_PATH = "evidence-path"  # an evidence path escapes the workspace
     EVIDENCE_MISSING = "evidence-missing"  # a named evidence file does not exist
     HASH_MISSING = "hash-missing"  # a hashed evidence file is gone, or required but not hashed
     HASH_MISMATCH = "hash-mismatch"  # an evidence file's sha256 changed
-    UNFINISHED_REASON = "unfinished-reason"  # unfinished without a reason
     # Verified results.
     GATE_MISSING = "gate-missing"
     GATE_NOT_PASSED = "gate-not-passed"

@@ -30,8 +30,6 @@ def shape_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         state = "set" if record.unfinished else "absent"
         message = f"verdict {verdict} with unfinished record {state}"
         found.append(ctx.at(record, Check.VERDICT_INCONSISTENT, message))
-    if verdict is Verdict.UNFINISHED and record.unfinished and not record.unfinished.reason:
-        found.append(ctx.at(record, Check.UNFINISHED_REASON, "unfinished without a reason"))
     if record.conditions and verdict is not Verdict.VERIFIED_CONDITIONAL:
         message = f"conditions listed on a {verdict} verdict"
         found.append(ctx.at(record, Check.VERDICT_INCONSISTENT, message))

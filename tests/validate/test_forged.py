@@ -532,3 +532,89 @@ def test_an_obligation_skeleton_edited_in_results_json_is_rejected(copy_of):
         ws, "thm:inverse", lambda e: e["work"]["obligations"][0].update(skeleton="theorem x : True")
     )
     assert "gated-statement-mismatch" in rules(ws)
+
+
+def test_a_verdict_on_a_result_still_in_progress_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "thm:inverse", lambda e: e.update(stage="proving"))
+    assert "stage-verdict" in rules(ws)
+
+
+def test_an_unfinished_verdict_without_its_reason_is_rejected(copy_of):
+    ws = copy_of("budget")
+    edit_record(ws, "thm:product", lambda e: e.update(unfinished=None))
+    assert "verdict-inconsistent" in rules(ws)
+
+
+def test_an_issue_verdict_without_an_issue_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "thm:product", lambda e: e.update(issue=None))
+    assert {"issue-missing", "verdict-inconsistent"} <= rules(ws)
+
+
+def test_an_issue_without_its_review_record_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "thm:product", lambda e: e["issue"]["evidence"].update(review=None))
+    assert "issue-review-missing" in rules(ws)
+
+
+def test_an_older_gate_round_cited_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    folder = ws / "audits/thm_inverse"
+    data = load(folder / "gate-1.json") | {"round": 2, "decision": "BLOCK"}
+    dump(folder / "gate-2.json", data)
+    assert "gate-not-latest" in rules(ws)
+
+
+def test_a_verified_result_without_a_gate_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "thm:inverse", lambda e: e["evidence"].update(gate=None))
+    assert "gate-missing" in rules(ws)
+
+
+def test_a_main_theorem_renamed_in_the_file_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_text(ws / "lean/Paper/Thm_inverse.lean", "theorem thm_inverse (", "theorem thm_inverse' (")
+    rehash(ws)
+    assert "lean-declaration-missing" in rules(ws)
+
+
+def test_a_final_check_with_a_sorry_warning_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    path = ws / "audits/thm_inverse/final-check.json"
+    dump(path, load(path) | {"has_sorry_warning": True})
+    rehash(ws)
+    assert "final-check-unclean" in rules(ws)
+
+
+def test_a_final_check_without_axioms_for_the_theorem_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    path = ws / "audits/thm_inverse/final-check.json"
+    dump(path, load(path) | {"axioms": {}})
+    rehash(ws)
+    assert "axioms-missing" in rules(ws)
+
+
+def test_a_failed_final_audit_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    path = ws / "audits/thm_inverse/final-audit.json"
+    dump(path, load(path) | {"decision": "FAIL"})
+    edit_record(ws, "thm:inverse", lambda e: e["work"]["audit"].update(decision="FAIL"))
+    rehash(ws)
+    assert "audit-not-passed" in rules(ws)
+
+
+def test_a_conditional_verdict_on_an_unconditional_proof_is_rejected(copy_of):
+    ws = copy_of("proportions")
+    edit_record(ws, "thm:inverse", lambda e: e.update(verdict="verified_conditional"))
+    assert "conditional-without-conditions" in rules(ws)
+
+
+def test_every_rule_id_is_exercised_by_a_test():
+    from pathlib import Path
+
+    from paperlint.validate.model import Check
+
+    here = Path(__file__).parent
+    text = "".join(p.read_text() for p in here.glob("test_*.py"))
+    assert [c.value for c in Check if f'"{c.value}"' not in text] == []
