@@ -170,10 +170,26 @@ def test_renumbered_version_keeps_every_verdict_and_its_evidence(
         ("thm:product", "2.4", "2.5"),
     ]
 
-    assert run(["revise", str(ws), str(RENUMBERED / "paper.tex")]) == 0
+    argv = [
+        "revise",
+        str(ws),
+        str(RENUMBERED / "paper.tex"),
+        "--replay",
+        str(RENUMBERED / "replay"),
+    ]
+    assert run(argv) == 0
+    pending = records(ws)["lem:max-bounds"]
+    assert (pending["stage"], pending["verdict"]) == ("pending", None)
+    assert run(["resume", str(ws)]) == 1
     after = records(ws)
-    assert after["lem:max-bounds"]["stage"] == "pending"
-    assert after["lem:max-bounds"]["verdict"] is None
+    # only the added lemma was worked on
+    assert after["lem:max-bounds"]["verdict"] == "verified_unconditional"
+    redone = {
+        e["result"]
+        for e in events(ws)[[e["type"] for e in events(ws)].index("revision") :]
+        if e["type"] == "model_call"
+    }
+    assert redone == {"lem:max-bounds"}
     source = (RENUMBERED / "paper.tex").read_text(encoding="utf-8")
     for rid, record in before.items():
         issue = after[rid]["issue"]
