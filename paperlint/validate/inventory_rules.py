@@ -47,7 +47,7 @@ def replay_findings(ctx: Context) -> list[Finding]:
     ]
     events = ctx.snap.events or ()
     replayed += ["events.jsonl"] if any(_event_replay(e) for e in events) else []
-    if not replayed or ctx.snap.meta.get("replay") is True:
+    if not replayed or not ctx.snap.meta or ctx.snap.meta.get("replay") is True:
         return []
     message = f"results.json says replay: false, but {replayed[0]} records a replayed answer"
     return [Finding("results.json", Check.REPLAY_HIDDEN, message)]
