@@ -23,6 +23,7 @@ from paperlint.reports.describe import (
 )
 from paperlint.reports.graph import COLOURS, anchor, render_svg
 from paperlint.reports.load import ReportData, ResultView
+from paperlint.reports.since import HEADERS, since_rows
 from paperlint.reports.summary import (
     VERDICT_LABELS,
     cost_line,
@@ -81,7 +82,23 @@ def context(data: ReportData) -> dict[str, Any]:
         },
         "versions": data.versions,
         "notes": data.notes,
+        "since": _since(data),
         "results": [_result(data, view) for view in data.views],
+    }
+
+
+def _since(data: ReportData) -> dict[str, Any] | None:
+    if data.since is None:
+        return None
+    return {
+        "at": str(data.since.get("at", "")),
+        "reset": len(data.since.get("reset", [])),
+        "added": len(data.since.get("added", [])),
+        "removed": len(data.since.get("removed", [])),
+        "parts": [
+            {"title": title, "header": HEADERS[title], "rows": rows}
+            for title, rows in since_rows(data.since).items()
+        ],
     }
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from paperlint.preflight.model import Inventory, Result
 from paperlint.reports.lean_text import find_declaration, first_declaration
+from paperlint.reports.since import load_since
 
 from paperlint.errors import StateError
 from paperlint.records import EventLog, read_record
@@ -95,6 +96,7 @@ class ReportData:
     replay_parts: list[str]
     has_blueprint: bool
     notes: list[str] = field(default_factory=list)
+    since: dict[str, Any] | None = None  # after `paperlint revise`: changes since the last version
 
     @property
     def is_replay(self) -> bool:
@@ -134,6 +136,7 @@ def load_workspace(workspace: Path) -> ReportData:
         replay_parts=_replay_parts(results, events),
         has_blueprint=blueprint is not None,
         notes=notes,
+        since=load_since(workspace),
     )
 
 

@@ -13,6 +13,7 @@ from paperlint.reports.describe import (
     unfinished_text,
 )
 from paperlint.reports.load import ReportData, ResultView
+from paperlint.reports.since import since_lines
 from paperlint.reports.summary import (
     VERDICT_LABELS,
     CostLine,
@@ -35,6 +36,7 @@ def render_markdown(data: ReportData) -> str:
     if banner:
         lines += [f"> **{md.inline(banner)}**", ""]
     lines += summary_lines(data)
+    lines += since_lines(data.since)
     lines += glance_lines(data)
     lines += ["## Dependency graph", "", "![Dependency graph of the results](graph.svg)", ""]
     lines += ["## Results", ""]

@@ -140,6 +140,10 @@ def test_v2_resets_exactly_the_expected_results_and_redoes_only_them(
     since = since_previous(ws)
     assert since is not None
     assert since["verdicts_changed"] == since["issues_fixed"] == since["issues_introduced"] == []
+    report = (ws / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Since the previous version" in report
+    assert f"{len(expected)} results were re-checked" in report
+    assert 'id="since"' in (ws / "report" / "report.html").read_text(encoding="utf-8")
 
 
 def test_whitespace_only_revision_resets_nothing(
