@@ -128,6 +128,10 @@ def counterexample_findings(
         rebuilt = counterexample_module(ctx, record, gated)
         found.extend(rebuilt_findings(ctx, record, path, rebuilt))
     found.extend(_check_record_findings(ctx, record, path, name))
+    cex = record.work.counterexample
+    if cex is None or not (cex.accepted and cex.axioms_ok) or cex.file != path:
+        message = "the engine did not record this counterexample as compiled with standard axioms"
+        found.append(ctx.at(record, Check.COUNTEREXAMPLE_UNCLEAN, message))
     found.extend(
         ctx.about(record, f.file, Check.HYGIENE, f"{f.rule.value}: {f.message}", f.line)
         for f in leanfile.hygiene_findings(path, ctx.snap.files)

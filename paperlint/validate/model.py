@@ -64,6 +64,7 @@ class Check(StrEnum):
     AUDIT_MISSING = "audit-missing"
     AUDIT_NOT_PASSED = "audit-not-passed"
     AUDIT_RECORD_MISMATCH = "audit-record-mismatch"  # final-audit.json vs results.json's copy
+    ENGINE_AUDIT_FAILED = "engine-audit-failed"  # the engine's own mechanical audit said no
     UNCONDITIONAL_HAS_CONDITIONS = "unconditional-has-conditions"
     CONDITIONAL_WITHOUT_CONDITIONS = "conditional-without-conditions"
     CONDITION_NOT_HYPOTHESIS = "condition-not-hypothesis"  # not a binder with that type

@@ -44,7 +44,32 @@ def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         found.extend(rebuilt_findings(ctx, record, lean_file, proof_module(ctx, record)))
     found.extend(final_check_findings(ctx, record, lean_file))
     found.extend(audit_findings(ctx, record))
+    found.extend(engine_audit_findings(ctx, record))
     return found
+
+
+def engine_audit_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    """A failure the engine recorded is a failure. Its passes are never trusted (everything
+    is recomputed above), but a hand-upgrade of an `audit_failed` result shows up here."""
+    final = record.work.final
+    if final is None:
+        return [ctx.at(record, Check.ENGINE_AUDIT_FAILED, "the engine recorded no final audit")]
+    problems = [
+        what
+        for what, bad in (
+            ("build not clean", not final.clean),
+            ("axioms not standard", not final.axioms_ok),
+            ("hygiene findings", bool(final.hygiene_findings)),
+            ("statement fingerprint changed", not final.fingerprint_ok),
+            ("another final-check record", final.record != record.evidence.final_check),
+            ("another Lean file", final.file != record.evidence.lean_file),
+        )
+        if bad
+    ]
+    if not problems:
+        return []
+    message = "the engine's own audit says: " + ", ".join(problems)
+    return [ctx.at(record, Check.ENGINE_AUDIT_FAILED, message)]
 
 
 def lean_file_findings(

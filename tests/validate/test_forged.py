@@ -618,3 +618,17 @@ def test_every_rule_id_is_exercised_by_a_test():
     here = Path(__file__).parent
     text = "".join(p.read_text() for p in here.glob("test_*.py"))
     assert [c.value for c in Check if f'"{c.value}"' not in text] == []
+
+
+def test_a_hand_upgrade_of_an_engine_audit_failure_is_rejected(copy_of):
+    """Everything the audit re-derives was forged clean; the engine's own record of the
+    failure was left as the engine wrote it."""
+    ws = copy_of("proportions")
+    edit_record(ws, "thm:inverse", lambda e: e["work"]["final"].update(clean=False))
+    assert "engine-audit-failed" in rules(ws)
+
+
+def test_a_counterexample_the_engine_did_not_accept_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    edit_record(ws, "prop:square", lambda e: e["work"]["counterexample"].update(accepted=False))
+    assert "counterexample-unclean" in rules(ws)
