@@ -101,6 +101,7 @@ class ReplayReport:
     lean: LeanSource
     results: list[ResultReplay]
     findings: list[Finding]
+    recorded_replay: tuple[str, ...] = ()  # the check itself was a replay of these parts
 
     @property
     def lean_not_run(self) -> bool:
@@ -123,6 +124,9 @@ class ReplayReport:
 
     def lines(self) -> list[str]:
         out = [_lean_line(self.lean)]
+        if self.recorded_replay:
+            parts = " and ".join(self.recorded_replay)
+            out.append(f"The check itself was a REPLAY ({parts} answers recorded, not live).")
         out += [f.render(self.workspace) for f in self.findings]
         for res in self.results:
             unchecked = any(r.status == "not-run" for r in res.lean)
@@ -139,6 +143,7 @@ class ReplayReport:
             "workspace": self.workspace,
             "lean": {"mode": self.lean.mode, "detail": self.lean.detail},
             "replay": self.lean.mode == "replay",
+            "check_was_replay": list(self.recorded_replay),
             "re_verified": self.lean.mode != "unavailable" and not self.lean_not_run,
             "summary": self.reverified(),
             "findings": [f.to_json() for f in self.findings],
@@ -180,7 +185,13 @@ def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayRepo
             if one.lean[0].status == "refuted":
                 one.rederived = Verdict.UNFINISHED.value
         results.append(one)
-    return ReplayReport(workspace=str(root), lean=lean, results=results, findings=findings)
+    parts = snap.meta.get("replay_parts") if snap.meta.get("replay") is True else None
+    recorded = tuple(str(p) for p in parts) if isinstance(parts, list) else ()
+    return ReplayReport(str(root), lean, results, findings, recorded or _replay_flag(snap))
+
+
+def _replay_flag(snap: Snapshot) -> tuple[str, ...]:
+    return ("model/lean",) if snap.meta.get("replay") is True else ()
 
 
 def _redraft(snap: Snapshot, record: ResultRecord, lean: LeanSource, header: str) -> LeanRerun:

@@ -55,6 +55,7 @@ def test_replay_rederives_every_verdict_from_the_fixture_replay(examples, capsys
     code, out, _ = _run(capsys, "replay", str(examples[name]))
     assert code == 0, out
     assert "REPLAY" in out and "DIFFERS" not in out
+    assert "The check itself was a REPLAY (model and lean answers recorded" in out
     assert "re-verified: from a REPLAY of recorded Lean answers" in out
 
 
