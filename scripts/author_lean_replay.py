@@ -37,6 +37,7 @@ from paperlint.lean.replay import key_for_request
 from paperlint.lean.verifier import AxiomReport, FinalCheck, LeanCheck, LeanContext, Outcome
 
 SORRY = re.compile(r"\bsorry\b")
+VACUITY = re.compile(r"_vacuous\b|↔ True := by")
 DECL = re.compile(r"^(?:theorem|lemma)\s+(\S+)", re.M)
 STANDARD = "[propext, Classical.choice, Quot.sound]"
 
@@ -66,6 +67,8 @@ class AuthoringVerifier:
         self.env += 1
         raw: dict[str, Any] = {"env": self.env}
         rejected = next((err for key, err in self.reject.items() if key in candidate), None)
+        if rejected is None and VACUITY.search(candidate):
+            rejected = "linarith failed to find a contradiction"  # the statements are not vacuous
         if rejected is not None:
             last = candidate.rstrip().count("\n") + 1
             raw["messages"] = [

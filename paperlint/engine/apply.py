@@ -202,6 +202,8 @@ def _issue_checked(record: ResultRecord, outcome: Outcome, policy: Policy) -> Re
         ambiguity = record.work.draft.ambiguity if record.work.draft else ""
         suspicion = Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
     new = _reopen(record, ruling=ruling, suspicion=suspicion, counterexample=outcome.counterexample)
+    hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample
+    new = new.model_copy(update={"evidence": new.evidence.model_copy(update={"hashes": hashes})})
     if not ruling.is_issue:
         if record.work.suspicion is None:
             return new  # the ambiguity does not matter: go on proving

@@ -279,6 +279,8 @@ def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
     )
     gate = _ask(ctx, "gate", "gate", action, inputs, GateOutput)
     draft = record.work.draft
+    if gate.decision == "PASS" and draft is not None:
+        gate = _probe_vacuity(ctx, results, record, action, gate, draft)
     fp = ports.fingerprint(draft.statement) if draft and gate.decision == "PASS" else None
     data = {
         "schema": "paperlint.gate/1",
@@ -298,6 +300,57 @@ def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
         fingerprint=fp,
         lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
     )
+
+
+def _probe_vacuity(
+    ctx: EngineContext,
+    results: Results,
+    record: ResultRecord,
+    action: Action,
+    gate: GateOutput,
+    draft: DraftOutput,
+) -> GateOutput:
+    """A statement Lean can refute from its hypotheses alone proves nothing: block it."""
+    from paperlint.validate.vacuity import probe_draft
+
+    statement_only = record.kind in STATEMENT_ONLY_KINDS
+    context = base_context(ctx, results, record)
+    if statement_only:
+        context = leantext.context_for(
+            ctx.settings.header, [*context.accepted, *draft.definitions, draft.statement]
+        )
+    # Called on the verifier directly: a probe nobody answered is no evidence either way, and
+    # must not stop the run the way an unavailable check of the statement itself would.
+    probe = probe_draft(
+        ctx.verifier,
+        context,
+        draft,
+        timeout_s=ctx.settings.lean_timeout_s,
+        statement_only=statement_only,
+    )
+    ctx.emit(
+        {
+            "type": "lean_check",
+            "result": record.id,
+            "obligation": None,
+            "kind": "vacuity",
+            "outcome": "vacuous" if probe.vacuous else "not_vacuous",
+            "code": None,
+            "checked": probe.checked,
+            "duration_s": 0.0,
+            "replay": ctx.verifier.is_replay,
+        }
+    )
+    if not probe.vacuous:
+        return gate
+    folder = ctx.ws.audit_dir(record.id)
+    _write_json(
+        ctx,
+        folder / f"vacuity-{action.attempt}.json",
+        {"schema": "paperlint.vacuity/1", "witness": probe.witness, "reason": probe.reason()},
+    )
+    reasons = [*gate.reasons, probe.reason() or "vacuous statement"]
+    return gate.model_copy(update={"decision": "BLOCK", "reasons": reasons})
 
 
 def _prove(ctx: EngineContext, results: Results, record: ResultRecord, action: Action) -> Outcome:
