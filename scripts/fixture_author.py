@@ -47,32 +47,25 @@ class Transcript:
         path.write_text(body, encoding="utf-8")
 
 
+FIDELITY_FIELDS = (
+    "object_class",
+    "quantifier_order",
+    "parameter_domains",
+    "codomain",
+    "hypotheses",
+    "conclusion",
+    "follow_on_claims",
+)
+
+
 def fidelity(**fields: str) -> dict[str, str]:
-    keys = (
-        "object_class",
-        "quantifier_order",
-        "parameter_domains",
-        "codomain",
-        "hypotheses",
-        "conclusion",
-        "follow_on_claims",
-    )
-    return {k: fields.get(k, "") for k in keys}
+    return {k: fields.get(k, "") for k in FIDELITY_FIELDS}
 
 
 def gate_pass(note: str = "matches the paper") -> dict[str, Any]:
-    fields = [
-        "object_class",
-        "quantifier_order",
-        "parameter_domains",
-        "codomain",
-        "hypotheses",
-        "conclusion",
-        "follow_on_claims",
-    ]
     return {
         "decision": "PASS",
-        "fields": [{"field": f, "ok": True, "comment": note} for f in fields],
+        "fields": [{"field": f, "ok": True, "comment": note} for f in FIDELITY_FIELDS],
         "reasons": [],
     }
 

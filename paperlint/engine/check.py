@@ -58,7 +58,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
     _prepare_folder(ws, fresh=request.fresh)
     project_dir = paper if paper.is_dir() else paper.parent
     with WorkspaceLock(ws.root):
-        _keep_sources(project_dir, ws, inventory)
+        keep_sources(project_dir, ws, inventory)
         blueprint = build_blueprint(inventory)
         write_record(ws.inventory, inventory)
         write_record(ws.blueprint, blueprint)
@@ -139,8 +139,9 @@ def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
     ws.root.mkdir(parents=True, exist_ok=True)
 
 
-def _keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
+def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
     """The kept copy of the paper as checked: exactly the files preflight read."""
+    shutil.rmtree(ws.source, ignore_errors=True)
     base = project_dir.resolve()
     for entry in inventory.files:
         src = (base / entry.path).resolve()

@@ -28,7 +28,7 @@ from paperlint.engine.actions import Action, ActionKind, Failure, Outcome, Proof
 from paperlint.engine.context import EngineContext
 from paperlint.engine.plan import STATEMENT_ONLY_KINDS
 from paperlint.errors import ModelError
-from paperlint.lean.verifier import LeanCheck, LeanContext
+from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.store import write_json_atomic, write_text_atomic
@@ -118,6 +118,20 @@ def _lean(ctx: EngineContext, action: Action, kind: str, check: LeanCheck) -> Le
     if check.outcome is LeanOutcome.UNAVAILABLE:
         raise LeanUnavailable(check.hint or (check.code.value if check.code else "unavailable"))
     return check
+
+
+def _final_check(ctx: EngineContext, action: Action, path: Path, name: str) -> FinalCheck:
+    """The cold build of a self-contained file, logged like every other Lean check."""
+    final = ctx.verifier.final_check(path, [name], timeout_s=ctx.settings.final_timeout_s)
+    summary = LeanCheck(
+        outcome=final.outcome,
+        code=final.code,
+        hint=final.hint,
+        replay=final.replay,
+        duration_s=final.duration_s,
+    )
+    _lean(ctx, action, "final", summary)
+    return final
 
 
 def _write_json(ctx: EngineContext, path: Path, data: Any) -> str:
@@ -532,19 +546,7 @@ def _counterexample(
         return CounterexampleCheck(
             file=rel, accepted=False, axioms_ok=False, detail="; ".join(refused)
         )
-    final = ctx.verifier.final_check(path, [name], timeout_s=ctx.settings.final_timeout_s)
-    _lean(
-        ctx,
-        action,
-        "final",
-        LeanCheck(
-            outcome=final.outcome,
-            code=final.code,
-            hint=final.hint,
-            replay=final.replay,
-            duration_s=final.duration_s,
-        ),
-    )
+    final = _final_check(ctx, action, path, name)
     axioms = final.axioms.get(name)
     axioms_ok = axioms is not None and set(axioms) <= STANDARD_AXIOMS
     write_json_atomic(path.with_suffix(".check.json"), final.model_dump(mode="json"))
@@ -615,21 +617,7 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
     path = ctx.ws.root / module
     text = leantext.module_text(context, "\n\n".join(proofs))
     write_text_atomic(path, text)
-    final = ctx.verifier.final_check(
-        path, [draft.lean_name], timeout_s=ctx.settings.final_timeout_s
-    )
-    _lean(
-        ctx,
-        action,
-        "final",
-        LeanCheck(
-            outcome=final.outcome,
-            code=final.code,
-            hint=final.hint,
-            replay=final.replay,
-            duration_s=final.duration_s,
-        ),
-    )
+    final = _final_check(ctx, action, path, draft.lean_name)
     folder = ctx.ws.audit_dir(record.id)
     record_path = _write_json(
         ctx,

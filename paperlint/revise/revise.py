@@ -18,6 +18,7 @@ from typing import Any, Final
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
 from paperlint.config import dump_config_toml, load_snapshot
+from paperlint.engine.check import keep_sources
 from paperlint.engine.run import Journal
 from paperlint.engine.workspace import Workspace, open_workspace, safe_name
 from paperlint.errors import InputError
@@ -181,15 +182,7 @@ def _project_dir(paper: Path) -> Path:
 
 def _replace_source(ws: Workspace, project_dir: Path, inventory: Inventory) -> None:
     """The kept copy becomes the new version: exactly the files preflight read (as `check`)."""
-    shutil.rmtree(ws.source, ignore_errors=True)
-    base = project_dir.resolve()
-    for entry in inventory.files:
-        src = (base / entry.path).resolve()
-        if not src.is_relative_to(base) or not src.is_file():
-            continue
-        dest = ws.source / entry.path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dest)
+    keep_sources(project_dir, ws, inventory)
 
 
 def _rewrite_run_config(ws: Workspace, paper: Path, replay: Path | None) -> None:
