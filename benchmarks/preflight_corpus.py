@@ -275,7 +275,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--only", action="append", default=[], help="only this paper (repeat)")
     parser.add_argument("--mismatches", action="store_true", help="list number mismatches")
+    parser.add_argument(
+        "--pdf",
+        action="store_true",
+        help="compile each paper to PDF and score the PDF preflight instead (needs TeX)",
+    )
+    parser.add_argument(
+        "--stubs", action="store_true", help="with --pdf: stub missing vendored classes/styles"
+    )
     args = parser.parse_args(argv)
+    if args.pdf:
+        return _pdf_mode(args.corpus, only=args.only, stubs=args.stubs)
     latex_time = args.latex_time and shutil.which("latexmk") is not None
     if args.latex_time and not latex_time:
         print("latexmk not installed: --latex-time ignored", file=sys.stderr)
@@ -292,6 +302,18 @@ def main(argv: list[str]) -> int:
             for s in scores:
                 for line in s.mismatches or []:
                     print(f"{s.name}: {line}")
+    return 0
+
+
+def _pdf_mode(corpus: Path, *, only: list[str], stubs: bool) -> int:
+    # The PDF benchmark lives beside this file (benchmarks/preflight_pdf.py).
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from preflight_pdf import render, run_pdf_benchmark
+
+    if shutil.which("latexmk") is None:
+        print("--pdf needs TeX (latexmk) to compile the corpus papers", file=sys.stderr)
+        return 2
+    print(render(run_pdf_benchmark(corpus, only=only or None, stubs=stubs)))
     return 0
 
 

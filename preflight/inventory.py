@@ -20,7 +20,11 @@ log = logging.getLogger(__name__)
 
 def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
     """Read a .tex file or a project folder and list its numbered results (InputError on bad
-    input; everything else becomes a diagnostic)."""
+    input; everything else becomes a diagnostic). A .pdf goes to the PDF preflight."""
+    if Path(path).suffix.lower() == ".pdf":
+        from paperlint.preflight.pdf import build_pdf_inventory
+
+        return build_pdf_inventory(Path(path))
     flat = load_project(Path(path), root)
     walk = Walker(flat.text).run()
     results = _results(flat, walk)

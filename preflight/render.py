@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperlint.preflight.model import Inventory, Result
+from paperlint.preflight.model import Inventory, Result, Span
 
 
 def _row(result: Result) -> list[str]:
@@ -10,7 +10,7 @@ def _row(result: Result) -> list[str]:
         result.number or "-",
         result.kind,
         result.labels[0] if result.labels else "-",
-        f"{result.span.file}:{result.span.start_line}",
+        _where(result.span),
         "yes" if result.proof is not None else "no",
         ", ".join(result.uses) or "-",
     ]
@@ -27,3 +27,10 @@ def text_table(inventory: Inventory) -> str:
     ]
     lines.append(f"{len(inventory.results)} results in {inventory.root}")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _where(span: Span) -> str:
+    """`file:line`, or `file:p3:12` for a PDF (line 12 of page 3)."""
+    if span.page is not None:
+        return f"{span.file}:p{span.page}:{span.start_line}"
+    return f"{span.file}:{span.start_line}"

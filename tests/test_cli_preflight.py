@@ -43,7 +43,9 @@ def test_input_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(b"%PDF-1.4\n")
     assert root.run(["preflight", str(pdf)]) == 2
-    assert "PDF input is not supported yet" in capsys.readouterr().err
+    assert "broken PDF" in capsys.readouterr().err
+    assert root.run(["preflight", str(pdf), "--latex"]) == 2
+    assert "--latex needs the TeX sources" in capsys.readouterr().err
     assert root.run(["preflight", str(tmp_path / "missing")]) == 2
 
 

@@ -13,7 +13,7 @@ from paperlint.errors import InputError
 
 @app.command("preflight")
 def preflight(
-    path: Path = typer.Argument(..., help="The paper: a .tex file or a project folder."),
+    path: Path = typer.Argument(..., help="The paper: a .tex file, a project folder or a PDF."),
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the inventory JSON."),
@@ -25,6 +25,8 @@ def preflight(
 
     if fmt not in ("text", "json"):
         raise InputError(f"unknown --format {fmt!r}", hint="use --format text or --format json")
+    if latex and path.suffix.lower() == ".pdf":
+        raise InputError("--latex needs the TeX sources", path=path, hint="drop --latex for a PDF")
     inventory = build_inventory(path, root=root)
     if latex:
         from paperlint.preflight.latexcheck import apply_latex

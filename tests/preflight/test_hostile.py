@@ -150,10 +150,10 @@ def test_huge_file_is_read_linearly(tmp_path: Path) -> None:
     assert "huge-file" in _codes(inventory)
 
 
-def test_pdf_input_is_refused(tmp_path: Path) -> None:
+def test_a_broken_pdf_is_a_clear_input_error(tmp_path: Path) -> None:
     path = tmp_path / "paper.pdf"
     path.write_bytes(b"%PDF-1.5\n")
-    with pytest.raises(InputError, match="PDF input is not supported yet"):
+    with pytest.raises(InputError, match="broken PDF"):
         build_inventory(path)
 
 
