@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperlint.preflight.texscan import find_closing_brace, read_optional
+
 PROBE_PREFIX = "paperlint-probe-"
 
 
@@ -107,26 +109,8 @@ def _after_optional(text: str, pos: int) -> int:
             break
     if i >= len(text) or text[i] != "[":
         return pos
-    close = _bracket_close(text, i)
-    return pos if close is None else close + 1
-
-
-def _bracket_close(text: str, i: int) -> int | None:
-    depth = 0
-    j = i + 1
-    while j < len(text):
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == "]" and depth == 0:
-            return j
-        j += 1
-    return None
+    read = read_optional(text, i, newline=False)
+    return pos if read is None else read[1]
 
 
 def _after_group(text: str, pos: int) -> int | None:
@@ -135,17 +119,5 @@ def _after_group(text: str, pos: int) -> int | None:
         i += 1
     if i >= len(text) or text[i] != "{":
         return None
-    depth = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
+    end = find_closing_brace(text, i)
+    return None if end >= len(text) else end + 1
