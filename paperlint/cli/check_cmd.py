@@ -31,7 +31,7 @@ def _budget(max_cost: float | None, max_calls: int | None) -> dict[str, Any]:
 
 @app.command("check")
 def check(
-    paper: Path = typer.Argument(..., help="The paper: a .tex file or a project folder."),
+    paper: Path = typer.Argument(..., help="The paper: a .tex file, a project folder or a PDF."),
     workdir: Path | None = typer.Option(None, "--workdir", help="Default: PAPER.paperlint/"),
     config: Path | None = typer.Option(None, "--config", help="A paperlint.toml to use."),
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
@@ -67,9 +67,9 @@ def check(
 @app.command("resume")
 def resume(
     workdir: Path = typer.Argument(..., help="The check folder (PAPER.paperlint/)."),
-    until: str | None = typer.Option(None, "--until"),
-    max_cost: float | None = typer.Option(None, "--max-cost"),
-    max_calls: int | None = typer.Option(None, "--max-calls"),
+    until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
+    max_cost: float | None = typer.Option(None, "--max-cost", help="New budget in USD."),
+    max_calls: int | None = typer.Option(None, "--max-calls", help="New budget in calls."),
 ) -> int:
     """Continue a check from its last complete record."""
     from paperlint.engine.check import resume_check
