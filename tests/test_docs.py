@@ -6,7 +6,8 @@ from tests.conftest import ROOT
 
 def test_cli_reference_is_up_to_date():
     committed = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    assert committed == render_cli_docs(), "docs/cli.md is stale: run `python -m paperlint.cli.docs`"
+    stale = "docs/cli.md is stale: run `python -m paperlint.cli.docs`"
+    assert committed == render_cli_docs(), stale
 
 
 def test_every_command_is_documented():
