@@ -12,6 +12,17 @@ def test_cli_reference_is_up_to_date():
 
 def test_every_command_is_documented():
     text = render_cli_docs()
-    for command in ("preflight", "check", "resume", "status", "report", "validate", "replay",
-                    "revise", "doctor", "setup", "lean scan"):
+    for command in (
+        "preflight",
+        "check",
+        "resume",
+        "status",
+        "report",
+        "validate",
+        "replay",
+        "revise",
+        "doctor",
+        "setup",
+        "lean scan",
+    ):
         assert f"## `paperlint {command}`" in text
