@@ -39,33 +39,55 @@ def now() -> str:
 
 
 class Journal:
-    """The event log, with sequence numbers, timestamps and the crash failpoint."""
+    """The event log, with sequence numbers, timestamps, the running spend and the failpoint.
+
+    The spend is read from the log once and then kept up to date from the events emitted, so
+    planning does not re-read the whole log before every action.
+    """
 
     def __init__(self, log_: EventLog) -> None:
         self.log = log_
-        self.seq = log_.count()
+        self.seq = 0
+        self._tally = _Tally()
+        for event in log_.read():
+            self.seq += 1
+            self._tally.add(event)
 
     def emit(self, event: dict[str, Any]) -> None:
         self.seq += 1
+        self._tally.add(event)
         count = self.log.append({"seq": self.seq, "ts": now(), **event})
         maybe_die(count)
 
+    @property
+    def spend(self) -> Spend:
+        """Charges stay charged: a resume never refunds what an earlier run spent."""
+        return self._tally.spend()
 
-def spend_of(log_: EventLog) -> Spend:
-    """Charges stay charged: a resume never refunds what an earlier run spent."""
-    calls = 0
-    model_calls = 0
-    cost = 0.0
-    for event in log_.read():
+
+@dataclass
+class _Tally:
+    calls: int = 0
+    model_calls: int = 0
+    cost: float = 0.0
+
+    def add(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "action_started":
-            calls += int(event.get("charge", {}).get("calls", 0))
+            self.calls += int(event.get("charge", {}).get("calls", 0))
         elif kind == "charge":
-            calls += int(event.get("calls", 0))
+            self.calls += int(event.get("calls", 0))
         elif kind == "model_call":
-            model_calls += 1
-            cost += float(event.get("cost_usd") or 0.0)
-    return Spend(calls=max(calls, model_calls), cost_usd=cost)
+            self.model_calls += 1
+            self.cost += float(event.get("cost_usd") or 0.0)
+
+    def spend(self) -> Spend:
+        return Spend(calls=max(self.calls, self.model_calls), cost_usd=self.cost)
+
+
+def spend_of(log_: EventLog) -> Spend:
+    """The spend recorded in an event log (read-only callers: status, estimates)."""
+    return Journal(log_).spend
 
 
 @dataclass
@@ -88,7 +110,7 @@ def run_loop(
     allowed = UNTIL.get(until or "")
     try:
         while True:
-            decision = plan(results, ctx.order, policy, spend_of(journal.log))
+            decision = plan(results, ctx.order, policy, journal.spend)
             if isinstance(decision, Stop):
                 results = _finish(ctx, results, journal, decision.reason)
                 return summarise(results, workspace=str(ctx.ws.root), stop_reason=_reason(decision))
