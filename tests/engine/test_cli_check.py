@@ -111,3 +111,29 @@ def test_ctrl_c_saves_state_exits_130_and_resume_finishes(tmp_path, monkeypatch,
         (reference / "results.json").read_text()
     )
     assert list((workdir / "snapshots").iterdir())
+
+
+def test_a_spent_budget_stops_the_run_and_a_larger_one_resumes_it(tmp_path, finished_runs):
+    fixture = example("sample-variance")
+    workdir = tmp_path / "ws"
+    argv = [
+        "check",
+        str(fixture / "paper.tex"),
+        "--replay",
+        str(fixture / "replay"),
+        "--workdir",
+        str(workdir),
+        "--max-calls",
+        "6",
+    ]
+    assert run(argv) == 4
+    data = json.loads((workdir / "results.json").read_text())
+    reasons = {r["unfinished"]["reason"] for r in data["results"] if r["verdict"] == "unfinished"}
+    assert reasons == {"budget_exhausted"}
+    events = [json.loads(x) for x in (workdir / "events.jsonl").read_text().splitlines()]
+    assert sum(1 for e in events if e["type"] == "model_call") == 6
+    assert run(["resume", str(workdir), "--max-calls", "1000"]) == 1
+    reference, _ = finished_runs["sample-variance"]
+    assert json.loads((workdir / "results.json").read_text()) == json.loads(
+        (reference / "results.json").read_text()
+    )
