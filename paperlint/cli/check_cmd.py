@@ -92,13 +92,19 @@ def status(
 
     from paperlint.engine.status import status_rows
 
-    rows, results = status_rows(workdir, why=why)
+    rows, results, stale = status_rows(workdir, why=why)
     if fmt == "json":
-        payload = {"replay": results.replay, "results": [asdict(r) for r in rows]}
+        payload = {
+            "replay": results.replay,
+            "stale": stale,
+            "results": [asdict(r) for r in rows],
+        }
         typer.echo(json.dumps(payload, indent=2))
         return 0
     if results.replay:
         typer.echo("REPLAY: these verdicts come from a recorded run, not a live check.")
+    for reason in stale:
+        typer.echo(f"stale: {reason}")
     typer.echo(f"{'number':<8} {'kind':<12} {'id':<28} {'stage':<13} verdict")
     for row in rows:
         typer.echo(

@@ -23,7 +23,8 @@ class StatusRow:
     why: list[str]
 
 
-def status_rows(folder: Path, *, why: bool) -> tuple[list[StatusRow], Results]:
+def status_rows(folder: Path, *, why: bool) -> tuple[list[StatusRow], Results, list[str]]:
+    """Rows per result, the records, and what is stale for the whole check (with `why`)."""
     ws = open_workspace(folder)
     results = ws.load_results()
     stale = _stale_reasons(ws) if why else []
@@ -34,11 +35,11 @@ def status_rows(folder: Path, *, why: bool) -> tuple[list[StatusRow], Results]:
             kind=r.kind,
             stage=r.stage.value,
             verdict=r.verdict.value if r.verdict else None,
-            why=(_why(r, results) + stale) if why else [],
+            why=_why(r, results) if why else [],
         )
         for r in results.results
     ]
-    return rows, results
+    return rows, results, stale
 
 
 def _why(record: ResultRecord, results: Results) -> list[str]:

@@ -137,3 +137,13 @@ def test_a_spent_budget_stops_the_run_and_a_larger_one_resumes_it(tmp_path, fini
     assert json.loads((workdir / "results.json").read_text()) == json.loads(
         (reference / "results.json").read_text()
     )
+
+
+def test_status_why_names_a_source_changed_since_the_check(tmp_path, capsys):
+    paper = tmp_path / "paper.tex"
+    paper.write_text((example("proportions") / "paper.tex").read_text())
+    run(["check", str(paper)])
+    paper.write_text(paper.read_text() + "\n% an edit after the check\n")
+    capsys.readouterr()
+    assert run(["status", str(tmp_path / "paper.paperlint"), "--why"]) == 0
+    assert "stale: source-changed: paper.tex" in capsys.readouterr().out
