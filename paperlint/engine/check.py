@@ -16,7 +16,7 @@ from paperlint.engine import leantext
 from paperlint.engine.apply import unfinished
 from paperlint.engine.backends import Backends, make_backends
 from paperlint.engine.context import EngineContext, Settings
-from paperlint.engine.plan import Policy, is_open
+from paperlint.engine.plan import STATEMENT_ONLY_KINDS, Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
 from paperlint.engine.summary import Summary, summarise
 from paperlint.engine.workspace import (
@@ -26,14 +26,20 @@ from paperlint.engine.workspace import (
     write_results,
 )
 from paperlint.errors import InputError
-from paperlint.preflight.model import Inventory
+from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
-from paperlint.records.results import ResultRecord, Results, Stage, UnfinishedReason
+from paperlint.records.results import (
+    Evidence,
+    ResultRecord,
+    Results,
+    Stage,
+    UnfinishedReason,
+)
 from paperlint.records.store import write_text_atomic
 
 log = logging.getLogger(__name__)
 VERDICT_KINDS = {"theorem", "lemma", "proposition", "corollary", "claim", "conjecture"}
-INPUT_KINDS = {"definition", "assumption"}
+INPUT_KINDS = STATEMENT_ONLY_KINDS  # formalised and gated, listed as inputs, no verdict
 
 
 @dataclass(frozen=True)
@@ -152,37 +158,37 @@ def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None
         shutil.copyfile(src, dest)
 
 
+def is_verdict_bearing(result: Result) -> bool:
+    return result.kind in VERDICT_KINDS and result.restates is None
+
+
+def initial_record(result: Result, lean_name: str | None) -> ResultRecord:
+    """A result's record before any work: pending, or done at once when nothing is formalised."""
+    bearing = is_verdict_bearing(result)
+    record = ResultRecord(
+        id=result.id,
+        number=result.number,
+        kind=result.kind,
+        verdict_bearing=bearing,
+        stage=Stage.PENDING,
+        evidence=Evidence(lean_name=lean_name),
+    )
+    if not bearing and result.kind not in INPUT_KINDS:
+        return record.model_copy(
+            update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
+        )
+    return record
+
+
 def initial_results(
     inventory: Inventory, blueprint: Blueprint, backends: Backends, paper: str
 ) -> Results:
-    entries = {e.id: e for e in blueprint.entries}
-    records = []
-    for result in inventory.results:
-        entry = entries.get(result.id)
-        bearing = result.kind in VERDICT_KINDS and result.restates is None
-        record = ResultRecord(
-            id=result.id,
-            number=result.number,
-            kind=result.kind,
-            verdict_bearing=bearing,
-            stage=Stage.PENDING,
-        )
-        if not bearing and result.kind not in INPUT_KINDS:
-            record = record.model_copy(
-                update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
-            )
-        if entry is not None:
-            record = record.model_copy(
-                update={
-                    "evidence": record.evidence.model_copy(update={"lean_name": entry.lean_name})
-                }
-            )
-        records.append(record)
+    names = {e.id: e.lean_name for e in blueprint.entries}
     return Results(
         replay=bool(backends.replay_parts),
         replay_parts=list(backends.replay_parts),
         paper=paper,
-        results=records,
+        results=[initial_record(r, names.get(r.id)) for r in inventory.results],
     )
 
 

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 
 from paperlint.blueprint.model import Blueprint, BlueprintEntry
 from paperlint.blueprint.names import module_file
-from paperlint.engine.check import INPUT_KINDS, VERDICT_KINDS
+from paperlint.engine.check import INPUT_KINDS, initial_record, is_verdict_bearing
 from paperlint.engine.workspace import safe_name
-from paperlint.preflight.model import Inventory, Result
+from paperlint.preflight.model import Inventory
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage
 from paperlint.records.work import Obligation, ResultWork
 from paperlint.revise.changes import Reset, ResetAction
@@ -50,7 +50,7 @@ def revised_results(
     for result in new_inventory.results:
         previous = by_old.get(old_of.get(result.id, ""))
         if previous is None:
-            records.append(fresh_record(result, names.get(result.id)))
+            records.append(initial_record(result, names.get(result.id)))
             continue
         if previous.id != result.id:
             previous = rehome(previous, result.id)
@@ -134,29 +134,6 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
             "work": new_work,
         }
     )
-
-
-def fresh_record(result: Result, lean_name: str | None) -> ResultRecord:
-    """A result new in this version, as `engine.check.initial_results` would start it."""
-    bearing = is_verdict_bearing(result)
-    record = ResultRecord(
-        id=result.id,
-        number=result.number,
-        kind=result.kind,
-        verdict_bearing=bearing,
-        stage=Stage.PENDING,
-        evidence=Evidence(lean_name=lean_name),
-    )
-    if not bearing and result.kind not in INPUT_KINDS:
-        return record.model_copy(
-            update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
-        )
-    return record
-
-
-def is_verdict_bearing(result: Result) -> bool:
-    """As `engine.check.initial_results` decides it."""
-    return result.kind in VERDICT_KINDS and result.restates is None
 
 
 def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:

@@ -28,11 +28,11 @@ import networkx as nx
 from paperlint.blueprint.fingerprint import normalise_tex
 from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
+from paperlint.engine.plan import STATEMENT_ONLY_KINDS
 from paperlint.preflight.model import Inventory, Result
 from paperlint.revise.match import Match
 
 ResetAction = Literal["re-draft", "re-gate", "re-prove"]
-STATEMENT_ONLY_KINDS: Final = frozenset({"definition", "assumption"})
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a
