@@ -7,7 +7,6 @@ state last). Failures of the edges become typed outcomes, never exceptions.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +26,7 @@ from paperlint.engine import leantext, ports, prompts
 from paperlint.engine.actions import Action, ActionKind, Failure, Outcome, ProofCheck
 from paperlint.engine.context import EngineContext
 from paperlint.engine.plan import STATEMENT_ONLY_KINDS
+from paperlint.engine.workspace import safe_name
 from paperlint.errors import ModelError
 from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
@@ -162,11 +162,8 @@ def accepted_declarations(record: ResultRecord) -> list[str]:
 
 
 def base_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:
-    decls: list[str] = []
-    for dep_id in ctx.deps.get(record.id, []):
-        dep = results.get(dep_id)
-        if dep is not None:
-            decls.extend(accepted_declarations(dep))
+    """The dependencies' accepted Lean, then the result's own definitions."""
+    decls = _dependency_decls(ctx, results, record)
     if record.work.draft is not None and record.kind not in STATEMENT_ONLY_KINDS:
         decls.extend(record.work.draft.definitions)
     return leantext.context_for(ctx.settings.header, decls)
@@ -382,7 +379,7 @@ def _prove(ctx: EngineContext, results: Results, record: ResultRecord, action: A
     )
     prover = _ask(ctx, "prover", "prover", action, inputs, ProverOutput, model=action.model)
     folder = ctx.ws.audit_dir(record.id) / "attempts"
-    file = _write_text(ctx, folder / f"{_safe(ob.id)}-{action.attempt}.lean", prover.lean)
+    file = _write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", prover.lean)
     problem = _proof_problem(ob.skeleton, prover.lean)
     if problem:
         return Outcome(
@@ -419,41 +416,12 @@ def _proof_problem(skeleton: str, candidate: str) -> str:
     target = leantext.parse_declaration(skeleton)
     if target is None:
         return "the obligation's skeleton could not be parsed"
-    decls = [
-        d
-        for d in _split_declarations(candidate)
-        if (p := leantext.parse_declaration(d)) and p.name == target.name
-    ]
-    if len(decls) != 1:
+    found = ports.fingerprints(candidate, target.name)
+    if len(found) != 1:
         return f"the answer must contain exactly one declaration named {target.name}"
-    if ports.fingerprint(decls[0]) != ports.fingerprint(skeleton):
+    if found[0] != ports.fingerprint(skeleton):
         return f"the statement of {target.name} was changed; only its proof may be written"
     return ""
-
-
-def _split_declarations(text: str) -> list[str]:
-    """Split at column-0 declaration keywords (model answers are small files)."""
-    chunks: list[list[str]] = []
-    for line in text.splitlines():
-        starts = line.split(" ", 1)[0] in {
-            "theorem",
-            "lemma",
-            "def",
-            "noncomputable",
-            "abbrev",
-            "instance",
-            "@[simp]",
-            "private",
-        }
-        if starts or not chunks:
-            chunks.append([line])
-        else:
-            chunks[-1].append(line)
-    return ["\n".join(c).strip() for c in chunks if "\n".join(c).strip()]
-
-
-def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
 
 
 def _check_issue(
@@ -528,7 +496,7 @@ def _counterexample(
     lean_name = ctx.lean_names.get(record.id, "result")
     name = f"{lean_name}_counterexample"
     statement = leantext.refutation_statement(draft.statement, name) if draft else None
-    module = ctx.modules.get(record.id, f"lean/{_safe(record.id)}.lean").removesuffix(".lean")
+    module = ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean").removesuffix(".lean")
     path = ctx.ws.root / f"{module}_counterexample.lean"
     rel = ctx.ws.rel(path)
     if statement is None or not ruling.counterexample:
@@ -613,7 +581,7 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
     assert draft is not None
     context = base_context(ctx, results, record)
     proofs = [o.proof for o in record.work.obligations if o.proof]
-    module = ctx.modules.get(record.id, f"lean/{_safe(record.id)}.lean")
+    module = ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean")
     path = ctx.ws.root / module
     text = leantext.module_text(context, "\n\n".join(proofs))
     write_text_atomic(path, text)
@@ -671,7 +639,3 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
         lean_file=ctx.ws.rel(path),
         hashes=hashes,
     )
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from paperlint.lean.verifier import LeanContext
 
-DECL_KEYWORDS = ("theorem", "lemma", "def", "abbrev", "structure", "instance", "noncomputable")
 _OPEN = "([{⟨⦃"
 _CLOSE = ")]}⟩⦄"
 
@@ -99,16 +98,6 @@ def parse_declaration(text: str) -> Declaration | None:
     )
 
 
-def statement_text(text: str) -> str:
-    """The declaration up to (not including) its top-level `:=`."""
-    decl = parse_declaration(text)
-    if decl is None:
-        return text.strip()
-    head = f"{decl.keyword} {decl.name}".strip()
-    binders = f" {decl.binders}" if decl.binders else ""
-    return f"{head}{binders} : {decl.type}"
-
-
 def as_proposition(decl: Declaration) -> str:
     """The statement as one closed proposition: `∀ binders, type`."""
     if not decl.binders:
@@ -128,11 +117,6 @@ def with_body(statement: str, body: str) -> str:
     body = body.strip()
     joiner = " := " if not body.startswith(":=") else " "
     return f"{statement}{joiner}{body}"
-
-
-def replace_body(declaration: str, body: str) -> str:
-    """Keep the declaration's statement exactly, replace its proof with `body`."""
-    return with_body(statement_text_exact(declaration), body)
 
 
 def statement_text_exact(declaration: str) -> str:

@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
-import hashlib
-import re
 from pathlib import Path
 
 from paperlint.engine.leantext import statement_text_exact
 from paperlint.lean.verifier import LeanCheck
 
-_WS = re.compile(r"\s+")
-_LINE_COMMENT = re.compile(r"--[^\n]*")
-_BLOCK_COMMENT = re.compile(r"/-.*?-/", re.S)
-
 
 def fingerprint(declaration: str) -> str:
-    """Fingerprint of a declaration's statement (everything before `:=`), normalised."""
-    statement = statement_text_exact(declaration)
-    text = _BLOCK_COMMENT.sub(" ", _LINE_COMMENT.sub(" ", statement))
-    text = _WS.sub(" ", text).strip()
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    """Fingerprint of the (first) declaration's statement, everything before its `:=`.
+
+    The normalisation (comments out, whitespace collapsed) is the mechanical audit's, in
+    `paperlint.lean.fingerprint`; the gate records this value and the audit and validator
+    recompute it."""
+    from paperlint.lean import fingerprint as fp
+    from paperlint.lean.declarations import declarations
+
+    found = declarations(declaration)
+    if found:
+        return fp.fingerprint(fp.statement_text(found[0]))
+    return fp.fingerprint(statement_text_exact(declaration))
+
+
+def fingerprints(text: str, name: str) -> list[str]:
+    """The statement fingerprint of every declaration named `name` in `text`."""
+    from paperlint.lean import fingerprint as fp
+    from paperlint.lean.declarations import declarations
+
+    return [fp.fingerprint(fp.statement_text(d)) for d in declarations(text) if d.name == name]
 
 
 def refusals(text: str, *, allow_sorry: bool) -> list[str]:

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperlint.errors import InputError, StateError
+from paperlint.errors import StateError
 from paperlint.records import EventLog, read_record, write_record
 from paperlint.records.results import Results
-
-# Files of the paper's folder worth keeping: sources, bibliographies, styles.
-KEPT_SUFFIXES = {".tex", ".bib", ".bbl", ".sty", ".cls", ".bst", ".pdf"}
-MAX_KEPT_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -94,37 +88,6 @@ def open_workspace(folder: Path) -> Workspace:
             "run `paperlint check PAPER` first"
         )
     return ws
-
-
-def keep_source_copy(project_dir: Path, target: Path) -> list[str]:
-    """Copy the paper's source files into `target`; never follow links out of the folder."""
-    kept: list[str] = []
-    total = 0
-    base = project_dir.resolve()
-    for path in sorted(base.rglob("*")):
-        if not path.is_file() or path.suffix.lower() not in KEPT_SUFFIXES:
-            continue
-        if any(part.endswith(".paperlint") or part.startswith(".") for part in path.parts):
-            continue
-        resolved = path.resolve()
-        if not resolved.is_relative_to(base):
-            continue
-        total += resolved.stat().st_size
-        if total > MAX_KEPT_BYTES:
-            raise InputError(
-                "the paper's folder holds more than 50 MB of sources",
-                path=project_dir,
-                hint="check the paper from a folder that holds only the paper",
-            )
-        dest = target / path.relative_to(base)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(resolved, dest)
-        kept.append(path.relative_to(base).as_posix())
-    return kept
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_results(ws: Workspace, results: Results) -> None:
