@@ -28,8 +28,6 @@ from fixture_author import Transcript, audit_pass, fidelity, gate_pass  # noqa: 
 
 from paperlint.agents import scripted  # noqa: E402
 from paperlint.config import Config  # noqa: E402
-from paperlint.engine import check as check_module  # noqa: E402
-from paperlint.engine.backends import make_backends  # noqa: E402
 from paperlint.engine.check import CheckRequest, start_check  # noqa: E402
 
 
@@ -118,16 +116,14 @@ def measure(n: int) -> dict[str, Any]:
         transcript(n).write(replay / "transcript.jsonl")
         verifier = AuthoringVerifier(replay / "lean.jsonl", {})
 
-        def backends(config: Config, replay_dir: Path | None, ws: Any) -> Any:
-            made = make_backends(config, replay_dir, ws)
-            made.verifier = verifier
-            return made
-
-        check_module.make_backends = backends  # type: ignore[assignment]
-        check_module._write_report = lambda ws: None  # type: ignore[assignment]
         summary = start_check(
             CheckRequest(
-                paper=folder / "paper.tex", config=Config(), workdir=folder / "ws", replay=replay
+                paper=folder / "paper.tex",
+                config=Config(),
+                workdir=folder / "ws",
+                replay=replay,
+                verifier=verifier,
+                report=False,
             )
         )
     scripted.ScriptedClient.complete = original  # type: ignore[method-assign]

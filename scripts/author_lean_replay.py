@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.config import Config
-from paperlint.engine import check as check_module
-from paperlint.engine.backends import Backends, make_backends
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.lean import responses
 from paperlint.lean.final import ProcessRun, final_from_runs
@@ -165,16 +163,14 @@ def main(fixture: Path) -> None:
     rules = json.loads(rules_path.read_text()) if rules_path.exists() else {}
     verifier = AuthoringVerifier(replay / "lean.jsonl", rules)
 
-    def backends(config: Config, replay_dir: Path | None, ws: Any) -> Backends:
-        made = make_backends(config, replay_dir, ws)
-        made.verifier = verifier
-        return made
-
-    check_module.make_backends = backends  # type: ignore[assignment]
-    check_module._write_report = lambda ws: None  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as tmp:
         request = CheckRequest(
-            paper=fixture / "paper.tex", config=Config(), workdir=Path(tmp) / "ws", replay=replay
+            paper=fixture / "paper.tex",
+            config=Config(),
+            workdir=Path(tmp) / "ws",
+            replay=replay,
+            verifier=verifier,
+            report=False,
         )
         summary = start_check(request)
     print(f"{fixture}: {summary.counts}; wrote {len(verifier.lines)} Lean answers")

@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from paperlint.config import Config
 from paperlint.engine.context import Ask
-from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
@@ -94,10 +93,14 @@ class UnavailableVerifier:
         return None
 
 
-def make_backends(config: Config, replay: Path | None, ws: Workspace) -> Backends:
-    if replay is not None:
-        return _replay_backends(config, replay)
-    return _live_backends(config, ws)
+def make_backends(
+    config: Config, replay: Path | None, *, verifier: Verifier | None = None
+) -> Backends:
+    """The edges of a run; `verifier` replaces the Lean edge (fixture authoring, tests)."""
+    made = _replay_backends(config, replay) if replay is not None else _live_backends(config)
+    if verifier is not None:
+        made.verifier = verifier
+    return made
 
 
 def _replay_backends(config: Config, replay: Path) -> Backends:
@@ -115,7 +118,7 @@ def _replay_backends(config: Config, replay: Path) -> Backends:
     )
 
 
-def _live_backends(config: Config, ws: Workspace) -> Backends:
+def _live_backends(config: Config) -> Backends:
     from paperlint.agents.client import make_client
 
     models: dict[str, Any] = {role: getattr(config.models, role) for role in ROLES}

@@ -26,6 +26,7 @@ from paperlint.engine.workspace import (
     write_results,
 )
 from paperlint.errors import InputError
+from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.results import (
@@ -36,6 +37,7 @@ from paperlint.records.results import (
     UnfinishedReason,
 )
 from paperlint.records.store import write_text_atomic
+from paperlint.reports import write_report
 
 log = logging.getLogger(__name__)
 VERDICT_KINDS = {"theorem", "lemma", "proposition", "corollary", "claim", "conjecture"}
@@ -51,6 +53,8 @@ class CheckRequest:
     replay: Path | None = None
     until: str | None = None
     fresh: bool = False
+    verifier: Verifier | None = None  # replaces the Lean edge (fixture authoring, tests)
+    report: bool = True
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
@@ -75,10 +79,10 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         }
         extra = {"run": run, "versions": versions_of(request.config)}
         write_text_atomic(ws.config, dump_config_toml(request.config, extra))
-        backends = make_backends(request.config, request.replay, ws)
+        backends = make_backends(request.config, request.replay, verifier=request.verifier)
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
-        return _run(
+        summary = _run(
             ws,
             inventory,
             blueprint,
@@ -89,6 +93,9 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             request.until,
             progress,
         )
+    if request.report:
+        write_report(ws.root)
+    return summary
 
 
 def resume_check(
@@ -97,6 +104,8 @@ def resume_check(
     budget: dict[str, Any] | None = None,
     until: str | None = None,
     progress: Progress | None = None,
+    verifier: Verifier | None = None,
+    report: bool = True,
 ) -> Summary:
     ws = open_workspace(workdir)
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
@@ -107,8 +116,14 @@ def resume_check(
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
         results = ws.load_results()
-        backends = make_backends(config, Path(replay_dir) if replay_dir else None, ws)
-        return _run(ws, inventory, blueprint, config, backends, results, "resume", until, progress)
+        replay = Path(replay_dir) if replay_dir else None
+        backends = make_backends(config, replay, verifier=verifier)
+        summary = _run(
+            ws, inventory, blueprint, config, backends, results, "resume", until, progress
+        )
+    if report:
+        write_report(ws.root)
+    return summary
 
 
 def versions_of(config: Config) -> dict[str, str]:
@@ -216,7 +231,6 @@ def _run(
     finally:
         backends.verifier.close()
         _snapshot(ws, journal)
-    _write_report(ws)
     return summary
 
 
@@ -305,11 +319,3 @@ def transitive_deps(blueprint: Blueprint, order: list[str]) -> dict[str, list[st
             stack.extend(direct[dep])
         out[rid] = sorted(seen, key=lambda d: rank.get(d, 1 << 30))
     return out
-
-
-def _write_report(ws: Workspace) -> None:
-    try:
-        from paperlint.reports import write_report
-    except ImportError:
-        return
-    write_report(ws.root)

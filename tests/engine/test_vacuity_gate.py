@@ -2,8 +2,9 @@
 
 import json
 
-from paperlint.cli.root import run
-from paperlint.engine import check as check_module
+from paperlint.config import load_config
+from paperlint.engine.check import CheckRequest, start_check
+from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import LeanCheck, Outcome
 from tests.engine.conftest import example
 
@@ -30,31 +31,20 @@ class VacuousFor:
         self.inner.close()
 
 
-def test_a_vacuous_statement_is_blocked_at_the_gate(tmp_path, monkeypatch):
-    real = check_module.make_backends
-
-    def backends(config, replay, ws):
-        made = real(config, replay, ws)
-        made.verifier = VacuousFor(made.verifier, "lem_odds_pos")
-        return made
-
-    monkeypatch.setattr(check_module, "make_backends", backends)
+def test_a_vacuous_statement_is_blocked_at_the_gate(tmp_path):
     config = tmp_path / "paperlint.toml"
     config.write_text("[budget]\ndraft_rounds = 1\n")
     fixture = example("proportions")
     workdir = tmp_path / "ws"
-    run(
-        [
-            "check",
-            str(fixture / "paper.tex"),
-            "--replay",
-            str(fixture / "replay"),
-            "--workdir",
-            str(workdir),
-            "--config",
-            str(config),
-        ]
+    verifier = VacuousFor(ReplayVerifier(fixture / "replay"), "lem_odds_pos")
+    request = CheckRequest(
+        paper=fixture / "paper.tex",
+        config=load_config(config, start=tmp_path).config,
+        workdir=workdir,
+        replay=fixture / "replay",
+        verifier=verifier,
     )
+    start_check(request)
     results = {r["id"]: r for r in json.loads((workdir / "results.json").read_text())["results"]}
     blocked = results["lem:odds-pos"]
     assert blocked["verdict"] == "unfinished"
