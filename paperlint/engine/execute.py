@@ -410,18 +410,9 @@ def _prove(ctx: EngineContext, results: Results, record: ResultRecord, action: A
 
 def _proof_problem(skeleton: str, candidate: str) -> str:
     """The candidate must keep the gated statement and may only fill its `sorry`."""
-    refused = ports.refusals(candidate, allow_sorry=False)
-    if refused:
-        return "refused before Lean: " + "; ".join(refused[:5])
-    target = leantext.parse_declaration(skeleton)
-    if target is None:
-        return "the obligation's skeleton could not be parsed"
-    found = ports.fingerprints(candidate, target.name)
-    if len(found) != 1:
-        return f"the answer must contain exactly one declaration named {target.name}"
-    if found[0] != ports.fingerprint(skeleton):
-        return f"the statement of {target.name} was changed; only its proof may be written"
-    return ""
+    from paperlint.lean.answer import answer_problem
+
+    return answer_problem(skeleton, candidate)
 
 
 def _check_issue(
@@ -506,7 +497,7 @@ def _counterexample(
     body = leantext.parse_declaration(ruling.counterexample)
     proof = body.body if body and body.body else ruling.counterexample
     declaration = leantext.with_body(statement, proof)
-    refused = ports.refusals(declaration, allow_sorry=False)
+    refused = ports.answer_refusals(declaration)
     context = base_context(ctx, results, record)
     text = leantext.module_text(context, declaration)
     write_text_atomic(path, text)
@@ -594,7 +585,9 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
     )
     axioms = final.axioms.get(draft.lean_name)
     main = next((o.proof for o in record.work.obligations if o.id == "main" and o.proof), "")
-    fingerprint_ok = bool(main) and ports.fingerprint(main) == record.work.fingerprint
+    fingerprint_ok = bool(main) and ports.main_fingerprint(main, draft.lean_name) == (
+        record.work.fingerprint
+    )
     findings = ports.scan(path, ctx.ws.root)
     audit_final = FinalAudit(
         file=ctx.ws.rel(path),

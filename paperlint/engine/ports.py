@@ -43,6 +43,20 @@ def refusals(text: str, *, allow_sorry: bool) -> list[str]:
     ]
 
 
+def answer_refusals(text: str) -> list[str]:
+    """The prover-answer allowlist (paperlint.lean.answer), rendered: a counterexample too."""
+    from paperlint.lean.answer import answer_findings
+
+    return [f.render() for f in answer_findings(text)]
+
+
+def main_fingerprint(text: str, name: str) -> str | None:
+    """Fingerprint of the declaration named `name`, wherever it stands in `text`."""
+    from paperlint.lean.answer import statement_fingerprint
+
+    return statement_fingerprint(text, name)
+
+
 def scan(path: Path, project_root: Path) -> list[str]:
     from paperlint.lean.hygiene import scan_file
 
