@@ -312,6 +312,8 @@ def _audit_problems(outcome: Outcome) -> str:
         problems.append("hygiene: " + "; ".join(final.hygiene_findings[:3]))
     if not final.fingerprint_ok:
         problems.append("the statement's fingerprint differs from the gated one")
+    if final.statement_changes:
+        problems.append("statement-changed: " + "; ".join(final.statement_changes[:3]))
     audit = outcome.audit
     if audit is None or audit.decision != "PASS" or not audit.route_followed:
         findings = "; ".join(audit.findings[:3]) if audit else "no audit"

@@ -33,6 +33,7 @@ from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.store import write_json_atomic, write_text_atomic
 from paperlint.records.work import CounterexampleCheck, FinalAudit
+from paperlint.validate.texhash import gate_tex
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 T = TypeVar("T", bound=BaseModel)
@@ -293,6 +294,7 @@ def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
     if gate.decision == "PASS" and draft is not None:
         gate = _probe_vacuity(ctx, results, record, action, gate, draft)
     fp = ports.fingerprint(draft.statement) if draft and gate.decision == "PASS" else None
+    passed = draft if draft is not None and gate.decision == "PASS" else None
     data = {
         "schema": "paperlint.gate/1",
         "result": record.id,
@@ -301,6 +303,12 @@ def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
         "review": gate.model_dump(mode="json"),
         "statement": draft.statement if draft else None,
         "statement_fingerprint": fp,
+        "elaboration": _gate_elaboration(ctx, results, record, passed) if passed else None,
+        "tex": gate_tex(
+            record.id,
+            ctx.deps.get(record.id, []),
+            {r.id: r.statement for r in ctx.inventory.results},
+        ),
     }
     path = _write_json(ctx, ctx.ws.audit_dir(record.id) / f"gate-{action.attempt}.json", data)
     draft_file = ctx.ws.audit_dir(record.id) / f"draft-{record.work.draft_rounds}.lean"
@@ -311,6 +319,23 @@ def _gate(ctx: EngineContext, results: Results, record: ResultRecord, action: Ac
         fingerprint=fp,
         lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
     )
+
+
+def _gate_elaboration(
+    ctx: EngineContext, results: Results, record: ResultRecord, draft: DraftOutput
+) -> dict[str, object] | None:
+    """Lean's elaboration of the gated statement in the gated context (None: not available)."""
+    from paperlint.lean import elaborated
+
+    found = elaborated.elaborate(
+        ctx.verifier,
+        base_context(ctx, results, record),
+        [draft.lean_name],
+        timeout_s=ctx.settings.lean_timeout_s,
+        declaration=draft.statement,
+    )
+    answer = (found or {}).get(draft.lean_name)
+    return answer.model_dump(mode="json") if answer is not None else None
 
 
 def _probe_vacuity(
@@ -589,6 +614,7 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
         record.work.fingerprint
     )
     findings = ports.scan(path, ctx.ws.root)
+    changes = ports.elaboration_changes(ctx.ws.root, record.evidence.gate, final, draft.lean_name)
     audit_final = FinalAudit(
         file=ctx.ws.rel(path),
         clean=final.clean,
@@ -596,6 +622,7 @@ def _audit(ctx: EngineContext, results: Results, record: ResultRecord, action: A
         axioms_ok=axioms is not None and set(axioms) <= STANDARD_AXIOMS,
         hygiene_findings=findings,
         fingerprint_ok=fingerprint_ok,
+        statement_changes=changes,
         record=record_path,
         detail="; ".join(final.errors[:3]) or (final.hint or ""),
     )

@@ -42,23 +42,84 @@ OPTION_LIMITS = {
 BOOLEAN_OPTIONS = ("linter.", "pp.")
 # What may start a line at column 0: Lean reads anything else there as a new command only if
 # it is one, and the splitter cannot know every command Mathlib adds, so it is refused.
-LINE_STARTS = PROOF_KINDS | APPROVED_KINDS | MODIFIERS | {
-    "@[", "open", "set_option", "|", "termination_by", "decreasing_by", "where", ")", "]", "}",
-    "⟩",
-}
+LINE_STARTS = (
+    PROOF_KINDS
+    | APPROVED_KINDS
+    | MODIFIERS
+    | {
+        "@[",
+        "open",
+        "set_option",
+        "|",
+        "termination_by",
+        "decreasing_by",
+        "where",
+        ")",
+        "]",
+        "}",
+        "⟩",
+    }
+)
 # Command keywords (core, Batteries, Mathlib) the splitter does not know: refused anywhere.
 EXTRA_COMMANDS = frozenset(
     {
-        "register_option", "register_simp_attr", "register_label_attr", "add_decl_doc",
-        "assert_not_exists", "compile_inductive", "suppress_compilation", "unseal", "seal",
-        "alias", "recall", "initialize_simps_projections", "mk_iff_of_inductive_prop",
-        "add_aesop_rules", "declare_aesop_rule_sets", "library_note", "export", "omit",
-        "include", "variable", "universe", "mutual", "end", "section", "namespace",
-        "deriving", "irreducible_def", "instance", "attribute", "notation", "notation3",
-        "infix", "infixl", "infixr", "prefix", "postfix", "macro", "macro_rules", "syntax",
-        "elab", "elab_rules", "declare_syntax_cat", "initialize", "builtin_initialize",
-        "import", "prelude", "example", "structure", "class", "inductive", "axiom", "opaque",
-        "def_delab", "binder_predicate", "simproc", "dsimproc", "grind_pattern",
+        "register_option",
+        "register_simp_attr",
+        "register_label_attr",
+        "add_decl_doc",
+        "assert_not_exists",
+        "compile_inductive",
+        "suppress_compilation",
+        "unseal",
+        "seal",
+        "alias",
+        "recall",
+        "initialize_simps_projections",
+        "mk_iff_of_inductive_prop",
+        "add_aesop_rules",
+        "declare_aesop_rule_sets",
+        "library_note",
+        "export",
+        "omit",
+        "include",
+        "variable",
+        "universe",
+        "mutual",
+        "end",
+        "section",
+        "namespace",
+        "deriving",
+        "irreducible_def",
+        "instance",
+        "attribute",
+        "notation",
+        "notation3",
+        "infix",
+        "infixl",
+        "infixr",
+        "prefix",
+        "postfix",
+        "macro",
+        "macro_rules",
+        "syntax",
+        "elab",
+        "elab_rules",
+        "declare_syntax_cat",
+        "initialize",
+        "builtin_initialize",
+        "import",
+        "prelude",
+        "example",
+        "structure",
+        "class",
+        "inductive",
+        "axiom",
+        "opaque",
+        "def_delab",
+        "binder_predicate",
+        "simproc",
+        "dsimproc",
+        "grind_pattern",
     }
 )
 
@@ -169,9 +230,7 @@ def _command_findings(text: str, approved: frozenset[str], file: str) -> Iterato
         yield _at(file, keyword, Rule.COMMAND_NOT_ALLOWED, message)
 
 
-def _prefix_findings(
-    command: Command, following: list[Command], file: str
-) -> Iterator[Finding]:
+def _prefix_findings(command: Command, following: list[Command], file: str) -> Iterator[Finding]:
     keyword = command.tokens[command.keyword_index]
     if not following or following[0].keyword not in PROOF_KINDS | APPROVED_KINDS:
         message = f"`{_short(command)}` must scope a theorem or lemma"
@@ -233,10 +292,8 @@ def _keyword_findings(text: str, file: str) -> Iterator[Finding]:
     """Command keywords wherever they stand, and unknown words at the start of a line."""
     tokens = code_tokens(text)
     for index, token in enumerate(tokens):
-        if token.kind is Kind.IDENT and token.text in EXTRA_COMMANDS:
-            message = f"`{token.text}` is a command; an answer may only add theorems and lemmas"
-            yield _at(file, token, Rule.COMMAND_NOT_ALLOWED, message)
-        elif token.kind is Kind.HASH_COMMAND:
+        is_command = token.kind is Kind.IDENT and token.text in EXTRA_COMMANDS
+        if is_command or token.kind is Kind.HASH_COMMAND:
             message = f"`{token.text}` is a command; an answer may only add theorems and lemmas"
             yield _at(file, token, Rule.COMMAND_NOT_ALLOWED, message)
         elif (

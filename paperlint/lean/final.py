@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from paperlint.lean import guard
+from paperlint.lean import elaborated, guard
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -126,8 +126,13 @@ def final_from_runs(
     mathlib_rev: str | None = None,
     allowlist: frozenset[str] = STANDARD_AXIOMS,
     replay: bool = False,
+    statements: ProcessRun | None = None,
 ) -> FinalCheck:
-    """The verdict on a file from its two runs (the axiom run is None when it was not made)."""
+    """The verdict on a file from its runs (the axiom run is None when it was not made).
+
+    `statements` is the separate `#paperlint_statement` run: its answers are parsed into
+    `FinalCheck.statements`, and it never changes the verdict of the build itself (a
+    missing answer is caught where the gate's elaboration is compared)."""
     output = build.output if axioms is None else f"{build.output}\n--- axioms ---\n{axioms.output}"
     base: dict[str, Any] = {
         "file_sha256": file_sha256,
@@ -138,6 +143,7 @@ def final_from_runs(
         "toolchain": toolchain,
         "mathlib_rev": mathlib_rev,
         "replay": replay,
+        "statements": _statements(statements, names, file_sha256),
     }
     for run in (build, axioms):
         if run is not None and (run.missing or run.timed_out):
@@ -196,6 +202,14 @@ def final_from_runs(
     return FinalCheck(outcome=Outcome.ACCEPTED, **base)
 
 
+def _statements(
+    run: ProcessRun | None, names: Sequence[str], salt: str
+) -> dict[str, elaborated.Elaboration | None]:
+    if run is None or elaborated.PREFIX not in run.output:
+        return {}  # not asked, or the command did not run: nothing is claimed
+    return elaborated.parse([run.output], names, salt)
+
+
 class FinalChecker:
     """`final_check` of the Verifier protocol, by cold `lake env lean` runs."""
 
@@ -236,9 +250,13 @@ class FinalChecker:
             )
         run = self._runner(timeout_s)
         build = run(file)
-        axioms = None
+        axioms = statements = None
         if names and build.exit_code == 0 and not build.timed_out:
             axioms = self._axiom_run(file, text, names, sha, run)
+            source = elaborated.command_source(self.paths.project)
+            if source is not None:
+                addition = elaborated.query(names, sha, source)
+                statements = self._copy_run(file, text, addition, run)
         if self.recorder is not None:
             self.recorder(
                 {
@@ -248,6 +266,7 @@ class FinalChecker:
                     "response": {
                         "build": build.to_raw(),
                         "axioms": axioms.to_raw() if axioms else None,
+                        "statements": statements.to_raw() if statements else None,
                     },
                 }
             )
@@ -260,6 +279,7 @@ class FinalChecker:
             toolchain=read_toolchain(self.paths.project),
             mathlib_rev=read_manifest_rev(self.paths.project),
             allowlist=self.allowlist,
+            statements=statements,
         )
 
     def _runner(self, timeout_s: float) -> Callable[[Path], ProcessRun]:
@@ -282,14 +302,16 @@ class FinalChecker:
         sha: str,
         run: Callable[[Path], ProcessRun],
     ) -> ProcessRun:
+        return self._copy_run(file, text, marked_axiom_queries(names, sha), run)
+
+    def _copy_run(
+        self, file: Path, text: str, addition: str, run: Callable[[Path], ProcessRun]
+    ) -> ProcessRun:
         # A copy: the file whose sha256 is recorded stays exactly as built.
         scratch = Path(tempfile.mkdtemp(prefix="paperlint-axioms-"))
         try:
             copy = scratch / file.name
-            copy.write_text(
-                insert_before_trailing_end(text, marked_axiom_queries(names, sha)),
-                encoding="utf-8",
-            )
+            copy.write_text(insert_before_trailing_end(text, addition), encoding="utf-8")
             return run(copy)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -94,8 +94,19 @@ COMPONENTS: dict[str, tuple[Rule, str]] = {
 # Words whose string argument is `interpolatedStr(term)` (the lexer reads their `{…}` as code).
 # In model-written text they are refused outright: a proof has no use for them.
 INTERPOLATING = frozenset(
-    {"s!", "m!", "f!", "dbg_trace", "dbgTrace", "throwError", "throwErrorAt", "logInfo",
-     "logWarning", "logError", "trace!"}
+    {
+        "s!",
+        "m!",
+        "f!",
+        "dbg_trace",
+        "dbgTrace",
+        "throwError",
+        "throwErrorAt",
+        "logInfo",
+        "logWarning",
+        "logError",
+        "trace!",
+    }
 )
 SEARCH_TACTICS = frozenset({"exact?", "apply?", "rw?", "aesop?"})
 HASH_EFFECTS: dict[str, tuple[Rule, str]] = {

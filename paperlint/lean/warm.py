@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import guard, responses
+from paperlint.lean import elaborated, guard, responses
+from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.final import FinalChecker
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.pins import LeanPaths, read_toolchain
@@ -192,6 +193,28 @@ class WarmVerifier:
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         return self._final.final_check(file, names, timeout_s=timeout_s)
 
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        """`#paperlint_statement` on `context`, after `declaration` (a gated statement, whose
+        `sorry` body is fine here) in the same command. The query text is ours, so it is not
+        scanned; `declaration` is, as every model-written text is."""
+        source = elaborated.command_source(self.settings.paths.project)
+        if source is None or not names or guard.bad_names(names) or guard.refusals(declaration):
+            return None
+        cmd = elaborated.query(names, context.key(), source, declaration=declaration)
+        raw = self._call(context, cmd, timeout_s=timeout_s, keep=False)
+        if isinstance(raw, LeanCheck):
+            self._record("statement", context, cmd, None, raw, names=names, declaration=declaration)
+            return None
+        self._record("statement", context, cmd, raw, None, names=names, declaration=declaration)
+        return elaborated.parse(elaborated.repl_texts(raw), names, context.key())
+
     def close(self) -> None:
         self._backend.close()
         self._envs.clear()
@@ -323,12 +346,14 @@ class WarmVerifier:
         failure: LeanCheck | None,
         *,
         names: Sequence[str] = (),
+        declaration: str = "",
     ) -> None:
         if self.recorder is None:
             return
         self.recorder(
             {
                 "kind": kind,
+                "declaration": declaration,
                 "context": context,
                 "text": text,
                 "names": list(names),
