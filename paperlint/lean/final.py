@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from paperlint.lean import elaborated, guard
+from paperlint.errors import LeanSetupError
+from paperlint.lean import elaborated, guard, sandbox
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -34,6 +35,7 @@ from paperlint.lean.messages import (
     parse_marked_axioms,
 )
 from paperlint.lean.pins import LeanPaths, read_manifest_rev, read_toolchain
+from paperlint.lean.sandbox import Confinement, Mode
 from paperlint.lean.verifier import STANDARD_AXIOMS, FailureCode, FinalCheck, Outcome
 
 OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
@@ -75,12 +77,22 @@ def _limit_memory(limit_mb: int | None) -> Callable[[], None] | None:
 
 
 def run_lean(
-    lake: str, project: Path, file: Path, *, timeout_s: float, memory_mb: int | None
+    lake: str,
+    project: Path,
+    file: Path,
+    *,
+    timeout_s: float,
+    memory_mb: int | None,
+    confined: Confinement | None = None,
 ) -> ProcessRun:
     start = time.monotonic()
+    command = [lake, "env", "lean", str(file)]
+    if confined is not None and shutil.which(lake) is None:
+        # Inside bwrap a missing program is bwrap's exit 1, not FileNotFoundError: say it here.
+        return ProcessRun(exit_code=None, output=f"no such executable: {lake}", missing=True)
     try:
         proc = subprocess.Popen(
-            [lake, "env", "lean", str(file)],
+            confined.argv(command, cwd=project) if confined is not None else command,
             cwd=project,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -221,10 +233,12 @@ class FinalChecker:
         *,
         memory_mb: int | None = 16384,
         allowlist: frozenset[str] = STANDARD_AXIOMS,
+        sandbox: Mode = "auto",
     ) -> None:
         self.paths = paths
         self.memory_mb = memory_mb
         self.allowlist = allowlist
+        self.sandbox = sandbox
         self.recorder: Callable[[dict[str, Any]], None] | None = None
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
@@ -248,7 +262,15 @@ class FinalChecker:
                 code=FailureCode.AXIOMS_UNPARSED,
                 hint=f"not a single declaration name: {bad!r}",
             )
-        run = self._runner(timeout_s)
+        try:
+            run = self._runner(timeout_s, file)
+        except LeanSetupError as exc:  # [lean] sandbox = "required" and no sandbox here
+            return FinalCheck(
+                outcome=Outcome.UNAVAILABLE,
+                file_sha256=sha,
+                code=FailureCode.UNAVAILABLE,
+                hint=str(exc)[:400],
+            )
         build = run(file)
         axioms = statements = None
         if names and build.exit_code == 0 and not build.timed_out:
@@ -282,15 +304,27 @@ class FinalChecker:
             statements=statements,
         )
 
-    def _runner(self, timeout_s: float) -> Callable[[Path], ProcessRun]:
+    def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
+        """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the
+        toolchain and the checked file's folder read-only, the copies' folder read-only too,
+        nothing writable but the sandbox's own fresh /tmp."""
+        base = [self.paths.project, *sandbox.toolchain_dirs(self.paths.lake), file.parent]
+
         def run(path: Path) -> ProcessRun:
+            confined = sandbox.confinement(
+                self.sandbox, readonly=[*base, path.parent], writable=[], home=Path("/tmp")
+            )
             return run_lean(
                 self.paths.lake,
                 self.paths.project,
                 path,
                 timeout_s=timeout_s,
                 memory_mb=self.memory_mb,
+                confined=confined,
             )
+
+        # Fails here, before any Lean starts, when the sandbox is required and unavailable.
+        sandbox.confinement(self.sandbox, readonly=base, writable=[], home=Path("/tmp"))
 
         return run
 
