@@ -67,6 +67,7 @@ def _register_commands() -> None:
         preflight_cmd,
         report_cmd,
         revise_cmd,
+        runs_cmd,
         setup_cmd,
         validate_cmd,
     )
