@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import elaborated, guard, sandbox
+from paperlint.lean import elaborated, guard, sandbox, second_kernel
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -36,7 +36,13 @@ from paperlint.lean.messages import (
 )
 from paperlint.lean.pins import LeanPaths, read_manifest_rev, read_toolchain
 from paperlint.lean.sandbox import Confinement, Mode
-from paperlint.lean.verifier import STANDARD_AXIOMS, FailureCode, FinalCheck, Outcome
+from paperlint.lean.verifier import (
+    STANDARD_AXIOMS,
+    FailureCode,
+    FinalCheck,
+    Outcome,
+    SecondKernel,
+)
 
 OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
 
@@ -85,8 +91,27 @@ def run_lean(
     memory_mb: int | None,
     confined: Confinement | None = None,
 ) -> ProcessRun:
+    return run_process(
+        [lake, "env", "lean", str(file)],
+        project,
+        timeout_s=timeout_s,
+        memory_mb=memory_mb,
+        confined=confined,
+    )
+
+
+def run_process(
+    command: list[str],
+    project: Path,
+    *,
+    timeout_s: float,
+    memory_mb: int | None,
+    confined: Confinement | None = None,
+    env: dict[str, str] | None = None,
+) -> ProcessRun:
+    """One Lean-side process (lake, lean, lean4checker), confined when given a confinement."""
     start = time.monotonic()
-    command = [lake, "env", "lean", str(file)]
+    lake = command[0]
     if confined is not None and shutil.which(lake) is None:
         # Inside bwrap a missing program is bwrap's exit 1, not FileNotFoundError: say it here.
         return ProcessRun(exit_code=None, output=f"no such executable: {lake}", missing=True)
@@ -94,6 +119,7 @@ def run_lean(
         proc = subprocess.Popen(
             confined.argv(command, cwd=project) if confined is not None else command,
             cwd=project,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -214,6 +240,20 @@ def final_from_runs(
     return FinalCheck(outcome=Outcome.ACCEPTED, **base)
 
 
+def with_second_kernel(check: FinalCheck, second: SecondKernel | None) -> FinalCheck:
+    """A failing second kernel turns an accepted check into a rejected one, on the record."""
+    if second is None:
+        return check
+    update: dict[str, Any] = {"second_kernel": second}
+    if check.outcome is Outcome.ACCEPTED and not second.ok:
+        update |= {
+            "outcome": Outcome.REJECTED,
+            "code": FailureCode.LEAN_ERROR,
+            "hint": f"{second.tool} rejected the module (exit {second.exit_code})",
+        }
+    return check.model_copy(update=update)
+
+
 def _statements(
     run: ProcessRun | None, names: Sequence[str], salt: str
 ) -> dict[str, elaborated.Elaboration | None]:
@@ -279,6 +319,11 @@ class FinalChecker:
             if source is not None:
                 addition = elaborated.query(names, sha, source)
                 statements = self._copy_run(file, text, addition, run)
+        second = None
+        clean_build = build.exit_code == 0 and not build.timed_out
+        checker = second_kernel.checker_binary(self.paths)
+        if names and clean_build and checker is not None:
+            second = self._second_kernel(file, checker, timeout_s)
         if self.recorder is not None:
             self.recorder(
                 {
@@ -289,10 +334,11 @@ class FinalChecker:
                         "build": build.to_raw(),
                         "axioms": axioms.to_raw() if axioms else None,
                         "statements": statements.to_raw() if statements else None,
+                        "second_kernel": second.model_dump(mode="json") if second else None,
                     },
                 }
             )
-        return final_from_runs(
+        result = final_from_runs(
             sha,
             names,
             build,
@@ -303,6 +349,47 @@ class FinalChecker:
             allowlist=self.allowlist,
             statements=statements,
         )
+        return with_second_kernel(result, second)
+
+    def _second_kernel(self, file: Path, checker: Path, timeout_s: float) -> SecondKernel:
+        """Compile the module to an .olean in a scratch folder; replay it through lean4checker."""
+        scratch = Path(tempfile.mkdtemp(prefix="paperlint-second-kernel-"))
+        lake, project = self.paths.lake, self.paths.project
+        environ = {**os.environ, "LEAN_PATH": str(scratch)}
+        try:
+            confined = sandbox.confinement(
+                self.sandbox,
+                readonly=[project, *sandbox.toolchain_dirs(lake), file.parent, checker.parent],
+                writable=[scratch],
+                home=Path("/tmp"),
+                environ=environ,
+            )
+            steps = (
+                second_kernel.compile_command(lake, file, scratch / f"{file.stem}.olean"),
+                second_kernel.check_command(lake, checker, file.stem),
+            )
+            run: ProcessRun | None = None
+            for command in steps:
+                run = run_process(
+                    command,
+                    project,
+                    timeout_s=timeout_s,
+                    memory_mb=self.memory_mb,
+                    confined=confined,
+                    env=environ,
+                )
+                if run.exit_code != 0:
+                    break
+            assert run is not None
+            return SecondKernel(
+                tool="lean4checker",
+                command=tuple(steps[-1]),
+                exit_code=run.exit_code,
+                ok=run.exit_code == 0 and not run.timed_out,
+                output=run.output[-second_kernel.OUTPUT_CHARS :],
+            )
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the

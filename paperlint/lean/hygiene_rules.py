@@ -206,7 +206,12 @@ OPERATOR_ATOMS = frozenset({
 })
 # fmt: on
 # Text that imitates the messages the final check parses (lean.md §4.2, §4.3).
-SPOOF_PHRASES = ("depends on axioms", "does not depend on any axioms", "declaration uses")
+SPOOF_PHRASES = (
+    "depends on axioms",
+    "does not depend on any axioms",
+    "declaration uses",
+    "PAPERLINT_",  # the markers of our own queries (axioms, elaborated statements)
+)
 META_LIBRARIES = frozenset({"Lean", "Lake"})
 # In model-written text these block: a model has no business declaring them.
 STRICT_FOR_MODELS = frozenset(

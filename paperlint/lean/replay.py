@@ -33,7 +33,7 @@ from typing import Any
 from paperlint.errors import InputError
 from paperlint.lean import elaborated, guard, responses
 from paperlint.lean.elaborated import Elaboration
-from paperlint.lean.final import ProcessRun, final_from_runs
+from paperlint.lean.final import ProcessRun, final_from_runs, with_second_kernel
 from paperlint.lean.pins import default_project_dir, read_pins
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
@@ -43,6 +43,7 @@ from paperlint.lean.verifier import (
     LeanCheck,
     LeanContext,
     Outcome,
+    SecondKernel,
     Verifier,
 )
 
@@ -200,7 +201,8 @@ class ReplayVerifier:
         response = entry["response"]
         axioms = response.get("axioms")
         statements = response.get("statements")
-        return final_from_runs(
+        second = response.get("second_kernel")
+        checked = final_from_runs(
             sha,
             names,
             ProcessRun.from_raw(response["build"]),
@@ -212,6 +214,7 @@ class ReplayVerifier:
             replay=True,
             statements=ProcessRun.from_raw(statements) if statements else None,
         )
+        return with_second_kernel(checked, SecondKernel.model_validate(second) if second else None)
 
     def elaborate_statements(
         self,
