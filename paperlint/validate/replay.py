@@ -139,6 +139,8 @@ class ReplayReport:
     results: list[ResultReplay]
     findings: list[Finding]
     recorded_replay: tuple[str, ...] = ()  # the check itself was a replay of these parts
+    # model answers a replay served although they were recorded for another prompt
+    prompt_drift: tuple[str, ...] = ()
 
     @property
     def lean_not_run(self) -> bool:
@@ -164,6 +166,12 @@ class ReplayReport:
         if self.recorded_replay:
             parts = " and ".join(self.recorded_replay)
             out.append(f"The check itself was a REPLAY ({parts} answers recorded, not live).")
+        if self.prompt_drift:
+            shown = ", ".join(self.prompt_drift[:5])
+            out.append(
+                f"PROMPT DRIFT: {len(self.prompt_drift)} replayed answer(s) were recorded for "
+                f"another prompt than the one sent: {shown}"
+            )
         out += [f.render(self.workspace) for f in self.findings]
         for res in self.results:
             unchecked = any(r.status == "not-run" for r in res.lean)
@@ -181,6 +189,7 @@ class ReplayReport:
             "lean": {"mode": self.lean.mode, "detail": self.lean.detail},
             "replay": self.lean.mode == "replay",
             "check_was_replay": list(self.recorded_replay),
+            "prompt_drift": list(self.prompt_drift),
             "re_verified": self.lean.mode != "unavailable" and not self.lean_not_run,
             "summary": self.reverified(),
             "findings": [f.to_json() for f in self.findings],
@@ -224,7 +233,23 @@ def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayRepo
         results.append(one)
     parts = snap.meta.get("replay_parts") if snap.meta.get("replay") is True else None
     recorded = tuple(str(p) for p in parts) if isinstance(parts, list) else ()
-    return ReplayReport(str(root), lean, results, findings, recorded or _replay_flag(snap))
+    drift = prompt_drift(snap.events or ())
+    return ReplayReport(str(root), lean, results, findings, recorded or _replay_flag(snap), drift)
+
+
+def prompt_drift(events: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """Replayed model calls whose recorded prompt hash differs from the prompt sent, by
+    role/result/obligation/attempt (the events' `prompt_drift`, set by the scripted client)."""
+    drifted: list[str] = []
+    for event in events:
+        if event.get("type") != "model_call" or event.get("replay") is not True:
+            continue
+        where = "/".join(
+            str(event.get(k)) for k in ("role", "result", "obligation", "attempt") if event.get(k)
+        )
+        if event.get("prompt_drift") is True:
+            drifted.append(where)
+    return tuple(drifted)
 
 
 def _replay_flag(snap: Snapshot) -> tuple[str, ...]:

@@ -193,3 +193,19 @@ def test_replay_never_takes_its_recording_or_project_from_the_workspace(copy_of,
     assert str(forged) not in lean.detail and str(evil_project) not in lean.detail
     assert lean.mode in ("unavailable", "live")
     assert "workspace" in lean.detail or lean.mode == "live"
+
+
+def test_replay_reports_prompt_drift_from_the_events(copy_of, capsys):
+    from paperlint.cli.root import run
+    from tests.validate.conftest import ROOT
+
+    ws = copy_of("proportions")
+    lines = (ws / "events.jsonl").read_text().splitlines()
+    events = [json.loads(line) for line in lines]
+    first = next(e for e in events if e.get("type") == "model_call")
+    first["prompt_drift"] = True
+    (ws / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    replay_dir = ROOT / "fixtures" / "proportions" / "replay"
+    run(["replay", str(ws), "--lean-replay", str(replay_dir)])
+    out = capsys.readouterr().out
+    assert "PROMPT DRIFT: 1 replayed answer(s)" in out and first["role"] in out
