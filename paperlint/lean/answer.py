@@ -136,6 +136,7 @@ def answer_findings(
         *_command_findings(text, frozenset(approved), file),
         *_open_findings(text, file),
         *_keyword_findings(text, file),
+        *_attribute_findings(text, file),
     ]
     found += refusal_findings(text, file=file)
     return sort_findings(found)
@@ -213,7 +214,6 @@ def _command_findings(text: str, approved: frozenset[str], file: str) -> Iterato
         if command.is_scoped_prefix:
             yield from _prefix_findings(command, commands[index + 1 : index + 2], file)
             continue
-        yield from _attribute_findings(command, file)
         for modifier in command.modifiers:
             if modifier not in MODIFIERS:
                 message = f"`{modifier}` is not allowed in an answer"
@@ -259,18 +259,24 @@ def _option_findings(tokens: tuple[Token, ...], file: str) -> Iterator[Finding]:
     yield _at(file, option, Rule.OPTION_NOT_ALLOWED, message)
 
 
-def _attribute_findings(command: Command, file: str) -> Iterator[Finding]:
-    """Every `@[…]` before the keyword may list only `simp`."""
-    tokens = command.tokens[: command.keyword_index]
-    inside = [t for t in tokens if t.text not in {"@[", "]", ","}]
-    for token in inside:
-        if token.text in MODIFIERS or token.text in {"private", "protected"}:
+def _attribute_findings(text: str, file: str) -> Iterator[Finding]:
+    """Every `@[…]` anywhere (a command's, a `where` clause's) may list only `simp`."""
+    tokens = code_tokens(text)
+    index = 0
+    while index < len(tokens):
+        if tokens[index].text != "@[":
+            index += 1
             continue
-        if token.kind is Kind.IDENT and token.text in ATTRIBUTES:
-            continue
-        message = f"attribute `{token.text}` is not allowed in an answer (only `simp`)"
-        yield _at(file, token, Rule.ATTRIBUTE_NOT_ALLOWED, message)
-        return
+        depth, index = 1, index + 1
+        while index < len(tokens) and depth:
+            token = tokens[index]
+            depth += token.text in {"[", "@["}
+            depth -= token.text == "]"
+            allowed = token.text in {"]", ","} or token.text in ATTRIBUTES
+            if depth and not allowed:
+                message = f"attribute `{token.text}` is not allowed in an answer (only `simp`)"
+                yield _at(file, token, Rule.ATTRIBUTE_NOT_ALLOWED, message)
+            index += 1
 
 
 def _open_findings(text: str, file: str) -> Iterator[Finding]:
