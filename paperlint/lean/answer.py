@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 
 from paperlint.lean.declarations import (
+    COMMAND_KEYWORDS,
     Command,
     Declaration,
     declarations,
@@ -60,68 +61,17 @@ LINE_STARTS = (
         "⟩",
     }
 )
-# Command keywords (core, Batteries, Mathlib) the splitter does not know: refused anywhere.
-EXTRA_COMMANDS = frozenset(
+# Every command keyword but theorem/lemma/def/abbrev is refused wherever it stands: the ones
+# the splitter knows, and those of Batteries and Mathlib it does not.
+EXTRA_COMMANDS = (COMMAND_KEYWORDS - PROOF_KINDS - APPROVED_KINDS) | frozenset(
     {
-        "register_option",
-        "register_simp_attr",
-        "register_label_attr",
-        "add_decl_doc",
-        "assert_not_exists",
-        "compile_inductive",
-        "suppress_compilation",
-        "unseal",
-        "seal",
-        "alias",
-        "recall",
-        "initialize_simps_projections",
-        "mk_iff_of_inductive_prop",
-        "add_aesop_rules",
-        "declare_aesop_rule_sets",
-        "library_note",
-        "export",
-        "omit",
-        "include",
-        "variable",
-        "universe",
-        "mutual",
-        "end",
-        "section",
-        "namespace",
-        "deriving",
-        "irreducible_def",
-        "instance",
-        "attribute",
-        "notation",
-        "notation3",
-        "infix",
-        "infixl",
-        "infixr",
-        "prefix",
-        "postfix",
-        "macro",
-        "macro_rules",
-        "syntax",
-        "elab",
-        "elab_rules",
-        "declare_syntax_cat",
-        "initialize",
-        "builtin_initialize",
-        "import",
-        "prelude",
-        "example",
-        "structure",
-        "class",
-        "inductive",
-        "axiom",
-        "opaque",
-        "def_delab",
-        "binder_predicate",
-        "simproc",
-        "dsimproc",
-        "grind_pattern",
+        "register_option", "register_simp_attr", "register_label_attr", "add_decl_doc",
+        "assert_not_exists", "compile_inductive", "suppress_compilation", "unseal", "seal",
+        "recall", "initialize_simps_projections", "mk_iff_of_inductive_prop", "add_aesop_rules",
+        "declare_aesop_rule_sets", "library_note", "def_delab", "binder_predicate", "simproc",
+        "dsimproc", "grind_pattern",
     }
-)
+)  # fmt: skip
 
 
 def answer_findings(
