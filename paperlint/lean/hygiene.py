@@ -293,8 +293,28 @@ def _command_findings(commands: list[Command], policy: HygienePolicy) -> Iterato
         elif command.keyword == "instance" and {"local", "scoped"} & set(command.modifiers):
             message = "a local or scoped instance can change what a statement means"
             yield keyword, Rule.LOCAL_INSTANCE, message, False
+        if _prioritised_instance(command):
+            # Strict for model text (STRICT_FOR_MODELS): a drafter's `@[instance 10000] def`
+            # beside the gated definitions would re-mean `≤` in a statement the gate reads.
+            message = "an instance with a priority (or a default instance) can win over the one"
+            message += " a statement meant"
+            yield keyword, Rule.LOCAL_INSTANCE, message, False
     for token in _inner_set_options(commands):
         yield from _option_value_findings(token, policy)
+
+
+def _prioritised_instance(command: Command) -> bool:
+    """`instance (priority := n)`, `@[instance n]`, `@[default_instance]` before a command."""
+    texts = [t.text for t in command.tokens]
+    if "default_instance" in texts[: command.keyword_index + 1]:
+        return True
+    if command.keyword == "instance" and "priority" in texts[command.keyword_index :][:4]:
+        return True
+    head = texts[: command.keyword_index]
+    return any(
+        text == "instance" and index + 1 < len(head) and head[index + 1] not in {"]", ","}
+        for index, text in enumerate(head)
+    )
 
 
 def _inner_set_options(commands: list[Command]) -> Iterator[tuple[Token, ...]]:
