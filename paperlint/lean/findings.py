@@ -66,7 +66,6 @@ class Rule(StrEnum):
     COMMAND_NOT_ALLOWED = "command-not-allowed"  # any command but theorem/lemma (+ approved def)
     ATTRIBUTE_NOT_ALLOWED = "attribute-not-allowed"  # any attribute but `simp`
     OPTION_NOT_ALLOWED = "option-not-allowed"  # a `set_option` off the answer allowlist
-    STATEMENT_ELABORATION_CHANGED = "statement-elaboration-changed"  # Lean's hash differs
     # The unused-hypothesis lint.
     UNUSED_HYPOTHESIS = "unused-hypothesis"
 
