@@ -33,7 +33,6 @@ class Check(StrEnum):
     REFUTED_BUT_VERIFIED = "refuted-but-verified"  # a compiled refutation of a verified result
     LIVE_RUN_MISMATCH = "live-run-mismatch"  # replay: false, but events show replayed answers
     ANSWER_NOT_ALLOWED = "answer-not-allowed"  # an accepted proof breaks the answer allowlist
-    STATEMENT_ELABORATION = "statement-elaboration"  # Lean's elaboration differs from the gate's
     SECOND_KERNEL = "second-kernel"  # the run claimed a second kernel that did not pass
     # Any result.
     VERDICT_MISSING = "verdict-missing"  # a verdict-bearing result is done without a verdict

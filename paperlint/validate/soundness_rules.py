@@ -190,11 +190,11 @@ def elaboration_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     name = record.evidence.lean_name or ""
     if gated is None:
         message = "the gate's recorded elaboration is unreadable or its digest was edited"
-        return [ctx.at(record, Check.STATEMENT_ELABORATION, message)]
+        return [ctx.at(record, Check.STATEMENT_CHANGED, message)]
     statements = final.get("statements")
     stored = statements.get(name) if isinstance(statements, dict) else None
     problems = changes(gated, from_record(stored))
-    return [ctx.at(record, Check.STATEMENT_ELABORATION, p) for p in problems]
+    return [ctx.at(record, Check.STATEMENT_CHANGED, p) for p in problems]
 
 
 def second_kernel_findings(ctx: Context, record: ResultRecord) -> list[Finding]:

@@ -136,22 +136,22 @@ HIJACKED = "forall (a b : Real), @LE.le Real myLE (paperMean a b) (max a b)"
 def test_an_elaborated_statement_that_changed_is_rejected(copy_of):
     ws = copy_of("sample-variance")
     _set_elaborations(ws, _elaboration(REAL_LE), _elaboration(HIJACKED))
-    assert "statement-elaboration" in rules(ws)
+    assert "statement-changed" in rules(ws)
 
 
 def test_equal_elaborations_pass_and_a_dropped_one_is_rejected(copy_of):
     ws = copy_of("sample-variance")
     _set_elaborations(ws, _elaboration(REAL_LE), _elaboration(REAL_LE))
-    assert "statement-elaboration" not in rules(ws)
+    assert "statement-changed" not in rules(ws)
     _set_elaborations(ws, _elaboration(REAL_LE), None)
-    assert "statement-elaboration" in rules(ws)
+    assert "statement-changed" in rules(ws)
 
 
 def test_an_edited_gate_elaboration_digest_is_rejected(copy_of):
     ws = copy_of("sample-variance")
     forged = _elaboration(HIJACKED) | {"digest": _elaboration(REAL_LE)["digest"]}
     _set_elaborations(ws, forged, _elaboration(HIJACKED))
-    assert "statement-elaboration" in rules(ws)
+    assert "statement-changed" in rules(ws)
 
 
 def test_a_failed_second_kernel_is_rejected_and_a_dropped_one_too(copy_of):
