@@ -19,6 +19,7 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
 from paperlint.engine.failpoint import maybe_die
 from paperlint.engine.plan import Policy, Spend, Stop, is_open, plan
+from paperlint.engine.steps import Failed
 from paperlint.engine.summary import Summary, summarise
 from paperlint.engine.workspace import write_results
 from paperlint.records import EventLog
@@ -148,7 +149,7 @@ def _step(
         {
             "type": "action_finished",
             "action": action.model_dump(mode="json"),
-            "ok": outcome.failure is None,
+            "ok": not isinstance(outcome, Failed),
         }
     )
     if before and after and before.stage != after.stage:
