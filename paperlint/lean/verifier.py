@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paperlint import domain
 from paperlint.lean.elaborated import Elaboration
 
 
@@ -172,7 +173,7 @@ class Verifier(Protocol):
 
 
 # Only these may appear in `#print axioms` of an accepted declaration (lean.md §5).
-STANDARD_AXIOMS: frozenset[str] = frozenset({"propext", "Classical.choice", "Quot.sound"})
+STANDARD_AXIOMS = domain.STANDARD_AXIOMS
 
 
 def accept(

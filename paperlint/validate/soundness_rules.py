@@ -119,7 +119,7 @@ def _statement_uses(result: Mapping[str, Any] | None) -> list[str]:
 
 def refutation_findings(ctx: Context) -> list[Finding]:
     """A compiled refutation of a statement that a verdict calls verified."""
-    from paperlint.engine.leantext import refutation_statement
+    from paperlint.lean.compose import refutation_statement
     from paperlint.lean.declarations import declarations
     from paperlint.lean.fingerprint import fingerprint, statement_text
     from paperlint.validate.verified_rules import unclean
