@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -76,6 +76,10 @@ class LeanConfig(_Section):
     final_timeout_s: float = Field(default=900, gt=0)
     max_heartbeats: int = Field(default=400000, ge=0)
     memory_mb: int = Field(default=16384, gt=0)
+    sandbox: Literal["auto", "required", "off"] = Field(
+        default="auto",
+        description="bubblewrap confinement of every Lean process: auto, required or off.",
+    )
 
 
 class RetryConfig(_Section):

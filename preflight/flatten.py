@@ -29,6 +29,8 @@ from paperlint.preflight.sourcetree import (
     inside,
     is_file,
     looks_binary,
+    read_head,
+    read_regular,
 )
 
 from paperlint.errors import InputError
@@ -77,11 +79,9 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
         main = project / root if root else path
     if not inside(project, main) or not is_file(main):
         raise InputError(f"root file not found in the project folder: {root or main}", path=project)
-    try:
-        with main.open("rb") as handle:
-            data = handle.read(8192)
-    except OSError as exc:
-        raise InputError(f"cannot read the main file: {exc.strerror}", path=main) from exc
+    data = read_head(main, 8192)
+    if data is None:
+        raise InputError("cannot read the main file (not a regular file)", path=main)
     if looks_binary(data):
         raise InputError(
             "this is a binary file, not LaTeX source",
@@ -108,8 +108,8 @@ def _user_comment_env(project: Path) -> bool:
     for pattern in ("*.sty", "*.cls", "*.tex"):
         for path in sorted(project.rglob(pattern))[:200]:
             try:
-                small = path.stat().st_size < HUGE_FILE_BYTES and inside(project, path)
-                if small and prepass.defines_comment_env(path.read_text("utf-8", errors="replace")):
+                data = read_regular(path, HUGE_FILE_BYTES) if inside(project, path) else None
+                if data is not None and prepass.defines_comment_env(decode(data)[0]):
                     return True
             except OSError:
                 continue
@@ -123,9 +123,12 @@ def _load(state: _State, rel: str) -> SourceFile | None:
     path = flat.project / rel
     try:
         size = path.stat().st_size
-        data = path.read_bytes() if size <= MAX_FILE_BYTES else b""
     except OSError:
         return None
+    regular = read_regular(path)
+    if regular is None and size <= MAX_FILE_BYTES:
+        return None  # a FIFO, a device, or a file that changed: never read, never waited on
+    data = regular or b""
     if size > MAX_FILE_BYTES:
         _diag(
             flat,
@@ -313,11 +316,8 @@ def read_project_text(flat: FlatSource, rel: str) -> str | None:
     main_dir = (flat.project / flat.root).parent
     for path in (main_dir / rel, flat.project / rel):
         if inside(flat.project, path) and is_file(path):
-            try:
-                data = path.read_bytes()
-            except OSError:
-                return None
-            if path.stat().st_size > MAX_FILE_BYTES or looks_binary(data):
+            data = read_regular(path)
+            if data is None or looks_binary(data):
                 return None
             return decode(data)[0]
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 import re
@@ -54,11 +55,21 @@ def _span(flat: FlatSource, begin: int, end: int) -> Span:
     )
 
 
+# The text kept per result is bounded, so cost stays linear in the input: an unclosed
+# environment stops at the next result's start (not at the end of the document), and no
+# statement keeps more than this many characters.
+MAX_STATEMENT_CHARS = 20_000
+
+
 def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
     out: list[Result] = []
+    starts = sorted(raw.begin for raw in walk.results)
+    length = len(flat.text)
     for raw in walk.results:
-        end = raw.end if raw.end >= 0 else len(flat.text)
-        body_end = raw.body_end if raw.body_end >= 0 else end
+        end, body_end = raw.end, raw.body_end
+        if raw.end < 0 or raw.body_end in (-1, length):  # never closed: the walker ran to the end
+            end = body_end = _unclosed_end(starts, raw.begin, length)
+        body_end = min(body_end, raw.body_start + MAX_STATEMENT_CHARS)
         out.append(
             Result(
                 id="",
@@ -73,6 +84,12 @@ def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
             )
         )
     return out
+
+
+def _unclosed_end(starts: list[int], begin: int, length: int) -> int:
+    """Where an environment without `\\end` stops: the next result's start, or the text's end."""
+    following = bisect.bisect_right(starts, begin)
+    return starts[following] if following < len(starts) else length
 
 
 def _normalise(statement: str) -> str:

@@ -133,13 +133,17 @@ def latexmk_command(latexmk: str, root_name: str, engine: str) -> list[str]:
 
 
 def safe_env() -> dict[str, str]:
-    """The environment for TeX: no shell escape, no writes outside the working folder.
+    """The environment for TeX: no shell escape, no reads or writes outside the working folder.
+
+    `openin_any=p` (paranoid, like `openout_any`) refuses absolute paths, `..` and dot files
+    for `\\openin`/`\\read` and `\\input`, so a paper cannot read `/etc/…` or
+    `/proc/self/environ`; files found by kpathsea's own search (packages, fonts) still open.
 
     kpathsea lets environment variables override texmf.cnf, so these hold whatever the
     installation's configuration says; the user's own TEXMFHOME/TEXINPUTS stay usable.
     """
     env = dict(os.environ)
-    env.update(shell_escape="f", shell_escape_commands="", openout_any="p", openin_any="r")
+    env.update(shell_escape="f", shell_escape_commands="", openout_any="p", openin_any="p")
     return env
 
 

@@ -174,10 +174,23 @@ class Walker:
             self.out.results[owner.result].labels.append(key)
 
     def enclosing_result(self) -> int | None:
-        return next((f.result for f in reversed(self.frames) if f.result is not None), None)
+        return self._enclosing("result")
 
     def enclosing_proof(self) -> int | None:
-        return next((f.proof for f in reversed(self.frames) if f.proof is not None), None)
+        return self._enclosing("proof")
+
+    def _enclosing(self, kind: str) -> int | None:
+        walked: list[Frame] = []
+        value: int | None = None
+        for frame in reversed(self.frames):
+            own = frame.result if kind == "result" else frame.proof
+            if own is not None or kind in frame.enclosing:
+                value = own if own is not None else frame.enclosing[kind]
+                break
+            walked.append(frame)
+        for frame in walked:
+            frame.enclosing[kind] = value
+        return value
 
     # -- environments -------------------------------------------------------------------
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,12 +134,40 @@ def read_bytes_safely(project: Path, path: Path) -> bytes | None:
     """The bytes of a project file, or None when it is outside, missing or unreadable."""
     if not inside(project, path) or not is_file(path):
         return None
+    return read_regular(path)
+
+
+def read_head(path: Path, size: int) -> bytes | None:
+    """The first `size` bytes of a regular file (None for a FIFO, a device or an error)."""
+    return _read_guarded(path, size, whole=False)
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes | None:
+    """The bytes of `path` if it is a regular file of at most `limit` bytes, else None.
+
+    Opened non-blocking and checked with `fstat` on the open descriptor, so a FIFO or a device
+    named `x.tex` (even one swapped in after a `stat`) never blocks or streams forever.
+    """
+    return _read_guarded(path, MAX_FILE_BYTES if limit is None else limit, whole=True)
+
+
+def _read_guarded(path: Path, limit: int, *, whole: bool) -> bytes | None:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or (whole and info.st_size > limit):
             return None
-        return path.read_bytes()
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1 if whole else limit)
+        return None if whole and len(data) > limit else data
     except OSError:
         return None
+    finally:
+        os.close(fd)
 
 
 def _strip_doc(text: str) -> str:

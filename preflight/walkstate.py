@@ -52,6 +52,9 @@ class Frame:
     proof: int | None = None
     restore: dict[str, str] = field(default_factory=dict)
     end_code: str | None = None
+    # "result"/"proof" -> the innermost one at or below this frame; the frames below a frame
+    # never change while it is on the stack, so this keeps deep nesting linear.
+    enclosing: dict[str, int | None] = field(default_factory=dict)
 
 
 @dataclass

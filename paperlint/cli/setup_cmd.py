@@ -25,11 +25,13 @@ def _settings(config: Path | None) -> tuple[dict[str, list[str]], str | None, st
 @app.command("doctor")
 def doctor(format: str = FORMAT, config: Path | None = CONFIG) -> int:
     """Say which pieces a real check needs are present, and the command that fixes each."""
+    from paperlint.config import load_config
     from paperlint.lean.doctor import run_doctor
     from paperlint.lean.pins import resolve_paths
 
     models, project_dir, repl_dir = _settings(config)
-    report = run_doctor(resolve_paths(project_dir, repl_dir), models)
+    mode = load_config(config, start=Path.cwd()).config.lean.sandbox
+    report = run_doctor(resolve_paths(project_dir, repl_dir), models, sandbox=mode)
     if format == "json":
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:

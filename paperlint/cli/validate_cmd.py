@@ -54,18 +54,24 @@ def replay(
     lean_replay: Path | None = typer.Option(
         None,
         "--lean-replay",
-        help="Serve Lean answers from this recorded replay folder instead of running Lean "
-        "(default: the run's own replay folder, when the run was a replay).",
+        help="Serve Lean answers from this recorded replay folder instead of running Lean. "
+        "Never taken from the workspace: a replayed run needs it given here.",
+    ),
+    lean_project: Path | None = typer.Option(
+        None,
+        "--lean-project",
+        help="The Lake project to run Lean in (default: your own config's [lean] project_dir, "
+        "else the bundled one; never the workspace's).",
     ),
     fmt: str = typer.Option("text", "--format", help="text or json"),
 ) -> int:
     """Re-run every Lean check and the mechanical audit with no model; re-derive each verdict."""
     from paperlint.validate.load import load_snapshot
-    from paperlint.validate.replay import choose_lean, replay_workspace
+    from paperlint.validate.replay import choose_lean, replay_workspace, trusted_lean
 
     _format(fmt)
     snap = load_snapshot(workspace)
-    lean = choose_lean(snap, lean_replay)
+    lean = choose_lean(snap, trusted_lean(workspace, lean_replay, lean_project))
     try:
         report = replay_workspace(snap, workspace, lean)
     finally:

@@ -150,6 +150,7 @@ def _live_verifier(config: Config) -> tuple[Verifier, str]:
         paths=paths,
         memory_hard_limit_mb=config.lean.memory_mb,
         heartbeats=config.lean.max_heartbeats,
+        sandbox=config.lean.sandbox,
     )
     return WarmVerifier(settings), ""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from paperlint.lean.answer import skeleton_answer_findings
 from paperlint.lean.findings import Finding, sort_findings
 from paperlint.lean.hygiene import (
     DEFAULT_POLICY,
@@ -69,4 +70,5 @@ def audit_files(
         if skeleton is not None:
             gated = skeleton.read_text(encoding="utf-8", errors="replace")
             findings.extend(check_skeleton(gated, text, file=str(path), include_hygiene=False))
+            findings.extend(skeleton_answer_findings(gated, text, file=str(path)))
     return sort_findings(findings)

@@ -35,7 +35,7 @@ MODIFIERS = frozenset(
     {"private", "protected", "noncomputable", "partial", "unsafe", "nonrec", "local", "scoped"}
 )
 # Commands that may start anywhere on a line (their keywords are reserved words).
-_COMMAND_KEYWORDS = DECLARATION_KEYWORDS | frozenset(
+COMMAND_KEYWORDS = DECLARATION_KEYWORDS | frozenset(
     {
         "namespace",
         "section",
@@ -151,7 +151,7 @@ def _starts_command(token: Token, previous: Token | None, in_prefix: bool) -> bo
         return False
     if previous is not None and previous.text in {"class", "deriving", "open"}:
         return False  # `class inductive`, `deriving instance`, `open scoped`
-    if token.text in _COMMAND_KEYWORDS or token.text in MODIFIERS:
+    if token.text in COMMAND_KEYWORDS or token.text in MODIFIERS:
         return True
     return token.text in _LINE_START_KEYWORDS and (in_prefix or _starts_line(token, previous))
 

@@ -149,6 +149,21 @@ def tex_checks() -> list[Check]:
 # --- Lean -----------------------------------------------------------------------------------
 
 
+def sandbox_check(mode: str = "auto") -> Check:
+    """Whether every Lean process would run inside bubblewrap (sandbox.py)."""
+    from paperlint.lean.sandbox import INSTALL_HINT, MODES, sandbox_status
+
+    status = sandbox_status(next((m for m in MODES if m == mode), "auto"))
+    found = f"active ({status.detail})" if status.active else f"not active: {status.detail}"
+    return Check(
+        f"lean: sandbox (bubblewrap, [lean] sandbox = {mode!r})",
+        status.active,
+        found,
+        INSTALL_HINT if status.bwrap is None and mode != "off" else "",
+        required=mode == "required",
+    )
+
+
 def _run(cmd: Sequence[str], cwd: Path, timeout_s: float = 20.0) -> tuple[int | None, str]:
     try:
         done = subprocess.run(
@@ -322,8 +337,11 @@ def model_checks(models: Mapping[str, Sequence[str]]) -> list[Check]:
 # --- together -------------------------------------------------------------------------------
 
 
-def run_doctor(paths: LeanPaths, models: Mapping[str, Sequence[str]]) -> Report:
-    checks = [*python_checks(), *tex_checks(), *lean_checks(paths), *model_checks(models)]
+def run_doctor(
+    paths: LeanPaths, models: Mapping[str, Sequence[str]], *, sandbox: str = "auto"
+) -> Report:
+    checks = [*python_checks(), *tex_checks(), *lean_checks(paths), sandbox_check(sandbox)]
+    checks += model_checks(models)
     return Report(checks=tuple(checks), pins=read_pins(paths.project).summary())
 
 

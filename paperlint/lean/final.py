@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from paperlint.lean import guard
+from paperlint.errors import LeanSetupError
+from paperlint.lean import elaborated, guard, sandbox, second_kernel
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -34,7 +35,14 @@ from paperlint.lean.messages import (
     parse_marked_axioms,
 )
 from paperlint.lean.pins import LeanPaths, read_manifest_rev, read_toolchain
-from paperlint.lean.verifier import STANDARD_AXIOMS, FailureCode, FinalCheck, Outcome
+from paperlint.lean.sandbox import Confinement, Mode
+from paperlint.lean.verifier import (
+    STANDARD_AXIOMS,
+    FailureCode,
+    FinalCheck,
+    Outcome,
+    SecondKernel,
+)
 
 OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
 
@@ -75,13 +83,43 @@ def _limit_memory(limit_mb: int | None) -> Callable[[], None] | None:
 
 
 def run_lean(
-    lake: str, project: Path, file: Path, *, timeout_s: float, memory_mb: int | None
+    lake: str,
+    project: Path,
+    file: Path,
+    *,
+    timeout_s: float,
+    memory_mb: int | None,
+    confined: Confinement | None = None,
 ) -> ProcessRun:
+    return run_process(
+        [lake, "env", "lean", str(file)],
+        project,
+        timeout_s=timeout_s,
+        memory_mb=memory_mb,
+        confined=confined,
+    )
+
+
+def run_process(
+    command: list[str],
+    project: Path,
+    *,
+    timeout_s: float,
+    memory_mb: int | None,
+    confined: Confinement | None = None,
+    env: dict[str, str] | None = None,
+) -> ProcessRun:
+    """One Lean-side process (lake, lean, lean4checker), confined when given a confinement."""
     start = time.monotonic()
+    lake = command[0]
+    if confined is not None and shutil.which(lake) is None:
+        # Inside bwrap a missing program is bwrap's exit 1, not FileNotFoundError: say it here.
+        return ProcessRun(exit_code=None, output=f"no such executable: {lake}", missing=True)
     try:
         proc = subprocess.Popen(
-            [lake, "env", "lean", str(file)],
+            confined.argv(command, cwd=project) if confined is not None else command,
             cwd=project,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -126,8 +164,13 @@ def final_from_runs(
     mathlib_rev: str | None = None,
     allowlist: frozenset[str] = STANDARD_AXIOMS,
     replay: bool = False,
+    statements: ProcessRun | None = None,
 ) -> FinalCheck:
-    """The verdict on a file from its two runs (the axiom run is None when it was not made)."""
+    """The verdict on a file from its runs (the axiom run is None when it was not made).
+
+    `statements` is the separate `#paperlint_statement` run: its answers are parsed into
+    `FinalCheck.statements`, and it never changes the verdict of the build itself (a
+    missing answer is caught where the gate's elaboration is compared)."""
     output = build.output if axioms is None else f"{build.output}\n--- axioms ---\n{axioms.output}"
     base: dict[str, Any] = {
         "file_sha256": file_sha256,
@@ -138,6 +181,7 @@ def final_from_runs(
         "toolchain": toolchain,
         "mathlib_rev": mathlib_rev,
         "replay": replay,
+        "statements": _statements(statements, names, file_sha256),
     }
     for run in (build, axioms):
         if run is not None and (run.missing or run.timed_out):
@@ -196,6 +240,28 @@ def final_from_runs(
     return FinalCheck(outcome=Outcome.ACCEPTED, **base)
 
 
+def with_second_kernel(check: FinalCheck, second: SecondKernel | None) -> FinalCheck:
+    """A failing second kernel turns an accepted check into a rejected one, on the record."""
+    if second is None:
+        return check
+    update: dict[str, Any] = {"second_kernel": second}
+    if check.outcome is Outcome.ACCEPTED and not second.ok:
+        update |= {
+            "outcome": Outcome.REJECTED,
+            "code": FailureCode.LEAN_ERROR,
+            "hint": f"{second.tool} rejected the module (exit {second.exit_code})",
+        }
+    return check.model_copy(update=update)
+
+
+def _statements(
+    run: ProcessRun | None, names: Sequence[str], salt: str
+) -> dict[str, elaborated.Elaboration | None]:
+    if run is None or elaborated.PREFIX not in run.output:
+        return {}  # not asked, or the command did not run: nothing is claimed
+    return elaborated.parse([run.output], names, salt)
+
+
 class FinalChecker:
     """`final_check` of the Verifier protocol, by cold `lake env lean` runs."""
 
@@ -207,10 +273,12 @@ class FinalChecker:
         *,
         memory_mb: int | None = 16384,
         allowlist: frozenset[str] = STANDARD_AXIOMS,
+        sandbox: Mode = "auto",
     ) -> None:
         self.paths = paths
         self.memory_mb = memory_mb
         self.allowlist = allowlist
+        self.sandbox = sandbox
         self.recorder: Callable[[dict[str, Any]], None] | None = None
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
@@ -234,11 +302,28 @@ class FinalChecker:
                 code=FailureCode.AXIOMS_UNPARSED,
                 hint=f"not a single declaration name: {bad!r}",
             )
-        run = self._runner(timeout_s)
+        try:
+            run = self._runner(timeout_s, file)
+        except LeanSetupError as exc:  # [lean] sandbox = "required" and no sandbox here
+            return FinalCheck(
+                outcome=Outcome.UNAVAILABLE,
+                file_sha256=sha,
+                code=FailureCode.UNAVAILABLE,
+                hint=str(exc)[:400],
+            )
         build = run(file)
-        axioms = None
+        axioms = statements = None
         if names and build.exit_code == 0 and not build.timed_out:
             axioms = self._axiom_run(file, text, names, sha, run)
+            source = elaborated.command_source(self.paths.project)
+            if source is not None:
+                addition = elaborated.query(names, sha, source)
+                statements = self._copy_run(file, text, addition, run)
+        second = None
+        clean_build = build.exit_code == 0 and not build.timed_out
+        checker = second_kernel.checker_binary(self.paths)
+        if names and clean_build and checker is not None:
+            second = self._second_kernel(file, checker, timeout_s)
         if self.recorder is not None:
             self.recorder(
                 {
@@ -248,10 +333,12 @@ class FinalChecker:
                     "response": {
                         "build": build.to_raw(),
                         "axioms": axioms.to_raw() if axioms else None,
+                        "statements": statements.to_raw() if statements else None,
+                        "second_kernel": second.model_dump(mode="json") if second else None,
                     },
                 }
             )
-        return final_from_runs(
+        result = final_from_runs(
             sha,
             names,
             build,
@@ -260,17 +347,71 @@ class FinalChecker:
             toolchain=read_toolchain(self.paths.project),
             mathlib_rev=read_manifest_rev(self.paths.project),
             allowlist=self.allowlist,
+            statements=statements,
         )
+        return with_second_kernel(result, second)
 
-    def _runner(self, timeout_s: float) -> Callable[[Path], ProcessRun]:
+    def _second_kernel(self, file: Path, checker: Path, timeout_s: float) -> SecondKernel:
+        """Compile the module to an .olean in a scratch folder; replay it through lean4checker."""
+        scratch = Path(tempfile.mkdtemp(prefix="paperlint-second-kernel-"))
+        lake, project = self.paths.lake, self.paths.project
+        environ = {**os.environ, "LEAN_PATH": str(scratch)}
+        try:
+            confined = sandbox.confinement(
+                self.sandbox,
+                readonly=[project, *sandbox.toolchain_dirs(lake), file.parent, checker.parent],
+                writable=[scratch],
+                home=Path("/tmp"),
+                environ=environ,
+            )
+            steps = (
+                second_kernel.compile_command(lake, file, scratch / f"{file.stem}.olean"),
+                second_kernel.check_command(lake, checker, file.stem),
+            )
+            run: ProcessRun | None = None
+            for command in steps:
+                run = run_process(
+                    command,
+                    project,
+                    timeout_s=timeout_s,
+                    memory_mb=self.memory_mb,
+                    confined=confined,
+                    env=environ,
+                )
+                if run.exit_code != 0:
+                    break
+            assert run is not None
+            return SecondKernel(
+                tool="lean4checker",
+                command=tuple(steps[-1]),
+                exit_code=run.exit_code,
+                ok=run.exit_code == 0 and not run.timed_out,
+                output=run.output[-second_kernel.OUTPUT_CHARS :],
+            )
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
+        """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the
+        toolchain and the checked file's folder read-only, the copies' folder read-only too,
+        nothing writable but the sandbox's own fresh /tmp."""
+        base = [self.paths.project, *sandbox.toolchain_dirs(self.paths.lake), file.parent]
+
         def run(path: Path) -> ProcessRun:
+            confined = sandbox.confinement(
+                self.sandbox, readonly=[*base, path.parent], writable=[], home=Path("/tmp")
+            )
             return run_lean(
                 self.paths.lake,
                 self.paths.project,
                 path,
                 timeout_s=timeout_s,
                 memory_mb=self.memory_mb,
+                confined=confined,
             )
+
+        # Fails here, before any Lean starts, when the sandbox is required and unavailable.
+        sandbox.confinement(self.sandbox, readonly=base, writable=[], home=Path("/tmp"))
 
         return run
 
@@ -282,14 +423,16 @@ class FinalChecker:
         sha: str,
         run: Callable[[Path], ProcessRun],
     ) -> ProcessRun:
+        return self._copy_run(file, text, marked_axiom_queries(names, sha), run)
+
+    def _copy_run(
+        self, file: Path, text: str, addition: str, run: Callable[[Path], ProcessRun]
+    ) -> ProcessRun:
         # A copy: the file whose sha256 is recorded stays exactly as built.
         scratch = Path(tempfile.mkdtemp(prefix="paperlint-axioms-"))
         try:
             copy = scratch / file.name
-            copy.write_text(
-                insert_before_trailing_end(text, marked_axiom_queries(names, sha)),
-                encoding="utf-8",
-            )
+            copy.write_text(insert_before_trailing_end(text, addition), encoding="utf-8")
             return run(copy)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

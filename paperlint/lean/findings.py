@@ -47,6 +47,7 @@ class Rule(StrEnum):
     MACRO = "macro"
     SYNTAX = "syntax"
     ELAB = "elab"
+    META_CODE = "meta-code"  # by_elab, interpolated strings, name literals, option literals
     NOTATION_REDEFINES = "notation-redefines"  # a notation whose atom is a word: `"simp"`, `"ℝ"`
     NOTATION = "notation"  # advisory: symbolic notation
     LOCAL_INSTANCE = "local-instance"  # advisory: `local instance`, `scoped instance`
@@ -61,6 +62,10 @@ class Rule(StrEnum):
     HEADER_CHANGED = "header-changed"
     CONTEXT_CHANGED = "context-changed"  # namespace/section/open/variable/universe commands
     HELPER_NOT_ALLOWED = "helper-not-allowed"  # a new declaration that is not a lemma or def
+    # The prover-answer allowlist (answer.py): what a model's answer may contain at all.
+    COMMAND_NOT_ALLOWED = "command-not-allowed"  # any command but theorem/lemma (+ approved def)
+    ATTRIBUTE_NOT_ALLOWED = "attribute-not-allowed"  # any attribute but `simp`
+    OPTION_NOT_ALLOWED = "option-not-allowed"  # a `set_option` off the answer allowlist
     # The unused-hypothesis lint.
     UNUSED_HYPOTHESIS = "unused-hypothesis"
 

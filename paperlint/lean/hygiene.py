@@ -90,7 +90,7 @@ def scan_text(
 ) -> list[Finding]:
     """The hygiene findings of one text; its imports are reported but not followed."""
     tokens = [t for t in tokenize(text) if t.kind is not Kind.COMMENT]
-    raw = [*_token_findings(tokens), *_command_findings(split_commands(text), policy)]
+    raw = [*_token_findings(tokens, policy), *_command_findings(split_commands(text), policy)]
     raw.extend(_import_findings(imports(text), policy))
     raw.extend(_module_header(tokens))
     return [
@@ -194,7 +194,7 @@ def _finding(
     )
 
 
-def _token_findings(tokens: list[Token]) -> Iterator[_Raw]:
+def _token_findings(tokens: list[Token], policy: HygienePolicy) -> Iterator[_Raw]:
     attribute_depths = _attribute_mask(tokens)
     for index, token in enumerate(tokens):
         if token.kind is Kind.IDENT:
@@ -202,21 +202,52 @@ def _token_findings(tokens: list[Token]) -> Iterator[_Raw]:
         elif token.kind is Kind.STRING and any(p in token.text for p in rules.SPOOF_PHRASES):
             message = "this text imitates a Lean message that decides a verdict"
             yield token, Rule.MESSAGE_SPOOF, message, True
+        elif token.kind is Kind.NAME:
+            yield from _name_literal_findings(token, policy)
+        if policy.model_written:
+            yield from _model_meta_findings(token)
+
+
+def _name_literal_findings(token: Token, policy: HygienePolicy) -> Iterator[_Raw]:
+    """`` `debug.skipKernelTC `` handed to `withOptions`/`setBool` switches the kernel off."""
+    name = ".".join(unquoted_parts(token.text.lstrip("`")))
+    if name.startswith(rules.SOUNDNESS_OPTIONS):
+        yield token, Rule.DEBUG_OPTION, f"the name literal `{name}` names a soundness option", True
+    elif name in rules.LIMIT_OPTIONS:
+        yield token, Rule.RESOURCE_LIMIT, f"the name literal `{name}` names a limit option", True
+    elif policy.model_written:
+        yield token, Rule.META_CODE, "a name literal is metaprogram code in a proof", True
+
+
+def _model_meta_findings(token: Token) -> Iterator[_Raw]:
+    """Model-written text has no use for string interpolation in any spelling."""
+    if token.kind is Kind.STRING and "{" in token.text:
+        yield token, Rule.META_CODE, "a string with `{…}` may be interpolated code", True
+    elif token.kind is Kind.IDENT and token.text in rules.INTERPOLATING:
+        yield token, Rule.META_CODE, f"`{token.text}` runs interpolated code", True
+
+
+def _plain(text: str) -> str:
+    """`«tactic»` → `tactic`: the name Lean resolves for a one-part identifier."""
+    parts = unquoted_parts(text)
+    return parts[0] if len(parts) == 1 else text
 
 
 def _ident_findings(tokens: list[Token], index: int, *, in_attribute: bool) -> Iterator[_Raw]:
     token = tokens[index]
-    if token.text in rules.WORDS:
-        rule, message = rules.WORDS[token.text]
+    # Outside attributes `«sorry»` is just a name; inside, `@[«tactic» k]` is the attribute.
+    word = _plain(token.text) if in_attribute else token.text
+    if word in rules.WORDS:
+        rule, message = rules.WORDS[word]
         yield token, rule, message, True
     for part in unquoted_parts(token.text):
         if part in rules.COMPONENTS:
             rule, message = rules.COMPONENTS[part]
             yield token, rule, message, True
-    if in_attribute and token.text == "extern":
+    if in_attribute and word == "extern":
         yield token, Rule.EXTERN, "`@[extern]` binds the declaration to unchecked code", True
-    if in_attribute and token.text in rules.ATTRIBUTES:
-        rule, message = rules.ATTRIBUTES[token.text]
+    if in_attribute and word in rules.ATTRIBUTES:
+        rule, message = rules.ATTRIBUTES[word]
         yield token, rule, message, True
     if token.text == "native" and _is_native_flag(tokens, index):
         yield token, Rule.NATIVE_DECIDE, "`decide +native` trusts the compiler", True
@@ -262,8 +293,28 @@ def _command_findings(commands: list[Command], policy: HygienePolicy) -> Iterato
         elif command.keyword == "instance" and {"local", "scoped"} & set(command.modifiers):
             message = "a local or scoped instance can change what a statement means"
             yield keyword, Rule.LOCAL_INSTANCE, message, False
+        if _prioritised_instance(command):
+            # Strict for model text (STRICT_FOR_MODELS): a drafter's `@[instance 10000] def`
+            # beside the gated definitions would re-mean `≤` in a statement the gate reads.
+            message = "an instance with a priority (or a default instance) can win over the one"
+            message += " a statement meant"
+            yield keyword, Rule.LOCAL_INSTANCE, message, False
     for token in _inner_set_options(commands):
         yield from _option_value_findings(token, policy)
+
+
+def _prioritised_instance(command: Command) -> bool:
+    """`instance (priority := n)`, `@[instance n]`, `@[default_instance]` before a command."""
+    texts = [t.text for t in command.tokens]
+    if "default_instance" in texts[: command.keyword_index + 1]:
+        return True
+    if command.keyword == "instance" and "priority" in texts[command.keyword_index :][:4]:
+        return True
+    head = texts[: command.keyword_index]
+    return any(
+        text == "instance" and index + 1 < len(head) and head[index + 1] not in {"]", ","}
+        for index, text in enumerate(head)
+    )
 
 
 def _inner_set_options(commands: list[Command]) -> Iterator[tuple[Token, ...]]:

@@ -37,6 +37,7 @@ WORDS: dict[str, tuple[Rule, str]] = {
     "dsimproc": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
     "simproc_decl": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
     "dsimproc_decl": (Rule.ELAB, "a simproc is metaprogram code run while elaborating"),
+    "by_elab": (Rule.META_CODE, "`by_elab` runs metaprogram code while elaborating"),
 }
 # Attributes that register code Lean runs while elaborating or printing.
 ATTRIBUTES: dict[str, tuple[Rule, str]] = {
@@ -51,6 +52,19 @@ ATTRIBUTES: dict[str, tuple[Rule, str]] = {
     "env_extension": (Rule.INITIALIZE, "`@[env_extension]` runs code when the module is loaded"),
     "delab": (Rule.SYNTAX, "a delaborator changes how goals and types print"),
     "app_unexpander": (Rule.SYNTAX, "an unexpander changes how goals and types print"),
+    "macro": (Rule.MACRO, "`@[macro]` installs a macro, e.g. for a tactic"),
+    "builtin_macro": (Rule.MACRO, "`@[builtin_macro]` installs a macro"),
+    "command_parser": (Rule.SYNTAX, "`@[command_parser]` installs a parser"),
+    "term_parser": (Rule.SYNTAX, "`@[term_parser]` installs a parser"),
+    "tactic_parser": (Rule.SYNTAX, "`@[tactic_parser]` installs a parser"),
+    "builtin_command_parser": (Rule.SYNTAX, "`@[builtin_command_parser]` installs a parser"),
+    "builtin_term_parser": (Rule.SYNTAX, "`@[builtin_term_parser]` installs a parser"),
+    "builtin_tactic_parser": (Rule.SYNTAX, "`@[builtin_tactic_parser]` installs a parser"),
+    "norm_num": (Rule.ELAB, "`@[norm_num]` installs metaprogram code run by `norm_num`"),
+    "positivity": (Rule.ELAB, "`@[positivity]` installs metaprogram code run by `positivity`"),
+    "command_code_action": (Rule.ELAB, "`@[command_code_action]` installs metaprogram code"),
+    "hole_code_action": (Rule.ELAB, "`@[hole_code_action]` installs metaprogram code"),
+    "env_linter": (Rule.ELAB, "`@[env_linter]` installs metaprogram code"),
 }
 # Name components: `Lean.ofReduceBool`, `sorryAx`, `IO.FS.writeFile`, `System.FilePath`.
 COMPONENTS: dict[str, tuple[Rule, str]] = {
@@ -72,7 +86,28 @@ COMPONENTS: dict[str, tuple[Rule, str]] = {
     "unsafeBaseIO": (Rule.IO, "IO actions have effects outside Lean"),
     "unsafeEIO": (Rule.IO, "IO actions have effects outside Lean"),
     "FilePath": (Rule.IO, "file-system access has effects outside Lean"),
+    "withOptions": (Rule.META_CODE, "`withOptions` changes Lean's options from inside code"),
+    "modifyOptions": (Rule.META_CODE, "`modifyOptions` changes Lean's options from code"),
+    "setEnv": (Rule.META_CODE, "`setEnv` replaces the environment from inside code"),
+    "modifyEnv": (Rule.META_CODE, "`modifyEnv` edits the environment from inside code"),
 }
+# Words whose string argument is `interpolatedStr(term)` (the lexer reads their `{…}` as code).
+# In model-written text they are refused outright: a proof has no use for them.
+INTERPOLATING = frozenset(
+    {
+        "s!",
+        "m!",
+        "f!",
+        "dbg_trace",
+        "dbgTrace",
+        "throwError",
+        "throwErrorAt",
+        "logInfo",
+        "logWarning",
+        "logError",
+        "trace!",
+    }
+)
 SEARCH_TACTICS = frozenset({"exact?", "apply?", "rw?", "aesop?"})
 HASH_EFFECTS: dict[str, tuple[Rule, str]] = {
     "#eval": (Rule.EVAL, "`#eval` runs code while elaborating"),
@@ -171,7 +206,12 @@ OPERATOR_ATOMS = frozenset({
 })
 # fmt: on
 # Text that imitates the messages the final check parses (lean.md §4.2, §4.3).
-SPOOF_PHRASES = ("depends on axioms", "does not depend on any axioms", "declaration uses")
+SPOOF_PHRASES = (
+    "depends on axioms",
+    "does not depend on any axioms",
+    "declaration uses",
+    "PAPERLINT_",  # the markers of our own queries (axioms, elaborated statements)
+)
 META_LIBRARIES = frozenset({"Lean", "Lake"})
 # In model-written text these block: a model has no business declaring them.
 STRICT_FOR_MODELS = frozenset(

@@ -44,7 +44,11 @@ class Token(NamedTuple):
 
 # Multi-character symbols the scans care about; everything else is one character.
 _SYMBOLS = (":=", "=>", "@[", "<;>", "..", "->", "<-", "⟨", "⟩")
-_INTERPOLATION_PREFIXES = frozenset({"s!", "m!", "f!"})
+# Words whose string argument Lean reads as `interpolatedStr(term)`: the `{…}` parts are code,
+# written `s!"…"`, `s! "…"` (whitespace is allowed) or `dbg_trace "…{e}…"`, `throwError "…{e}…"`.
+_INTERPOLATION_PREFIXES = frozenset(
+    {"s!", "m!", "f!", "dbg_trace", "throwError", "throwErrorAt", "logInfo", "logWarning"}
+)
 _LETTERLIKE_RANGES = (
     (0x3B1, 0x3C9),  # lower-case Greek (λ is excluded below)
     (0x391, 0x3A9),  # upper-case Greek (Π, Σ are excluded below)
@@ -173,7 +177,8 @@ def _lex(cur: _Cursor, *, inside_braces: bool) -> Iterator[Token]:
 
 
 def _is_interpolation_prefix(previous: Token, cur: _Cursor) -> bool:
-    return previous.text in _INTERPOLATION_PREFIXES and previous.end == cur.i
+    # Only whitespace can sit between the prefix and the quote: a comment is a token of its own.
+    return previous.kind is Kind.IDENT and previous.text in _INTERPOLATION_PREFIXES
 
 
 def _lex_one(cur: _Cursor) -> Token:

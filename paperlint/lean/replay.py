@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.errors import InputError
-from paperlint.lean import guard, responses
-from paperlint.lean.final import ProcessRun, final_from_runs
+from paperlint.lean import elaborated, guard, responses
+from paperlint.lean.elaborated import Elaboration
+from paperlint.lean.final import ProcessRun, final_from_runs, with_second_kernel
 from paperlint.lean.pins import default_project_dir, read_pins
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
@@ -42,11 +43,12 @@ from paperlint.lean.verifier import (
     LeanCheck,
     LeanContext,
     Outcome,
+    SecondKernel,
     Verifier,
 )
 
 RECORDING_FILE = "lean.jsonl"
-KINDS = ("check", "axioms", "final")
+KINDS = ("check", "axioms", "final", "statement")
 
 # Failures a hand-written entry may ask for; they take the live exception-mapping path.
 _EXCEPTIONS: dict[str, type[BaseException]] = {
@@ -71,6 +73,10 @@ def key_for_axioms(context: LeanContext, names: Sequence[str]) -> str:
     return _sha("axioms", context.key(), *names)
 
 
+def key_for_statement(context: LeanContext, names: Sequence[str], declaration: str = "") -> str:
+    return _sha("statement", context.key(), declaration, *names)
+
+
 def key_for_final(file_sha256: str, names: Sequence[str]) -> str:
     return _sha("final", file_sha256, *names)
 
@@ -84,6 +90,9 @@ def key_for_request(kind: str, request: dict[str, Any]) -> str:
         return key_for_check(context, str(request["candidate"]))
     if kind == "axioms":
         return key_for_axioms(context, list(request["names"]))
+    if kind == "statement":
+        names = list(request["names"])
+        return key_for_statement(context, names, str(request.get("declaration", "")))
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -191,7 +200,9 @@ class ReplayVerifier:
             return FinalCheck(outcome=outcome, file_sha256=sha, code=code, hint=hint, replay=True)
         response = entry["response"]
         axioms = response.get("axioms")
-        return final_from_runs(
+        statements = response.get("statements")
+        second = response.get("second_kernel")
+        checked = final_from_runs(
             sha,
             names,
             ProcessRun.from_raw(response["build"]),
@@ -201,7 +212,24 @@ class ReplayVerifier:
             mathlib_rev=entry.get("mathlib_rev"),
             allowlist=self.allowlist,
             replay=True,
+            statements=ProcessRun.from_raw(statements) if statements else None,
         )
+        return with_second_kernel(checked, SecondKernel.model_validate(second) if second else None)
+
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        """The recorded `#paperlint_statement` answer for exactly this context, if any."""
+        key = key_for_statement(context, names, declaration)
+        entry = self._entries.get(("statement", key))
+        if entry is None or not isinstance(entry.get("response"), dict):
+            return None
+        return elaborated.parse(elaborated.repl_texts(entry["response"]), names, context.key())
 
     def close(self) -> None:
         pass
@@ -256,6 +284,8 @@ class RecordingVerifier:
                 request["candidate"] = exchange["text"]
             else:
                 request["names"] = exchange["names"]
+            if kind == "statement":
+                request["declaration"] = exchange.get("declaration", "")
         failure = exchange.get("failure")
         entry = {
             "kind": kind,
@@ -282,6 +312,18 @@ class RecordingVerifier:
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         return self.inner.final_check(file, names, timeout_s=timeout_s)
+
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        return elaborated.elaborate(
+            self.inner, context, names, timeout_s=timeout_s, declaration=declaration
+        )
 
     def close(self) -> None:
         self.inner.close()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperlint.errors import LeanSetupError
+from paperlint.lean import second_kernel
 from paperlint.lean.pins import REPL_GIT_URL, LeanPaths, read_pins, read_toolchain
 
 NETWORK_PROBE = ("github.com", 443)
@@ -77,6 +78,26 @@ def plan(paths: LeanPaths) -> list[Step]:
             skip_if=paths.repl_dir / "lean-toolchain",
         ),
         Step("build the REPL", ("lake", "build"), paths.repl_dir, 3600),
+        *_second_kernel_steps(paths, pins.toolchain),
+    ]
+
+
+def _second_kernel_steps(paths: LeanPaths, toolchain: str) -> list[Step]:
+    """lean4checker at the toolchain's tag: the final check's second kernel (optional)."""
+    tag = second_kernel.tag_for(toolchain)
+    if tag is None:
+        return []
+    folder = second_kernel.checker_dir(paths)
+    clone = ("git", "clone", "--depth", "1", "--branch", tag, second_kernel.GIT_URL, str(folder))
+    return [
+        Step(
+            f"clone lean4checker at {tag}",
+            clone,
+            paths.cache,
+            600,
+            skip_if=folder / "lakefile.lean",
+        ),
+        Step("build lean4checker (the second kernel)", ("lake", "build"), folder, 3600),
     ]
 
 

@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint import domain
+from paperlint.lean.elaborated import Elaboration
 
 
 class Outcome(StrEnum):
@@ -107,6 +108,16 @@ class AxiomReport(_Frozen):
     replay: bool = False
 
 
+class SecondKernel(_Frozen):
+    """An independent replay of the module's declarations (lean4checker or comparator)."""
+
+    tool: str  # "lean4checker" | "comparator"
+    command: tuple[str, ...] = ()
+    exit_code: int | None = None
+    ok: bool = False
+    output: str = ""
+
+
 class FinalCheck(_Frozen):
     """A cold `lake env lean FILE` build plus marker-wrapped `#print axioms` queries."""
 
@@ -124,6 +135,9 @@ class FinalCheck(_Frozen):
     code: FailureCode | None = None
     hint: str | None = None
     replay: bool = False
+    # `#paperlint_statement` answers from the axiom run (elaborated.py); absent: not asked.
+    statements: dict[str, Elaboration | None] = Field(default_factory=dict)
+    second_kernel: SecondKernel | None = None
 
     @property
     def clean(self) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,10 +27,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import guard, responses
+from paperlint.lean import elaborated, guard, responses, sandbox
+from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.final import FinalChecker
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.pins import LeanPaths, read_toolchain
+from paperlint.lean.sandbox import Mode
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
@@ -58,6 +61,7 @@ class WarmSettings:
     heartbeats: int = 400000  # added to a header that sets no maxHeartbeats
     # The fork's incremental reuse caches headers across edits; off by default for the verifier.
     incremental: bool = False
+    sandbox: Mode = "auto"  # bubblewrap confinement (sandbox.py)
 
 
 Exchange = dict[str, Any]  # one request/answer pair, as `RecordingVerifier` stores it
@@ -123,7 +127,9 @@ class WarmVerifier:
         self._final = (
             final
             if final is not None
-            else FinalChecker(settings.paths, memory_mb=settings.memory_hard_limit_mb)
+            else FinalChecker(
+                settings.paths, memory_mb=settings.memory_hard_limit_mb, sandbox=settings.sandbox
+            )
         )
         self._on_restart = on_restart
         self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
@@ -191,6 +197,28 @@ class WarmVerifier:
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         return self._final.final_check(file, names, timeout_s=timeout_s)
+
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        """`#paperlint_statement` on `context`, after `declaration` (a gated statement, whose
+        `sorry` body is fine here) in the same command. The query text is ours, so it is not
+        scanned; `declaration` is, as every model-written text is."""
+        source = elaborated.command_source(self.settings.paths.project)
+        if source is None or not names or guard.bad_names(names) or guard.refusals(declaration):
+            return None
+        cmd = elaborated.query(names, context.key(), source, declaration=declaration)
+        raw = self._call(context, cmd, timeout_s=timeout_s, keep=False)
+        if isinstance(raw, LeanCheck):
+            self._record("statement", context, cmd, None, raw, names=names, declaration=declaration)
+            return None
+        self._record("statement", context, cmd, raw, None, names=names, declaration=declaration)
+        return elaborated.parse(elaborated.repl_texts(raw), names, context.key())
 
     def close(self) -> None:
         self._backend.close()
@@ -323,12 +351,14 @@ class WarmVerifier:
         failure: LeanCheck | None,
         *,
         names: Sequence[str] = (),
+        declaration: str = "",
     ) -> None:
         if self.recorder is None:
             return
         self.recorder(
             {
                 "kind": kind,
+                "declaration": declaration,
                 "context": context,
                 "text": text,
                 "names": list(names),
@@ -376,6 +406,21 @@ def preflight(paths: LeanPaths) -> None:
         )
 
 
+def confined_lake(paths: LeanPaths, mode: Mode) -> str:
+    """`lake` for lean-interact: a script running the real one inside bubblewrap, when the
+    sandbox is active (lean-interact builds the `lake env repl` command itself)."""
+    confined = sandbox.confinement(
+        mode,
+        readonly=[paths.project, paths.repl_dir, paths.cache, *sandbox.toolchain_dirs(paths.lake)],
+        writable=[],
+        home=Path("/tmp"),
+    )
+    if confined is None:
+        return paths.lake
+    folder = Path(tempfile.mkdtemp(prefix="paperlint-sandbox-"))
+    return str(sandbox.wrapper_script(confined, paths.lake, folder, cwd=paths.project))
+
+
 class LeanInteractBackend:
     """`ReplBackend` over lean-interact's AutoLeanServer, started on first use."""
 
@@ -389,13 +434,12 @@ class LeanInteractBackend:
         paths = self._settings.paths
         preflight(paths)
         li = import_lean_interact()
+        lake = confined_lake(paths, self._settings.sandbox)
         config = li.LeanREPLConfig(
-            project=li.LocalProject(
-                directory=str(paths.project), auto_build=False, lake_path=paths.lake
-            ),
+            project=li.LocalProject(directory=str(paths.project), auto_build=False, lake_path=lake),
             local_repl_path=str(paths.repl_dir),
             build_repl=False,  # built by `paperlint setup`; never implicitly, never offline
-            lake_path=paths.lake,
+            lake_path=lake,
             memory_hard_limit_mb=self._settings.memory_hard_limit_mb,
             cache_dir=str(paths.cache),
             enable_parallel_elaboration=False,  # lean4#7570: kernel vs elaborator disagreement

@@ -59,6 +59,8 @@ class FinalAudit(_Record):
     axioms_ok: bool
     hygiene_findings: list[str] = Field(default_factory=list)
     fingerprint_ok: bool = False
+    # What Lean's elaboration of the statement changed since the gate (elaborated.py).
+    statement_changes: list[str] = Field(default_factory=list)
     record: str  # audits/<id>/final-check.json
     detail: str = ""
 

@@ -33,6 +33,7 @@ def load_snapshot(folder: Path) -> Snapshot:
     files = _read_files(folder)
     records, errors = _parse_records(files.get("results.json", b""))
     meta = _parse_meta(files.get("results.json", b""))
+    source_inventory, source_error = rederive_inventory(folder, files.get("inventory.json"))
     return Snapshot(
         root=str(folder),
         files=files,
@@ -41,7 +42,36 @@ def load_snapshot(folder: Path) -> Snapshot:
         events=_parse_events(files.get("events.jsonl")),
         config=_parse_config(files.get("paperlint.toml")),
         meta=meta,
+        source_inventory=source_inventory,
+        source_inventory_error=source_error,
     )
+
+
+def rederive_inventory(
+    folder: Path, recorded: bytes | None
+) -> tuple[dict[str, Any] | None, str | None]:
+    """Preflight re-run on the kept `source/`, so no result can be dropped from the records.
+
+    Only the recorded `root` is read from the workspace, and it must stay inside `source/`.
+    """
+    from paperlint.preflight.inventory import build_inventory
+
+    try:
+        root = json.loads((recorded or b"{}").decode("utf-8")).get("root")
+    except (ValueError, AttributeError):
+        return None, "inventory.json is not JSON"
+    source = (folder / "source").resolve()
+    if not isinstance(root, str) or not root or not source.is_dir():
+        return None, "no kept source/ or no root in inventory.json"
+    main = (source / root).resolve()
+    if not main.is_relative_to(source) or not main.is_file():
+        return None, f"the root {root!r} is not a file inside source/"
+    try:
+        pdf = main.suffix.lower() == ".pdf"
+        inventory = build_inventory(main) if pdf else build_inventory(source, root=root)
+    except Exception as exc:  # preflight's own boundary: say why, never crash validate
+        return None, f"preflight on source/ failed: {exc}"
+    return inventory.model_dump(mode="json", by_alias=True), None
 
 
 def _read_files(folder: Path) -> dict[str, bytes]:

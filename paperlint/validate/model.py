@@ -27,6 +27,13 @@ class Check(StrEnum):
     REPLAY_HIDDEN = "replay-hidden"  # replayed evidence, but results.json does not say replay
     EVENTS_MISSING = "events-missing"  # events.jsonl absent or unreadable
     VERDICT_EVENT_MISMATCH = "verdict-event-mismatch"  # verdict differs from its last event
+    # Re-derived from first principles (soundness_rules.py).
+    INVENTORY_SOURCE_MISMATCH = "inventory-source-mismatch"  # preflight on source/ differs
+    GATE_TEX_MISMATCH = "gate-tex-mismatch"  # the gate reviewed another TeX statement
+    REFUTED_BUT_VERIFIED = "refuted-but-verified"  # a compiled refutation of a verified result
+    LIVE_RUN_MISMATCH = "live-run-mismatch"  # replay: false, but events show replayed answers
+    ANSWER_NOT_ALLOWED = "answer-not-allowed"  # an accepted proof breaks the answer allowlist
+    SECOND_KERNEL = "second-kernel"  # the run claimed a second kernel that did not pass
     # Any result.
     VERDICT_MISSING = "verdict-missing"  # a verdict-bearing result is done without a verdict
     STAGE_VERDICT = "stage-verdict"  # a final verdict on a result that is not done
@@ -120,6 +127,9 @@ class Snapshot:
     record_errors: tuple[Finding, ...] = ()  # records that failed their schema
     events: tuple[dict[str, Any], ...] | None = None  # None: events.jsonl missing or unreadable
     config: Mapping[str, Any] = field(default_factory=dict)  # paperlint.toml, parsed
+    # preflight re-run on source/ at the load edge (inventory JSON), or why it could not run
+    source_inventory: Mapping[str, Any] | None = None
+    source_inventory_error: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)  # results.json's top-level fields
 
     def has(self, rel: str | None) -> bool:

@@ -41,36 +41,73 @@ class LeanSource:
             close()
 
 
-def choose_lean(snap: Snapshot, lean_replay: Path | None) -> LeanSource:
-    """An explicit recording, else the run's own recording, else live Lean if it is ready."""
+@dataclass(frozen=True)
+class TrustedLean:
+    """Where `replay` may take Lean from: the command line or the user's own config only.
+
+    The workspace's `paperlint.toml` is the forger's: its `[run] replay_dir` could name a
+    forged recording and its `[lean] project_dir` a project whose `lakefile.lean` is code.
+    """
+
+    lean_replay: Path | None = None  # --lean-replay
+    project_dir: str | None = None  # --lean-project, else the user's config
+    repl_dir: str | None = None
+    source: str = "the bundled lean-project/"  # said in the output
+
+
+def trusted_lean(
+    workspace: Path, lean_replay: Path | None, lean_project: Path | None
+) -> TrustedLean:
+    """The command line first, then the user's config found from the current folder, unless
+    that config lies inside the workspace (then it is the forger's and is ignored)."""
+    from paperlint.config import find_config_file, load_config
+
+    if lean_project is not None:
+        return TrustedLean(lean_replay, str(lean_project), None, "--lean-project")
+    found = find_config_file(Path.cwd())
+    if found is None or found.resolve().is_relative_to(workspace.resolve()):
+        return TrustedLean(lean_replay)
+    lean = load_config(found, start=Path.cwd()).config.lean
+    return TrustedLean(lean_replay, lean.project_dir, lean.repl_dir, f"your config {found}")
+
+
+def choose_lean(snap: Snapshot, trusted: TrustedLean | Path | None) -> LeanSource:
+    """An explicit recording, else live Lean if it is ready; never the workspace's own."""
     from paperlint.lean.replay import ReplayVerifier
 
-    if lean_replay is not None:
-        if not lean_replay.exists():
-            raise InputError("no such Lean replay folder", path=lean_replay)
-        return LeanSource("replay", str(lean_replay), ReplayVerifier(lean_replay))
+    if not isinstance(trusted, TrustedLean):
+        trusted = TrustedLean(lean_replay=trusted)
+    if trusted.lean_replay is not None:
+        if not trusted.lean_replay.exists():
+            raise InputError("no such Lean replay folder", path=trusted.lean_replay)
+        detail = f"{trusted.lean_replay} (from --lean-replay)"
+        return LeanSource("replay", detail, ReplayVerifier(trusted.lean_replay))
+    live = _live(trusted)
+    if live.mode == "live" or not _was_replay(snap):
+        return live
+    why = (
+        f"{live.detail}; the run was a replay, and its recording is never taken from the "
+        "workspace: pass --lean-replay DIR"
+    )
+    return LeanSource("unavailable", why)
+
+
+def _was_replay(snap: Snapshot) -> bool:
     run = snap.config.get("run", {})
-    recorded = str(run.get("replay_dir") or "") if isinstance(run, dict) else ""
-    if recorded:
-        if Path(recorded).exists():
-            return LeanSource("replay", recorded, ReplayVerifier(Path(recorded)))
-        why = f"the run was a replay and its recording {recorded} is gone"
-        return LeanSource("unavailable", why)
-    return _live(snap)
+    recorded = run.get("replay_dir") if isinstance(run, dict) else None
+    return bool(recorded) or snap.meta.get("replay") is True
 
 
-def _live(snap: Snapshot) -> LeanSource:
+def _live(trusted: TrustedLean) -> LeanSource:
     from paperlint.lean.doctor import lean_ready
     from paperlint.lean.final import FinalChecker
     from paperlint.lean.pins import resolve_paths
 
-    lean = snap.config.get("lean", {})
-    lean = lean if isinstance(lean, dict) else {}
-    paths = resolve_paths(lean.get("project_dir"), lean.get("repl_dir"))
+    paths = resolve_paths(trusted.project_dir, trusted.repl_dir)
     ready, why = lean_ready(paths)
     if not ready:
         return LeanSource("unavailable", why)
-    return LeanSource("live", str(paths.project), FinalChecker(paths))
+    return LeanSource("live", f"{paths.project} (from {trusted.source})", FinalChecker(paths))
 
 
 @dataclass(frozen=True)
@@ -102,6 +139,8 @@ class ReplayReport:
     results: list[ResultReplay]
     findings: list[Finding]
     recorded_replay: tuple[str, ...] = ()  # the check itself was a replay of these parts
+    # model answers a replay served although they were recorded for another prompt
+    prompt_drift: tuple[str, ...] = ()
 
     @property
     def lean_not_run(self) -> bool:
@@ -127,6 +166,12 @@ class ReplayReport:
         if self.recorded_replay:
             parts = " and ".join(self.recorded_replay)
             out.append(f"The check itself was a REPLAY ({parts} answers recorded, not live).")
+        if self.prompt_drift:
+            shown = ", ".join(self.prompt_drift[:5])
+            out.append(
+                f"PROMPT DRIFT: {len(self.prompt_drift)} replayed answer(s) were recorded for "
+                f"another prompt than the one sent: {shown}"
+            )
         out += [f.render(self.workspace) for f in self.findings]
         for res in self.results:
             unchecked = any(r.status == "not-run" for r in res.lean)
@@ -144,6 +189,7 @@ class ReplayReport:
             "lean": {"mode": self.lean.mode, "detail": self.lean.detail},
             "replay": self.lean.mode == "replay",
             "check_was_replay": list(self.recorded_replay),
+            "prompt_drift": list(self.prompt_drift),
             "re_verified": self.lean.mode != "unavailable" and not self.lean_not_run,
             "summary": self.reverified(),
             "findings": [f.to_json() for f in self.findings],
@@ -187,7 +233,23 @@ def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayRepo
         results.append(one)
     parts = snap.meta.get("replay_parts") if snap.meta.get("replay") is True else None
     recorded = tuple(str(p) for p in parts) if isinstance(parts, list) else ()
-    return ReplayReport(str(root), lean, results, findings, recorded or _replay_flag(snap))
+    drift = prompt_drift(snap.events or ())
+    return ReplayReport(str(root), lean, results, findings, recorded or _replay_flag(snap), drift)
+
+
+def prompt_drift(events: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """Replayed model calls whose recorded prompt hash differs from the prompt sent, by
+    role/result/obligation/attempt (the events' `prompt_drift`, set by the scripted client)."""
+    drifted: list[str] = []
+    for event in events:
+        if event.get("type") != "model_call" or event.get("replay") is not True:
+            continue
+        where = "/".join(
+            str(event.get(k)) for k in ("role", "result", "obligation", "attempt") if event.get(k)
+        )
+        if event.get("prompt_drift") is True:
+            drifted.append(where)
+    return tuple(drifted)
 
 
 def _replay_flag(snap: Snapshot) -> tuple[str, ...]:

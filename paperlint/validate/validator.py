@@ -17,6 +17,7 @@ from paperlint.validate.record_rules import (
     shape_findings,
     source_findings,
 )
+from paperlint.validate.soundness_rules import record_findings, workspace_findings
 from paperlint.validate.verified_rules import is_verified, verified_findings
 
 
@@ -24,7 +25,7 @@ def validate(snap: Snapshot) -> list[Finding]:
     """Every disagreement between a verdict and its evidence; empty when all re-derive."""
     ctx = build_context(snap)
     found: list[Finding] = [*snap.record_errors, *source_findings(ctx), *event_findings(ctx)]
-    found += [*inventory_findings(ctx), *replay_findings(ctx)]
+    found += [*inventory_findings(ctx), *replay_findings(ctx), *workspace_findings(ctx)]
     for record in snap.records:
         found.extend(result_findings(ctx, record))
     return _unique(found)
@@ -32,6 +33,7 @@ def validate(snap: Snapshot) -> list[Finding]:
 
 def result_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     found = [*shape_findings(ctx, record), *hash_findings(ctx, record)]
+    found += record_findings(ctx, record)
     if is_verified(record):
         found.extend(verified_findings(ctx, record))
     elif record.verdict is Verdict.ISSUE:

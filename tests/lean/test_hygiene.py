@@ -221,3 +221,17 @@ def test_imports_never_leave_the_project_root(tmp_path):
 def test_external_libraries_are_not_resolved(tmp_path):
     (tmp_path / "Main.lean").write_text("import Mathlib.Tactic\nimport Batteries.Data.List\n")
     assert scan_file(tmp_path / "Main.lean", project_root=tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "@[instance 10000] def myLE : LE ℝ := ⟨fun _ _ => True⟩",
+        "instance (priority := 10000) myLE : LE ℝ := ⟨fun _ _ => True⟩",
+        "@[default_instance] instance : LE ℝ := ⟨fun _ _ => True⟩",
+    ],
+)
+def test_a_prioritised_instance_blocks_model_text_and_advises_in_project_files(text):
+    """Issue 11: a drafter's instance hijack beside the gated definitions is refused."""
+    assert [f.rule for f in refusal_findings(text)] == [Rule.LOCAL_INSTANCE]
+    assert [(f.rule, f.blocking) for f in scan_text(text)] == [(Rule.LOCAL_INSTANCE, False)]

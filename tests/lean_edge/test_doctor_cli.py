@@ -80,7 +80,7 @@ def test_setup_runs_the_pinned_steps_in_order(monkeypatch, tmp_path):
 
     def runner(step):
         ran.append(step.cmd)
-        if step.cmd[0] == "git":  # the clone brings the REPL's toolchain file
+        if step.cmd[0] == "git" and str(tmp_path / "repl") in step.cmd:  # the REPL's clone
             (tmp_path / "repl").mkdir()
             (tmp_path / "repl" / "lean-toolchain").write_text(read_pins(paths.project).toolchain)
         return 0
@@ -89,6 +89,9 @@ def test_setup_runs_the_pinned_steps_in_order(monkeypatch, tmp_path):
     assert ran[0] == ("elan", "toolchain", "install", "leanprover/lean4:v4.35.0")
     assert ran[1:4] == [("lake", "update"), ("lake", "exe", "cache", "get"), ("lake", "build")]
     assert "v1.3.19_lean-toolchain-v4.35.0" in ran[4] and ran[5] == ("lake", "build")
+    # then the second kernel, at the toolchain's tag (issue 11)
+    assert ran[6][:2] == ("git", "clone") and "v4.35.0" in ran[6] and "lean4checker" in ran[6][-1]
+    assert ran[7] == ("lake", "build")
 
 
 def test_lean_modules_do_not_import_lean_interact():

@@ -1,4 +1,7 @@
-"""The real subprocess path of the final check, with a fake `lake` on PATH (no Lean needed)."""
+"""The real subprocess path of the final check, with a fake `lake` on PATH (no Lean needed).
+
+The fake lake logs to files and reads FAKE_* variables, which the sandbox (rightly) forbids,
+so these run unconfined (`sandbox="off"`); test_sandbox.py runs the confined path."""
 
 import json
 import os
@@ -67,7 +70,7 @@ def env(tmp_path, monkeypatch):
 
 def test_clean_file_and_standard_axioms(env):
     paths, file, tmp = env
-    result = FinalChecker(paths).final_check(file, ["Paper.t"], timeout_s=30)
+    result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.clean and result.outcome is Outcome.ACCEPTED and not result.replay
     assert result.axioms == {"Paper.t": ("propext", "Classical.choice", "Quot.sound")}
     assert result.command == (paths.lake, "env", "lean", str(file.resolve()))
@@ -82,7 +85,7 @@ def test_errors_and_exit_code(env, monkeypatch):
     paths, file, _ = env
     monkeypatch.setenv("FAKE_LEAN_EXIT", "1")
     monkeypatch.setenv("FAKE_LEAN_OUTPUT", "{file}:5:21: error: unsolved goals\nx : ℝ\n⊢ 0 < x\n")
-    result = FinalChecker(paths).final_check(file, ["Paper.t"], timeout_s=30)
+    result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.outcome is Outcome.REJECTED and result.code is FailureCode.LEAN_ERROR
     assert result.exit_code == 1 and result.errors == ("unsolved goals\nx : ℝ\n⊢ 0 < x",)
     assert not result.clean
@@ -91,14 +94,14 @@ def test_errors_and_exit_code(env, monkeypatch):
 def test_exit_code_without_error_text_is_still_an_error(env, monkeypatch):
     paths, file, _ = env
     monkeypatch.setenv("FAKE_LEAN_EXIT", "134")
-    result = FinalChecker(paths).final_check(file, [], timeout_s=30)
+    result = FinalChecker(paths, sandbox="off").final_check(file, [], timeout_s=30)
     assert result.outcome is Outcome.REJECTED and "134" in result.errors[0]
 
 
 def test_sorry_warning_with_exit_zero(env, monkeypatch):
     paths, file, _ = env
     monkeypatch.setenv("FAKE_LEAN_OUTPUT", "{file}:5:8: warning: declaration uses `sorry`\n")
-    result = FinalChecker(paths).final_check(file, ["Paper.t"], timeout_s=30)
+    result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.exit_code == 0 and result.has_sorry_warning
     assert result.code is FailureCode.SORRY and not result.clean
 
@@ -106,10 +109,10 @@ def test_sorry_warning_with_exit_zero(env, monkeypatch):
 def test_custom_and_missing_axioms(env, monkeypatch):
     paths, file, _ = env
     monkeypatch.setenv("FAKE_LEAN_AXIOMS", "propext, Paper.cheat")
-    result = FinalChecker(paths).final_check(file, ["Paper.t"], timeout_s=30)
+    result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.code is FailureCode.DISALLOWED_AXIOMS and "Paper.cheat" in (result.hint or "")
     monkeypatch.setenv("FAKE_LEAN_AXIOMS", "")
-    result = FinalChecker(paths).final_check(file, ["Paper.t"], timeout_s=30)
+    result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.clean and result.axioms == {"Paper.t": ()}
 
 
@@ -119,7 +122,7 @@ def test_timeout_kills_the_process_group(env, monkeypatch):
     monkeypatch.setenv("FAKE_LEAN_SLEEP", "30")
     monkeypatch.setenv("FAKE_LEAN_PIDFILE", str(pidfile))
     start = time.monotonic()
-    result = FinalChecker(paths).final_check(file, ["Paper.t"], timeout_s=1.5)
+    result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=1.5)
     assert time.monotonic() - start < 10
     assert result.outcome is Outcome.TIMEOUT and result.code is FailureCode.TIMEOUT
     child = int(pidfile.read_text())
@@ -138,13 +141,13 @@ def test_missing_lake_is_unavailable(env):
     missing = paths.__class__(
         project=paths.project, cache=paths.cache, repl_dir=paths.repl_dir, lake="/nonexistent/lake"
     )
-    result = FinalChecker(missing).final_check(file, ["Paper.t"], timeout_s=5)
+    result = FinalChecker(missing, sandbox="off").final_check(file, ["Paper.t"], timeout_s=5)
     assert result.outcome is Outcome.UNAVAILABLE and "doctor" in (result.hint or "")
 
 
 def test_unreadable_file(env):
     paths, _, tmp = env
-    result = FinalChecker(paths).final_check(tmp / "nope.lean", [], timeout_s=5)
+    result = FinalChecker(paths, sandbox="off").final_check(tmp / "nope.lean", [], timeout_s=5)
     assert result.outcome is Outcome.UNAVAILABLE
 
 

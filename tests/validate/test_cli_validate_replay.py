@@ -5,7 +5,7 @@ import json
 import pytest
 
 from paperlint.cli.root import run
-from tests.validate.conftest import edit_text, rehash, restate
+from tests.validate.conftest import ROOT, edit_text, rehash, restate
 
 
 def _run(capsys, *argv):
@@ -39,6 +39,18 @@ def test_validate_json_lists_findings(copy_of, capsys):
     assert [f["rule"] for f in payload["findings"]] == ["events-missing"]
 
 
+def _own_replay(name: str = "sample-variance") -> tuple[str, str]:
+    """The fixture's recording, given on the command line: `replay` never takes it from the
+    workspace's paperlint.toml (issue 11)."""
+    return ("--lean-replay", str(ROOT / "fixtures" / name / "replay"))
+
+
+def test_a_replayed_run_without_lean_replay_is_not_re_verified(examples, capsys):
+    code, out, _ = _run(capsys, "replay", str(examples["proportions"]))
+    assert code == 4, out
+    assert "its recording is never taken from the workspace" in out
+
+
 def test_validate_a_folder_that_is_not_a_workspace_exits_2(tmp_path, capsys):
     code, _, err = _run(capsys, "validate", str(tmp_path))
     assert code == 2
@@ -52,7 +64,7 @@ def test_validate_unknown_format_exits_2(examples, capsys):
 
 @pytest.mark.parametrize("name", ["sample-variance", "proportions"])
 def test_replay_rederives_every_verdict_from_the_fixture_replay(examples, capsys, name):
-    code, out, _ = _run(capsys, "replay", str(examples[name]))
+    code, out, _ = _run(capsys, "replay", str(examples[name]), *_own_replay(name))
     assert code == 0, out
     assert "REPLAY" in out and "DIFFERS" not in out
     assert "The check itself was a REPLAY (model and lean answers recorded" in out
@@ -60,13 +72,14 @@ def test_replay_rederives_every_verdict_from_the_fixture_replay(examples, capsys
 
 
 def test_replay_says_which_issue_no_lean_check_backs(examples, capsys):
-    _, out, _ = _run(capsys, "replay", str(examples["sample-variance"]))
+    _, out, _ = _run(capsys, "replay", str(examples["sample-variance"]), *_own_replay())
     assert "thm:product: recorded issue; re-derived issue [ok]" in out
     assert "no Lean check backs this issue" in out
 
 
 def test_replay_json_marks_replay(examples, capsys):
-    code, out, _ = _run(capsys, "replay", str(examples["proportions"]), "--format", "json")
+    argv = ("replay", str(examples["proportions"]), *_own_replay("proportions"), "--format", "json")
+    code, out, _ = _run(capsys, *argv)
     payload = json.loads(out)
     assert code == 0 and payload["replay"] is True and payload["re_verified"] is True
     assert all(not r["differs"] for r in payload["results"])
@@ -77,7 +90,7 @@ def test_replay_of_an_edited_lean_file_differs(copy_of, capsys):
     ws = copy_of("proportions")
     edit_text(ws / "lean/Paper/Thm_inverse.lean", "  linarith\n", "  linarith -- checked\n")
     rehash(ws)
-    code, out, _ = _run(capsys, "replay", str(ws))
+    code, out, _ = _run(capsys, "replay", str(ws), *_own_replay("proportions"))
     assert code == 1
     assert "thm:inverse: recorded verified_unconditional; re-derived unfinished [DIFFERS]" in out
     assert "no recorded Lean answer for this file's bytes" in out
@@ -102,7 +115,7 @@ def test_replay_without_lean_stubbed_not_ready_exits_4(copy_of, capsys, monkeypa
     (ws / "paperlint.toml").write_text("\n".join(lines) + "\n")
     code, out, _ = _run(capsys, "replay", str(ws))
     assert code == 4, out
-    assert "Lean: unavailable (stubbed: no Lean)" in out
+    assert "Lean: unavailable (stubbed: no Lean" in out
     assert "re-verified: no (Lean unavailable)" in out
     assert "not re-verified in Lean" in out and "DIFFERS" not in out
 
@@ -134,13 +147,13 @@ def test_replay_rechecks_the_gated_draft_against_the_recording(copy_of, capsys):
     ws = copy_of("proportions")
     edit_text(ws / "audits/thm_inverse/draft-1.lean", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
     restate(ws, "thm:inverse", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
-    code, out, _ = _run(capsys, "replay", str(ws))
+    code, out, _ = _run(capsys, "replay", str(ws), *_own_replay("proportions"))
     assert code == 1
     assert "audits/thm_inverse/draft-1.lean: refuted: no recorded type-check" in out
 
 
 def test_replay_of_a_budget_stopped_run_has_nothing_to_rerun(examples, capsys):
-    code, out, _ = _run(capsys, "replay", str(examples["budget"]))
+    code, out, _ = _run(capsys, "replay", str(examples["budget"]), *_own_replay())
     assert code == 0, out
     assert "unfinished: nothing was verified, so nothing to re-run" in out
 

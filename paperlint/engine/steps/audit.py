@@ -14,7 +14,7 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.plan import Policy
 from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
 from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
-from paperlint.lean.compose import fingerprint, module_text
+from paperlint.lean.compose import module_text
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import (
@@ -84,8 +84,11 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     )
     axioms = final.axioms.get(draft.lean_name)
     main = next((o.proof for o in record.work.obligations if o.id == "main" and o.proof), "")
-    fingerprint_ok = bool(main) and fingerprint(main) == record.work.fingerprint
+    fingerprint_ok = bool(main) and ports.main_fingerprint(main, draft.lean_name) == (
+        record.work.fingerprint
+    )
     findings = ports.scan(path, ctx.ws.root)
+    changes = ports.elaboration_changes(ctx.ws.root, record.evidence.gate, final, draft.lean_name)
     audit_final = FinalAudit(
         file=ctx.ws.rel(path),
         clean=final.clean,
@@ -93,6 +96,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
         axioms_ok=axioms is not None and set(axioms) <= STANDARD_AXIOMS,
         hygiene_findings=findings,
         fingerprint_ok=fingerprint_ok,
+        statement_changes=changes,
         record=record_path,
         detail="; ".join(final.errors[:3]) or (final.hint or ""),
     )
@@ -159,6 +163,8 @@ def audit_problems(outcome: AuditOutcome) -> str:
         problems.append("hygiene: " + "; ".join(final.hygiene_findings[:3]))
     if not final.fingerprint_ok:
         problems.append("the statement's fingerprint differs from the gated one")
+    if final.statement_changes:
+        problems.append("statement-changed: " + "; ".join(final.statement_changes[:3]))
     audit = outcome.audit
     if audit.decision != "PASS" or not audit.route_followed:
         problems.append(f"final audit did not pass: {'; '.join(audit.findings[:3])}")

@@ -126,7 +126,7 @@ def _counterexample(
     body = parse_declaration(ruling.counterexample)
     proof = body.body if body and body.body else ruling.counterexample
     declaration = with_body(statement, proof)
-    refused = ports.refusals(declaration, allow_sorry=False)
+    refused = ports.answer_refusals(declaration)
     write_text_atomic(path, module_text(given.context, declaration))
     if refused:
         return CounterexampleCheck(

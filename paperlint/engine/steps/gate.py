@@ -19,6 +19,7 @@ from paperlint.lean.compose import context_for, fingerprint
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
 from paperlint.records.work import Obligation
+from paperlint.validate.texhash import gate_tex
 from paperlint.validate.vacuity import probe_draft
 
 
@@ -26,6 +27,7 @@ from paperlint.validate.vacuity import probe_draft
 class GateStepInputs(Given[GateInputs]):
     draft: DraftOutput | None
     probe_context: LeanContext  # what the vacuity probe elaborates on
+    base: LeanContext  # the result's own context: where the gated statement is elaborated
 
 
 class Vacuity(BaseModel):
@@ -60,12 +62,13 @@ def inputs(record: ResultRecord, view: View) -> GateStepInputs:
         lean_context=prompt_context(ctx, results, record),
         lean_feedback="the statement type-checks (with `sorry` proofs)",
     )
-    context = base_context(ctx, results, record)
+    base = base_context(ctx, results, record)
+    context = base
     if draft is not None and record.kind in INPUT_KINDS:
         context = context_for(
             ctx.settings.header, [*context.accepted, *draft.definitions, draft.statement]
         )
-    return GateStepInputs(view.action, prompt, draft, context)
+    return GateStepInputs(view.action, prompt, draft, context, base)
 
 
 def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> GateOutcome:
@@ -76,6 +79,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         vacuity = _probe_vacuity(ctx, record, given, draft)
     decided = decision(review, vacuity)
     fp = fingerprint(draft.statement) if draft and decided.decision == "PASS" else None
+    passed = draft if draft is not None and decided.decision == "PASS" else None
     data = {
         "schema": "paperlint.gate/1",
         "result": record.id,
@@ -84,6 +88,12 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         "review": decided.model_dump(mode="json"),
         "statement": draft.statement if draft else None,
         "statement_fingerprint": fp,
+        "elaboration": _gate_elaboration(ctx, given, passed) if passed else None,
+        "tex": gate_tex(
+            record.id,
+            ctx.deps.get(record.id, []),
+            {r.id: r.statement for r in ctx.inventory.results},
+        ),
     }
     path = write_json(ctx, ctx.ws.audit_dir(record.id) / f"gate-{action.attempt}.json", data)
     draft_file = ctx.ws.audit_dir(record.id) / f"draft-{record.work.draft_rounds}.lean"
@@ -95,6 +105,23 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         fingerprint=fp,
         lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
     )
+
+
+def _gate_elaboration(
+    ctx: EngineContext, given: GateStepInputs, draft: DraftOutput
+) -> dict[str, object] | None:
+    """Lean's elaboration of the gated statement in the gated context (None: not available)."""
+    from paperlint.lean import elaborated
+
+    found = elaborated.elaborate(
+        ctx.verifier,
+        given.base,
+        [draft.lean_name],
+        timeout_s=ctx.settings.lean_timeout_s,
+        declaration=draft.statement,
+    )
+    answer = (found or {}).get(draft.lean_name)
+    return answer.model_dump(mode="json") if answer is not None else None
 
 
 def _probe_vacuity(

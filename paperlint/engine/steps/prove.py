@@ -13,7 +13,6 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.plan import Policy
 from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen
 from paperlint.engine.steps.effects import ask, base_context, lean, prompt_context, write_text
-from paperlint.lean.compose import fingerprint, fingerprints, parse_declaration
 from paperlint.lean.verifier import LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.layout import safe_name
@@ -76,18 +75,9 @@ def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOu
 
 def proof_problem(skeleton: str, candidate: str) -> str:
     """The candidate must keep the gated statement and may only fill its `sorry`."""
-    refused = ports.refusals(candidate, allow_sorry=False)
-    if refused:
-        return "refused before Lean: " + "; ".join(refused[:5])
-    target = parse_declaration(skeleton)
-    if target is None:
-        return "the obligation's skeleton could not be parsed"
-    found = fingerprints(candidate, target.name)
-    if len(found) != 1:
-        return f"the answer must contain exactly one declaration named {target.name}"
-    if found[0] != fingerprint(skeleton):
-        return f"the statement of {target.name} was changed; only its proof may be written"
-    return ""
+    from paperlint.lean.answer import answer_problem
+
+    return answer_problem(skeleton, candidate)
 
 
 def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> ResultRecord:

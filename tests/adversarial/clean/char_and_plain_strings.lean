@@ -1,0 +1,3 @@
+theorem main : 'a' = 'a' := by
+  have : "no braces here" = "no braces here" := rfl
+  rfl

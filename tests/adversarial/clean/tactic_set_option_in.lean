@@ -1,0 +1,3 @@
+theorem main (n : ℕ) : n = n := by
+  set_option maxRecDepth 256 in
+  rfl

@@ -1,0 +1,4 @@
+-- expect: attribute-not-allowed @ 2
+@[default_instance] def myLE : LE ℝ := ⟨fun _ _ => True⟩
+theorem main (a b : ℝ) (h : a ≤ b) : a ≤ b := by
+  exact h

@@ -1,0 +1,4 @@
+-- expect: command-not-allowed @ 2
+macro_rules | `(tactic| linarith) => `(tactic| sorry)
+theorem main (a b : ℝ) (h : a ≤ b) : a ≤ b := by
+  exact h

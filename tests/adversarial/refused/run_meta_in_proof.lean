@@ -1,0 +1,4 @@
+-- expect: run-command @ 3
+theorem main : True := by
+  run_meta pure ()
+  trivial

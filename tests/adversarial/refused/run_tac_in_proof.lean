@@ -1,0 +1,3 @@
+-- expect: run-command @ 3
+theorem main : True := by
+  run_tac Lean.Elab.Tactic.evalTactic (← `(tactic| trivial))

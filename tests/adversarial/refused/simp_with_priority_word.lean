@@ -1,0 +1,4 @@
+-- expect: attribute-not-allowed @ 2
+@[simp, instance] theorem t : True := trivial
+theorem main (a b : ℝ) (h : a ≤ b) : a ≤ b := by
+  exact h

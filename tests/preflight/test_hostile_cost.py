@@ -1,0 +1,108 @@
+"""Preflight's cost stays linear in its input, and it never waits on a file that is not one.
+
+A FIFO named `x.tex` anywhere in the folder (never included) used to hang preflight and
+`check`; 10,000 unclosed `\\begin{theorem}` in 250 KB took 7 GB and wrote 1.8 GB of JSON,
+because each result kept the text to the end of the document."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from paperlint.preflight.inventory import MAX_STATEMENT_CHARS, build_inventory
+from paperlint.preflight.sourcetree import read_regular
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+
+
+def _preflight(path: Path, out: Path, timeout: float = 60) -> tuple[int, float, float, int]:
+    """Exit code, wall seconds, CPU seconds and peak RSS (KB) of `paperlint preflight`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "paperlint", "preflight", str(path), "-o", str(out)],
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+    )
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done.returncode, wall, cpu, after.ru_maxrss
+
+
+@needs_fifo
+def test_a_fifo_in_the_folder_is_skipped_and_preflight_finishes(tmp_path):
+    project = tmp_path / "paper"
+    (project / "sub").mkdir(parents=True)
+    (project / "paper.tex").write_text((ROOT / "fixtures/sample-variance/paper.tex").read_text())
+    os.mkfifo(project / "x.tex")
+    os.mkfifo(project / "sub" / "notes.sty")
+    for target in (project, project / "paper.tex"):
+        code, wall, _, _ = _preflight(target, tmp_path / "inv.json", timeout=60)
+        assert code == 0 and wall < 60
+
+
+@needs_fifo
+def test_read_regular_never_opens_a_fifo_for_reading(tmp_path):
+    fifo = tmp_path / "x.tex"
+    os.mkfifo(fifo)
+    assert read_regular(fifo) is None  # returns at once: no writer needed
+    (tmp_path / "ok.tex").write_text("hi")
+    assert read_regular(tmp_path / "ok.tex") == b"hi"
+    assert read_regular(tmp_path / "ok.tex", limit=1) is None
+
+
+def _unclosed(count: int) -> str:
+    head = "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n\\begin{document}\n"
+    return (
+        head
+        + "".join(f"\\begin{{theorem}} x{i:05d}\n" for i in range(count))
+        + ("\\end{document}\n")
+    )
+
+
+def test_unclosed_theorems_keep_bounded_text(tmp_path):
+    paper = tmp_path / "paper.tex"
+    paper.write_text(_unclosed(200))
+    inventory = build_inventory(paper)
+    assert len(inventory.results) == 200
+    assert all(len(r.statement) < 40 for r in inventory.results)  # to the next result only
+    assert [r.statement for r in inventory.results[:2]] == ["x00000", "x00001"]
+    codes = {d.code for d in inventory.diagnostics}
+    assert "unterminated-environment" in codes
+
+
+def test_a_closed_statement_keeps_at_most_the_bound(tmp_path):
+    paper = tmp_path / "paper.tex"
+    body = "word " * (MAX_STATEMENT_CHARS // 2)
+    paper.write_text(
+        "\\documentclass{article}\\newtheorem{theorem}{Theorem}\\begin{document}\n"
+        f"\\begin{{theorem}}{body}\\end{{theorem}}\n\\end{{document}}\n"
+    )
+    [result] = build_inventory(paper).results
+    assert len(result.statement) <= MAX_STATEMENT_CHARS
+
+
+def test_ten_thousand_unclosed_theorems_in_250_kb_run_in_linear_cost(tmp_path):
+    paper = tmp_path / "paper.tex"
+    text = _unclosed(10_000)
+    paper.write_text(text)
+    assert 200_000 <= len(text.encode()) <= 260_000
+    out = tmp_path / "inv.json"
+    code, wall, cpu, rss_kb = _preflight(paper, out)
+    print(
+        f"10,000 unclosed theorems: wall {wall:.2f} s, cpu {cpu:.2f} s, peak {rss_kb} KB,"
+        f" json {out.stat().st_size} bytes"
+    )
+    assert code == 0
+    # CPU time, not wall: the machine this runs on is shared; the budget is 2 s and 300 MB.
+    assert cpu < 2.0
+    assert rss_kb < 300 * 1024
+    assert out.stat().st_size < 20 * 1024 * 1024
