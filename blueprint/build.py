@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 
 import networkx as nx
+
 from paperlint.blueprint.fidelity import fidelity_hints
 from paperlint.blueprint.fingerprint import tex_sha256
 from paperlint.blueprint.graph import (

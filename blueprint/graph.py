@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Final, Literal
 
 import networkx as nx
+
 from paperlint.blueprint.model import Blueprint, Edge, EdgeKind
 from paperlint.preflight.model import Diagnostic, Inventory, Result
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from paperlint.errors import InputError
 from paperlint.preflight import prepass, texscan
 from paperlint.preflight.model import Diagnostic, FileEntry
 from paperlint.preflight.sourcetree import (
@@ -30,8 +31,6 @@ from paperlint.preflight.sourcetree import (
     is_file,
     looks_binary,
 )
-
-from paperlint.errors import InputError
 
 _PACKAGE_CMDS = {"usepackage", "RequirePackage"}
 _CLASS_CMDS = {"documentclass", "LoadClass"}
