@@ -1,5 +1,6 @@
 import os
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,34 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def repo_root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def no_lean(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An environment in which no Lean can run, whatever this machine has installed.
+
+    Every place paperlint looks for Lean is pointed at an empty folder: a copy of the pinned
+    Lake project without its manifest or build, no `lake` binary (an absolute path that does
+    not exist, so PATH is never searched), no REPL, no elan toolchains. Tests that need "no
+    Lean" ask for this instead of editing PATH or trusting that this machine has none.
+    Returns the project folder.
+    """
+    home = tmp_path_factory.mktemp("no-lean")
+    project = home / "lean-project"
+    project.mkdir()
+    for name in ("lean-toolchain", "lakefile.toml"):
+        shutil.copy2(ROOT / "lean-project" / name, project / name)
+    monkeypatch.setenv("PAPERLINT_LEAN_PROJECT", str(project))
+    monkeypatch.setenv("PAPERLINT_LAKE", str(home / "absent" / "lake"))
+    monkeypatch.setenv("PAPERLINT_REPL_DIR", str(home / "repl"))
+    monkeypatch.setenv("PAPERLINT_LEAN_CACHE", str(home / "cache"))
+    monkeypatch.setenv("ELAN_HOME", str(home / "elan"))
+    from paperlint.lean.doctor import lean_ready
+    from paperlint.lean.pins import locate
+
+    ready, _ = lean_ready(locate())
+    assert not ready, "the no-Lean environment must leave Lean unusable"
+    return project
 
 
 # --- the crash sweep's sample (tests/engine/test_crash_resume.py) ---------------------------
