@@ -5,8 +5,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis, for every property test here: the default 100 examples, a deadline that a
+# shared 2-core machine keeps, no example database (a failure prints the example and its
+# @reproduce_failure line). HYPOTHESIS_PROFILE=thorough runs 50 times more, for a hunt.
+settings.register_profile("paperlint", deadline=1000, database=None)
+settings.register_profile("thorough", parent=settings.get_profile("paperlint"), max_examples=5000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "paperlint"))
 
 
 @pytest.fixture
