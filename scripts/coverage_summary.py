@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import io
 import sys
+import tomllib
 from pathlib import Path
 
 import coverage
 from coverage.exceptions import NoDataError
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = {
-    "paperlint": "paperlint",
-    "paperlint.preflight": "preflight",
-    "paperlint.blueprint": "blueprint",
-    "paperlint.reports": "reports",
-}
+
+
+def mapped_packages() -> dict[str, str]:
+    """Package name -> folder, from the one place that says it: setuptools' package-dir."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    mapping: dict[str, str] = config["tool"]["setuptools"]["package-dir"]
+    return mapping
 
 
 def main(argv: list[str]) -> int:
@@ -40,7 +42,7 @@ def main(argv: list[str]) -> int:
         cov.report(skip_covered=True, sort="cover")
     print("coverage, lines and branches:")
     failed = []
-    for package, folder in PACKAGES.items():
+    for package, folder in mapped_packages().items():
         try:
             percent = cov.report(include=[f"{ROOT / folder}/*"], file=io.StringIO())
         except NoDataError:
