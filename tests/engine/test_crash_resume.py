@@ -28,20 +28,11 @@ from tests.engine.conftest import EXAMPLES, check_argv, reference_run, run_cli_f
 
 CRASHED = 77
 RANDOM_PER_EXAMPLE = 4
-# Killed here, `resume` ends with the right results.json but `validate` reports
-# verdict-event-mismatch (issue #12): the end of an action is three events (action_finished,
-# stage, verdict), and these indices are the kills after the first or second of them, before
-# each result's verdict event; measured over the full sweep. When the engine writes one event
-# line per action end they flip to XPASS, which fails (xfail is strict): delete them then.
-KNOWN_FAILURES = {
-    (name, index): "issue #12: killed between an action's end events, validate finds "
-    "verdict-event-mismatch after resume"
-    for name, indices in {
-        "proportions": (28, 29, 50, 51, 75, 76, 104, 105),
-        "sample-variance": (38, 39, 63, 64, 95, 96, 134, 135),
-    }.items()
-    for index in indices
-}
+# (example, index) -> reason, for a known defect: such an index is always sampled and marked
+# xfail(strict=True), so the test flips when the defect is fixed. Empty: the 16 kills between
+# an action's three end events that left verdict-event-mismatch (issue #12) validate clean
+# since the end of an action is one event line.
+KNOWN_FAILURES: dict[tuple[str, int], str] = {}
 
 
 def _events(workdir: Path) -> list[dict]:
