@@ -24,9 +24,8 @@ from paperlint.blueprint.model import (
     ExternalInput,
 )
 from paperlint.blueprint.names import assign_modules, assign_names, module_file
-from paperlint.preflight.model import Diagnostic, Inventory, Macro, Result
-
 from paperlint.domain import is_verdict_bearing
+from paperlint.preflight.model import Diagnostic, Inventory, Macro, Result
 
 
 def build_blueprint(inventory: Inventory) -> Blueprint:
