@@ -166,11 +166,10 @@ def time_latexmk(
     score: PaperScore, src: Path, main: str, truth: dict[str, Any], inventory: Inventory | None
 ) -> None:
     """One --latex compile (with probe labels when there is an inventory), timed."""
+    from paperlint.errors import InputError
     from paperlint.preflight.latexcheck import plan_probes, reconcile
     from paperlint.preflight.latexrun import compile_project
     from paperlint.preflight.probes import add_probes_to_tree, is_probe
-
-    from paperlint.errors import InputError
 
     probes = plan_probes(inventory) if inventory is not None else []
     try:

@@ -25,11 +25,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.preflight.pdf import build_pdf_inventory
 from paperlint.preflight.pdf.heads import kind_of
-
-from paperlint.errors import InputError
 
 
 @dataclass

@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 
 import networkx as nx
+
 from paperlint.blueprint.fidelity import fidelity_hints
 from paperlint.blueprint.fingerprint import tex_sha256
 from paperlint.blueprint.graph import (
@@ -23,9 +24,8 @@ from paperlint.blueprint.model import (
     ExternalInput,
 )
 from paperlint.blueprint.names import assign_modules, assign_names, module_file
-from paperlint.preflight.model import Diagnostic, Inventory, Macro, Result
-
 from paperlint.domain import is_verdict_bearing
+from paperlint.preflight.model import Diagnostic, Inventory, Macro, Result
 
 
 def build_blueprint(inventory: Inventory) -> Blueprint:

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from typing import Final, Literal
 
 import networkx as nx
-from paperlint.blueprint.model import Blueprint, Edge, EdgeKind
-from paperlint.preflight.model import Diagnostic, Inventory, Result
 
+from paperlint.blueprint.model import Blueprint, Edge, EdgeKind
 from paperlint.domain import INPUT_KINDS
+from paperlint.preflight.model import Diagnostic, Inventory, Result
 
 # Reporting every simple cycle can be exponential; a handful is enough to show the problem.
 MAX_CYCLES: Final = 20

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from paperlint.preflight.model import Diagnostic, Kind
 from pydantic import BaseModel, ConfigDict, Field
+
+from paperlint.preflight.model import Diagnostic, Kind
 
 BLUEPRINT_SCHEMA: Final = "paperlint.blueprint/1"
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from paperlint.errors import InputError
 from paperlint.preflight import prepass, texscan
 from paperlint.preflight.model import Diagnostic, FileEntry
 from paperlint.preflight.sourcetree import (
@@ -32,8 +33,6 @@ from paperlint.preflight.sourcetree import (
     read_head,
     read_regular,
 )
-
-from paperlint.errors import InputError
 
 _PACKAGE_CMDS = {"usepackage", "RequirePackage"}
 _CLASS_CMDS = {"documentclass", "LoadClass"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from paperlint.errors import InputError
 from paperlint.preflight.auxfile import AuxData, AuxLabel
 from paperlint.preflight.latexrun import (
     CompileResult,
@@ -17,8 +18,6 @@ from paperlint.preflight.latexrun import (
 )
 from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Result, Severity
 from paperlint.preflight.probes import Probe, add_probes_to_tree, is_probe, probe_key
-
-from paperlint.errors import InputError
 
 Edit = Callable[[Path], object]
 Compile = Callable[[Path, str, Edit], CompileResult]

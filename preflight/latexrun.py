@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
 
-from paperlint.preflight.auxfile import AuxData, parse_aux
-
 from paperlint.errors import InputError
+from paperlint.preflight.auxfile import AuxData, parse_aux
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
-from paperlint.reports.load import ReportData, ResultView
-
 from paperlint.records.results import Stage, Verdict
+from paperlint.reports.load import ReportData, ResultView
 
 STANDARD_ENVS = {"theorem", "lemma", "proposition", "corollary", "definition"}
 GATED = {Stage.GATED, Stage.PROVING, Stage.AUDITED, Stage.DONE}

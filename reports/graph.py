@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
+
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import VERDICT_LABELS, verdict_key
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from jinja2 import Environment, StrictUndefined
 from markupsafe import Markup
+
 from paperlint.reports.describe import (
     CONDITION_KINDS,
     ISSUE_CLASSES,

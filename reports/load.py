@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paperlint.preflight.model import Inventory, Result
-from paperlint.reports.lean_text import find_declaration, first_declaration
-from paperlint.reports.since import load_since
-
 from paperlint.errors import StateError
+from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.reports.lean_text import find_declaration, first_declaration
+from paperlint.reports.since import load_since
 
 log = logging.getLogger(__name__)
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any, Final
 from urllib.parse import quote
 
-from paperlint.reports.describe import ISSUE_CLASSES, SIDES, issue_confirmation
-from paperlint.reports.load import ReportData, ResultView
-
 from paperlint import __version__
 from paperlint.records.results import Verdict
+from paperlint.reports.describe import ISSUE_CLASSES, SIDES, issue_confirmation
+from paperlint.reports.load import ReportData, ResultView
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID: Final = "PAPERROOT"

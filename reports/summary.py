@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from paperlint.reports.load import ModelCall, ReportData, ResultView
-
 from paperlint.records.results import Verdict
+from paperlint.reports.load import ModelCall, ReportData, ResultView
 
 VERDICT_ORDER: tuple[str, ...] = (
     Verdict.VERIFIED_UNCONDITIONAL.value,

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paperlint.records.results import Condition
 from paperlint.reports import mdtext as md
 from paperlint.reports.describe import CONDITION_KINDS, EXTERNAL_KINDS, plain_tex
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import VERDICT_LABELS, verdict_key
-
-from paperlint.records.results import Condition
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from paperlint.records import write_text_atomic
 from paperlint.reports.blueprint_tex import render_blueprint
 from paperlint.reports.graph import render_svg
 from paperlint.reports.html import render_html
@@ -15,8 +16,6 @@ from paperlint.reports.load import ReportData, load_workspace
 from paperlint.reports.markdown import render_markdown
 from paperlint.reports.sarif import render_sarif
 from paperlint.reports.worksheet import render_files_to_check, render_worksheet
-
-from paperlint.records import write_text_atomic
 
 
 def _dump(render: Callable[[ReportData], dict[str, Any]]) -> Callable[[ReportData], str]:

@@ -14,9 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from paperlint.preflight.latexrun import CompileResult, CompileStatus, compile_project
-
 from paperlint.errors import InputError
+from paperlint.preflight.latexrun import CompileResult, CompileStatus, compile_project
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "preflight"
 ROOT_NAMES = ("paper.tex", "main.tex")

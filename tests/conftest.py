@@ -1,10 +1,100 @@
+import os
+import random
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis, for every property test here: the default 100 examples, a deadline that a
+# shared 2-core machine keeps, no example database (a failure prints the example and its
+# @reproduce_failure line). HYPOTHESIS_PROFILE=thorough runs 50 times more, for a hunt.
+settings.register_profile("paperlint", deadline=1000, database=None)
+settings.register_profile("thorough", parent=settings.get_profile("paperlint"), max_examples=5000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "paperlint"))
 
 
 @pytest.fixture
 def repo_root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def no_lean(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An environment in which no Lean can run, whatever this machine has installed.
+
+    Every place paperlint looks for Lean is pointed at an empty folder: a copy of the pinned
+    Lake project without its manifest or build, no `lake` binary (an absolute path that does
+    not exist, so PATH is never searched), no REPL, no elan toolchains. Tests that need "no
+    Lean" ask for this instead of editing PATH or trusting that this machine has none.
+    Returns the project folder.
+    """
+    home = tmp_path_factory.mktemp("no-lean")
+    project = home / "lean-project"
+    project.mkdir()
+    for name in ("lean-toolchain", "lakefile.toml"):
+        shutil.copy2(ROOT / "lean-project" / name, project / name)
+    monkeypatch.setenv("PAPERLINT_LEAN_PROJECT", str(project))
+    monkeypatch.setenv("PAPERLINT_LAKE", str(home / "absent" / "lake"))
+    monkeypatch.setenv("PAPERLINT_REPL_DIR", str(home / "repl"))
+    monkeypatch.setenv("PAPERLINT_LEAN_CACHE", str(home / "cache"))
+    monkeypatch.setenv("ELAN_HOME", str(home / "elan"))
+    from paperlint.lean.doctor import lean_ready
+    from paperlint.lean.pins import locate
+
+    ready, _ = lean_ready(locate())
+    assert not ready, "the no-Lean environment must leave Lean unusable"
+    return project
+
+
+# --- the crash sweep's sample (tests/engine/test_crash_resume.py) ---------------------------
+# The default run kills a check after a sample of its events; the seed of the random part is
+# drawn once per session and printed, and PAPERLINT_CRASH_SEED=N draws the same sample again.
+# The indices left out carry the `crash_sweep_full` marker and are deselected unless the -m
+# expression names that marker (.ci/run does: every index runs there).
+CRASH_SEED_ENV = "PAPERLINT_CRASH_SEED"
+FULL_SWEEP = "crash_sweep_full"
+crash_seed = pytest.StashKey[int]()
+crash_samples = pytest.StashKey[dict[str, list[int]]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    raw = os.environ.get(CRASH_SEED_ENV, "").strip()
+    config.stash[crash_seed] = int(raw) if raw else random.SystemRandom().randrange(1 << 32)
+    config.stash[crash_samples] = {}
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = config.stash[crash_seed]
+    return f"crash sweep: sampled with seed {seed} ({CRASH_SEED_ENV}={seed} repeats it)"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if FULL_SWEEP in (config.option.markexpr or ""):
+        return
+    left_out = [item for item in items if item.get_closest_marker(FULL_SWEEP) is not None]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item.get_closest_marker(FULL_SWEEP) is None]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    samples = config.stash[crash_samples]
+    if not samples:
+        return
+    seed = config.stash[crash_seed]
+    full = FULL_SWEEP in (config.option.markexpr or "")
+    terminalreporter.section("crash sweep")
+    for name, indices in sorted(samples.items()):
+        terminalreporter.write_line(f"{name}: sampled events {indices}")
+    terminalreporter.write_line(
+        f"seed {seed}: {CRASH_SEED_ENV}={seed} repeats this sample; "
+        + (
+            "every other index ran too (-m names crash_sweep_full)"
+            if full
+            else f"-m '{FULL_SWEEP} or not {FULL_SWEEP}' runs every index"
+        )
+    )

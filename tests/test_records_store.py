@@ -2,9 +2,9 @@ import json
 import os
 
 import pytest
-from paperlint.preflight import Inventory
 
 from paperlint.errors import StateError
+from paperlint.preflight import Inventory
 from paperlint.records import EventLog, WorkspaceLock, read_record, write_record
 
 

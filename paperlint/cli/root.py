@@ -17,8 +17,7 @@ import traceback
 from pathlib import Path
 
 import typer
-from typer._click.exceptions import ClickException, NoArgsIsHelpError
-from typer.exceptions import Abort, Exit
+from typer import Abort, Exit, TyperException
 
 from paperlint import __version__
 from paperlint.errors import InputError, PaperlintError
@@ -95,7 +94,6 @@ def _write_crash_log(exc: BaseException) -> Path:
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI and return the exit code; the only place that catches broadly."""
     _register_commands()
-    # typer >= 0.23 ships its own copy of click: its exceptions are typer's, not click's.
     try:
         rc = app(args=argv, standalone_mode=False)
     except Exit as exc:
@@ -103,11 +101,14 @@ def run(argv: list[str] | None = None) -> int:
     except Abort:
         typer.echo("Interrupted (^C)", err=True)
         return ExitCode.INTERRUPTED
-    except NoArgsIsHelpError as exc:
-        exc.show()
-        return ExitCode.USAGE
-    except ClickException as exc:
-        exc.show()
+    except TyperException as exc:
+        # A usage error, or no arguments (the help). typer >= 0.28 derives the exceptions of
+        # the click it vendors from this public class; their `show` prints usage or help.
+        show = getattr(exc, "show", None)
+        if callable(show):
+            show()
+        else:
+            typer.echo(f"Error: {exc.format_message()}", err=True)
         return ExitCode.USAGE
     except KeyboardInterrupt:
         typer.echo("Interrupted (^C); the last complete record is saved.", err=True)

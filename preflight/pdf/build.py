@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from paperlint.errors import InputError
 from paperlint.preflight.model import (
     BibEntry,
     Diagnostic,
@@ -43,8 +44,6 @@ from paperlint.preflight.pdf.heads import (
 from paperlint.preflight.pdf.layout import ReadLine, reading_order
 from paperlint.preflight.pdf.records import PdfDocument
 from paperlint.preflight.pdf.text import count_cids
-
-from paperlint.errors import InputError
 
 _ABBREVIATIONS = {
     "thm": "theorem",

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-from paperlint.preflight.pdf.records import Destination, Line, Page, PdfDocument, Run
-
 from paperlint.errors import InputError
+from paperlint.preflight.pdf.records import Destination, Line, Page, PdfDocument, Run
 
 # A gap this wide (points) inside one pdfminer line that contains the page midline is the
 # gutter of a two-column page: pdfminer's char_margin can glue both columns into one line.

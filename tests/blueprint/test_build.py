@@ -1,11 +1,12 @@
 import json
 
 import pytest
+from pydantic import ValidationError
+
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.fingerprint import tex_sha256
 from paperlint.blueprint.model import BLUEPRINT_SCHEMA, Blueprint, ExternalInput
 from paperlint.preflight.model import BibEntry, Citation, Macro
-from pydantic import ValidationError
 
 from .helpers import inventory, result
 

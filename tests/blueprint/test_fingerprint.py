@@ -1,4 +1,5 @@
 import pytest
+
 from paperlint.blueprint.fingerprint import normalise_tex, tex_sha256
 
 BASE = r"Let $n \ge 1$. Then $\sum_{i=1}^n i = n(n+1)/2$."

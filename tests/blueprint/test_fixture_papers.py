@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+
 from paperlint.blueprint import build_blueprint, dependency_order
 from paperlint.preflight.inventory import build_inventory
 

@@ -1,6 +1,7 @@
 import re
 
 import pytest
+
 from paperlint.blueprint.names import (
     LEAN_KEYWORDS,
     assign_modules,

@@ -1,14 +1,14 @@
+import atexit
+import functools
 import json
-import multiprocessing
-import os
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-# Imported once here so the forked children below share it instead of each paying for
-# litellm's slow import.
-import paperlint.agents.scripted  # noqa: F401
-import paperlint.engine.check  # noqa: F401
+from tests import forkserver
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.parent.name for p in (ROOT / "fixtures").glob("*/answer-key.json"))
@@ -18,24 +18,15 @@ def example(name: str) -> Path:
     return ROOT / "fixtures" / name
 
 
-def _child(argv: list[str], env: dict[str, str]) -> None:
-    os.environ.update(env)
-    from paperlint.cli.root import run
-
-    code = run(argv)
-    os._exit(code)
-
-
 def run_cli_forked(argv: list[str], **env: str) -> int:
-    """Run the CLI in a forked child (cheap: imports are shared) and return its exit code.
+    """Run the CLI in a child forked from a warm server (tests/forkserver.py); its exit code.
 
-    A failpoint makes the child die with `os._exit(77)`, like a power cut."""
-    ctx = multiprocessing.get_context("fork")
-    proc = ctx.Process(target=_child, args=(argv, env))
-    proc.start()
-    proc.join(120)
-    assert proc.exitcode is not None, "the child did not finish"
-    return proc.exitcode
+    A failpoint makes the child die with `os._exit(77)`, like a power cut. What the child
+    printed goes to this test's captured stderr."""
+    child = forkserver.server().run(argv, env)
+    if sys.__stderr__ is not None:
+        sys.__stderr__.write(child.output)
+    return child.code
 
 
 def check_argv(name: str, workdir: Path) -> list[str]:
@@ -59,12 +50,22 @@ def verdicts(workdir: Path) -> dict[str, dict[str, object]]:
     }
 
 
+_REFERENCES: list[Path] = []
+
+
+@functools.cache
+def reference_run(name: str) -> tuple[Path, int]:
+    """One uninterrupted replay run of an example, made once per session: the crash sweep
+    reads its events at collection, and the tests below compare with its records."""
+    if not _REFERENCES:
+        _REFERENCES.append(Path(tempfile.mkdtemp(prefix="paperlint-reference-")))
+        atexit.register(shutil.rmtree, _REFERENCES[0], True)
+    workdir = _REFERENCES[0] / name / "ws"
+    code = run_cli_forked(check_argv(name, workdir))
+    return workdir, code
+
+
 @pytest.fixture(scope="session")
-def finished_runs(tmp_path_factory):
+def finished_runs():
     """One uninterrupted replay run per example, shared by the tests that compare with it."""
-    runs = {}
-    for name in EXAMPLES:
-        workdir = tmp_path_factory.mktemp(name) / "ws"
-        code = run_cli_forked(check_argv(name, workdir))
-        runs[name] = (workdir, code)
-    return runs
+    return {name: reference_run(name) for name in EXAMPLES}

@@ -6,7 +6,7 @@ from paperlint.cli.root import run
 from tests.engine.conftest import example
 
 
-def test_without_model_or_lean_check_says_so_and_records_unfinished(tmp_path, capsys):
+def test_without_model_or_lean_check_says_so_and_records_unfinished(tmp_path, capsys, no_lean):
     workdir = tmp_path / "ws"
     code = run(["check", str(example("proportions") / "paper.tex"), "--workdir", str(workdir)])
     assert code == 4
@@ -18,7 +18,7 @@ def test_without_model_or_lean_check_says_so_and_records_unfinished(tmp_path, ca
     assert data["replay"] is False
 
 
-def test_a_second_check_of_the_same_paper_points_to_resume(tmp_path, capsys):
+def test_a_second_check_of_the_same_paper_points_to_resume(tmp_path, capsys, no_lean):
     workdir = tmp_path / "ws"
     argv = ["check", str(example("proportions") / "paper.tex"), "--workdir", str(workdir)]
     run(argv)
@@ -27,7 +27,7 @@ def test_a_second_check_of_the_same_paper_points_to_resume(tmp_path, capsys):
     assert "paperlint resume" in capsys.readouterr().err
 
 
-def test_status_is_read_only_and_explains(tmp_path, capsys):
+def test_status_is_read_only_and_explains(tmp_path, capsys, no_lean):
     workdir = tmp_path / "ws"
     run(["check", str(example("proportions") / "paper.tex"), "--workdir", str(workdir)])
     before = {p: p.stat().st_mtime_ns for p in workdir.rglob("*") if p.is_file()}
@@ -139,7 +139,7 @@ def test_a_spent_budget_stops_the_run_and_a_larger_one_resumes_it(tmp_path, fini
     )
 
 
-def test_status_why_names_a_source_changed_since_the_check(tmp_path, capsys):
+def test_status_why_names_a_source_changed_since_the_check(tmp_path, capsys, no_lean):
     paper = tmp_path / "paper.tex"
     paper.write_text((example("proportions") / "paper.tex").read_text())
     run(["check", str(paper)])

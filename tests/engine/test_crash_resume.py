@@ -1,21 +1,96 @@
-"""Killed after any event and resumed, a run ends exactly where an uninterrupted run ends."""
+"""Killed after any event and resumed, a run ends exactly where an uninterrupted run ends,
+and `paperlint validate` finds nothing to disagree with (issue #12).
+
+One test item per (example, event index). By default the sweep is sampled: the first event
+of every kind (its type, with the action's or Lean check's kind), the last event, the known
+failures below, and a random sample of the other indices drawn from the session's seed
+(pytest's header and summary print it; PAPERLINT_CRASH_SEED=N draws the same sample). The
+other indices carry the `crash_sweep_full` marker; `-m "crash_sweep_full or not
+crash_sweep_full"`, which .ci/run passes, runs every index.
+
+The workspaces live on a tmpfs where there is one: a child killed with `os._exit` leaves the
+page cache as it was, so what is on the file system after the kill is the same, and the
+workspace's fsyncs (most of a run's time on a disk) cost nothing.
+"""
 
 import json
+import random
+import shutil
+import tempfile
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from tests.engine.conftest import EXAMPLES, check_argv, run_cli_forked
+from tests import forkserver
+from tests.conftest import FULL_SWEEP, crash_samples, crash_seed
+from tests.engine.conftest import EXAMPLES, check_argv, reference_run, run_cli_forked
 
 CRASHED = 77
+RANDOM_PER_EXAMPLE = 4
+# (example, index) -> reason, for a known defect: such an index is always sampled and marked
+# xfail(strict=True), so the test flips when the defect is fixed. Empty: the 16 kills between
+# an action's three end events that left verdict-event-mismatch (issue #12) validate clean
+# since the end of an action is one event line.
+KNOWN_FAILURES: dict[tuple[str, int], str] = {}
 
 
-def _results(workdir):
-    return json.loads((workdir / "results.json").read_text())
+def _events(workdir: Path) -> list[dict]:
+    lines = (workdir / "events.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
 
 
-def _model_calls(workdir):
-    events = [json.loads(line) for line in (workdir / "events.jsonl").read_text().splitlines()]
+def event_kind(event: dict) -> tuple[str, str]:
+    """The event's type with the kind of action or Lean check it belongs to."""
+    action = event.get("action")
+    sub = action.get("kind") if isinstance(action, dict) else event.get("kind")
+    return event["type"], sub if isinstance(sub, str) else ""
+
+
+def sample(name: str, events: list[dict], seed: int) -> list[int]:
+    """The indices the default run kills at (1-based, like the failpoint)."""
+    first: dict[tuple[str, str], int] = {}
+    for index, event in enumerate(events, 1):
+        first.setdefault(event_kind(event), index)
+    known = {index for (example, index) in KNOWN_FAILURES if example == name}
+    chosen = set(first.values()) | {len(events)} | known
+    rest = sorted(set(range(1, len(events) + 1)) - chosen)
+    rng = random.Random(f"{seed}:{name}")
+    chosen |= set(rng.sample(rest, min(RANDOM_PER_EXAMPLE, len(rest))))
+    return sorted(chosen)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "crash_index" not in metafunc.fixturenames:
+        return
+    config = metafunc.config
+    params = []
+    for name in EXAMPLES:
+        events = _events(reference_run(name)[0])
+        sampled = sample(name, events, config.stash[crash_seed])
+        config.stash[crash_samples][name] = sampled
+        for index in range(1, len(events) + 1):
+            marks = []
+            if (name, index) in KNOWN_FAILURES:
+                marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[name, index]))
+            if index not in sampled:
+                marks.append(getattr(pytest.mark, FULL_SWEEP))
+            params.append(pytest.param(name, index, marks=marks, id=f"{name}-{index:03d}"))
+    metafunc.parametrize(("name", "crash_index"), params)
+
+
+@pytest.fixture(scope="module")
+def crash_root(tmp_path_factory):
+    shm = Path("/dev/shm")
+    if shm.is_dir() and shm.stat().st_mode & 0o002:
+        root = Path(tempfile.mkdtemp(prefix="paperlint-crash-", dir=shm))
+        yield root
+        shutil.rmtree(root, ignore_errors=True)
+    else:
+        yield tmp_path_factory.mktemp("crash")
+
+
+def _model_calls(events: list[dict]) -> Counter:
     return Counter(
         (e["role"], e["result"], e["obligation"], e["attempt"])
         for e in events
@@ -23,23 +98,28 @@ def _model_calls(workdir):
     )
 
 
-def _event_count(workdir):
-    return len((workdir / "events.jsonl").read_text().splitlines())
+def test_the_reference_run_validates_clean(finished_runs):
+    for name in EXAMPLES:
+        reference, _ = finished_runs[name]
+        child = forkserver.server().run(["validate", str(reference)], {})
+        assert child.code == 0, f"{name}: {child.output}"
+        assert len(_events(reference)) > 20
 
 
-@pytest.mark.parametrize("name", EXAMPLES)
-def test_kill_after_every_event_then_resume(name, finished_runs, tmp_path):
+def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_root):
     reference, _ = finished_runs[name]
-    expected = _results(reference)
-    total = _event_count(reference)
-    assert total > 20
-    for index in range(1, total + 1):
-        workdir = tmp_path / f"crash-{index}"
-        code = run_cli_forked(check_argv(name, workdir), PAPERLINT_FAILPOINT=f"after-event:{index}")
-        assert code == CRASHED, f"event {index}: the failpoint did not fire (exit {code})"
-        code = run_cli_forked(["resume", str(workdir)])
-        assert code in (0, 1, 4), f"event {index}: resume exited {code}"
-        assert _results(workdir) == expected, f"results differ after a crash at event {index}"
-        calls = _model_calls(workdir)
-        assert max(calls.values()) <= 2, f"event {index}: a model call was repeated twice"
-        assert sum(calls.values()) <= sum(_model_calls(reference).values()) + 1
+    at = f"{name}: killed after event {crash_index}"
+    workdir = crash_root / f"{name}-{crash_index}"
+    failpoint = f"after-event:{crash_index}"
+    code = run_cli_forked(check_argv(name, workdir), PAPERLINT_FAILPOINT=failpoint)
+    assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
+    code = run_cli_forked(["resume", str(workdir)])
+    assert code in (0, 1, 4), f"{at}: resume exited {code}"
+    results = json.loads((workdir / "results.json").read_text())
+    assert results == json.loads((reference / "results.json").read_text()), f"{at}: results differ"
+    calls = _model_calls(_events(workdir))
+    assert max(calls.values()) <= 2, f"{at}: a model call was repeated twice"
+    assert sum(calls.values()) <= sum(_model_calls(_events(reference)).values()) + 1
+    validated = forkserver.server().run(["validate", str(workdir)], {})
+    assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
+    shutil.rmtree(workdir)

@@ -12,14 +12,10 @@ from paperlint.lean.pins import locate, read_pins
 
 
 @pytest.fixture
-def no_lean(monkeypatch, tmp_path):
-    # This machine has no Lean; make sure a developer's ~/.elan does not change that.
-    monkeypatch.setenv("ELAN_HOME", str(tmp_path / "elan"))
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    monkeypatch.setenv("PAPERLINT_LEAN_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("PAPERLINT_LAKE", raising=False)
-    monkeypatch.delenv("PAPERLINT_REPL_DIR", raising=False)
+def no_lean(no_lean, monkeypatch, tmp_path):
+    # The shared no-Lean environment (tests/conftest.py), run from an empty folder.
     monkeypatch.chdir(tmp_path)
+    return no_lean
 
 
 def test_doctor_text_names_every_missing_lean_piece(no_lean, capsys):
@@ -58,7 +54,11 @@ def test_api_keys_are_reported_by_presence_only(monkeypatch):
     assert not model_checks({})[0].ok
 
 
-def test_setup_fails_fast_without_elan(no_lean, capsys):
+def test_setup_fails_fast_without_elan(no_lean, monkeypatch, capsys):
+    which = lean_setup.shutil.which
+    monkeypatch.setattr(
+        lean_setup.shutil, "which", lambda name: None if name == "elan" else which(name)
+    )
     assert run(["setup"]) != 0
     assert "elan" in capsys.readouterr().err
 

@@ -6,9 +6,7 @@ from paperlint.lean.warm import WarmSettings, WarmVerifier
 from tests.lean_edge.test_warm import FakeBackend
 
 
-def test_firstrun_refuses_without_lean(monkeypatch, tmp_path, capsys):
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    monkeypatch.setenv("ELAN_HOME", str(tmp_path))
+def test_firstrun_refuses_without_lean(no_lean, tmp_path, capsys):
     assert firstrun.main(["--out", str(tmp_path / "out")]) == 1
     assert "Lean is not set up" in capsys.readouterr().err
 

@@ -1,9 +1,9 @@
 """The convergence review's pure core: two independent readings, and what to re-gate."""
 
 import pytest
+
 from paperlint.blueprint.graph import build_graph
 from paperlint.blueprint.model import Edge
-
 from paperlint.learning.convergence import (
     ConvergenceReview,
     ReviewFlag,

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 
 import pytest
-from paperlint.preflight.inventory import build_inventory
 
 from paperlint.errors import InputError
+from paperlint.preflight.inventory import build_inventory
 
 HEAD = "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{theorem}{Theorem}\n"
 

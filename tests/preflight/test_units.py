@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from paperlint.preflight import citations, macros, prepass, references, texscan
 from paperlint.preflight.counters import Counters, format_value
 from paperlint.preflight.declarations import kind_of

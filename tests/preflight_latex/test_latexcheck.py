@@ -6,12 +6,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from paperlint.errors import InputError
 from paperlint.preflight.auxfile import AuxData, parse_aux_text
 from paperlint.preflight.latexcheck import apply_latex, reconcile, same_number
 from paperlint.preflight.latexrun import CompileResult, CompileStatus
 from paperlint.preflight.model import EquationInfo, Inventory, Result, Span
-
-from paperlint.errors import InputError
 
 AUX = r"""\relax
 \newlabel{sec:intro}{{1}{1}{Intro}{section.1}{}}

@@ -6,6 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from paperlint.errors import InputError
 from paperlint.preflight import latexrun
 from paperlint.preflight.latexrun import (
     CompileStatus,
@@ -16,8 +18,6 @@ from paperlint.preflight.latexrun import (
     latexmk_command,
     safe_env,
 )
-
-from paperlint.errors import InputError
 
 needs_latexmk = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from paperlint.preflight.probes import Probe, insert_probes
 
 

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from paperlint.preflight import inventory as tex_inventory
-from paperlint.preflight.pdf import build_pdf_inventory
 
 from paperlint.cli import root
+from paperlint.preflight import inventory as tex_inventory
+from paperlint.preflight.pdf import build_pdf_inventory
 
 from .hostile import scanned_pdf
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from paperlint.preflight.pdf import build_pdf_inventory
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"

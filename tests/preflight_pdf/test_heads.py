@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from paperlint.preflight.pdf.build import inventory_from_document
 from paperlint.preflight.pdf.heads import match_head_text
 from paperlint.preflight.pdf.records import Destination, PdfDocument

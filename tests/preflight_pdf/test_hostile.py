@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from paperlint.preflight.pdf import build_pdf_inventory
 
 from paperlint.errors import InputError
+from paperlint.preflight.pdf import build_pdf_inventory
 
 from .hostile import encrypted_pdf, scanned_pdf
 

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from paperlint.reports import write_report
 
 CHROMIUM = next(

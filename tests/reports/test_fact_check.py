@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
 from paperlint.reports import write_report
 
 LABELS = {

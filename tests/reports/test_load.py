@@ -1,11 +1,11 @@
 import json
 
 import pytest
+
+from paperlint.errors import StateError
 from paperlint.reports.lean_text import find_declaration
 from paperlint.reports.load import load_workspace, wall_time
 from paperlint.reports.summary import cost_line, format_usd, verdict_counts
-
-from paperlint.errors import StateError
 from tests.reports.workspace_factory import LEAN_2_1, build_workspace
 
 

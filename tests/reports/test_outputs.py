@@ -5,6 +5,7 @@ from xml.etree import ElementTree
 
 import jsonschema
 import pytest
+
 from paperlint.reports import write_report
 from paperlint.reports.blueprint_tex import render_blueprint
 from paperlint.reports.graph import MAX_PER_ROW, NODE_H, NODE_W, render_svg
@@ -13,7 +14,6 @@ from paperlint.reports.load import load_workspace
 from paperlint.reports.markdown import render_markdown
 from paperlint.reports.sarif import render_sarif
 from paperlint.reports.worksheet import render_files_to_check, render_worksheet
-
 from tests.reports.workspace_factory import build_workspace
 
 SCHEMA = Path(__file__).with_name("sarif-schema-2.1.0.json")

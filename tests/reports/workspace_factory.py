@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 
 from paperlint.preflight.model import BibEntry, Citation, Inventory, Proof, Result, Span
-
 from paperlint.records import write_record
 from paperlint.records.results import (
     Condition,
