@@ -270,7 +270,7 @@ def print_table(scores: list[PaperScore]) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("corpus", type=Path)
+    parser.add_argument("corpus", type=Path, nargs="+", help="one or more corpus folders")
     parser.add_argument("--latex-time", action="store_true", help="also time one latexmk run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--only", action="append", default=[], help="only this paper (repeat)")
@@ -285,11 +285,16 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     if args.pdf:
-        return _pdf_mode(args.corpus, only=args.only, stubs=args.stubs)
+        return _pdf_mode(args.corpus[0], only=args.only, stubs=args.stubs)
     latex_time = args.latex_time and shutil.which("latexmk") is not None
     if args.latex_time and not latex_time:
         print("latexmk not installed: --latex-time ignored", file=sys.stderr)
-    folders = sorted(p for p in args.corpus.iterdir() if (p / "groundtruth.json").is_file())
+    folders = [
+        p
+        for corpus in args.corpus
+        for p in sorted(corpus.iterdir())
+        if (p / "groundtruth.json").is_file()
+    ]
     if args.only:
         folders = [p for p in folders if p.name in args.only]
     scores = [score_paper(folder, latex_time=latex_time) for folder in folders]

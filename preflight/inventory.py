@@ -70,8 +70,13 @@ def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
                 labels=list(raw.labels),
                 statement=flat.text[raw.body_start : body_end].strip(),
                 span=_span(flat, raw.begin, end),
+                lean=list(raw.lean),
+                leanok=raw.leanok,
+                mathlibok=raw.mathlibok,
             )
         )
+        if raw.restates is not None:  # a restatement prints the original's statement again
+            out[-1].statement = out[raw.restates].statement
     return out
 
 

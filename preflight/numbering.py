@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperlint.preflight import conditionals, equations, macros, sectioning, texscan
+from paperlint.preflight import classcode, conditionals, equations, macros, sectioning, texscan
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
+from paperlint.preflight.model import Macro
 from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
 
 _CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
@@ -27,8 +28,12 @@ _EXPANDS = re.compile(
 )
 _STEPS = re.compile(r"\\refstepcounter\s*\{")
 _PROOF_ENV = re.compile(
-    r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I
+    r"^(?!prooftree|proofrule|proofbox|prooflist)"
+    r"(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$",
+    re.I,
 )
+# proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
+_NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
@@ -56,12 +61,19 @@ class Walker:
         self.depth = 0
         self.enum_depth = 0
         self.appendix_active = False
+        self.options = classcode.OptionState()
+        self.saved_the: dict[str, str] = {}
+        self.theorem_style = ""
+        self.declarers: dict[str, Macro] = {}
+        self.plain = "\\documentclass" not in text and "\\begin{document}" not in text
 
     # -- driver -------------------------------------------------------------------------
 
     def run(self) -> WalkOutput:
         if not self.reg.counters.values:
             decl.apply_class(self.reg, "article", set())
+        if self.plain:  # plain TeX / AMS-TeX: the whole file is the document
+            self.in_document = True
         self.scan(self.text, 0, len(self.text))
         for key in self.pending_labels:
             self.record_label(key, Owner("", "equation", None), len(self.text))
@@ -87,7 +99,7 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            if name.startswith("if") or name in ("else", "fi", "newif"):
+            if (name.startswith("if") and handler is None) or name in ("else", "fi", "newif"):
                 pos = self._conditional(text, match, name)
             elif name.endswith(("true", "false")) and self.toggles.assign(name):
                 pos = match.end()
@@ -97,10 +109,14 @@ class Walker:
                 for code, message in self.reg.notes[notes:]:
                     self.problem(self.at(match.start()), "warning", code, message)
             elif name in self.restaters and self.in_document:
-                pos = match.end()
+                pos = self._restatement(text, match)
+            elif name in self.declarers and self.depth < 8:
+                self.depth += 1
+                pos = max(expand_declarer(self, text, match, self.declarers[name]), match.end())
+                self.depth -= 1
             elif name in self.expanders and self.in_document and self.depth < 8:
                 self.resume_at = match.end()
-                self._expand_snippet(self.expanders[name], match.start(), match.end())
+                self.expand_snippet(self.expanders[name], match.start(), match.end())
                 pos = max(match.end(), self.resume_at)
             else:
                 pos = match.end()
@@ -117,17 +133,45 @@ class Walker:
                 return conditionals.skip_branch(text, m.end(), stop_at_else=False)[0]
             return m.end()
         if name[2:] in toggles.flags or name == "iftrue":
-            if name == "iftrue" or toggles.flags[name[2:]]:
-                toggles.stack.append("true")
-                return m.end()
-            end, at_else = conditionals.skip_branch(text, m.end(), stop_at_else=True)
-            if at_else:
-                toggles.stack.append("else")
-            return end
+            return self._branch(text, m.end(), name == "iftrue" or toggles.flags[name[2:]])
         if name == "newif":
             return self._newif(text, m)
+        if name == "ifx":
+            value, end = classcode.ifx(self, text, m.end())
+            if value is not None:
+                return self._branch(text, end, value)
         if conditionals.is_conditional(name):
             toggles.stack.append("unknown")
+        return m.end()
+
+    def _branch(self, text: str, pos: int, value: bool) -> int:
+        """A conditional whose value is known: read on in the true branch, else skip to its
+        `\\else` or `\\fi`."""
+        if value:
+            self.toggles.stack.append("true")
+            return pos
+        end, at_else = conditionals.skip_branch(text, pos, stop_at_else=True)
+        if at_else:
+            self.toggles.stack.append("else")
+        return end
+
+    def _restatement(self, text: str, m: re.Match[str]) -> int:
+        """`\\mythm*` of thm-restate/thmtools: the original's head printed again, recorded
+        as a result that `restates` it (so a proof that follows can be traced back)."""
+        original = self.out.results[self.restaters[m.group(1)]]
+        begin, end = self.at(m.start()), self.at(m.end())
+        restated = RawResult(
+            env=original.env,
+            title=original.title,
+            number=original.number,
+            note=original.note,
+            begin=begin,
+            body_start=begin,
+            end=end,
+            body_end=end,
+            restates=self.restaters[m.group(1)],
+        )
+        self.out.results.append(restated)
         return m.end()
 
     def _newif(self, text: str, m: re.Match[str]) -> int:
@@ -137,13 +181,17 @@ class Walker:
         self.toggles.declare(match.group(1))
         return match.end()
 
-    def _expand_snippet(self, snippet: str, begin: int, after: int) -> None:
+    def expand_snippet(self, snippet: str, begin: int, after: int) -> None:
         saved = self.anchor
         self.anchor = (begin, after) if saved is None else saved
         self.depth += 1
         self.scan(snippet, 0, len(snippet))
         self.depth -= 1
         self.anchor = saved
+
+    @staticmethod
+    def is_proof_name(name: str) -> bool:
+        return _PROOF_ENV.match(name) is not None
 
     def at(self, pos: int, *, body: bool = False) -> int:
         if self.anchor is None:
@@ -219,7 +267,7 @@ class Walker:
             return self._equation(text, m.start(), pos, name)
         if name in self.wrappers:
             return self._begin_wrapper(text, m.start(), pos, self.wrappers[name])
-        if _PROOF_ENV.match(name):
+        if self.is_proof_name(name):
             return self._begin_proof(text, m.start(), pos, name)
         frame = Frame(name, self.at(m.start()), self.current)
         self.frames.append(frame)
@@ -254,7 +302,7 @@ class Walker:
     def _close(self, frame: Frame, body_end: int, end: int) -> None:
         self.current = frame.saved
         if frame.end_code is not None:
-            self._expand_snippet(frame.end_code, body_end, end)
+            self.expand_snippet(frame.end_code, body_end, end)
         if frame.result is not None:
             result = self.out.results[frame.result]
             result.body_end, result.end = body_end, end
@@ -334,7 +382,9 @@ class Walker:
         optional = texscan.read_optional(text, pos)
         if optional is not None:
             note, pos = optional
-        elif wrapper is not None and wrapper.arity >= 1 and wrapper.default is None:
+        elif (wrapper is not None and wrapper.arity >= 1 and wrapper.default is None) or (
+            wrapper is None and _NAMING_PROOF.match(name) and text.startswith("{", pos)
+        ):
             group = texscan.read_group(text, pos)
             if group is not None:
                 note, pos = group
@@ -346,7 +396,7 @@ class Walker:
         return pos
 
     def _begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
-        if _PROOF_ENV.match(wrapper.name) and not _EXPANDS.search(wrapper.begin):
+        if self.is_proof_name(wrapper.name) and not _EXPANDS.search(wrapper.begin):
             return self._begin_proof(text, start, pos, wrapper.name)
         args: list[str] = []
         count = wrapper.arity
@@ -362,7 +412,7 @@ class Walker:
             args.append(group[0])
             pos = group[1]
         before, saved = len(self.frames), self.current
-        self._expand_snippet(
+        self.expand_snippet(
             macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True)
         )
         inner = self.frames[before:]
@@ -505,4 +555,4 @@ def _thmtools_keys(note: str) -> dict[str, str]:
     return texscan.parse_keyvals(note)
 
 
-from paperlint.preflight.handlers import HANDLERS  # noqa: E402  (handlers import Walker's names)
+from paperlint.preflight.handlers import HANDLERS, expand_declarer  # noqa: E402  (handlers import Walker's names)

@@ -22,6 +22,9 @@ class RawResult:
     parent: int | None = None
     in_proof: int | None = None
     restates: int | None = None
+    lean: list[str] = field(default_factory=list)
+    leanok: bool = False
+    mathlibok: bool = False
 
 
 @dataclass
@@ -32,6 +35,7 @@ class RawProof:
     body_start: int
     end: int = -1
     body_end: int = -1
+    leanok: bool = False
 
 
 @dataclass
