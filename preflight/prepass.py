@@ -127,10 +127,18 @@ def _blank_matching_fi(text: str, pos: int, spans: list[tuple[int, int]]) -> int
             depth -= 1
 
 
+# `\\let\\if@nobreak\\iffalse`, `\\newif\\ifdraft`, `\\def\\ifmine`: a conditional named or
+# assigned, not one that opens a branch
+_NAMED = re.compile(r"\\(?:let|newif|def|gdef|edef|xdef)\s*(?:\\[A-Za-z@]+\s*=?\s*)?$")
+
+
 def _find_conditional(text: str, pos: int) -> re.Match[str] | None:
     while True:
         match = _CONDITIONAL.search(text, pos)
-        if match is None or match.group("open") not in _NOT_CONDITIONALS:
+        if match is None:
+            return None
+        named = _NAMED.search(text, max(0, match.start() - 60), match.start()) is not None
+        if not named and match.group("open") not in _NOT_CONDITIONALS:
             return match
         pos = match.end()
 

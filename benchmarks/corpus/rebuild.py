@@ -76,6 +76,7 @@ STUBS = {
     "\\providecommand\\mathbbmss[1]{\\mathbf{#1}}\\providecommand\\mathbbmtt[1]{\\mathbf{#1}}",
     "dsfont": "\\ProvidesPackage{dsfont}\\providecommand\\mathds[1]{\\mathbf{#1}}",
     "libertine": "\\ProvidesPackage{libertine}",
+    "ifsym": "\\ProvidesPackage{ifsym}\\DeclareOption*{}\\ProcessOptions",
     "libertinust1math": "\\ProvidesPackage{libertinust1math}",
     "cmll": "\\ProvidesPackage{cmll}\\providecommand\\parr{\\mathbin{\\wp}}"
     "\\providecommand\\with{\\mathbin{\\&}}\\providecommand\\oc{!}\\providecommand\\wn{?}"

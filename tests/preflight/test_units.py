@@ -118,3 +118,33 @@ def test_reference_wrapping_macros_are_references(tmp_path) -> None:  # type: ig
     first, second = build_inventory(tmp_path / "paper.tex").results
     assert second.uses == ["a"]
     assert first.proof is not None and first.proof.attached_by == "reference"
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        "\\let\\if@nobreak\\iffalse",
+        "\\let\\if@nobreak = \\iffalse",
+        "\\newif\\iffalse",
+        "\\def\\iffalse",
+    ],
+)
+def test_prepass_conditional_that_is_named_or_assigned_opens_no_branch(named: str) -> None:
+    text = f"\\def\\r{{{named}\\relax}}\\begin{{theorem}}A\\end{{theorem}}\\iffalse hidden\\fi shown"
+    out = prepass.blank_false_conditionals(text)
+    assert "\\begin{theorem}A\\end{theorem}" in out
+    assert "hidden" not in out and "shown" in out
+    assert len(out) == len(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "rows"),
+    [
+        ("a \\\\ b", 2),
+        ("a \\intertext{t} b", 2),
+        ("a \\\\ \\intertext{t} b", 2),
+        ("\\shortintertext{t} a \\\\ b", 2),
+    ],
+)
+def test_intertext_ends_an_unfinished_row(body: str, rows: int) -> None:
+    assert len(split_rows(body)) == rows
