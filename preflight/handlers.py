@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import declarations as decl
 from paperlint.preflight import classcode, macros, plaintex, sectioning, texscan
+from paperlint.preflight import declarations as decl
 from paperlint.preflight.model import Macro
 from paperlint.preflight.walkstate import Owner
 
@@ -177,7 +177,9 @@ def expand_declarer(walker: Walker, text: str, m: re.Match[str], macro: Macro) -
             break
         args.append(group[0])
         pos = group[1]
-    walker.expand_snippet(macros.substitute(macro.definition.replace("##", "#"), args), m.start(), pos)
+    walker.expand_snippet(
+        macros.substitute(macro.definition.replace("##", "#"), args), m.start(), pos
+    )
     return pos
 
 
@@ -192,7 +194,9 @@ def lean_mark(walker: Walker, text: str, m: re.Match[str]) -> int:
         names = [n.strip() for n in (args[0] or "").split(",") if n.strip()]
     if not walker.in_document:
         return pos
-    frame = next((f for f in reversed(walker.frames) if f.result is not None or f.proof is not None), None)
+    frame = next(
+        (f for f in reversed(walker.frames) if f.result is not None or f.proof is not None), None
+    )
     if frame is None:
         return pos
     if frame.proof is not None:
@@ -380,12 +384,20 @@ def catcode(walker: Walker, text: str, m: re.Match[str]) -> int:
     return m.end()
 
 
-def _walker_method(name: str) -> Handler:
-    def handler(walker: Walker, text: str, m: re.Match[str]) -> int:
-        result: int = getattr(walker, name)(text, m)
-        return result
+def begin(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.begin(text, m)
 
-    return handler
+
+def end(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.end(text, m)
+
+
+def label(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.label(text, m)
+
+
+def display_math(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.display_math(text, m)
 
 
 def _table() -> dict[str, Handler]:
@@ -458,9 +470,8 @@ def _table() -> dict[str, Handler]:
         "crefname": skip_args("{{{"),
         "Crefname": skip_args("{{{"),
     }
-    for name in ("begin", "end", "label"):
-        table[name] = _walker_method(name)
-    table["["] = _walker_method("display_math")
+    table.update(begin=begin, end=end, label=label)
+    table["["] = display_math
     table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
     table.update(item=sectioning.item, caption=sectioning.caption)
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):

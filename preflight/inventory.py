@@ -131,9 +131,18 @@ def _macros(flat: FlatSource, walk: WalkOutput) -> list[Macro]:
 
 def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
     out = list(flat.diagnostics)
-    for pos, severity, code, message in walk.problems:
+    for problem in walk.problems:
+        pos = problem.pos
         file, line = flat.locate(pos) if pos is not None else (flat.root, None)
-        out.append(Diagnostic(severity=severity, file=file, line=line, code=code, message=message))
+        out.append(
+            Diagnostic(
+                severity=problem.severity,
+                file=file,
+                line=line,
+                code=problem.code,
+                message=problem.message,
+            )
+        )
     unique: dict[tuple[str, int | None, str, str], Diagnostic] = {}
     for diagnostic in out:
         unique.setdefault(

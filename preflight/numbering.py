@@ -7,11 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperlint.preflight import classcode, conditionals, equations, macros, sectioning, texscan
+from paperlint.preflight import (
+    classcode,
+    conditionals,
+    envfamilies,
+    equations,
+    macros,
+    texscan,
+)
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
-from paperlint.preflight.model import Macro
-from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
+from paperlint.preflight.model import Macro, Severity
+from paperlint.preflight.walkstate import Frame, Owner, Problem, RawProof, RawResult, WalkOutput
 
 _CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
 _SECTIONS = (
@@ -198,8 +205,8 @@ class Walker:
             return pos
         return self.anchor[1] if body else self.anchor[0]
 
-    def problem(self, pos: int | None, severity: str, code: str, message: str) -> None:
-        self.out.problems.append((pos, severity, code, message))
+    def problem(self, pos: int | None, severity: Severity, code: str, message: str) -> None:
+        self.out.problems.append(Problem(pos, severity, code, message))
 
     # -- labels -------------------------------------------------------------------------
 
@@ -240,46 +247,10 @@ class Walker:
             return pos
         if not self.in_document:
             return pos
-        if name in self.proof_envs and name not in self.reg.envs:
-            return self._begin_proof(text, m.start(), pos, name)
-        if (
-            name not in self.reg.envs
-            and name not in self.wrappers
-            and decl.guess_undeclared(self.reg, name)
-        ):
-            self.problem(
-                self.at(m.start()),
-                "warning",
-                "undeclared-environment",
-                f"environment {name!r} is not declared in the project (a class or style "
-                "we do not have?); its numbering is guessed: use --latex",
-            )
-        if name in self.reg.envs:
-            return self._begin_theorem(text, m.start(), pos, name)
-        if name in ("restatable", "restatable*"):
-            args, pos = texscan.read_args(text, pos, "[{{")
-            env, cmd = (args[1] or "").strip(), (args[2] or "").strip().lstrip("\\")
-            if env in self.reg.envs:
-                end = self._begin_theorem(text, m.start(), pos, env, note=args[0], frame_name=name)
-                self.restaters[cmd] = len(self.out.results) - 1
-                return end
-        if name in equations.EQUATION_ENVS:
-            return self._equation(text, m.start(), pos, name)
-        if name in self.wrappers:
-            return self._begin_wrapper(text, m.start(), pos, self.wrappers[name])
-        if self.is_proof_name(name):
-            return self._begin_proof(text, m.start(), pos, name)
-        frame = Frame(name, self.at(m.start()), self.current)
-        self.frames.append(frame)
-        if name in ("subequations", "dgroup"):
-            self._begin_subequations(frame)
-        elif name in ("appendices", "subappendices", "appendix"):
-            frame.restore = dict(self.reg.counters.the)
-            sectioning.apply_appendix(self, sub=name == "subappendices")
-        elif name in ("enumerate", "enumerate*"):
-            self.enum_depth += 1
-            if self.enum_depth <= len(sectioning.ENUM_LEVELS):
-                self.reg.counters.set("enum" + sectioning.ENUM_LEVELS[self.enum_depth - 1], 0)
+        for family in envfamilies.FAMILIES:
+            went_on = family.begin(self, text, m.start(), pos, name)
+            if went_on is not None:
+                return went_on
         return pos
 
     def end(self, text: str, m: re.Match[str]) -> int:
@@ -309,16 +280,11 @@ class Walker:
         if frame.proof is not None:
             proof = self.out.proofs[frame.proof]
             proof.body_end, proof.end = body_end, end
-        if frame.name in ("subequations", "dgroup"):
-            counters = self.reg.counters
-            counters.the["equation"] = frame.restore["the"]
-            counters.set("equation", int(frame.restore["value"]))
-        elif frame.name in ("appendices", "subappendices", "appendix"):
-            self.reg.counters.the.update(frame.restore)
-        elif frame.name in ("enumerate", "enumerate*"):
-            self.enum_depth = max(self.enum_depth - 1, 0)
+        closer = envfamilies.CLOSERS.get(frame.family)
+        if closer is not None:
+            closer(self, frame)
 
-    def _begin_theorem(
+    def begin_theorem(
         self,
         text: str,
         start: int,
@@ -376,7 +342,7 @@ class Walker:
             self.record_label(label.group(1).strip(), self.current, result.begin)
         return pos
 
-    def _begin_proof(self, text: str, start: int, pos: int, name: str) -> int:
+    def begin_proof(self, text: str, start: int, pos: int, name: str) -> int:
         note = None
         wrapper = self.wrappers.get(name)
         optional = texscan.read_optional(text, pos)
@@ -395,9 +361,9 @@ class Walker:
         self.frames.append(Frame(name, proof.begin, self.current, proof=len(self.out.proofs) - 1))
         return pos
 
-    def _begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
+    def begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
         if self.is_proof_name(wrapper.name) and not _EXPANDS.search(wrapper.begin):
-            return self._begin_proof(text, start, pos, wrapper.name)
+            return self.begin_proof(text, start, pos, wrapper.name)
         args: list[str] = []
         count = wrapper.arity
         if wrapper.default is not None:
@@ -454,7 +420,7 @@ class Walker:
         self.current = Owner(self.current.number, "result", index)
         return index
 
-    def _equation(self, text: str, start: int, pos: int, name: str) -> int:
+    def equation(self, text: str, start: int, pos: int, name: str) -> int:
         close = text.find("\\end{" + name + "}", pos)
         if close < 0 and self.anchor is not None and self.depth == 1:
             # `\\def\\beq{\\begin{equation}}`: the body and its end are in the document.
@@ -538,15 +504,6 @@ class Walker:
             )
             self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
         return body_end + 2 if close >= 0 else body_end
-
-    def _begin_subequations(self, frame: Frame) -> None:
-        counters = self.reg.counters
-        counters.step("equation")
-        parent = counters.render("equation")
-        frame.restore = {"the": counters.the["equation"], "value": str(counters.values["equation"])}
-        self.current = Owner(parent, "equation", self.enclosing_result())
-        counters.the["equation"] = parent.replace("\\", "") + "\\alph{equation}"
-        counters.set("equation", 0)
 
 
 def _thmtools_keys(note: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ import re
 from paperlint.preflight import references
 from paperlint.preflight.model import Proof, Result, Span
 from paperlint.preflight.sourcetree import FlatSource
-from paperlint.preflight.walkstate import RawProof, WalkOutput
+from paperlint.preflight.walkstate import Problem, RawProof, WalkOutput
 
 _GAP_LIMIT = 4000
 _HEADING_WINDOW = 400
@@ -51,8 +51,9 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
         if target is None or results[target].proof is not None:
             continue
         owners[index] = target
-        results[target].proof = _proof(flat, proof, how)
-        results[target].proof.leanok = proof.leanok
+        attached = _proof(flat, proof, how)
+        attached.leanok = proof.leanok
+        results[target].proof = attached
     _attach_paragraphs(flat, walk, results)
     _attach_proof_of_paragraphs(flat, walk, results, key_owner, by_number)
     return owners
@@ -207,7 +208,7 @@ def _attach_proof_of_paragraphs(
         paragraph = RawProof("paragraph", None, match.start(), body_start, end, body_end)
         results[target].proof = _proof(flat, paragraph, "paragraph")
         walk.problems.append(
-            (
+            Problem(
                 match.start(),
                 "info",
                 "proof-paragraph",

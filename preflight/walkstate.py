@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paperlint.preflight.declarations import Registry
-from paperlint.preflight.model import Macro
+from paperlint.preflight.model import Macro, Severity
 
 
 @dataclass
@@ -56,6 +56,19 @@ class Frame:
     proof: int | None = None
     restore: dict[str, str] = field(default_factory=dict)
     end_code: str | None = None
+    # the environment family (envfamilies.FAMILIES) whose close runs at the `\end`
+    family: str = "other"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something the walk could not model or found wrong, at a flat-text offset (None: the
+    whole project); it becomes a `Diagnostic` once offsets are mapped to files and lines."""
+
+    pos: int | None
+    severity: Severity
+    code: str
+    message: str
 
 
 @dataclass
@@ -66,5 +79,5 @@ class WalkOutput:
     labels: dict[str, Owner] = field(default_factory=dict)
     macros: list[tuple[int, Macro]] = field(default_factory=list)
     bib_files: list[tuple[int, str]] = field(default_factory=list)
-    problems: list[tuple[int | None, str, str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     label_positions: dict[str, int] = field(default_factory=dict)

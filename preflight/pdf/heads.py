@@ -46,9 +46,7 @@ _NOTE = r"\((?P<note>[^()]*(?:\([^()]*\)[^()]*)*)\)"
 _TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
 # a head word may carry capitalised words before it: "Main Theorem 1", "Key Lemma 2.3"
 _PREFIX = r"(?:[A-Z][a-z]+\s+){0,2}"
-_HEAD = re.compile(
-    rf"^(?P<word>{_PREFIX}{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}"
-)
+_HEAD = re.compile(rf"^(?P<word>{_PREFIX}{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}")
 # at a hyperref anchor any capitalised words may be the head ("Hauptsatz 2.", "Standing
 # Hypothesis H1."): the anchor says a result starts there, the style says this is its head
 _CUSTOM = re.compile(

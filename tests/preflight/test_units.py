@@ -130,7 +130,9 @@ def test_reference_wrapping_macros_are_references(tmp_path) -> None:  # type: ig
     ],
 )
 def test_prepass_conditional_that_is_named_or_assigned_opens_no_branch(named: str) -> None:
-    text = f"\\def\\r{{{named}\\relax}}\\begin{{theorem}}A\\end{{theorem}}\\iffalse hidden\\fi shown"
+    text = (
+        f"\\def\\r{{{named}\\relax}}\\begin{{theorem}}A\\end{{theorem}}\\iffalse hidden\\fi shown"
+    )
     out = prepass.blank_false_conditionals(text)
     assert "\\begin{theorem}A\\end{theorem}" in out
     assert "hidden" not in out and "shown" in out
