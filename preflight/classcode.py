@@ -109,6 +109,9 @@ def ifx(walker: Walker, text: str, pos: int) -> tuple[bool | None, int]:
 def record_let(walker: Walker, name: str, target: str) -> None:
     state = walker.options
     state.lets[name] = state.lets.get(target, target)
+    # `\\let\\if@envcntsame\\iffalse` (llncs): a conditional with a known value, as \\newif's
+    if name.startswith("\\if") and state.lets[name] in ("\\iftrue", "\\iffalse"):
+        walker.toggles.flags[name[3:]] = state.lets[name] == "\\iftrue"
     the = walker.reg.counters.the
     saved = walker.saved_the
     # `\let\saved\thelemma` keeps the current `\thelemma`; `\let\thelemma\saved` restores it

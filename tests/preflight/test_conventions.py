@@ -28,7 +28,7 @@ def proof_of(inv: Inventory, result_id: str) -> str | None:
 
 def test_class_options_run_only_when_given() -> None:
     inv = inventory("class_options")
-    assert numbers(inv) == [("Theorem", "1"), ("Lemma", "2"), ("Theorem", "3")]
+    assert numbers(inv) == [("Theorem", "1"), ("Lemma", "2"), ("Remark", "1"), ("Theorem", "3")]
 
 
 def test_ntheorem_unnumbered_proof_is_a_proof_not_a_result() -> None:
