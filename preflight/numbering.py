@@ -106,7 +106,7 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            if (name.startswith("if") and handler is None) or name in ("else", "fi", "newif"):
+            if (name.startswith("if") and handler is None) or name in ("else", "fi", "repeat", "newif"):
                 pos = self._conditional(text, match, name)
             elif name.endswith(("true", "false")) and self.toggles.assign(name):
                 pos = match.end()
@@ -130,7 +130,7 @@ class Walker:
 
     def _conditional(self, text: str, m: re.Match[str], name: str) -> int:
         toggles = self.toggles
-        if name == "fi":
+        if name in ("fi", "repeat"):
             if toggles.stack:
                 toggles.stack.pop()
             return m.end()

@@ -76,6 +76,9 @@ STUBS = {
     "\\providecommand\\mathbbmss[1]{\\mathbf{#1}}\\providecommand\\mathbbmtt[1]{\\mathbf{#1}}",
     "dsfont": "\\ProvidesPackage{dsfont}\\providecommand\\mathds[1]{\\mathbf{#1}}",
     "libertine": "\\ProvidesPackage{libertine}",
+    "beramono": "\\ProvidesPackage{beramono}\\DeclareOption*{}\\ProcessOptions",
+    "esvect": "\\ProvidesPackage{esvect}\\DeclareOption*{}\\ProcessOptions"
+    "\\providecommand\\vv[1]{\\vec{#1}}",
     "ifsym": "\\ProvidesPackage{ifsym}\\DeclareOption*{}\\ProcessOptions",
     "libertinust1math": "\\ProvidesPackage{libertinust1math}",
     "cmll": "\\ProvidesPackage{cmll}\\providecommand\\parr{\\mathbin{\\wp}}"

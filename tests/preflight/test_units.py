@@ -150,3 +150,14 @@ def test_prepass_conditional_that_is_named_or_assigned_opens_no_branch(named: st
 )
 def test_intertext_ends_an_unfinished_row(body: str, rows: int) -> None:
     assert len(split_rows(body)) == rows
+
+
+def test_skip_branch_counts_loops_and_ignores_named_and_argument_conditionals() -> None:
+    from paperlint.preflight.conditionals import skip_branch
+
+    body = (
+        "\\newif\\iffoo \\let\\ifbar\\iftrue \\ifcsundef{x}{a}{b}"
+        "\\loop\\advance\\n1 \\ifnum\\n<3\\repeat hidden\\fi shown"
+    )
+    end, at_else = skip_branch(body, 0, stop_at_else=True)
+    assert body[end:] == " shown" and not at_else
