@@ -183,6 +183,15 @@ def expand_declarer(walker: Walker, text: str, m: re.Match[str], macro: Macro) -
     return pos
 
 
+def at_end_of_file(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\AtEndOfClass{code}`/`\\AtEndOfPackage{code}`: the code runs when the class or
+    package has been read (svjour3's `numbook` renews `\\theequation` there, after the
+    class's own definition)."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    walker.defer_to_file_end(walker.at(m.start()), args[0] or "")
+    return pos
+
+
 def lean_mark(walker: Walker, text: str, m: re.Match[str]) -> int:
     """leanblueprint's `\\lean{Decl, ...}`, `\\leanok` and `\\mathlibok`, recorded on the
     result (or, for `\\leanok` inside a proof, on the proof) they are written in."""
@@ -350,6 +359,11 @@ def documentclass(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "[{")
     options = set(texscan.split_keys(args[0] or ""))
     name = (args[1] or "article").strip()
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or walker.in_document:
+        return m.end()  # `\\string\\documentclass` in a class's error message, not a class
+    if m.group(1) == "documentclass" and walker.class_loaded:
+        return pos  # LaTeX allows one \\documentclass; a second one is an error
+    walker.class_loaded = walker.class_loaded or m.group(1) == "documentclass"
     if m.group(1) == "documentclass" or name in decl.BOOK_CLASSES:
         decl.apply_class(walker.reg, name, options | walker.reg.class_options)
     walker.options.passed[name] = options | walker.reg.class_options
@@ -440,6 +454,8 @@ def _table() -> dict[str, Handler]:
         "demo": plaintex.demo,
         "proof": plaintex.demo,
         "pf": plaintex.demo,
+        "AtEndOfClass": at_end_of_file,
+        "AtEndOfPackage": at_end_of_file,
         "lean": lean_mark,
         "leanok": lean_mark,
         "mathlibok": lean_mark,

@@ -26,7 +26,7 @@ def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
 
         return build_pdf_inventory(Path(path))
     flat = load_project(Path(path), root)
-    walk = Walker(flat.text).run()
+    walk = Walker(flat.text, flat.segments).run()
     results = _results(flat, walk)
     owners = proofs.attach(flat, walk, results)
     ids = _assign_ids(walk, results, owners)

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from paperlint.preflight import (
     classcode,
@@ -18,6 +18,7 @@ from paperlint.preflight import (
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
 from paperlint.preflight.model import Macro, Severity
+from paperlint.preflight.sourcetree import Segment
 from paperlint.preflight.walkstate import Frame, Owner, Problem, RawProof, RawResult, WalkOutput
 
 _CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
@@ -47,8 +48,11 @@ Handler = Callable[["Walker", str, re.Match[str]], int]
 class Walker:
     """Walk the flat text once; `run` returns everything the inventory needs."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, segments: Sequence[Segment] = ()) -> None:
         self.text = text
+        self.segments = tuple(segments)
+        # `\\AtEndOfClass`/`\\AtEndOfPackage` code, run where its file's inlined text ends
+        self.deferred: list[tuple[int, str]] = []
         self.out = WalkOutput(registry=Registry())
         self.reg = self.out.registry
         self.in_document = False
@@ -71,6 +75,7 @@ class Walker:
         self.options = classcode.OptionState()
         self.saved_the: dict[str, str] = {}
         self.theorem_style = ""
+        self.class_loaded = False
         self.declarers: dict[str, Macro] = {}
         self.plain = "\\documentclass" not in text and "\\begin{document}" not in text
 
@@ -82,6 +87,7 @@ class Walker:
         if self.plain:  # plain TeX / AMS-TeX: the whole file is the document
             self.in_document = True
         self.scan(self.text, 0, len(self.text))
+        self._run_deferred(len(self.text))
         for key in self.pending_labels:
             self.record_label(key, Owner("", "equation", None), len(self.text))
         for frame in reversed(self.frames):
@@ -99,6 +105,8 @@ class Walker:
         pos = start
         while True:
             match = _CS.search(text, pos, end)
+            if self.deferred and text is self.text:
+                self._run_deferred(match.start() if match else end)
             if match is None:
                 return
             name = match.group(1) or match.group(3)
@@ -150,6 +158,38 @@ class Walker:
         if conditionals.is_conditional(name):
             toggles.stack.append("unknown")
         return m.end()
+
+    def defer_to_file_end(self, pos: int, code: str) -> None:
+        """Keep `code` for the end of the file holding `pos` (as inlined: a package it loads
+        is inside it); run it at once when the walk has no file map."""
+        end = self._file_end(pos)
+        if end is None:
+            self.expand_snippet(code, pos, pos)
+        else:
+            self.deferred.append((end, code))
+
+    def _file_end(self, pos: int) -> int | None:
+        index = next(
+            (i for i, s in enumerate(self.segments) if s.flat_start <= pos < s.flat_start + s.length),
+            None,
+        )
+        if index is None:
+            return None
+        file = self.segments[index].file
+        first = next(i for i in range(index, -1, -1) if self.segments[i].file != file or i == 0)
+        parent = self.segments[first].file if self.segments[first].file != file else None
+        for segment in self.segments[index + 1 :]:
+            if parent is not None and segment.file == parent:
+                return segment.flat_start
+        return len(self.text)
+
+    def _run_deferred(self, pos: int) -> None:
+        due = [(at, code) for at, code in self.deferred if at <= pos]
+        if not due:
+            return
+        self.deferred = [(at, code) for at, code in self.deferred if at > pos]
+        for at, code in due:
+            self.expand_snippet(code, at, at)
 
     def _branch(self, text: str, pos: int, value: bool) -> int:
         """A conditional whose value is known: read on in the true branch, else skip to its
