@@ -118,10 +118,12 @@ def match_heads(
 
 
 def label_numbers(inventory: Inventory) -> dict[str, str | None]:
+    """The number the inventory gives each label of a result or an equation (a label in an
+    unnumbered result writes the enclosing number, which `inventory.labels` holds)."""
     numbers: dict[str, str | None] = {k: eq.number for k, eq in inventory.equations.items()}
     for r in inventory.results:
         for key in r.labels:
-            numbers[key] = r.number
+            numbers[key] = inventory.labels.get(key, r.number)
     return numbers
 
 

@@ -44,7 +44,7 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
         if target is None:
             heading = _heading_before(flat, proof, ends[0])
             target = _by_reference(heading, key_owner, by_number)
-        if target is None:
+        if target is None and not _names_another(note):
             target, how = _preceding(flat, walk, proof, ends), "next"
         if target is not None and walk.results[target].restates is not None:
             target = walk.results[target].restates  # a proof after `\\mythm*` proves the original
@@ -57,6 +57,14 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
     _attach_paragraphs(flat, walk, results)
     _attach_proof_of_paragraphs(flat, walk, results, key_owner, by_number)
     return owners
+
+
+def _names_another(note: str) -> bool:
+    """`\\begin{proof}[Proof of Theorem~1]` where Theorem 1 is not a result of this file (a
+    companion paper's): the proof says whose it is, so it is no one's by position."""
+    return _PROOF_OF.search(note) is not None and bool(
+        references.reference_keys(note) or references.plain_mentions(note)
+    )
 
 
 def _proved(flat: FlatSource, proof: RawProof, key_owner: dict[str, int]) -> int | None:

@@ -72,6 +72,7 @@ def test_proof_attachment() -> None:
     # the proof after a paragraph of prose is not the lemma's; the proofof names it instead
     assert proof_of(inv, "lem:helper") == "By the definition."
     assert proof_of(inv, "lem:second") == "Proof of the second lemma, across a figure only."
+    assert proof_of(inv, "lem:third") is None  # "Proof of Theorem~9" names another result
     assert proof_of(inv, "thm:main") == "The proof of the main theorem, after its restatement."
     restated = [r for r in inv.results if r.restates is not None]
     original = inv.result("thm:main")
