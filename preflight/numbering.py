@@ -13,6 +13,7 @@ from paperlint.preflight import (
     envfamilies,
     equations,
     macros,
+    plaintext,
     texscan,
 )
 from paperlint.preflight import declarations as decl
@@ -351,6 +352,8 @@ class Walker:
             self.reg.counters.step(spec.counter)
             number = self.reg.counters.render(spec.the_key)
         title = self.reg.counters.expand(spec.title, 0).strip() or spec.title
+        if "\\" in spec.title and not re.search(r"\\(?:the|ref|arabic|roman|alph)", spec.title):
+            title = plaintext.latex_to_text(spec.title) or title  # `Th\\'eor\\`eme` → Théorème
         result = RawResult(
             env=env,
             title=title,

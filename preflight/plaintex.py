@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import texscan
+from paperlint.preflight import plaintext, texscan
 from paperlint.preflight.walkstate import Owner, RawProof, RawResult
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def _paragraph_end(text: str, pos: int) -> tuple[int, int]:
 
 def _split_head(head: str) -> tuple[str, str | None, str | None]:
     """`Theorem 1.2 (Hahn)` → ("Theorem", "1.2", "Hahn"); font switches are dropped."""
-    clean = re.sub(r"\\[A-Za-z]+\s*|[{}]", " ", head)
+    clean = plaintext.latex_to_text(head)
     note_match = re.search(r"\(([^()]*)\)\s*\.?\s*$", clean)
     note = note_match.group(1).strip() if note_match else None
     clean = clean[: note_match.start()] if note_match else clean

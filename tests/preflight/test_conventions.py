@@ -127,3 +127,14 @@ def test_plain_tex_papers_are_read(name: str) -> None:
         ]
         assert proof_of(inv, "theorem:1.1") == "Lagrange's theorem. \\qed"
         assert proof_of(inv, "lemma:1.2") == "Induction on the order. \\qed"
+
+
+def test_accented_head_titles_become_unicode(tmp_path: Path) -> None:
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\usepackage{amsthm}\n"
+        "\\newtheorem{thm}{Th\\'eor\\`eme}\n"
+        "\\begin{document}\\begin{thm}\\label{t}x\\end{thm}\\end{document}\n",
+        encoding="utf-8",
+    )
+    inv = build_inventory(tmp_path, root="paper.tex")
+    assert [(r.title, r.number) for r in inv.results] == [("Théorème", "1")]

@@ -161,3 +161,26 @@ def test_skip_branch_counts_loops_and_ignores_named_and_argument_conditionals() 
     )
     end, at_else = skip_branch(body, 0, stop_at_else=True)
     assert body[end:] == " shown" and not at_else
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        ("Th\\'eor\\`eme", "Théorème"),
+        ("\\textsc{Lemma}", "Lemma"),
+        ("{\\bf Theorem 1.2} (Hahn)", "Theorem 1.2 (Hahn)"),
+        ("Lemme d'\\'Erd\\H{o}s", "Lemme d'Érdős"),
+        ("plain", "plain"),
+    ],
+)
+def test_latex_to_text(latex: str, text: str) -> None:
+    from paperlint.preflight.plaintext import latex_to_text
+
+    assert latex_to_text(latex) == text
+
+
+@pytest.mark.parametrize("hostile", ["\\begin{", "}{", "\\verb", "$x", "\\\\" * 50])
+def test_latex_to_text_never_raises(hostile: str) -> None:
+    from paperlint.preflight.plaintext import latex_to_text
+
+    assert isinstance(latex_to_text(hostile), str)
