@@ -43,6 +43,7 @@ _PROOF_ENV = re.compile(
 )
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
 _NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
+_BRANCH_WORDS = ("else", "fi", "repeat", "newif")
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
@@ -115,7 +116,7 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            if (name.startswith("if") and handler is None) or name in ("else", "fi", "repeat", "newif"):
+            if (name.startswith("if") and handler is None) or name in _BRANCH_WORDS:
                 pos = self._conditional(text, match, name)
             elif name.endswith(("true", "false")) and self.toggles.assign(name):
                 pos = match.end()
@@ -171,7 +172,7 @@ class Walker:
 
     def _file_end(self, pos: int) -> int | None:
         index = next(
-            (i for i, s in enumerate(self.segments) if s.flat_start <= pos < s.flat_start + s.length),
+            (i for i, s in enumerate(self.segments) if _holds(s, pos)),
             None,
         )
         if index is None:
@@ -547,6 +548,10 @@ class Walker:
             )
             self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
         return body_end + 2 if close >= 0 else body_end
+
+
+def _holds(segment: Segment, pos: int) -> bool:
+    return segment.flat_start <= pos < segment.flat_start + segment.length
 
 
 def _thmtools_keys(note: str) -> dict[str, str]:

@@ -189,7 +189,8 @@ def _find_conditional(text: str, pos: int) -> re.Match[str] | None:
         match = _CONDITIONAL.search(text, pos)
         if match is None:
             return None
-        if not is_named_conditional(text, match.start()) and match.group("open") not in NOT_CONDITIONALS:
+        named = is_named_conditional(text, match.start())
+        if not named and match.group("open") not in NOT_CONDITIONALS:
             return match
         pos = match.end()
 
