@@ -112,13 +112,33 @@ def record_let(walker: Walker, name: str, target: str) -> None:
     # `\\let\\if@envcntsame\\iffalse` (llncs): a conditional with a known value, as \\newif's
     if name.startswith("\\if") and state.lets[name] in ("\\iftrue", "\\iffalse"):
         walker.toggles.flags[name[3:]] = state.lets[name] == "\\iftrue"
-    the = walker.reg.counters.the
+    counters = walker.reg.counters
+    if name.startswith("\\c@") and target.startswith("\\c@") and counters.exists(target[3:]):
+        # `\\let\\c@obs\\c@theorem`: one count register under two names (a shared counter
+        # that keeps its own \\theobs)
+        counters.aliases[name[3:]] = counters.real(target[3:])
+    the = counters.the
     saved = walker.saved_the
     # `\let\saved\thelemma` keeps the current `\thelemma`; `\let\thelemma\saved` restores it
     if target.startswith("\\the") and target[4:] in the:
         saved[name] = the[target[4:]]
     if name.startswith("\\the") and name[4:] in the and target in saved:
         the[name[4:]] = saved[target]
+
+
+_CSNAME_LET = re.compile(
+    r"\\expandafter\s*\\let\s*\\csname\s*([^\\{}]*?)\s*\\endcsname\s*=?\s*(\\[A-Za-z@]+)"
+)
+
+
+def expandafter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\expandafter\\let\\csname c@obs\\endcsname\\c@theorem`: a `\\let` of a name built
+    with `\\csname` (other uses of `\\expandafter` are read on as before)."""
+    match = _CSNAME_LET.match(text, m.start())
+    if match is None:
+        return m.end()
+    record_let(walker, "\\" + match.group(1).strip(), match.group(2))
+    return match.end()
 
 
 # -- etoolbox toggles ---------------------------------------------------------------------

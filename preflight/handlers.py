@@ -470,6 +470,7 @@ def _table() -> dict[str, Handler]:
         "ProvidesPackage": classcode.provides,
         "ProvidesClass": classcode.provides,
         "ExecuteOptions": classcode.execute_options,
+        "expandafter": classcode.expandafter,
         "newtoggle": classcode.newtoggle,
         "providetoggle": classcode.newtoggle,
         "toggletrue": classcode.set_toggle,

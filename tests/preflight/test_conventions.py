@@ -55,6 +55,8 @@ def test_counter_tricks() -> None:
         ("thm:restated", "1"),  # \numexpr\getrefnumber{thm:one}-1\relax
         ("thm:special", "A"),
         ("thm:five", "5"),  # \let\thetheorem\saved restored the arabic number
+        ("obs:six", "6"),  # \let\c@obs\c@theorem
+        ("fact:seven", "7"),  # \expandafter\let\csname c@fact\endcsname\c@theorem
     ]
     assert not [d for d in inv.diagnostics if d.code == "unsure-counter"]
 
