@@ -490,7 +490,7 @@ def _table() -> dict[str, Handler]:
     table.update(begin=begin, end=end, label=label)
     table["["] = display_math
     table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
-    table.update(item=sectioning.item, caption=sectioning.caption)
+    table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section
     table["subparagraph"] = sectioning.section

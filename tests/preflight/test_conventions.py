@@ -66,6 +66,7 @@ def test_labels_in_displays_and_unnumbered_heads() -> None:
     assert inv.labels["disp:in-thm"] == "1.1"
     assert inv.labels["eq:nonumber"] == "1"
     assert inv.labels["claim:star"] == "1"
+    assert inv.labels["fn:second"] == "2"  # the footnote's number
 
 
 def test_proof_attachment() -> None:
