@@ -41,6 +41,10 @@ class PaperScore:
     numbers_agree: int = 0
     labels_compared: int = 0
     labels_agree: int = 0
+    false_results: int = 0  # numbered results no LaTeX head matches
+    keyed: int = 0  # results in the hand-checked proof/uses key (benchmarks/corpus/keys/)
+    proofs_agree: int = 0
+    uses_agree: int = 0
     preflight_s: float | None = None
     latexmk_s: float | None = None
     latex_status: str | None = None
@@ -114,10 +118,12 @@ def match_heads(
 
 
 def label_numbers(inventory: Inventory) -> dict[str, str | None]:
+    """The number the inventory gives each label of a result or an equation (a label in an
+    unnumbered result writes the enclosing number, which `inventory.labels` holds)."""
     numbers: dict[str, str | None] = {k: eq.number for k, eq in inventory.equations.items()}
     for r in inventory.results:
         for key in r.labels:
-            numbers[key] = r.number
+            numbers[key] = inventory.labels.get(key, r.number)
     return numbers
 
 
@@ -140,6 +146,9 @@ def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
     pairs, score.matched_by_line = match_heads(heads, results, src, main)
     score.matched = len(pairs)
     score.numbers_agree, score.mismatches = agreement(pairs)
+    paired = {id(result) for _, result in pairs}
+    score.false_results = sum(r.number is not None and id(r) not in paired for r in results)
+    score_key(score, inventory, src, main)
     if latex_time:
         time_latexmk(score, src, main, truth, inventory)
     known = label_numbers(inventory)
@@ -148,6 +157,30 @@ def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
             score.labels_compared += 1
             score.labels_agree += same_number(known[key], number)
     return score
+
+
+KEYS = Path(__file__).resolve().parent / "corpus" / "keys"
+
+
+def score_key(score: PaperScore, inventory: Inventory, src: Path, main: str) -> None:
+    """Compare with the hand-checked key: per result label, the file and line where its
+    proof begins (null: no proof) and the labels its proof uses."""
+    key_file = KEYS / f"{score.name}.json"
+    if not key_file.is_file():
+        return
+    key = json.loads(key_file.read_text(encoding="utf-8"))["results"]
+    by_label = {label: r for r in inventory.results for label in r.labels}
+    ids = {r.id: r for r in inventory.results}
+    for label, want in key.items():
+        score.keyed += 1
+        result = by_label.get(label) or ids.get(label)
+        if result is None:
+            continue
+        got = None
+        if result.proof is not None:
+            got = f"{rel_file(result.proof.span.file, src, main)}:{result.proof.span.start_line}"
+        score.proofs_agree += got == want["proof"]
+        score.uses_agree += sorted(result.proof_uses) == sorted(want["uses"])
 
 
 def agreement(pairs: list[tuple[dict[str, Any], Result]]) -> tuple[int, list[str]]:
@@ -226,6 +259,10 @@ def total(scores: list[PaperScore]) -> PaperScore:
             "numbers_agree",
             "labels_compared",
             "labels_agree",
+            "false_results",
+            "keyed",
+            "proofs_agree",
+            "uses_agree",
         ):
             setattr(out, name, getattr(out, name) + getattr(s, name))
     pre = [s.preflight_s for s in scores if s.preflight_s is not None]
@@ -251,7 +288,8 @@ def secs(value: float | None) -> str:
 def print_table(scores: list[PaperScore]) -> None:
     header = (
         f"{'paper':<22} {'heads':>5} {'found':>5} {'match':>5} {'byline':>6} {'num ok':>6} "
-        f"{'num%':>6} {'lbls':>5} {'lbl ok':>6} {'lbl%':>6} {'pre s':>8} {'tex s':>8} "
+        f"{'num%':>6} {'lbls':>5} {'lbl ok':>6} {'lbl%':>6} {'false':>5} {'key':>4} "
+        f"{'proof':>5} {'uses':>5} {'pre s':>8} {'tex s':>8} "
         f"{'pre/tex':>7}  note"
     )
     print(header)
@@ -263,13 +301,14 @@ def print_table(scores: list[PaperScore]) -> None:
             f"{s.name:<22} {s.heads:>5} {s.found:>5} {s.matched:>5} {s.matched_by_line:>6} "
             f"{s.numbers_agree:>6} {pct(s.numbers_agree, s.heads):>6} {s.labels_compared:>5} "
             f"{s.labels_agree:>6} {pct(s.labels_agree, s.labels_compared):>6} "
+            f"{s.false_results:>5} {s.keyed:>4} {s.proofs_agree:>5} {s.uses_agree:>5} "
             f"{secs(s.preflight_s)} {secs(s.latexmk_s)} {ratio}  {note}"
         )
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("corpus", type=Path)
+    parser.add_argument("corpus", type=Path, nargs="+", help="one or more corpus folders")
     parser.add_argument("--latex-time", action="store_true", help="also time one latexmk run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--only", action="append", default=[], help="only this paper (repeat)")
@@ -284,11 +323,16 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     if args.pdf:
-        return _pdf_mode(args.corpus, only=args.only, stubs=args.stubs)
+        return _pdf_mode(args.corpus[0], only=args.only, stubs=args.stubs)
     latex_time = args.latex_time and shutil.which("latexmk") is not None
     if args.latex_time and not latex_time:
         print("latexmk not installed: --latex-time ignored", file=sys.stderr)
-    folders = sorted(p for p in args.corpus.iterdir() if (p / "groundtruth.json").is_file())
+    folders = [
+        p
+        for corpus in args.corpus
+        for p in sorted(corpus.iterdir())
+        if (p / "groundtruth.json").is_file()
+    ]
     if args.only:
         folders = [p for p in folders if p.name in args.only]
     scores = [score_paper(folder, latex_time=latex_time) for folder in folders]

@@ -109,7 +109,11 @@ def _ascii(ch: str) -> str:
 
 
 def base_name(result: Result) -> str:
-    """The undeduplicated name for one result (see the module docstring)."""
+    """The undeduplicated name for one result (see the module docstring). A Lean blueprint's
+    `\\lean{Name.Space.decl}` wins: the paper already says what the declaration is called."""
+    planned = _planned_name(result)
+    if planned:
+        return planned
     prefix = sanitise(result.kind if result.kind != "other" else result.env) or "result"
     label = sanitise(result.labels[0]) if result.labels else ""
     if label:
@@ -124,9 +128,21 @@ def base_name(result: Result) -> str:
     return f"{name}_" if name in LEAN_KEYWORDS else name
 
 
+def _planned_name(result: Result) -> str:
+    """The first `\\lean{...}` name, each dotted component a Lean identifier ("" if none)."""
+    if not result.lean:
+        return ""
+    parts = [sanitise(part) for part in result.lean[0].split(".")]
+    if not all(parts) or any(p[0].isdigit() or p in LEAN_KEYWORDS for p in parts):
+        return ""
+    return ".".join(parts)
+
+
 def module_component(lean_name: str) -> str:
-    """`lemma_A_2` -> `Lemma_A_2`: module names are capitalised by Lean convention."""
-    return lean_name[:1].upper() + lean_name[1:]
+    """`lemma_A_2` -> `Lemma_A_2`: module names are capitalised by Lean convention (a dotted
+    `\\lean{}` name gives one component: `Big.thm` -> `Big_thm`)."""
+    flat = lean_name.replace(".", "_")
+    return flat[:1].upper() + flat[1:]
 
 
 def assign_names(results: Iterable[Result]) -> dict[str, str]:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_TOKEN = re.compile(r"\\(if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
-_NOT_CONDITIONALS = {"ifthenelse", "iftoggle", "ifboolexpr", "ifstrequal", "ifdefstring"}
+from paperlint.preflight import prepass
+
+# `\\loop ... \\ifdim ... \\repeat`: plain TeX's \\repeat closes the loop's conditional
+_TOKEN = re.compile(r"\\(if[A-Za-z@]*|else|fi|or|repeat)(?![A-Za-z@])")
 
 
 @dataclass
@@ -34,7 +36,7 @@ class Toggles:
 
 
 def is_conditional(word: str) -> bool:
-    return word.startswith("if") and word not in _NOT_CONDITIONALS
+    return word.startswith("if") and word not in prepass.NOT_CONDITIONALS
 
 
 def skip_branch(text: str, pos: int, *, stop_at_else: bool) -> tuple[int, bool]:
@@ -43,8 +45,12 @@ def skip_branch(text: str, pos: int, *, stop_at_else: bool) -> tuple[int, bool]:
     depth = 0
     for match in _TOKEN.finditer(text, pos):
         word = match.group(1)
+        if word.startswith("if") and prepass.is_named_conditional(text, match.start()):
+            continue  # `\\newif\\iffoo`, `\\let\\iffoo\\iftrue`: no branch opens
         if word.startswith("if"):
             depth += is_conditional(word)
+        elif word == "repeat":
+            depth = max(depth - 1, 0)
         elif word == "fi":
             if depth == 0:
                 return match.end(), False

@@ -26,6 +26,9 @@ _NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z@])")
 _ROW_TOKEN = re.compile(r"\\\\|\\begin\s*\{[^}]*\}|\\end\s*\{[^}]*\}|\\[A-Za-z@]+|\\.|[{}]")
 
 
+_INTERTEXT = ("\\intertext", "\\shortintertext")
+
+
 def split_rows(body: str) -> list[str]:
     """Split at `\\\\` outside braces and nested environments."""
     rows: list[str] = []
@@ -38,6 +41,10 @@ def split_rows(body: str) -> list[str]:
             depth += 1
         elif token == "}" or token.startswith("\\end"):
             depth -= 1
+        elif token in _INTERTEXT and depth <= 0 and body[start : match.start()].strip():
+            # amsmath's \\intertext ends an unfinished row itself (`\\ifvmode\\else\\\\`)
+            rows.append(body[start : match.start()])
+            start, spaced_end = match.start(), False
         elif token == "\\\\" and depth <= 0:
             rows.append(body[start : match.start()])
             skip = _ROW_SKIP.match(body, match.end())

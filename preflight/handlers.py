@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paperlint.preflight import classcode, macros, plaintex, sectioning, texscan
 from paperlint.preflight import declarations as decl
-from paperlint.preflight import macros, sectioning, texscan
 from paperlint.preflight.model import Macro
 from paperlint.preflight.walkstate import Owner
 
@@ -18,20 +18,43 @@ if TYPE_CHECKING:
 
     Handler = Callable[[Walker, str, re.Match[str]], int]
 
-_VALUE = re.compile(
-    r"\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}|([-+]?\s*\d+))\s*$"
+_TERM = re.compile(
+    r"\s*([-+])?\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}"
+    r"|\\(?:getrefnumber|ref\*?)\s*\{([^}]*)\}|(\d+))\s*"
 )
 _ALIASES = {"numberwithin": "numberwithin", "counterwithin": "counterwithin"}
 
 
 def _counter_value(walker: Walker, expr: str) -> int | None:
-    match = _VALUE.match(expr)
-    if match is None:
-        return None
-    name = match.group(1) or match.group(2) or match.group(3)
-    if name is not None:
-        return walker.reg.counters.values.get(name.strip(), 0)
-    return int(match.group(4).replace(" ", ""))
+    """An integer expression of `\\setcounter`: a sum of integers, `\\value{c}`, `\\c@c`,
+    `\\arabic{c}` and refcount's `\\getrefnumber{key}` (a label seen before, whose number
+    is an integer) inside `\\numexpr ... \\relax`; without `\\numexpr` only the first term
+    counts, as in TeX. None when not understood."""
+    numexpr = re.match(r"\s*\\numexpr\b", expr) is not None
+    body = re.sub(r"^\s*\\numexpr\b|\\relax\s*$", "", expr.strip()).strip()
+    pos, total, terms = 0, 0, 0
+    # without \\numexpr TeX assigns the first number and typesets the rest ("-1")
+    while pos < len(body) and (numexpr or terms == 0):
+        match = _TERM.match(body, pos)
+        if match is None or match.end() == pos:
+            return None
+        value = _term_value(walker, match)
+        if value is None:
+            return None
+        total += -value if match.group(1) == "-" else value
+        pos, terms = match.end(), terms + 1
+    return total if terms else None
+
+
+def _term_value(walker: Walker, match: re.Match[str]) -> int | None:
+    counter = match.group(2) or match.group(3) or match.group(4)
+    if counter is not None:
+        return walker.reg.counters.values.get(counter.strip(), 0)
+    if match.group(5) is not None:
+        owner = walker.out.labels.get(match.group(5).strip())
+        number = owner.number if owner is not None else ""
+        return int(number) if number.isdigit() else None
+    return int(match.group(6))
 
 
 def setcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -110,6 +133,8 @@ def _define(walker: Walker, at: int, macro: Macro | None) -> None:
         return
     name = macro.name.lstrip("\\")
     counters = walker.reg.counters
+    walker.options.defined.add("\\" + name)
+    walker.options.lets.pop("\\" + name, None)
     if name.startswith("the") and (name[3:] in counters.the or name[3:] in walker.reg.envs):
         counters.the[name[3:]] = macro.definition
     elif macro.arity == 0:
@@ -118,6 +143,8 @@ def _define(walker: Walker, at: int, macro: Macro | None) -> None:
             walker.row_macros[name] = macro.definition
         if macros_expand(macro.definition):
             walker.expanders[name] = macro.definition
+    elif _DECLARES.search(macro.definition):
+        walker.declarers[name] = macro  # `\\newthing{remark}{Remark}`: expanded at each use
     elif re.search(r"\\(?:refstepcounter|stepcounter)\b", macro.definition):
         walker.problem(
             walker.at(at),
@@ -127,6 +154,70 @@ def _define(walker: Walker, at: int, macro: Macro | None) -> None:
             "uses may be off (use --latex)",
         )
     walker.out.macros.append((walker.at(at), macro))
+
+
+_DECLARES = re.compile(
+    r"\\(?:newtheorem|renewtheorem|newenvironment|renewenvironment|declaretheorem|spnewtheorem"
+    r"|newtcbtheorem|NewTcbTheorem|newcounter|numberwithin|counterwithin)\b"
+)
+
+
+def expand_declarer(walker: Walker, text: str, m: re.Match[str], macro: Macro) -> int:
+    """A paper's own macro that declares environments (`\\newcommand\\newthing[2]{
+    \\newtheorem{#1}{#2}}`): its arguments are substituted and the body is read there."""
+    args: list[str] = []
+    pos = m.end()
+    optional = texscan.read_optional(text, pos)
+    if optional is not None:
+        args.append(optional[0])
+        pos = optional[1]
+    while len(args) < macro.arity:
+        group = texscan.read_group(text, pos)
+        if group is None:
+            break
+        args.append(group[0])
+        pos = group[1]
+    walker.expand_snippet(
+        macros.substitute(macro.definition.replace("##", "#"), args), m.start(), pos
+    )
+    return pos
+
+
+def at_end_of_file(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\AtEndOfClass{code}`/`\\AtEndOfPackage{code}`: the code runs when the class or
+    package has been read (svjour3's `numbook` renews `\\theequation` there, after the
+    class's own definition)."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    walker.defer_to_file_end(walker.at(m.start()), args[0] or "")
+    return pos
+
+
+def lean_mark(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """leanblueprint's `\\lean{Decl, ...}`, `\\leanok` and `\\mathlibok`, recorded on the
+    result (or, for `\\leanok` inside a proof, on the proof) they are written in."""
+    word = m.group(1)
+    pos = m.end()
+    names: list[str] = []
+    if word == "lean":
+        args, pos = texscan.read_args(text, pos, "{")
+        names = [n.strip() for n in (args[0] or "").split(",") if n.strip()]
+    if not walker.in_document:
+        return pos
+    frame = next(
+        (f for f in reversed(walker.frames) if f.result is not None or f.proof is not None), None
+    )
+    if frame is None:
+        return pos
+    if frame.proof is not None:
+        if word == "leanok":
+            walker.out.proofs[frame.proof].leanok = True
+        return pos
+    assert frame.result is not None
+    result = walker.out.results[frame.result]
+    result.lean.extend(n for n in names if n not in result.lean)
+    result.leanok = result.leanok or word == "leanok"
+    result.mathlibok = result.mathlibok or word == "mathlibok"
+    return pos
 
 
 def macros_expand(body: str) -> bool:
@@ -156,6 +247,7 @@ def define(walker: Walker, text: str, m: re.Match[str]) -> int:
 def let(walker: Walker, text: str, m: re.Match[str]) -> int:
     macro, pos = macros.parse_let(text, m.end())
     if macro is not None:
+        classcode.record_let(walker, macro.name, macro.definition)
         walker.out.macros.append((walker.at(m.start()), macro))
     return pos
 
@@ -193,6 +285,13 @@ def newtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
     if m.group(1) == "newproof":  # elsarticle: a proof environment, never numbered
         walker.proof_envs.add(env.strip())
         return pos
+    unnumbered_style = walker.theorem_style.startswith("nonumber")
+    if unnumbered_style and walker.is_proof_name(env.strip()):
+        # ntheorem `\\theoremstyle{nonumberplain}\\newtheorem{proof}{Proof}`: a proof
+        walker.proof_envs.add(env.strip())
+        walker.reg.envs.pop(env.strip(), None)
+        return pos
+    star = star or unnumbered_style
     decl.newtheorem(walker.reg, env, title, shared=shared, within=within, numbered=not star)
     return pos
 
@@ -236,6 +335,12 @@ def declaretheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
+def theoremstyle(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{")
+    walker.theorem_style = (args[0] or "").strip()
+    return pos
+
+
 def theoremnumbering(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "{")
     style = (args[0] or "arabic").strip()
@@ -254,8 +359,15 @@ def documentclass(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "[{")
     options = set(texscan.split_keys(args[0] or ""))
     name = (args[1] or "article").strip()
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or walker.in_document:
+        return m.end()  # `\\string\\documentclass` in a class's error message, not a class
+    if m.group(1) == "documentclass" and walker.class_loaded:
+        return pos  # LaTeX allows one \\documentclass; a second one is an error
+    walker.class_loaded = walker.class_loaded or m.group(1) == "documentclass"
     if m.group(1) == "documentclass" or name in decl.BOOK_CLASSES:
         decl.apply_class(walker.reg, name, options | walker.reg.class_options)
+    walker.options.passed[name] = options | walker.reg.class_options
+    walker.options.start(options | walker.reg.class_options)
     return pos
 
 
@@ -264,6 +376,7 @@ def usepackage(walker: Walker, text: str, m: re.Match[str]) -> int:
     options = set(texscan.split_keys(args[0] or ""))
     for name in texscan.split_keys(args[1] or ""):
         decl.apply_package(walker.reg, name, options)
+        walker.options.passed[name] = options | walker.reg.class_options
     return pos
 
 
@@ -285,12 +398,20 @@ def catcode(walker: Walker, text: str, m: re.Match[str]) -> int:
     return m.end()
 
 
-def _walker_method(name: str) -> Handler:
-    def handler(walker: Walker, text: str, m: re.Match[str]) -> int:
-        result: int = getattr(walker, name)(text, m)
-        return result
+def begin(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.begin(text, m)
 
-    return handler
+
+def end(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.end(text, m)
+
+
+def label(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.label(text, m)
+
+
+def display_math(walker: Walker, text: str, m: re.Match[str]) -> int:
+    return walker.display_math(text, m)
 
 
 def _table() -> dict[str, Handler]:
@@ -324,12 +445,39 @@ def _table() -> dict[str, Handler]:
         "newproof": newtheorem,
         "newmdtheoremenv": newtheorem,
         "newtcbtheorem": newtcbtheorem,
+        "renewtcbtheorem": newtcbtheorem,
+        "NewTcbTheorem": newtcbtheorem,
+        "RenewTcbTheorem": newtcbtheorem,
+        "DeclareTcbTheorem": newtcbtheorem,
+        "ProvideTcbTheorem": newtcbtheorem,
+        "proclaim": plaintex.proclaim,
+        "demo": plaintex.demo,
+        "proof": plaintex.demo,
+        "pf": plaintex.demo,
+        "AtEndOfClass": at_end_of_file,
+        "AtEndOfPackage": at_end_of_file,
+        "lean": lean_mark,
+        "leanok": lean_mark,
+        "mathlibok": lean_mark,
         "spnewtheorem": spnewtheorem,
         "declaretheorem": declaretheorem,
         "theoremnumbering": theoremnumbering,
         "newtheoremstyle": skip_args("{{{{{{{{{"),
         "declaretheoremstyle": skip_args("[{"),
-        "theoremstyle": skip_args("{"),
+        "theoremstyle": theoremstyle,
+        "DeclareOption": classcode.declare_option,
+        "ProcessOptions": classcode.process_options,
+        "ProvidesPackage": classcode.provides,
+        "ProvidesClass": classcode.provides,
+        "ExecuteOptions": classcode.execute_options,
+        "expandafter": classcode.expandafter,
+        "newtoggle": classcode.newtoggle,
+        "providetoggle": classcode.newtoggle,
+        "toggletrue": classcode.set_toggle,
+        "togglefalse": classcode.set_toggle,
+        "settoggle": classcode.set_toggle,
+        "iftoggle": classcode.iftoggle,
+        "nottoggle": classcode.iftoggle,
         "documentclass": documentclass,
         "LoadClass": documentclass,
         "usepackage": usepackage,
@@ -339,11 +487,10 @@ def _table() -> dict[str, Handler]:
         "crefname": skip_args("{{{"),
         "Crefname": skip_args("{{{"),
     }
-    for name in ("begin", "end", "label"):
-        table[name] = _walker_method(name)
-    table["["] = _walker_method("display_math")
+    table.update(begin=begin, end=end, label=label)
+    table["["] = display_math
     table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
-    table.update(item=sectioning.item, caption=sectioning.caption)
+    table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section
     table["subparagraph"] = sectioning.section

@@ -27,7 +27,7 @@ def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
 
         return build_pdf_inventory(Path(path))
     flat = load_project(Path(path), root)
-    walk = Walker(flat.text).run()
+    walk = Walker(flat.text, flat.segments).run()
     results = _results(flat, walk)
     owners = proofs.attach(flat, walk, results)
     ids = _assign_ids(walk, results, owners)
@@ -81,8 +81,13 @@ def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
                 labels=list(raw.labels),
                 statement=flat.text[raw.body_start : body_end].strip(),
                 span=_span(flat, raw.begin, end),
+                lean=list(raw.lean),
+                leanok=raw.leanok,
+                mathlibok=raw.mathlibok,
             )
         )
+        if raw.restates is not None:  # a restatement prints the original's statement again
+            out[-1].statement = out[raw.restates].statement
     return out
 
 
@@ -143,9 +148,18 @@ def _macros(flat: FlatSource, walk: WalkOutput) -> list[Macro]:
 
 def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
     out = list(flat.diagnostics)
-    for pos, severity, code, message in walk.problems:
+    for problem in walk.problems:
+        pos = problem.pos
         file, line = flat.locate(pos) if pos is not None else (flat.root, None)
-        out.append(Diagnostic(severity=severity, file=file, line=line, code=code, message=message))
+        out.append(
+            Diagnostic(
+                severity=problem.severity,
+                file=file,
+                line=line,
+                code=problem.code,
+                message=problem.message,
+            )
+        )
     unique: dict[tuple[str, int | None, str, str], Diagnostic] = {}
     for diagnostic in out:
         unique.setdefault(

@@ -42,6 +42,8 @@ class Proof(_Record):
     # how the proof was attached: "next" (the proof environment that follows), "reference"
     # (Proof of \ref{x}), "paragraph" (a "Proof." paragraph), "proves" (\proves{x}), "pdf"
     attached_by: str = "next"
+    # leanblueprint: `\leanok` written in the proof (the proof is formalised)
+    leanok: bool = False
 
 
 class Citation(_Record):
@@ -105,6 +107,11 @@ class Result(_Record):
     restates: str | None = None
     # the result id this one is nested in (a claim inside a proof), if any
     parent: str | None = None
+    # leanblueprint marks: the Lean declarations named by `\lean{...}`, `\leanok` in the
+    # statement (the statement is formalised) and `\mathlibok` (it is already in Mathlib)
+    lean: list[str] = Field(default_factory=list)
+    leanok: bool = False
+    mathlibok: bool = False
 
 
 class Inventory(_Record):

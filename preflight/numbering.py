@@ -5,12 +5,22 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from paperlint.preflight import conditionals, equations, macros, sectioning, texscan
+from paperlint.preflight import (
+    classcode,
+    conditionals,
+    envfamilies,
+    equations,
+    macros,
+    plaintext,
+    texscan,
+)
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
-from paperlint.preflight.walkstate import Frame, Owner, RawProof, RawResult, WalkOutput
+from paperlint.preflight.model import Macro, Severity
+from paperlint.preflight.sourcetree import Segment
+from paperlint.preflight.walkstate import Frame, Owner, Problem, RawProof, RawResult, WalkOutput
 
 _CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
 _SECTIONS = (
@@ -27,16 +37,24 @@ _EXPANDS = re.compile(
 )
 _STEPS = re.compile(r"\\refstepcounter\s*\{")
 _PROOF_ENV = re.compile(
-    r"^(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$", re.I
+    r"^(?!prooftree|proofrule|proofbox|prooflist)"
+    r"(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$",
+    re.I,
 )
+# proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
+_NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
+_BRANCH_WORDS = ("else", "fi", "repeat", "newif")
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
 class Walker:
     """Walk the flat text once; `run` returns everything the inventory needs."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, segments: Sequence[Segment] = ()) -> None:
         self.text = text
+        self.segments = tuple(segments)
+        # `\\AtEndOfClass`/`\\AtEndOfPackage` code, run where its file's inlined text ends
+        self.deferred: list[tuple[int, str]] = []
         self.out = WalkOutput(registry=Registry())
         self.reg = self.out.registry
         self.in_document = False
@@ -56,13 +74,22 @@ class Walker:
         self.depth = 0
         self.enum_depth = 0
         self.appendix_active = False
+        self.options = classcode.OptionState()
+        self.saved_the: dict[str, str] = {}
+        self.theorem_style = ""
+        self.class_loaded = False
+        self.declarers: dict[str, Macro] = {}
+        self.plain = "\\documentclass" not in text and "\\begin{document}" not in text
 
     # -- driver -------------------------------------------------------------------------
 
     def run(self) -> WalkOutput:
         if not self.reg.counters.values:
             decl.apply_class(self.reg, "article", set())
+        if self.plain:  # plain TeX / AMS-TeX: the whole file is the document
+            self.in_document = True
         self.scan(self.text, 0, len(self.text))
+        self._run_deferred(len(self.text))
         for key in self.pending_labels:
             self.record_label(key, Owner("", "equation", None), len(self.text))
         for frame in reversed(self.frames):
@@ -80,6 +107,8 @@ class Walker:
         pos = start
         while True:
             match = _CS.search(text, pos, end)
+            if self.deferred and text is self.text:
+                self._run_deferred(match.start() if match else end)
             if match is None:
                 return
             name = match.group(1) or match.group(3)
@@ -87,7 +116,7 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            if name.startswith("if") or name in ("else", "fi", "newif"):
+            if (name.startswith("if") and handler is None) or name in _BRANCH_WORDS:
                 pos = self._conditional(text, match, name)
             elif name.endswith(("true", "false")) and self.toggles.assign(name):
                 pos = match.end()
@@ -97,17 +126,21 @@ class Walker:
                 for code, message in self.reg.notes[notes:]:
                     self.problem(self.at(match.start()), "warning", code, message)
             elif name in self.restaters and self.in_document:
-                pos = match.end()
+                pos = self._restatement(text, match)
+            elif name in self.declarers and self.depth < 8:
+                self.depth += 1
+                pos = max(expand_declarer(self, text, match, self.declarers[name]), match.end())
+                self.depth -= 1
             elif name in self.expanders and self.in_document and self.depth < 8:
                 self.resume_at = match.end()
-                self._expand_snippet(self.expanders[name], match.start(), match.end())
+                self.expand_snippet(self.expanders[name], match.start(), match.end())
                 pos = max(match.end(), self.resume_at)
             else:
                 pos = match.end()
 
     def _conditional(self, text: str, m: re.Match[str], name: str) -> int:
         toggles = self.toggles
-        if name == "fi":
+        if name in ("fi", "repeat"):
             if toggles.stack:
                 toggles.stack.pop()
             return m.end()
@@ -117,17 +150,77 @@ class Walker:
                 return conditionals.skip_branch(text, m.end(), stop_at_else=False)[0]
             return m.end()
         if name[2:] in toggles.flags or name == "iftrue":
-            if name == "iftrue" or toggles.flags[name[2:]]:
-                toggles.stack.append("true")
-                return m.end()
-            end, at_else = conditionals.skip_branch(text, m.end(), stop_at_else=True)
-            if at_else:
-                toggles.stack.append("else")
-            return end
+            return self._branch(text, m.end(), name == "iftrue" or toggles.flags[name[2:]])
         if name == "newif":
             return self._newif(text, m)
+        if name == "ifx":
+            value, end = classcode.ifx(self, text, m.end())
+            if value is not None:
+                return self._branch(text, end, value)
         if conditionals.is_conditional(name):
             toggles.stack.append("unknown")
+        return m.end()
+
+    def defer_to_file_end(self, pos: int, code: str) -> None:
+        """Keep `code` for the end of the file holding `pos` (as inlined: a package it loads
+        is inside it); run it at once when the walk has no file map."""
+        end = self._file_end(pos)
+        if end is None:
+            self.expand_snippet(code, pos, pos)
+        else:
+            self.deferred.append((end, code))
+
+    def _file_end(self, pos: int) -> int | None:
+        index = next(
+            (i for i, s in enumerate(self.segments) if _holds(s, pos)),
+            None,
+        )
+        if index is None:
+            return None
+        file = self.segments[index].file
+        first = next(i for i in range(index, -1, -1) if self.segments[i].file != file or i == 0)
+        parent = self.segments[first].file if self.segments[first].file != file else None
+        for segment in self.segments[index + 1 :]:
+            if parent is not None and segment.file == parent:
+                return segment.flat_start
+        return len(self.text)
+
+    def _run_deferred(self, pos: int) -> None:
+        due = [(at, code) for at, code in self.deferred if at <= pos]
+        if not due:
+            return
+        self.deferred = [(at, code) for at, code in self.deferred if at > pos]
+        for at, code in due:
+            self.expand_snippet(code, at, at)
+
+    def _branch(self, text: str, pos: int, value: bool) -> int:
+        """A conditional whose value is known: read on in the true branch, else skip to its
+        `\\else` or `\\fi`."""
+        if value:
+            self.toggles.stack.append("true")
+            return pos
+        end, at_else = conditionals.skip_branch(text, pos, stop_at_else=True)
+        if at_else:
+            self.toggles.stack.append("else")
+        return end
+
+    def _restatement(self, text: str, m: re.Match[str]) -> int:
+        """`\\mythm*` of thm-restate/thmtools: the original's head printed again, recorded
+        as a result that `restates` it (so a proof that follows can be traced back)."""
+        original = self.out.results[self.restaters[m.group(1)]]
+        begin, end = self.at(m.start()), self.at(m.end())
+        restated = RawResult(
+            env=original.env,
+            title=original.title,
+            number=original.number,
+            note=original.note,
+            begin=begin,
+            body_start=begin,
+            end=end,
+            body_end=end,
+            restates=self.restaters[m.group(1)],
+        )
+        self.out.results.append(restated)
         return m.end()
 
     def _newif(self, text: str, m: re.Match[str]) -> int:
@@ -137,7 +230,7 @@ class Walker:
         self.toggles.declare(match.group(1))
         return match.end()
 
-    def _expand_snippet(self, snippet: str, begin: int, after: int) -> None:
+    def expand_snippet(self, snippet: str, begin: int, after: int) -> None:
         saved = self.anchor
         self.anchor = (begin, after) if saved is None else saved
         self.depth += 1
@@ -145,13 +238,17 @@ class Walker:
         self.depth -= 1
         self.anchor = saved
 
+    @staticmethod
+    def is_proof_name(name: str) -> bool:
+        return _PROOF_ENV.match(name) is not None
+
     def at(self, pos: int, *, body: bool = False) -> int:
         if self.anchor is None:
             return pos
         return self.anchor[1] if body else self.anchor[0]
 
-    def problem(self, pos: int | None, severity: str, code: str, message: str) -> None:
-        self.out.problems.append((pos, severity, code, message))
+    def problem(self, pos: int | None, severity: Severity, code: str, message: str) -> None:
+        self.out.problems.append(Problem(pos, severity, code, message))
 
     # -- labels -------------------------------------------------------------------------
 
@@ -205,46 +302,10 @@ class Walker:
             return pos
         if not self.in_document:
             return pos
-        if name in self.proof_envs and name not in self.reg.envs:
-            return self._begin_proof(text, m.start(), pos, name)
-        if (
-            name not in self.reg.envs
-            and name not in self.wrappers
-            and decl.guess_undeclared(self.reg, name)
-        ):
-            self.problem(
-                self.at(m.start()),
-                "warning",
-                "undeclared-environment",
-                f"environment {name!r} is not declared in the project (a class or style "
-                "we do not have?); its numbering is guessed: use --latex",
-            )
-        if name in self.reg.envs:
-            return self._begin_theorem(text, m.start(), pos, name)
-        if name in ("restatable", "restatable*"):
-            args, pos = texscan.read_args(text, pos, "[{{")
-            env, cmd = (args[1] or "").strip(), (args[2] or "").strip().lstrip("\\")
-            if env in self.reg.envs:
-                end = self._begin_theorem(text, m.start(), pos, env, note=args[0], frame_name=name)
-                self.restaters[cmd] = len(self.out.results) - 1
-                return end
-        if name in equations.EQUATION_ENVS:
-            return self._equation(text, m.start(), pos, name)
-        if name in self.wrappers:
-            return self._begin_wrapper(text, m.start(), pos, self.wrappers[name])
-        if _PROOF_ENV.match(name):
-            return self._begin_proof(text, m.start(), pos, name)
-        frame = Frame(name, self.at(m.start()), self.current)
-        self.frames.append(frame)
-        if name in ("subequations", "dgroup"):
-            self._begin_subequations(frame)
-        elif name in ("appendices", "subappendices", "appendix"):
-            frame.restore = dict(self.reg.counters.the)
-            sectioning.apply_appendix(self, sub=name == "subappendices")
-        elif name in ("enumerate", "enumerate*"):
-            self.enum_depth += 1
-            if self.enum_depth <= len(sectioning.ENUM_LEVELS):
-                self.reg.counters.set("enum" + sectioning.ENUM_LEVELS[self.enum_depth - 1], 0)
+        for family in envfamilies.FAMILIES:
+            went_on = family.begin(self, text, m.start(), pos, name)
+            if went_on is not None:
+                return went_on
         return pos
 
     def end(self, text: str, m: re.Match[str]) -> int:
@@ -267,23 +328,18 @@ class Walker:
     def _close(self, frame: Frame, body_end: int, end: int) -> None:
         self.current = frame.saved
         if frame.end_code is not None:
-            self._expand_snippet(frame.end_code, body_end, end)
+            self.expand_snippet(frame.end_code, body_end, end)
         if frame.result is not None:
             result = self.out.results[frame.result]
             result.body_end, result.end = body_end, end
         if frame.proof is not None:
             proof = self.out.proofs[frame.proof]
             proof.body_end, proof.end = body_end, end
-        if frame.name in ("subequations", "dgroup"):
-            counters = self.reg.counters
-            counters.the["equation"] = frame.restore["the"]
-            counters.set("equation", int(frame.restore["value"]))
-        elif frame.name in ("appendices", "subappendices", "appendix"):
-            self.reg.counters.the.update(frame.restore)
-        elif frame.name in ("enumerate", "enumerate*"):
-            self.enum_depth = max(self.enum_depth - 1, 0)
+        closer = envfamilies.CLOSERS.get(frame.family)
+        if closer is not None:
+            closer(self, frame)
 
-    def _begin_theorem(
+    def begin_theorem(
         self,
         text: str,
         start: int,
@@ -310,6 +366,8 @@ class Walker:
             self.reg.counters.step(spec.counter)
             number = self.reg.counters.render(spec.the_key)
         title = self.reg.counters.expand(spec.title, 0).strip() or spec.title
+        if "\\" in spec.title and not re.search(r"\\(?:the|ref|arabic|roman|alph)", spec.title):
+            title = plaintext.latex_to_text(spec.title) or title  # `Th\\'eor\\`eme` → Théorème
         result = RawResult(
             env=env,
             title=title,
@@ -341,13 +399,15 @@ class Walker:
             self.record_label(label.group(1).strip(), self.current, result.begin)
         return pos
 
-    def _begin_proof(self, text: str, start: int, pos: int, name: str) -> int:
+    def begin_proof(self, text: str, start: int, pos: int, name: str) -> int:
         note = None
         wrapper = self.wrappers.get(name)
         optional = texscan.read_optional(text, pos)
         if optional is not None:
             note, pos = optional
-        elif wrapper is not None and wrapper.arity >= 1 and wrapper.default is None:
+        elif (wrapper is not None and wrapper.arity >= 1 and wrapper.default is None) or (
+            wrapper is None and _NAMING_PROOF.match(name) and text.startswith("{", pos)
+        ):
             group = texscan.read_group(text, pos)
             if group is not None:
                 note, pos = group
@@ -358,9 +418,9 @@ class Walker:
         self.frames.append(Frame(name, proof.begin, self.current, proof=len(self.out.proofs) - 1))
         return pos
 
-    def _begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
-        if _PROOF_ENV.match(wrapper.name) and not _EXPANDS.search(wrapper.begin):
-            return self._begin_proof(text, start, pos, wrapper.name)
+    def begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
+        if self.is_proof_name(wrapper.name) and not _EXPANDS.search(wrapper.begin):
+            return self.begin_proof(text, start, pos, wrapper.name)
         args: list[str] = []
         count = wrapper.arity
         if wrapper.default is not None:
@@ -375,7 +435,7 @@ class Walker:
             args.append(group[0])
             pos = group[1]
         before, saved = len(self.frames), self.current
-        self._expand_snippet(
+        self.expand_snippet(
             macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True)
         )
         inner = self.frames[before:]
@@ -417,7 +477,7 @@ class Walker:
         self.current = Owner(self.current.number, "result", index)
         return index
 
-    def _equation(self, text: str, start: int, pos: int, name: str) -> int:
+    def equation(self, text: str, start: int, pos: int, name: str) -> int:
         close = text.find("\\end{" + name + "}", pos)
         if close < 0 and self.anchor is not None and self.depth == 1:
             # `\\def\\beq{\\begin{equation}}`: the body and its end are in the document.
@@ -502,14 +562,9 @@ class Walker:
             self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
         return body_end + 2 if close >= 0 else body_end
 
-    def _begin_subequations(self, frame: Frame) -> None:
-        counters = self.reg.counters
-        counters.step("equation")
-        parent = counters.render("equation")
-        frame.restore = {"the": counters.the["equation"], "value": str(counters.values["equation"])}
-        self.current = Owner(parent, "equation", self.enclosing_result())
-        counters.the["equation"] = parent.replace("\\", "") + "\\alph{equation}"
-        counters.set("equation", 0)
+
+def _holds(segment: Segment, pos: int) -> bool:
+    return segment.flat_start <= pos < segment.flat_start + segment.length
 
 
 def _thmtools_keys(note: str) -> dict[str, str]:
@@ -518,4 +573,4 @@ def _thmtools_keys(note: str) -> dict[str, str]:
     return texscan.parse_keyvals(note)
 
 
-from paperlint.preflight.handlers import HANDLERS  # noqa: E402  (handlers import Walker's names)
+from paperlint.preflight.handlers import HANDLERS, expand_declarer  # noqa: E402  (handlers import Walker's names)

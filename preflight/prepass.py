@@ -31,9 +31,56 @@ _SCAN = re.compile(
 )
 _EXCLUDE = re.compile(r"\\excludecomment\s*\{([^}]*)\}")
 _CONDITIONAL = re.compile(
-    r"\\(?:(?P<false>iffalse|if\s*0\b)|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi))(?![A-Za-z@])"
+    r"\\(?:(?P<false>iffalse|if\s*0\b)|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi|repeat))(?![A-Za-z@])"
 )
-_NOT_CONDITIONALS = {"ifthenelse", "iftoggle", "ifboolexpr", "ifstrequal", "ifdefstring"}
+# commands whose names start with `if` but take arguments instead of opening a branch that a
+# `\\fi` closes (LaTeX's ifthen, etoolbox, xifthen)
+NOT_CONDITIONALS = frozenset(
+    {
+        "ifthenelse",
+        "iftoggle",
+        "ifboolexpr",
+        "ifboolexpe",
+        "ifbool",
+        "ifstrequal",
+        "ifstrempty",
+        "ifblank",
+        "ifdefstring",
+        "ifdefstrequal",
+        "ifcsstring",
+        "ifdef",
+        "ifundef",
+        "ifcsdef",
+        "ifcsundef",
+        "ifdefmacro",
+        "ifcsmacro",
+        "ifdefempty",
+        "ifcsempty",
+        "ifdefvoid",
+        "ifcsvoid",
+        "ifdefequal",
+        "ifcsequal",
+        "ifdefltxprotect",
+        "ifdefcounter",
+        "ifcscounter",
+        "ifltxcounter",
+        "ifdeflength",
+        "ifcslength",
+        "ifnumcomp",
+        "ifnumequal",
+        "ifnumgreater",
+        "ifnumless",
+        "ifnumodd",
+        "ifdimcomp",
+        "ifdimequal",
+        "ifdimgreater",
+        "ifdimless",
+        "ifinlist",
+        "ifinlistcs",
+        "ifrmnum",
+        "ifnottoggle",
+    }
+)
 _END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
 
 
@@ -127,10 +174,23 @@ def _blank_matching_fi(text: str, pos: int, spans: list[tuple[int, int]]) -> int
             depth -= 1
 
 
+# `\\let\\if@nobreak\\iffalse`, `\\newif\\ifdraft`, `\\def\\ifmine`: a conditional named or
+# assigned, not one that opens a branch
+_NAMED = re.compile(r"\\(?:let|newif|def|gdef|edef|xdef)\s*(?:\\[A-Za-z@]+\s*=?\s*)?$")
+
+
+def is_named_conditional(text: str, start: int) -> bool:
+    """Is the `\\if...` at `start` a name being defined or assigned, not a test?"""
+    return _NAMED.search(text, max(0, start - 60), start) is not None
+
+
 def _find_conditional(text: str, pos: int) -> re.Match[str] | None:
     while True:
         match = _CONDITIONAL.search(text, pos)
-        if match is None or match.group("open") not in _NOT_CONDITIONALS:
+        if match is None:
+            return None
+        named = is_named_conditional(text, match.start())
+        if not named and match.group("open") not in NOT_CONDITIONALS:
             return match
         pos = match.end()
 

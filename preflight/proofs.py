@@ -9,7 +9,7 @@ import re
 from paperlint.preflight import references
 from paperlint.preflight.model import Proof, Result, Span
 from paperlint.preflight.sourcetree import FlatSource
-from paperlint.preflight.walkstate import RawProof, WalkOutput
+from paperlint.preflight.walkstate import Problem, RawProof, WalkOutput
 
 _GAP_LIMIT = 4000
 _HEADING_WINDOW = 400
@@ -44,15 +44,27 @@ def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[in
         if target is None:
             heading = _heading_before(flat, proof, ends[0])
             target = _by_reference(heading, key_owner, by_number)
-        if target is None:
+        if target is None and not _names_another(note):
             target, how = _preceding(flat, walk, proof, ends), "next"
+        if target is not None and walk.results[target].restates is not None:
+            target = walk.results[target].restates  # a proof after `\\mythm*` proves the original
         if target is None or results[target].proof is not None:
             continue
         owners[index] = target
-        results[target].proof = _proof(flat, proof, how)
+        attached = _proof(flat, proof, how)
+        attached.leanok = proof.leanok
+        results[target].proof = attached
     _attach_paragraphs(flat, walk, results)
     _attach_proof_of_paragraphs(flat, walk, results, key_owner, by_number)
     return owners
+
+
+def _names_another(note: str) -> bool:
+    """`\\begin{proof}[Proof of Theorem~1]` where Theorem 1 is not a result of this file (a
+    companion paper's): the proof says whose it is, so it is no one's by position."""
+    return _PROOF_OF.search(note) is not None and bool(
+        references.reference_keys(note) or references.plain_mentions(note)
+    )
 
 
 def _proved(flat: FlatSource, proof: RawProof, key_owner: dict[str, int]) -> int | None:
@@ -77,7 +89,8 @@ def _heading_before(flat: FlatSource, proof: RawProof, ends: list[int]) -> str:
 def _by_reference(
     note: str, key_owner: dict[str, int], by_number: dict[tuple[str, str], int]
 ) -> int | None:
-    for key in references.reference_keys(note):
+    # `\\begin{proofof}{thm:x}` names its result by the bare label
+    for key in [note.strip(), *references.reference_keys(note)]:
         if key in key_owner:
             return key_owner[key]
     for word, number in references.plain_mentions(note):
@@ -105,9 +118,32 @@ def _preceding(
         return None
     best = ends[1][count - 1]
     gap = flat.text[walk.results[best].end : proof.begin]
-    if len(gap) > _GAP_LIMIT or _SECTIONING.search(gap):
+    if len(gap) > _GAP_LIMIT or _SECTIONING.search(gap) or crosses_prose(gap):
         return None
     return best
+
+
+_FLOATS = re.compile(
+    r"\\begin\s*\{(figure|table|algorithm|wrapfigure|center|tikzpicture)\*?\}.*?"
+    r"\\end\s*\{\1\*?\}",
+    re.S,
+)
+_NOT_PROSE = re.compile(
+    r"\\(?:label|vspace|hspace|vskip|hskip|addvspace|index|phantomsection|nopagebreak"
+    r"|pagebreak|newpage|clearpage|noindent|par|medskip|smallskip|bigskip|leavevmode|relax"
+    r"|FloatBarrier)\b\*?(?:\s*\{[^{}]*\}|\s*\[[^]]*\])*"
+)
+_LEAD_IN = re.compile(r"\b(?:prove|proof|proven|proving|show)\b", re.I)
+
+
+def crosses_prose(gap: str) -> bool:
+    """Does text between a result and a proof hold prose? Whitespace, comments (blanked
+    already), labels, spacing and floats do not count; one short lead-in sentence about the
+    proof ("We now prove it.") does not either. A paragraph of background does."""
+    rest = _NOT_PROSE.sub(" ", _FLOATS.sub(" ", gap)).strip()
+    if not re.search(r"[A-Za-z0-9]", rest):
+        return False
+    return len(rest) > 120 or "\n\n" in re.sub(r"[ \t]+", " ", rest) or not _LEAD_IN.search(rest)
 
 
 def _proof(flat: FlatSource, proof: RawProof, how: str) -> Proof:
@@ -180,7 +216,7 @@ def _attach_proof_of_paragraphs(
         paragraph = RawProof("paragraph", None, match.start(), body_start, end, body_end)
         results[target].proof = _proof(flat, paragraph, "paragraph")
         walk.problems.append(
-            (
+            Problem(
                 match.start(),
                 "info",
                 "proof-paragraph",

@@ -93,3 +93,27 @@ def item(walker: Walker, text: str, m: re.Match[str]) -> int:
     prefix = "".join(counters.render("enum" + lv) for lv in ENUM_LEVELS[: walker.enum_depth - 1])
     walker.current = Owner(prefix + counters.render(level), "item", walker.enclosing_result())
     return m.end()
+
+
+def footnote(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\footnote[n]{... \\label{x} ...}`: a label in a footnote writes the footnote's
+    number (the counter steps unless `[n]` gives it)."""
+    if not walker.in_document:
+        return m.end()
+    optional = texscan.read_optional(text, m.end())
+    pos = optional[1] if optional else m.end()
+    start = texscan.skip_spaces(text, pos)
+    group = texscan.read_group(text, pos)
+    if group is None or not text.startswith("{", start):
+        return pos
+    counters = walker.reg.counters
+    if optional is not None and optional[0].strip().isdigit():
+        number = optional[0].strip()
+    else:
+        counters.step("footnote")
+        number = counters.render("footnote")
+    saved = walker.current
+    walker.current = Owner(number, "other", walker.enclosing_result())
+    walker.scan(text, start + 1, start + 1 + len(group[0]))
+    walker.current = saved
+    return group[1]

@@ -178,6 +178,21 @@ def is_root_candidate(text: str) -> bool:
     return "\\documentclass" in clean and "\\begin{document}" in clean
 
 
+def inputs_class(text: str, class_files: set[str]) -> bool:
+    """A main file that gets its `\\documentclass` from a file it `\\input`s (a shared
+    preamble): it begins the document and inputs one of the files that name a class."""
+    clean = _strip_doc(text)
+    return "\\begin{document}" in clean and bool(_included_names(text) & class_files)
+
+
+def is_plain_root(text: str) -> bool:
+    """A plain-TeX or AMS-TeX paper: no LaTeX class, ends with `\\bye` or `\\enddocument`."""
+    clean = _strip_doc(text)
+    return "\\documentclass" not in clean and bool(
+        re.search(r"\\(?:bye|enddocument)(?![A-Za-z@])", clean)
+    )
+
+
 def _included_names(text: str) -> set[str]:
     names: set[str] = set()
     clean = _strip_doc(text)
@@ -206,7 +221,12 @@ def find_root(project: Path) -> Path:
         data = read_bytes_safely(project, path)
         if data is not None and not looks_binary(data):
             texts[path] = decode(data)[0]
-    candidates = [p for p, t in texts.items() if is_root_candidate(t)]
+    classes = {p.stem for p, t in texts.items() if "\\documentclass" in _strip_doc(t)}
+    candidates = [
+        p
+        for p, t in texts.items()
+        if is_root_candidate(t) or inputs_class(t, classes) or is_plain_root(t)
+    ]
     candidates = [
         p
         for p in candidates

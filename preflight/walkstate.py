@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paperlint.preflight.declarations import Registry
-from paperlint.preflight.model import Macro
+from paperlint.preflight.model import Macro, Severity
 
 
 @dataclass
@@ -22,6 +22,9 @@ class RawResult:
     parent: int | None = None
     in_proof: int | None = None
     restates: int | None = None
+    lean: list[str] = field(default_factory=list)
+    leanok: bool = False
+    mathlibok: bool = False
 
 
 @dataclass
@@ -32,6 +35,7 @@ class RawProof:
     body_start: int
     end: int = -1
     body_end: int = -1
+    leanok: bool = False
 
 
 @dataclass
@@ -55,6 +59,19 @@ class Frame:
     # "result"/"proof" -> the innermost one at or below this frame; the frames below a frame
     # never change while it is on the stack, so this keeps deep nesting linear.
     enclosing: dict[str, int | None] = field(default_factory=dict)
+    # the environment family (envfamilies.FAMILIES) whose close runs at the `\end`
+    family: str = "other"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something the walk could not model or found wrong, at a flat-text offset (None: the
+    whole project); it becomes a `Diagnostic` once offsets are mapped to files and lines."""
+
+    pos: int | None
+    severity: Severity
+    code: str
+    message: str
 
 
 @dataclass
@@ -65,5 +82,5 @@ class WalkOutput:
     labels: dict[str, Owner] = field(default_factory=dict)
     macros: list[tuple[int, Macro]] = field(default_factory=list)
     bib_files: list[tuple[int, str]] = field(default_factory=list)
-    problems: list[tuple[int | None, str, str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     label_positions: dict[str, int] = field(default_factory=dict)

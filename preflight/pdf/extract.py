@@ -188,10 +188,29 @@ def _destination(key: Any, value: Any, page_index: dict[int, int]) -> Destinatio
     page = page_index.get(getattr(value[0], "objid", -1))
     if page is None:
         return None
-    # [page /XYZ left top zoom]: `top` is the y we look near; /Fit and friends have none.
-    left = resolve1(value[2]) if len(value) > 3 else None
-    top = resolve1(value[3]) if len(value) > 3 else None
-    return Destination(name, page, _number(top), _number(left))
+    left, top = _position(value)
+    return Destination(name, page, top, left)
+
+
+def _position(value: list[Any]) -> tuple[float | None, float | None]:
+    """(left, top) of an explicit destination by its type (PDF 32000 §12.3.2.2):
+    `[p /XYZ left top zoom]`, `[p /FitH top]`, `[p /FitBH top]`, `[p /FitV left]`,
+    `[p /FitR left bottom right top]`; `/Fit` and `/FitB` carry no position."""
+    from pdfminer.pdftypes import resolve1
+
+    kind = str(getattr(resolve1(value[1]), "name", resolve1(value[1]))) if len(value) > 1 else ""
+    kind = kind.lstrip("/")
+    numbers = [_number(resolve1(v)) for v in value[2:]]
+    numbers += [None] * (4 - len(numbers))
+    if kind in ("FitH", "FitBH"):
+        return None, numbers[0]
+    if kind in ("FitV", "FitBV"):
+        return numbers[0], None
+    if kind == "FitR":
+        return numbers[0], numbers[3]
+    if kind in ("Fit", "FitB"):
+        return None, None
+    return numbers[0], numbers[1]  # XYZ, and anything unknown read the same way
 
 
 def _number(value: Any) -> float | None:

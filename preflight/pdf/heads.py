@@ -44,7 +44,15 @@ WORD = rf"(?i:{'|'.join(KINDS)}|{_OTHER_WORDS})"
 NUMBER = r"(?:[A-Z](?:\.\d+)+|[A-Z]\d*|\d+(?:\.\d+)*)[a-z]?"
 _NOTE = r"\((?P<note>[^()]*(?:\([^()]*\)[^()]*)*)\)"
 _TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
-_HEAD = re.compile(rf"^(?P<word>{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}")
+# a head word may carry capitalised words before it: "Main Theorem 1", "Key Lemma 2.3"
+_PREFIX = r"(?:[A-Z][a-z]+\s+){0,2}"
+_HEAD = re.compile(rf"^(?P<word>{_PREFIX}{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}")
+# at a hyperref anchor any capitalised words may be the head ("Hauptsatz 2.", "Standing
+# Hypothesis H1."): the anchor says a result starts there, the style says this is its head
+_CUSTOM = re.compile(
+    rf"^(?P<word>[A-Z][A-Za-z-]+(?:\s+[A-Z][A-Za-z-]+){{0,2}})\s+(?P<number>{NUMBER})"
+    rf"(?![\w-]){_TAIL}"
+)
 # ntheorem `change` and amsthm \swapnumbers print the number first: "1 Proposition".
 _SWAPPED = re.compile(rf"^(?P<number>{NUMBER})\s+(?P<word>{WORD})(?![\w-]){_TAIL}")
 # A head word is body-sized; a bigger line with "2 Lemma …" is a section title.
@@ -85,14 +93,16 @@ class _Match:
 
 
 def kind_of(word: str) -> Kind:
-    return KINDS.get(word.lower(), "other")
+    last = word.split()[-1].lower() if word.split() else ""
+    return KINDS.get(last, "other")
 
 
-def match_head_text(text: str) -> _Match | None:
-    """Parse "Theorem 3.1 (Note)." or "3.1 Proposition." at the start of `text`."""
+def match_head_text(text: str, *, custom: bool = False) -> _Match | None:
+    """Parse "Theorem 3.1 (Note)." or "3.1 Proposition." at the start of `text` (with
+    `custom`, also any capitalised head words followed by a number)."""
     stripped = text.lstrip()
     offset = len(text) - len(stripped)
-    for pattern in (_HEAD, _SWAPPED):
+    for pattern in (_HEAD, _SWAPPED, _CUSTOM) if custom else (_HEAD, _SWAPPED):
         m = pattern.match(stripped)
         if m and m.group("word")[0].isupper():
             has_number = m.group("number") is not None
@@ -215,21 +225,35 @@ def find_destination_heads(
         by_page.setdefault(read.line.page, []).append(index)
     found: dict[int, Head] = {}
     for dest in destinations:
-        if dest.y is None or not is_result_destination(dest.name):
+        if not is_result_destination(dest.name):
             continue
         on_page = by_page.get(dest.page, [])
-        at = _line_below(lines, on_page, dest)
-        if at is None:
+        if dest.y is None:  # /Fit: only the page is known; take its next unclaimed head
+            at = next((i for i in on_page if i not in found and _styled(lines[i])), None)
+        else:
+            at = _line_below(lines, on_page, dest)
+        if at is None and dest.y is not None:
             # An anchor set just before a page or column break stays at the foot of the old
             # one while its head opens the next: look a few lines on in reading order.
             at = _head_after(lines, _last_line_above(lines, on_page, dest))
         if at is not None and at not in found:
-            m = match_head_text(lines[at].text)
+            m = match_head_text(lines[at].text, custom=True)
             # an anchor comes from \refstepcounter, so an anchored head is numbered; this also
             # keeps "Note that …" or a hand-made "Claim." near some other anchor out
             if m is not None and m.number is not None:
                 found[at] = _head(lines, at, m, "named-destination", "high")
     return [found[i] for i in sorted(found)]
+
+
+def _styled(read: ReadLine) -> bool:
+    """A numbered head set as a head: its word is not in the upright body font, or its
+    number is followed by head punctuation ("Lemma 3." / "Lemma 3 (Note)"). A sentence that
+    starts with a cross-reference ("Lemma 3 shows …") is neither."""
+    m = match_head_text(read.text, custom=True)
+    if m is None or m.number is None:
+        return False
+    run = _run_at(read, m.word_at)
+    return m.punct or m.note is not None or (run is not None and not is_upright_regular(run.font))
 
 
 def _last_line_above(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int:
@@ -262,11 +286,14 @@ def _under(read: ReadLine, dest: Destination) -> bool:
 
 def _line_below(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int | None:
     """The nearest head-like line whose top lies within ~3 baselines below the anchor."""
-    best: tuple[float, int] | None = None
+    best: tuple[bool, float, int] | None = None
     for index in indices:
         distance = (dest.y or 0.0) - lines[index].line.y1
-        closer = best is None or distance < best[0]
         near = -3.0 <= distance <= 40.0 and _under(lines[index], dest)
-        if near and closer and match_head_text(lines[index].text):
-            best = (distance, index)
-    return None if best is None else best[1]
+        if not near or not match_head_text(lines[index].text, custom=True):
+            continue
+        # a styled head beats a nearer line that merely starts with a cross-reference
+        rank = (not _styled(lines[index]), distance, index)
+        if best is None or rank < best:
+            best = rank
+    return None if best is None else best[2]

@@ -92,3 +92,17 @@ def test_every_name_is_a_lean_identifier():
     names = assign_names(rs)
     assert all(LEAN_IDENT.match(n) and n not in LEAN_KEYWORDS for n in names.values())
     assert len(set(names.values())) == len(rs)
+
+
+def test_a_blueprint_lean_name_is_planned_as_written():
+    r = result("lem:one", lean=["Group.one_mul", "other"], labels=["lem:one"])
+    assert base_name(r) == "Group.one_mul"
+    modules = assign_modules(assign_names([r]))
+    assert modules == {"lem:one": "Paper.Group_one_mul"}
+    assert module_file(modules["lem:one"]) == "lean/Paper/Group_one_mul.lean"
+
+
+@pytest.mark.parametrize("bad", ["", "Foo..bar", "3x", "theorem", "a.by"])
+def test_an_unusable_lean_name_falls_back_to_the_label(bad):
+    r = result("lem:one", lean=[bad], labels=["lem:one"])
+    assert base_name(r) == "lem_one"

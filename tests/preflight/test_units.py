@@ -119,3 +119,69 @@ def test_reference_wrapping_macros_are_references(tmp_path) -> None:  # type: ig
     first, second = build_inventory(tmp_path / "paper.tex").results
     assert second.uses == ["a"]
     assert first.proof is not None and first.proof.attached_by == "reference"
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        "\\let\\if@nobreak\\iffalse",
+        "\\let\\if@nobreak = \\iffalse",
+        "\\newif\\iffalse",
+        "\\def\\iffalse",
+    ],
+)
+def test_prepass_conditional_that_is_named_or_assigned_opens_no_branch(named: str) -> None:
+    text = (
+        f"\\def\\r{{{named}\\relax}}\\begin{{theorem}}A\\end{{theorem}}\\iffalse hidden\\fi shown"
+    )
+    out = prepass.blank_false_conditionals(text)
+    assert "\\begin{theorem}A\\end{theorem}" in out
+    assert "hidden" not in out and "shown" in out
+    assert len(out) == len(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "rows"),
+    [
+        ("a \\\\ b", 2),
+        ("a \\intertext{t} b", 2),
+        ("a \\\\ \\intertext{t} b", 2),
+        ("\\shortintertext{t} a \\\\ b", 2),
+    ],
+)
+def test_intertext_ends_an_unfinished_row(body: str, rows: int) -> None:
+    assert len(split_rows(body)) == rows
+
+
+def test_skip_branch_counts_loops_and_ignores_named_and_argument_conditionals() -> None:
+    from paperlint.preflight.conditionals import skip_branch
+
+    body = (
+        "\\newif\\iffoo \\let\\ifbar\\iftrue \\ifcsundef{x}{a}{b}"
+        "\\loop\\advance\\n1 \\ifnum\\n<3\\repeat hidden\\fi shown"
+    )
+    end, at_else = skip_branch(body, 0, stop_at_else=True)
+    assert body[end:] == " shown" and not at_else
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        ("Th\\'eor\\`eme", "Théorème"),
+        ("\\textsc{Lemma}", "Lemma"),
+        ("{\\bf Theorem 1.2} (Hahn)", "Theorem 1.2 (Hahn)"),
+        ("Lemme d'\\'Erd\\H{o}s", "Lemme d'Érdős"),
+        ("plain", "plain"),
+    ],
+)
+def test_latex_to_text(latex: str, text: str) -> None:
+    from paperlint.preflight.plaintext import latex_to_text
+
+    assert latex_to_text(latex) == text
+
+
+@pytest.mark.parametrize("hostile", ["\\begin{", "}{", "\\verb", "$x", "\\\\" * 50])
+def test_latex_to_text_never_raises(hostile: str) -> None:
+    from paperlint.preflight.plaintext import latex_to_text
+
+    assert isinstance(latex_to_text(hostile), str)

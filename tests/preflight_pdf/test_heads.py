@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from paperlint.preflight.pdf.build import inventory_from_document
-from paperlint.preflight.pdf.heads import match_head_text
+from paperlint.preflight.pdf.heads import find_destination_heads, match_head_text
+from paperlint.preflight.pdf.layout import reading_order
 from paperlint.preflight.pdf.records import Destination, PdfDocument
 
 from .synthetic import line, page, paragraph, run
@@ -175,3 +176,29 @@ def test_cid_glyphs_are_reported_in_a_warning():
     (warning,) = [d for d in inventory.diagnostics if d.code == "pdf-cid-glyphs"]
     assert warning.severity == "warning" and warning.message.startswith("1 glyph(s)")
     assert "(cid:80)" in inventory.results[0].statement
+
+
+def test_fit_anchor_takes_the_next_styled_head_on_its_page():
+    lines = reading_order(
+        [
+            page(
+                line(700, "Lemma 3 shows the rest of the argument here."),
+                line(680, run("Key Lemma 4.", "CMBX10"), " Every bounded set is finite."),
+            )
+        ]
+    )
+    heads = find_destination_heads(lines, [Destination("lemma.4", 1, None)])
+    assert [(h.word, h.number, h.kind) for h in heads] == [("Key Lemma", "4", "lemma")]
+
+
+def test_cross_reference_line_above_a_head_does_not_take_its_anchor():
+    lines = reading_order(
+        [
+            page(
+                line(691, "Theorem 2 gives the bound we need in what follows"),
+                line(680, run("Theorem 3.", "CMBX10"), " A statement."),
+            )
+        ]
+    )
+    heads = find_destination_heads(lines, [Destination("theorem.3", 1, 699.0, 72.0)])
+    assert [(h.number, h.index) for h in heads] == [("3", 1)]

@@ -1,0 +1,155 @@
+"""Environment families of the document walk: who handles a `\\begin{name}` and what its
+`\\end` undoes. One entry per family; the walker asks them in order and the first that
+claims the name opens it. A new family is one function pair and one registry entry.
+
+A family's `begin(walker, text, start, pos, name)` returns where the walk goes on, or None
+when the name is not its own; `close(walker, frame)` runs at the matching `\\end` (after
+the common work: owner restored, end code expanded, result and proof spans closed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from paperlint.preflight import declarations as decl
+from paperlint.preflight import equations, sectioning, texscan
+from paperlint.preflight.walkstate import Frame, Owner
+
+if TYPE_CHECKING:
+    from paperlint.preflight.numbering import Walker
+
+Begin = Callable[["Walker", str, int, int, str], "int | None"]
+Close = Callable[["Walker", Frame], None]
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    begin: Begin
+    close: Close | None = None
+
+
+def _declared_proof(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """elsarticle `\\newproof`, ntheorem's unnumbered `proof`, IEEEproof."""
+    if name in walker.proof_envs and name not in walker.reg.envs:
+        return walker.begin_proof(text, start, pos, name)
+    return None
+
+
+def _theorem(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    reg = walker.reg
+    if name not in reg.envs and name not in walker.wrappers and decl.guess_undeclared(reg, name):
+        walker.problem(
+            walker.at(start),
+            "warning",
+            "undeclared-environment",
+            f"environment {name!r} is not declared in the project (a class or style "
+            "we do not have?); its numbering is guessed: use --latex",
+        )
+    if name in reg.envs:
+        return walker.begin_theorem(text, start, pos, name)
+    return None
+
+
+def _restatable(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """thm-restate `\\begin{restatable}[note]{theorem}{cmd}`: a theorem whose `\\cmd*`
+    prints it again later."""
+    if name not in ("restatable", "restatable*"):
+        return None
+    args, after = texscan.read_args(text, pos, "[{{")
+    env, cmd = (args[1] or "").strip(), (args[2] or "").strip().lstrip("\\")
+    if env not in walker.reg.envs:
+        return None
+    end = walker.begin_theorem(text, start, after, env, note=args[0], frame_name=name)
+    walker.restaters[cmd] = len(walker.out.results) - 1
+    return end
+
+
+def _equation(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    return walker.equation(text, start, pos, name) if name in equations.EQUATION_ENVS else None
+
+
+def _wrapper(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    wrapper = walker.wrappers.get(name)
+    return walker.begin_wrapper(text, start, pos, wrapper) if wrapper is not None else None
+
+
+def _proof_name(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    return walker.begin_proof(text, start, pos, name) if walker.is_proof_name(name) else None
+
+
+def _open(walker: Walker, start: int, name: str, family: str) -> Frame:
+    frame = Frame(name, walker.at(start), walker.current, family=family)
+    walker.frames.append(frame)
+    return frame
+
+
+def _subequations(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """`subequations`/`dgroup`: one equation number, the rows lettered 1a, 1b, ..."""
+    if name not in ("subequations", "dgroup"):
+        return None
+    frame = _open(walker, start, name, "subequations")
+    counters = walker.reg.counters
+    counters.step("equation")
+    parent = counters.render("equation")
+    frame.restore = {"the": counters.the["equation"], "value": str(counters.values["equation"])}
+    walker.current = Owner(parent, "equation", walker.enclosing_result())
+    counters.the["equation"] = parent.replace("\\", "") + "\\alph{equation}"
+    counters.set("equation", 0)
+    return pos
+
+
+def _close_subequations(walker: Walker, frame: Frame) -> None:
+    counters = walker.reg.counters
+    counters.the["equation"] = frame.restore["the"]
+    counters.set("equation", int(frame.restore["value"]))
+
+
+def _appendix(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    if name not in ("appendices", "subappendices", "appendix"):
+        return None
+    frame = _open(walker, start, name, "appendix")
+    frame.restore = dict(walker.reg.counters.the)
+    sectioning.apply_appendix(walker, sub=name == "subappendices")
+    return pos
+
+
+def _close_appendix(walker: Walker, frame: Frame) -> None:
+    walker.reg.counters.the.update(frame.restore)
+
+
+def _enumerate(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    if name not in ("enumerate", "enumerate*"):
+        return None
+    _open(walker, start, name, "enumerate")
+    walker.enum_depth += 1
+    if walker.enum_depth <= len(sectioning.ENUM_LEVELS):
+        walker.reg.counters.set("enum" + sectioning.ENUM_LEVELS[walker.enum_depth - 1], 0)
+    return pos
+
+
+def _close_enumerate(walker: Walker, frame: Frame) -> None:
+    walker.enum_depth = max(walker.enum_depth - 1, 0)
+
+
+def _other(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """Any other environment: a frame, so that its `\\end` restores the label owner."""
+    _open(walker, start, name, "other")
+    return pos
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("declared-proof", _declared_proof),
+    Family("theorem", _theorem),
+    Family("restatable", _restatable),
+    Family("equation", _equation),
+    Family("wrapper", _wrapper),
+    Family("proof", _proof_name),
+    Family("subequations", _subequations, _close_subequations),
+    Family("appendix", _appendix, _close_appendix),
+    Family("enumerate", _enumerate, _close_enumerate),
+    Family("other", _other),
+)
+CLOSERS: dict[str, Close] = {f.name: f.close for f in FAMILIES if f.close is not None}
