@@ -9,6 +9,9 @@ import pytest
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import LeanContext, Verifier
 from tests.faithful.lean_answers import Author, Rule
+from tests.lean_edge.conftest import pytest_collection_modifyitems  # `lean` tests skip
+
+__all__ = ["pytest_collection_modifyitems"]
 
 HEADER = "import Mathlib\nset_option maxHeartbeats 400000\nset_option autoImplicit false"
 CONTEXT = LeanContext(header=HEADER)
