@@ -47,7 +47,8 @@ def direction_name(first: Statement, direction: Direction) -> str:
 
 def rung_candidate(rung: Rung, source: Statement, target: Statement, name: str) -> str:
     """The whole declaration proving `source → target` with one rung of the ladder."""
-    return _declaration(source, target, name, [*_intro(target), *_rung_lines(rung, source)])
+    lines = [*_intro(target), *_rung_lines(rung, source, target)]
+    return _declaration(source, target, name, lines)
 
 
 def _declaration(source: Statement, target: Statement, name: str, lines: Sequence[str]) -> str:
@@ -63,14 +64,14 @@ def _intro(target: Statement) -> list[str]:
     return [f"intro {' '.join(names)}"] if names else []
 
 
-def _rung_lines(rung: Rung, source: Statement) -> list[str]:
+def _rung_lines(rung: Rung, source: Statement, target: Statement) -> list[str]:
     if rung is Rung.APPLY:
         return [f"apply {SOURCE} <;> {_CLOSERS}"]
     if rung is Rung.EXACT_SEARCH:
         return ["exact?"]
     if rung in (Rung.CONVERT_1, Rung.CONVERT_2):
         depth = 1 if rung is Rung.CONVERT_1 else 2
-        args = " ".join(_convert_args(source.groups))
+        args = " ".join(convert_args(source, target))
         term = f"{SOURCE} {args}" if args else SOURCE
         return [f"convert {term} using {depth} <;> {_CLOSERS}"]
     if rung is Rung.SIMP_ALL:
@@ -78,16 +79,28 @@ def _rung_lines(rung: Rung, source: Statement) -> list[str]:
     return ["aesop"]
 
 
-def _convert_args(groups: Sequence[BinderGroup]) -> list[str]:
-    """Explicit arguments for the premise: its own variable names (shared by a faithful
-    redraft more often than not) and a new goal `?_` for each hypothesis."""
+def convert_args(source: Statement, target: Statement) -> list[str]:
+    """Explicit arguments for the premise: the i-th explicit variable of the premise gets the
+    goal's i-th explicit variable (introduced by name) when their types read the same, else
+    `_`; each hypothesis becomes a new goal `?_` for the closers."""
+    offered = [(n, g.type) for g in _explicit(target, BinderRole.VARIABLE) for n in g.name_texts()]
     args: list[str] = []
-    for group in groups:
+    position = 0
+    for group in source.groups:
         if not group.explicit:
             continue
-        fill = "?_" if group.role is BinderRole.HYPOTHESIS else None
-        args.extend(fill or name for name in group.name_texts())
+        for _ in group.names:
+            if group.role is BinderRole.HYPOTHESIS:
+                args.append("?_")
+                continue
+            match = offered[position] if position < len(offered) else None
+            args.append(match[0] if match and match[1] == group.type else "_")
+            position += 1
     return args
+
+
+def _explicit(statement: Statement, role: BinderRole) -> list[BinderGroup]:
+    return [g for g in statement.groups if g.explicit and g.role is role]
 
 
 def suggested_term(check: LeanCheck) -> str | None:

@@ -1,6 +1,11 @@
 from pathlib import Path
 
-from paperlint.faithful.ladder import check_equivalence, rung_candidate, suggested_term
+from paperlint.faithful.ladder import (
+    check_equivalence,
+    convert_args,
+    rung_candidate,
+    suggested_term,
+)
 from paperlint.faithful.model import Agreement, Direction, Rung
 from paperlint.faithful.statement import parse_statement
 from paperlint.lean.replay import ReplayVerifier
@@ -24,13 +29,19 @@ def test_rung_texts_are_whole_declarations():
     expected = {
         Rung.APPLY: f"apply h_src_faithful <;> {closers}",
         Rung.EXACT_SEARCH: "exact?",
-        Rung.CONVERT_1: f"convert h_src_faithful x y ?_ using 1 <;> {closers}",
-        Rung.CONVERT_2: f"convert h_src_faithful x y ?_ using 2 <;> {closers}",
+        Rung.CONVERT_1: f"convert h_src_faithful a b ?_ using 1 <;> {closers}",
+        Rung.CONVERT_2: f"convert h_src_faithful a b ?_ using 2 <;> {closers}",
         Rung.SIMP_ALL: "simp_all",
         Rung.AESOP: "aesop",
     }
     for rung, line in expected.items():
         assert rung_candidate(rung, a, b, "n") == head + line
+
+
+def test_convert_arguments_follow_positions_and_types():
+    source = parse_statement("theorem s (n : ℕ) (x : ℝ) (h : 0 < x) (k : ℕ) : True := sorry")
+    target = parse_statement("theorem t (m : ℕ) (y : ℤ) (k : ℕ) : True := sorry")
+    assert convert_args(source, target) == ["m", "_", "?_", "k"]
 
 
 def test_type_star_is_compared_at_one_universe():
