@@ -6,7 +6,7 @@
 Runs the checks of every case in fixtures/faithful/ over its recorded (hand-written) Lean
 answers and counts, per result: drafter calls added (the second, independent draft: at most
 one), Lean `check` requests and `#print axioms` requests, split by part (equivalence ladder,
-counterexample probe, minimal hypotheses). The budget of the issue: at most one drafter call
+counterexample probe of each draft, minimal hypotheses). The budget of the issue: at most one drafter call
 per result plus Lean calls. Lean time is not measured: the answers are replayed.
 """
 
@@ -53,6 +53,7 @@ def measure(name: str) -> dict[str, Any]:
     parts = {
         "equivalence": len(evidence.equivalence.attempts()) if evidence.equivalence else 0,
         "probe": len(evidence.probe.attempts) if evidence.probe else 0,
+        "probe2": len(evidence.second_probe.attempts) if evidence.second_probe else 0,
         "minimal": sum(1 for c in evidence.minimal.checks if c.attempt) if evidence.minimal else 0,
     }
     return {
@@ -79,12 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"rows": rows, "total": total}, indent=2))
         return 0
-    print(f"{'case':<22} {'drafter+':>8} {'checks':>7} {'axioms':>7}  equiv/probe/minimal")
+    print(f"{'case':<22} {'drafter+':>8} {'checks':>7} {'axioms':>7}  equiv/probe/probe2/minimal")
     for r in rows:
         p = r["candidates_by_part"]
         print(
             f"{r['case']:<22} {r['drafter_calls_added']:>8} {r['lean_checks']:>7} "
-            f"{r['lean_axiom_queries']:>7}  {p['equivalence']}/{p['probe']}/{p['minimal']}"
+            f"{r['lean_axiom_queries']:>7}  {p['equivalence']}/{p['probe']}/{p['probe2']}/{p['minimal']}"
         )
     print(
         f"per result: {total['drafter_calls_added_per_result']:.2f} added drafter calls "

@@ -71,6 +71,8 @@ def gate_brief(evidence: FaithfulnessEvidence) -> str:
         lines += equivalence_lines(evidence.equivalence)
     if evidence.probe is not None:
         lines += probe_lines(evidence.probe)
+    if evidence.second_probe is not None:
+        lines += ["Draft 2, probed the same way:", *probe_lines(evidence.second_probe)]
     if evidence.lints:
         lines.append("Advisory lints (signals to answer, not verdicts):")
         lines += [f"- {lint.render()}" for lint in evidence.lints]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from paperlint.faithful.ladder import check_equivalence
 from paperlint.faithful.lints import lint_statement
 from paperlint.faithful.minimal import minimal_hypotheses
-from paperlint.faithful.model import FaithfulnessEvidence
+from paperlint.faithful.model import Agreement, FaithfulnessEvidence
 from paperlint.faithful.probe import probe_statement
 from paperlint.lean.verifier import LeanContext, Verifier
 
@@ -30,15 +30,32 @@ def check_statement(
     timeout_s: float,
 ) -> FaithfulnessEvidence:
     """Lints, equivalence with the second draft, and the probe, on `context` (the
-    dependencies plus the definitions of both drafts)."""
-    return FaithfulnessEvidence(
+    dependencies plus the definitions of both drafts). When the drafts disagree, draft 2 is
+    probed too: a refuted reading tells the gate which draft cannot be the paper's (unless
+    the paper itself is wrong)."""
+    equivalence = None
+    if second is not None:
+        equivalence = check_equivalence(verifier, context, statement, second, timeout_s=timeout_s)
+    evidence = FaithfulnessEvidence(
         result=result,
         context=context,
         lints=tuple(lint_statement(statement, definitions=definitions, tex=tex)),
-        equivalence=None
-        if second is None
-        else check_equivalence(verifier, context, statement, second, timeout_s=timeout_s),
+        equivalence=equivalence,
         probe=probe_statement(verifier, context, statement, timeout_s=timeout_s),
+    )
+    if second is not None and disagree(evidence):
+        second_probe = probe_statement(verifier, context, second, timeout_s=timeout_s)
+        evidence = evidence.model_copy(update={"second_probe": second_probe})
+    return evidence
+
+
+def disagree(evidence: FaithfulnessEvidence) -> bool:
+    """The drafts were compared and Lean proved at most one direction."""
+    eq = evidence.equivalence
+    return eq is not None and eq.agreement in (
+        Agreement.FIRST_IMPLIES_SECOND,
+        Agreement.SECOND_IMPLIES_FIRST,
+        Agreement.UNPROVED,
     )
 
 
@@ -54,7 +71,8 @@ def lean_attempts(evidence: FaithfulnessEvidence) -> int:
     """How many candidates the checks sent to Lean (each is one check, plus one axiom query
     when accepted)."""
     count = len(evidence.equivalence.attempts()) if evidence.equivalence else 0
-    count += len(evidence.probe.attempts) if evidence.probe else 0
+    for probe in (evidence.probe, evidence.second_probe):
+        count += len(probe.attempts) if probe else 0
     if evidence.minimal is not None:
         count += sum(1 for c in evidence.minimal.checks if c.attempt is not None)
     return count

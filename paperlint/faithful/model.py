@@ -212,6 +212,7 @@ class FaithfulnessEvidence(_Frozen):
     context: LeanContext
     equivalence: Equivalence | None = None
     probe: ProbeResult | None = None
+    second_probe: ProbeResult | None = None  # of draft 2, run only when the drafts disagree
     lints: tuple[Lint, ...] = ()
     minimal: MinimalHypotheses | None = None
 

@@ -24,7 +24,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.faithful.brief import equivalence_lines, probe_lines
-from paperlint.faithful.model import Agreement, FaithfulnessEvidence
+from paperlint.faithful.check import disagree
+from paperlint.faithful.model import FaithfulnessEvidence
 
 
 class Reading(StrEnum):
@@ -71,15 +72,6 @@ class Decision(BaseModel):
     feedback: str = ""  # for the drafter, on REDRAFT
     counterexample: str | None = None  # the compiled refutation, on ERROR_ISSUE
     kind: Literal["paperlint.faithful-decision/1"] = "paperlint.faithful-decision/1"
-
-
-def disagree(evidence: FaithfulnessEvidence) -> bool:
-    eq = evidence.equivalence
-    return eq is not None and eq.agreement in (
-        Agreement.FIRST_IMPLIES_SECOND,
-        Agreement.SECOND_IMPLIES_FIRST,
-        Agreement.UNPROVED,
-    )
 
 
 def decide(evidence: FaithfulnessEvidence, ruling: GateRuling | None) -> Decision:

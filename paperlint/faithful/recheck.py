@@ -45,10 +45,13 @@ def claims(evidence: FaithfulnessEvidence) -> Iterator[Claim]:
         for direction in (equivalence.forward, equivalence.backward):
             if direction is not None and direction.proved and direction.proof and direction.target:
                 yield Claim(direction.direction.value, direction.proof, direction.target)
-    probe = evidence.probe
-    if probe is not None and probe.refutation is not None:
-        ref = probe.refutation
-        yield Claim("refutation", ref.declaration, ref.target)
+    for what, probe in (
+        ("refutation", evidence.probe),
+        ("draft 2 refutation", evidence.second_probe),
+    ):
+        if probe is not None and probe.refutation is not None:
+            ref = probe.refutation
+            yield Claim(what, ref.declaration, ref.target)
     minimal = evidence.minimal
     if minimal is not None:
         for check in minimal.unneeded:

@@ -21,7 +21,16 @@ from typing import Any
 from paperlint.faithful.check import after_proof, check_statement
 from paperlint.faithful.model import FaithfulnessEvidence
 from paperlint.lean.verifier import LeanContext, Verifier
-from tests.faithful.lean_answers import NOTE, Author, Rule, counterexample, error, ok, when
+from tests.faithful.lean_answers import (
+    NOTE,
+    Author,
+    Rule,
+    counterexample,
+    error,
+    ok,
+    when,
+    when_all,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "fixtures" / "faithful"
@@ -82,14 +91,19 @@ CASES: dict[str, Case] = {
         first="theorem sq_sub (m n : ℕ) : (m - n) ^ 2 = m ^ 2 - 2 * m * n + n ^ 2 := by\n  sorry",
         second="theorem sq_sub (m n : ℤ) : (m - n) ^ 2 = m ^ 2 - 2 * m * n + n ^ 2 := by\n  sorry",
         rules=[
-            when("plausible", counterexample({"m": "0", "n": "1"}, "0 = 1 does not hold")),
-            when("h_cex (m := 0) (n := 1)", ok()),
+            # Only the ℕ draft is false; the ℤ draft (probed too, the drafts disagree) is true.
+            when_all(
+                ["plausible", "∀ (m n : ℕ)"],
+                counterexample({"m": "0", "n": "1"}, "0 = 1 does not hold"),
+            ),
+            when_all(["h_cex (m := 0) (n := 1)", "∀ (m n : ℕ)"], ok()),
         ],
         answer_key={
             "agreement": "unproved",
             "refuted": True,
             "refutation_step": "witness",
             "assignment": {"m": "0", "n": "1"},
+            "second_refuted": False,
             "lints": ["nat-arithmetic"],
             "next": "back to the drafter with the witness: the paper is about ℤ",
         },

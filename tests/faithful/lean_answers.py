@@ -65,6 +65,11 @@ def when(fragment: str, answer: Answer) -> Rule:
     return lambda candidate: answer if fragment in candidate else None
 
 
+def when_all(fragments: Sequence[str], answer: Answer) -> Rule:
+    """Answer candidates containing every one of `fragments`."""
+    return lambda candidate: answer if all(f in candidate for f in fragments) else None
+
+
 class Author:
     """A `Verifier` answering by rules; the first matching rule wins, else a generic error."""
 

@@ -41,6 +41,8 @@ def test_answer_key(name):
     if key["refuted"]:
         assert evidence.probe.refutation.step.value == key["refutation_step"]
         assert evidence.probe.refutation.assignment == key["assignment"]
+    if "second_refuted" in key:
+        assert evidence.second_probe.refuted is key["second_refuted"]
     if "unneeded" in key:
         assert [c.name for c in evidence.minimal.unneeded] == key["unneeded"]
     every = evidence.equivalence.attempts() + evidence.probe.attempts
@@ -82,7 +84,7 @@ def test_lean_attempts_per_fixture():
     counts = {name: lean_attempts(_load(name)[1]) for name in NAMES}
     assert counts == {
         "equivalent-drafts": 2 + 5,  # apply both ways; plausible + 4 negation tactics
-        "lt-vs-le": 1 + 6 + 5,
-        "nat-subtraction": 12 + 2,  # 6 rungs both ways; plausible + compiled witness
+        "lt-vs-le": 1 + 6 + 5 + 5,  # the drafts disagree: draft 2 is probed too
+        "nat-subtraction": 12 + 2 + 5,  # 6 rungs both ways; witness; draft 2 probed
         "unneeded-hypothesis": 2 + 5 + 1,
     }
