@@ -6,8 +6,8 @@
 Runs the checks of every case in fixtures/faithful/ over its recorded (hand-written) Lean
 answers and counts, per result: drafter calls added (the second, independent draft: at most
 one), Lean `check` requests and `#print axioms` requests, split by part (equivalence ladder,
-counterexample probe of each draft, minimal hypotheses). The budget of the issue: at most one drafter call
-per result plus Lean calls. Lean time is not measured: the answers are replayed.
+counterexample probe of each draft, minimal hypotheses). The budget of the issue: at most one
+drafter call per result plus Lean calls. Lean time is not measured: the answers are replayed.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         p = r["candidates_by_part"]
         print(
             f"{r['case']:<22} {r['drafter_calls_added']:>8} {r['lean_checks']:>7} "
-            f"{r['lean_axiom_queries']:>7}  {p['equivalence']}/{p['probe']}/{p['probe2']}/{p['minimal']}"
+            f"{r['lean_axiom_queries']:>7}  "
+            + "/".join(str(p[k]) for k in ("equivalence", "probe", "probe2", "minimal"))
         )
     print(
         f"per result: {total['drafter_calls_added_per_result']:.2f} added drafter calls "
