@@ -13,8 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from paperlint.faithful.attempts import try_candidate
-from paperlint.faithful.model import FaithfulnessEvidence
+from paperlint.faithful.attempts import has_standard_axioms, try_candidate
+from paperlint.faithful.ladder import rung_candidate
+from paperlint.faithful.minimal import without_hypothesis
+from paperlint.faithful.model import FaithfulnessEvidence, LeanAttempt
+from paperlint.faithful.probe import negation_candidate
+from paperlint.faithful.statement import parse_statement
 from paperlint.lean.verifier import Verifier
 
 
@@ -80,3 +84,78 @@ def recheck(
             status = Recheck.UNCHECKED
         out.append(ClaimCheck(claim=claim, status=status, hint=attempt.hint))
     return out
+
+
+def inconsistencies(evidence: FaithfulnessEvidence) -> list[str]:
+    """Claims whose text is not the one the checks would write for the recorded statements.
+
+    No Lean needed: a refutation must be `¬ (the recorded statement)`, a direction must be
+    built from the two recorded drafts, an unneeded hypothesis must be the recorded proof with
+    exactly that hypothesis removed, and each claim must have been accepted with standard
+    axioms. A record edited to claim more than it checked fails here.
+    """
+    problems: list[str] = []
+    problems += _direction_problems(evidence)
+    problems += _refutation_problems(evidence)
+    problems += _minimal_problems(evidence)
+    return problems
+
+
+def _direction_problems(evidence: FaithfulnessEvidence) -> list[str]:
+    eq = evidence.equivalence
+    if eq is None:
+        return []
+    one, two = parse_statement(eq.first), parse_statement(eq.second)
+    problems: list[str] = []
+    for result, source, target in ((eq.forward, one, two), (eq.backward, two, one)):
+        if result is None or not result.proved:
+            continue
+        name = result.target or ""
+        if source is None or target is None or result.rung is None or result.proof is None:
+            problems.append(f"{result.direction.value}: claimed without readable drafts")
+            continue
+        head = rung_candidate(result.rung, source, target, name).split(" := by\n")[0]
+        if not result.proof.startswith(head + " := by\n"):
+            problems.append(f"{result.direction.value}: the proof is not of the recorded drafts")
+        if not _accepted(result.attempts, result.proof):
+            problems.append(f"{result.direction.value}: no accepted attempt with standard axioms")
+    return problems
+
+
+def _refutation_problems(evidence: FaithfulnessEvidence) -> list[str]:
+    problems: list[str] = []
+    for probe in (evidence.probe, evidence.second_probe):
+        if probe is None or probe.refutation is None:
+            continue
+        statement = parse_statement(probe.statement)
+        ref = probe.refutation
+        expected = None if statement is None else negation_candidate(statement, "")
+        if expected is None or not ref.declaration.startswith(expected.rstrip()):
+            problems.append("refutation: not a refutation of the recorded statement")
+        if not has_standard_axioms(ref.axioms) or not _accepted(probe.attempts, ref.declaration):
+            problems.append("refutation: no accepted attempt with standard axioms")
+    return problems
+
+
+def _minimal_problems(evidence: FaithfulnessEvidence) -> list[str]:
+    minimal = evidence.minimal
+    if minimal is None:
+        return []
+    statement = parse_statement(minimal.declaration)
+    problems: list[str] = []
+    for check in minimal.unneeded:
+        attempt = check.attempt
+        if statement is None or attempt is None:
+            problems.append(f"unneeded {check.name}: no readable declaration or attempt")
+            continue
+        if attempt.candidate != without_hypothesis(statement, check.name):
+            problems.append(f"unneeded {check.name}: not the proof without exactly {check.name}")
+        if not (attempt.accepted and has_standard_axioms(attempt.axioms)):
+            problems.append(f"unneeded {check.name}: not accepted with standard axioms")
+    return problems
+
+
+def _accepted(attempts: tuple[LeanAttempt, ...], text: str) -> bool:
+    return any(
+        a.candidate == text and a.accepted and has_standard_axioms(a.axioms) for a in attempts
+    )

@@ -88,3 +88,58 @@ def test_lean_attempts_per_fixture():
         "nat-subtraction": 12 + 2 + 5,  # 6 rungs both ways; witness; draft 2 probed
         "unneeded-hypothesis": 2 + 5 + 1,
     }
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_recorded_evidence_is_consistent(name):
+    from paperlint.faithful.recheck import inconsistencies
+
+    assert inconsistencies(_load(name)[1]) == []
+
+
+def test_forged_claims_are_caught_without_lean():
+    from paperlint.faithful.recheck import inconsistencies
+
+    _, nat = _load("nat-subtraction")
+    ref = nat.probe.refutation
+    other = ref.declaration.replace("(m - n) ^ 2 =", "(m + n) ^ 2 =")
+    forged = nat.model_copy(
+        update={
+            "probe": nat.probe.model_copy(
+                update={"refutation": ref.model_copy(update={"declaration": other})}
+            )
+        }  # fmt: skip
+    )
+    assert inconsistencies(forged) == [
+        "refutation: not a refutation of the recorded statement",
+        "refutation: no accepted attempt with standard axioms",
+    ]
+    widened = nat.model_copy(
+        update={
+            "probe": nat.probe.model_copy(
+                update={"refutation": ref.model_copy(update={"axioms": (*ref.axioms, "sorryAx")})}
+            )
+        }  # fmt: skip
+    )
+    assert inconsistencies(widened) == ["refutation: no accepted attempt with standard axioms"]
+
+    _, eq = _load("lt-vs-le")
+    claimed = eq.equivalence.backward.model_copy(
+        update={"proved": True, "rung": eq.equivalence.forward.rung,
+                "proof": eq.equivalence.forward.proof, "target": "sq_le_faithful_bwd"}
+    )  # fmt: skip
+    forged_eq = eq.model_copy(
+        update={"equivalence": eq.equivalence.model_copy(update={"backward": claimed})}
+    )
+    assert inconsistencies(forged_eq) == [
+        "second_implies_first: the proof is not of the recorded drafts",
+        "second_implies_first: no accepted attempt with standard axioms",
+    ]
+
+    _, mini = _load("unneeded-hypothesis")
+    [check] = mini.minimal.unneeded
+    moved = check.model_copy(update={"name": "x"})
+    forged_min = mini.model_copy(
+        update={"minimal": mini.minimal.model_copy(update={"checks": (moved,)})}
+    )
+    assert inconsistencies(forged_min) == ["unneeded x: not the proof without exactly x"]
