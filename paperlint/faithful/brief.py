@@ -88,3 +88,27 @@ def gate_brief(evidence: FaithfulnessEvidence) -> str:
 
 def _indent(text: str) -> str:
     return "\n".join(f"    {line}" for line in text.strip().split("\n"))
+
+
+def report_lines(evidence: FaithfulnessEvidence) -> list[str]:
+    """One line per kind of evidence, for the report (the gate's review is shown apart)."""
+    lines: list[str] = []
+    eq = evidence.equivalence
+    if eq is None:
+        lines.append("Second draft: none (one draft only).")
+    else:
+        lines.append(equivalence_lines(eq)[0])
+    if evidence.probe is not None:
+        lines.append(f"Counterexample probe: {probe_lines(evidence.probe)[0]}")
+    if evidence.second_probe is not None:
+        lines.append(f"Probe of draft 2: {probe_lines(evidence.second_probe)[0]}")
+    rules = sorted({lint.rule.value for lint in evidence.lints})
+    lines.append(f"Lints raised: {', '.join(rules) if rules else 'none'}.")
+    if evidence.minimal is not None:
+        unneeded = [f"`{c.name} : {c.lean_type}`" for c in evidence.minimal.unneeded]
+        lines.append(
+            "Hypotheses the proof does not need: "
+            + (", ".join(unneeded) if unneeded else "none found")
+            + "."
+        )
+    return lines
