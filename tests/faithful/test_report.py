@@ -2,11 +2,12 @@
 
 from pathlib import Path
 
-from paperlint.engine.workspace import safe_name
-from paperlint.faithful.store import FILE
 from paperlint.reports.html import render_html
 from paperlint.reports.load import load_workspace
 from paperlint.reports.markdown import render_markdown
+
+from paperlint.engine.workspace import safe_name
+from paperlint.faithful.store import FILE
 from tests.faithful.test_fixtures import _load
 from tests.reports.workspace_factory import build_workspace
 
