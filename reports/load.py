@@ -306,9 +306,9 @@ def _view(
 
 
 def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:
-    from paperlint.engine.workspace import safe_name
     from paperlint.faithful.brief import report_lines
     from paperlint.faithful.store import FILE, read_evidence
+    from paperlint.records.layout import safe_name
 
     evidence = read_evidence(workspace / "audits" / safe_name(record.id) / FILE)
     return tuple(report_lines(evidence)) if evidence is not None else ()

@@ -6,8 +6,8 @@ from paperlint.reports.html import render_html
 from paperlint.reports.load import load_workspace
 from paperlint.reports.markdown import render_markdown
 
-from paperlint.engine.workspace import safe_name
 from paperlint.faithful.store import FILE
+from paperlint.records.layout import safe_name
 from tests.faithful.test_fixtures import _load
 from tests.reports.workspace_factory import build_workspace
 
