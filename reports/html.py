@@ -135,6 +135,7 @@ def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
         ],
         "issue": _issue(view),
         "counterexample": view.counterexample,
+        "faithfulness": list(view.faithfulness),
         "unfinished": unfinished_text(record.unfinished) if record.unfinished else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,
         "stage": record.stage.value,

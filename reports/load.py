@@ -54,6 +54,7 @@ class ResultView:
     counterexample: str | None = None  # the claim the counterexample file proves
     # the blueprint's external inputs (citations: key, locator, where, bib_text), when present
     planned_inputs: tuple[dict[str, str], ...] = ()
+    faithfulness: tuple[str, ...] = ()  # lines from audits/<id>/faithfulness.json (#15)
 
     @property
     def id(self) -> str:
@@ -299,7 +300,17 @@ def _view(
             for item in planned.get("external_inputs") or []
             if isinstance(item, dict)
         ),
+        faithfulness=_faithfulness(workspace, record),
     )
+
+
+def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:
+    from paperlint.faithful.brief import report_lines
+    from paperlint.faithful.store import FILE, read_evidence
+    from paperlint.records.layout import safe_name
+
+    evidence = read_evidence(workspace / "audits" / safe_name(record.id) / FILE)
+    return tuple(report_lines(evidence)) if evidence is not None else ()
 
 
 def _lean_statement(workspace: Path, record: ResultRecord, notes: list[str]) -> str | None:

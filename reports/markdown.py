@@ -109,6 +109,9 @@ def result_lines(data: ReportData, view: ResultView) -> list[str]:
     statement = view.source.statement if view.source else "(not in the inventory)"
     lines += [md.block(statement, "latex"), ""]
     lines += _lean_lines(view)
+    if view.faithfulness:
+        lines += ["Faithfulness evidence:", ""]
+        lines += [f"- {md.inline(line)}" for line in view.faithfulness] + [""]
     lines += [f"**Verdict:** {label}", ""]
     lines += _verdict_details(data, view)
     files = evidence_files(view)

@@ -66,6 +66,8 @@ class Check(StrEnum):
     AXIOMS_MISSING = "axioms-missing"
     AXIOMS_NONSTANDARD = "axioms-nonstandard"
     AXIOMS_MISMATCH = "axioms-mismatch"  # evidence.axioms differs from the final check's
+    # Faithfulness evidence (#15), when recorded: claims Lean did not show, or no longer shows.
+    FAITHFULNESS_INCONSISTENT = "faithfulness-inconsistent"
     AXIOMS_OUTPUT_MISMATCH = "axioms-output-mismatch"  # the recorded Lean output says otherwise
     HYGIENE = "hygiene"  # a blocking hygiene finding in the Lean file or its local imports
     AUDIT_MISSING = "audit-missing"

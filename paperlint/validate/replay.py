@@ -17,7 +17,8 @@ from paperlint.errors import InputError
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
 from paperlint.validate.context import build_context
-from paperlint.validate.model import Finding, Snapshot
+from paperlint.validate.faithful_rules import evidence_path, rerun_claims
+from paperlint.validate.model import Check, Finding, Snapshot
 from paperlint.validate.redraft import Status, draft_context, draft_text, recheck_draft
 from paperlint.validate.validator import validate
 
@@ -230,6 +231,7 @@ def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayRepo
             one.lean.insert(0, _redraft(snap, record, lean, header))
             if one.lean[0].status == "refuted":
                 one.rederived = Verdict.UNFINISHED.value
+        findings += _faithfulness(snap, record, lean, one)
         results.append(one)
     parts = snap.meta.get("replay_parts") if snap.meta.get("replay") is True else None
     recorded = tuple(str(p) for p in parts) if isinstance(parts, list) else ()
@@ -250,6 +252,21 @@ def prompt_drift(events: Sequence[dict[str, Any]]) -> tuple[str, ...]:
         if event.get("prompt_drift") is True:
             drifted.append(where)
     return tuple(drifted)
+
+
+def _faithfulness(
+    snap: Snapshot, record: ResultRecord, lean: LeanSource, one: ResultReplay
+) -> list[Finding]:
+    """Re-check the faithfulness claims (#15); one that Lean now rejects is a finding."""
+    ctx = build_context(snap)
+    path = evidence_path(ctx, record)
+    found = []
+    for what, status, detail in rerun_claims(ctx, record, lean.verifier, lean.mode):
+        one.lean.append(LeanRerun(path, (what,), status, detail))
+        if status == "refuted":
+            message = f"faithfulness claim {what!r} does not re-check: {detail}"
+            found.append(Finding(path, Check.FAITHFULNESS_INCONSISTENT, message, result=record.id))
+    return found
 
 
 def _replay_flag(snap: Snapshot) -> tuple[str, ...]:

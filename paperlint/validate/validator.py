@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from paperlint.records.results import ResultRecord, Stage, Verdict
 from paperlint.validate.context import Context, build_context
+from paperlint.validate.faithful_rules import faithfulness_findings
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.inventory_rules import inventory_findings, replay_findings
 from paperlint.validate.issue_rules import issue_findings
@@ -34,6 +35,7 @@ def validate(snap: Snapshot) -> list[Finding]:
 def result_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     found = [*shape_findings(ctx, record), *hash_findings(ctx, record)]
     found += record_findings(ctx, record)
+    found += faithfulness_findings(ctx, record)
     if is_verified(record):
         found.extend(verified_findings(ctx, record))
     elif record.verdict is Verdict.ISSUE:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from paperlint.preflight.inventory import build_inventory
 from paperlint.preflight.model import Inventory
 

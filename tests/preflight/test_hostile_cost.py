@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from paperlint.preflight.inventory import MAX_STATEMENT_CHARS, build_inventory
 from paperlint.preflight.sourcetree import read_regular
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from paperlint.preflight.latexrun import safe_env
 
 needs_latexmk = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")

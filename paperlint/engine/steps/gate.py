@@ -15,6 +15,9 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.plan import Policy
 from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
 from paperlint.engine.steps.effects import ask, base_context, prompt_context, write_json
+from paperlint.faithful.check import check_statement
+from paperlint.faithful.policy import Next, decide
+from paperlint.faithful.store import FILE as FAITHFUL_FILE
 from paperlint.lean.compose import context_for, fingerprint
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
@@ -41,6 +44,7 @@ class Vacuity(BaseModel):
 class GateOutcome(StepOutcome):
     review: GateOutput  # the gate's own answer
     vacuity: Vacuity | None = None
+    refutation: Vacuity | None = None  # Lean refuted the statement itself (#15): redraft
     record: str  # audits/<id>/gate-N.json
     fingerprint: str | None = None  # of the statement, when the decision is PASS
     lean_file: str | None = None  # the type-checked draft
@@ -75,9 +79,12 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     action, draft = given.action, given.draft
     review = ask(ctx, "gate", Role.GATE, action, given.prompt, GateOutput)
     vacuity = None
+    refutation = None
     if review.decision == "PASS" and draft is not None:
         vacuity = _probe_vacuity(ctx, record, given, draft)
-    decided = decision(review, vacuity)
+        if vacuity is None and record.kind not in INPUT_KINDS:
+            refutation = _probe_faithfulness(ctx, record, given, draft)
+    decided = decision(review, vacuity or refutation)
     fp = fingerprint(draft.statement) if draft and decided.decision == "PASS" else None
     passed = draft if draft is not None and decided.decision == "PASS" else None
     data = {
@@ -101,6 +108,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         action=action,
         review=review,
         vacuity=vacuity,
+        refutation=refutation,
         record=path,
         fingerprint=fp,
         lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
@@ -159,8 +167,49 @@ def _probe_vacuity(
     return Vacuity(reason=probe.reason() or "vacuous statement")
 
 
+def _probe_faithfulness(
+    ctx: EngineContext, record: ResultRecord, given: GateStepInputs, draft: DraftOutput
+) -> Vacuity | None:
+    """The counterexample probe and lints of #15 before any proof search; a statement Lean
+    refutes (standard axioms only) goes back to the drafter with the witness. Like the
+    vacuity probe, an unanswered probe is no evidence and does not stop the run."""
+    evidence = check_statement(
+        ctx.verifier,
+        given.probe_context,
+        result=record.id,
+        statement=draft.statement,
+        definitions=draft.definitions,
+        tex=given.prompt.result.statement,
+        timeout_s=ctx.settings.lean_timeout_s,
+    )
+    probe = evidence.probe
+    refuted = probe is not None and probe.refuted
+    ctx.emit(
+        {
+            "type": "lean_check",
+            "result": record.id,
+            "obligation": None,
+            "kind": "faithfulness",
+            "outcome": "refuted" if refuted else "not_refuted",
+            "code": None,
+            "checked": sum(a.answered for a in probe.attempts) if probe else 0,
+            "duration_s": 0.0,
+            "replay": ctx.verifier.is_replay,
+        }
+    )
+    write_json(
+        ctx,
+        ctx.ws.audit_dir(record.id) / FAITHFUL_FILE,
+        evidence.model_dump(mode="json", by_alias=True),
+    )
+    decided = decide(evidence, None)
+    if decided.next is not Next.REDRAFT:
+        return None
+    return Vacuity(reason=f"{decided.why}: {' '.join(decided.feedback.split())[:400]}")
+
+
 def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultRecord:
-    gate = decision(outcome.review, outcome.vacuity)
+    gate = decision(outcome.review, outcome.vacuity or outcome.refutation)
     gates = [*record.work.gates, gate]
     evidence = evolve(record.evidence, gate=outcome.record)
     if gate.decision == "PASS" and outcome.fingerprint:

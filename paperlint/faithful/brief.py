@@ -1,0 +1,114 @@
+"""What the gate (and the report) is shown of the faithfulness evidence: signals, as text.
+
+The gate reads this block beside the paper's statement. It says what Lean showed and what it
+did not, in that order, and asks a question where the drafts disagree; it never states a
+verdict. Pure text from the record, so the report shows the same words.
+"""
+
+from __future__ import annotations
+
+from paperlint.faithful.model import (
+    Agreement,
+    Direction,
+    Equivalence,
+    FaithfulnessEvidence,
+    HypothesisStatus,
+    ProbeResult,
+)
+
+_DIRECTION = {
+    Direction.FORWARD: "draft 1 ⇒ draft 2",
+    Direction.BACKWARD: "draft 2 ⇒ draft 1",
+}
+
+
+def equivalence_lines(equivalence: Equivalence) -> list[str]:
+    if equivalence.agreement is Agreement.EQUIVALENT:
+        rungs = [
+            f"{_DIRECTION[d.direction]} by {d.rung.value}"
+            for d in (equivalence.forward, equivalence.backward)
+            if d is not None and d.rung is not None
+        ]
+        return [f"Two independent drafts are equivalent in Lean ({'; '.join(rungs)})."]
+    if equivalence.agreement in (Agreement.NO_ANSWER, Agreement.UNREADABLE):
+        return [f"Equivalence of the two drafts not checked: {equivalence.agreement.value}."]
+    failing = ", ".join(_DIRECTION[d] for d in equivalence.failing)
+    return [
+        f"The two drafts DISAGREE: no rung proved {failing} (not a refutation).",
+        "Draft 1:",
+        _indent(equivalence.first),
+        "Draft 2:",
+        _indent(equivalence.second),
+        "Say which reading is the paper's; if both are defensible readings of the paper, "
+        "the result needs a DOMAIN_CLARIFICATION.",
+    ]
+
+
+def probe_lines(probe: ProbeResult) -> list[str]:
+    if probe.skipped:
+        return [f"Counterexample probe not run: {probe.skipped}."]
+    if probe.refutation is not None:
+        ref = probe.refutation
+        where = ", ".join(f"{k} := {v}" for k, v in ref.assignment.items())
+        at = f" at {where}" if where else ""
+        return [
+            f"Lean REFUTES the statement{at} ({ref.step.value}; axioms: {', '.join(ref.axioms)}):",
+            _indent(ref.declaration),
+            "Either the Lean is a mistranslation (send it back to the drafter with this "
+            "witness) or the paper's statement is false (an ERROR issue).",
+        ]
+    tried = len(probe.attempts)
+    lines = [f"No counterexample found in {tried} Lean attempts (this proves nothing)."]
+    if probe.hint:
+        lines.append(f"plausible reported an uncompiled witness: {probe.hint}")
+    return lines
+
+
+def gate_brief(evidence: FaithfulnessEvidence) -> str:
+    """The block the gate reads: equivalence, probe, lints, minimal hypotheses."""
+    lines: list[str] = []
+    if evidence.equivalence is not None:
+        lines += equivalence_lines(evidence.equivalence)
+    if evidence.probe is not None:
+        lines += probe_lines(evidence.probe)
+    if evidence.second_probe is not None:
+        lines += ["Draft 2, probed the same way:", *probe_lines(evidence.second_probe)]
+    if evidence.lints:
+        lines.append("Advisory lints (signals to answer, not verdicts):")
+        lines += [f"- {lint.render()}" for lint in evidence.lints]
+    if evidence.minimal is not None:
+        for check in evidence.minimal.checks:
+            if check.status is HypothesisStatus.UNNEEDED:
+                lines.append(
+                    f"Hypothesis `{check.name} : {check.lean_type}` is not needed by the proof "
+                    "(a PAPER_ASSUMPTION note or an EXPOSITION remark, never dropped)."
+                )
+    return "\n".join(lines)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"    {line}" for line in text.strip().split("\n"))
+
+
+def report_lines(evidence: FaithfulnessEvidence) -> list[str]:
+    """One line per kind of evidence, for the report (the gate's review is shown apart)."""
+    lines: list[str] = []
+    eq = evidence.equivalence
+    if eq is None:
+        lines.append("Second draft: none (one draft only).")
+    else:
+        lines.append(equivalence_lines(eq)[0])
+    if evidence.probe is not None:
+        lines.append(f"Counterexample probe: {probe_lines(evidence.probe)[0]}")
+    if evidence.second_probe is not None:
+        lines.append(f"Probe of draft 2: {probe_lines(evidence.second_probe)[0]}")
+    rules = sorted({lint.rule.value for lint in evidence.lints})
+    lines.append(f"Lints raised: {', '.join(rules) if rules else 'none'}.")
+    if evidence.minimal is not None:
+        unneeded = [f"`{c.name} : {c.lean_type}`" for c in evidence.minimal.unneeded]
+        lines.append(
+            "Hypotheses the proof does not need: "
+            + (", ".join(unneeded) if unneeded else "none found")
+            + "."
+        )
+    return lines

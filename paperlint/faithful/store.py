@@ -1,0 +1,23 @@
+"""Where a result's faithfulness evidence lives in a check workspace, and reading it back.
+
+`audits/<id>/faithfulness.json` (the latest round), a `paperlint.faithfulness/1` record. A
+file that is missing or unreadable is "no evidence", never a pass.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from paperlint.faithful.model import FaithfulnessEvidence
+
+FILE = "faithfulness.json"
+
+
+def read_evidence(path: Path) -> FaithfulnessEvidence | None:
+    try:
+        return FaithfulnessEvidence.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, ValidationError, json.JSONDecodeError):
+        return None
