@@ -16,6 +16,7 @@ from paperlint.reports.markdown import render_markdown
 from paperlint.reports.sarif import render_sarif
 from paperlint.reports.worksheet import render_files_to_check, render_worksheet
 
+from paperlint.domain import ReportFormat
 from paperlint.records import write_text_atomic
 
 
@@ -23,13 +24,13 @@ def _dump(render: Callable[[ReportData], dict[str, Any]]) -> Callable[[ReportDat
     return lambda data: json.dumps(render(data), indent=2, ensure_ascii=False) + "\n"
 
 
-# --format name -> (file name, renderer)
+# --format name (paperlint.domain.ReportFormat) -> (file name, renderer)
 FORMATS: Final[dict[str, tuple[str, Callable[[ReportData], str]]]] = {
-    "md": ("report.md", render_markdown),
-    "html": ("report.html", render_html),
-    "json": ("report.json", _dump(render_json)),
-    "sarif": ("report.sarif", _dump(render_sarif)),
-    "blueprint": ("blueprint.tex", render_blueprint),
+    ReportFormat.MD: ("report.md", render_markdown),
+    ReportFormat.HTML: ("report.html", render_html),
+    ReportFormat.JSON: ("report.json", _dump(render_json)),
+    ReportFormat.SARIF: ("report.sarif", _dump(render_sarif)),
+    ReportFormat.BLUEPRINT: ("blueprint.tex", render_blueprint),
 }
 # Written only with the full report (no --format of their own).
 EXTRA: Final[dict[str, Callable[[ReportData], str]]] = {
