@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from paperlint.domain import IssueClass, IssueSide
 from paperlint.records.results import Condition, ConditionKind, Issue, Unfinished
 
 CONDITION_KINDS: dict[ConditionKind, str] = {
@@ -15,17 +16,20 @@ CONDITION_KINDS: dict[ConditionKind, str] = {
 }
 EXTERNAL_KINDS = (ConditionKind.CITED, ConditionKind.ASSERTED, ConditionKind.MISSING_FROM_MATHLIB)
 
+# Keyed by the enums (a StrEnum member and its value hash alike, so string lookups still work).
 ISSUE_CLASSES: dict[str, str] = {
-    "ERROR": "the printed conclusion is false; a counterexample exists",
-    "PAPER_ARGUMENT_GAP": "a step's justification does not hold; the conclusion may be true",
-    "PAPER_ASSUMPTION_GAP": "a step needs a hypothesis the paper does not state",
-    "EXPOSITION_GAP": "the conclusion is true, but a range or case is not covered",
-    "DOMAIN_CLARIFICATION": "the objects are ambiguous; the conclusion depends on the reading",
+    IssueClass.ERROR: "the printed conclusion is false; a counterexample exists",
+    IssueClass.PAPER_ARGUMENT_GAP: "a step's justification does not hold; the conclusion may be "
+    "true",
+    IssueClass.PAPER_ASSUMPTION_GAP: "a step needs a hypothesis the paper does not state",
+    IssueClass.EXPOSITION_GAP: "the conclusion is true, but a range or case is not covered",
+    IssueClass.DOMAIN_CLARIFICATION: "the objects are ambiguous; the conclusion depends on the "
+    "reading",
 }
-SIDES = {
-    "paper": "the paper",
-    "formalization": "the formalisation (not the paper)",
-    "unknown": "not determined",
+SIDES: dict[str, str] = {
+    IssueSide.PAPER: "the paper",
+    IssueSide.FORMALIZATION: "the formalisation (not the paper)",
+    IssueSide.UNKNOWN: "not determined",
 }
 
 

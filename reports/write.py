@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from paperlint.domain import ReportFormat
 from paperlint.records import write_text_atomic
 from paperlint.reports.blueprint_tex import render_blueprint
 from paperlint.reports.graph import render_svg
@@ -22,13 +23,13 @@ def _dump(render: Callable[[ReportData], dict[str, Any]]) -> Callable[[ReportDat
     return lambda data: json.dumps(render(data), indent=2, ensure_ascii=False) + "\n"
 
 
-# --format name -> (file name, renderer)
+# --format name (paperlint.domain.ReportFormat) -> (file name, renderer)
 FORMATS: Final[dict[str, tuple[str, Callable[[ReportData], str]]]] = {
-    "md": ("report.md", render_markdown),
-    "html": ("report.html", render_html),
-    "json": ("report.json", _dump(render_json)),
-    "sarif": ("report.sarif", _dump(render_sarif)),
-    "blueprint": ("blueprint.tex", render_blueprint),
+    ReportFormat.MD: ("report.md", render_markdown),
+    ReportFormat.HTML: ("report.html", render_html),
+    ReportFormat.JSON: ("report.json", _dump(render_json)),
+    ReportFormat.SARIF: ("report.sarif", _dump(render_sarif)),
+    ReportFormat.BLUEPRINT: ("blueprint.tex", render_blueprint),
 }
 # Written only with the full report (no --format of their own).
 EXTRA: Final[dict[str, Callable[[ReportData], str]]] = {

@@ -7,9 +7,10 @@ from pathlib import Path
 import typer
 
 from paperlint.cli.root import app
+from paperlint.domain import ReportFormat
 from paperlint.errors import InputError
 
-FORMATS = ("md", "html", "json", "sarif", "blueprint")
+FORMATS = tuple(f.value for f in ReportFormat)
 
 
 @app.command("report")

@@ -8,9 +8,10 @@ from pathlib import Path
 import typer
 
 from paperlint.cli.root import app
+from paperlint.domain import ValidateFormat
 from paperlint.errors import InputError
 
-FORMATS = ("text", "json")
+FORMATS = tuple(f.value for f in ValidateFormat)
 
 
 def _format(fmt: str) -> str:

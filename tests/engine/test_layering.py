@@ -60,7 +60,8 @@ def test_guard_imports_the_refusal_scan_statically():
 def _assignments(pattern: str) -> list[str]:
     """Files that bind a module-level name matching `pattern` to a literal set/tuple/enum."""
     found = []
-    for path in [*PACKAGE.rglob("*.py"), *(PACKAGE.parent / "blueprint").rglob("*.py")]:
+    roots = [PACKAGE, *(PACKAGE.parent / name for name in ("blueprint", "preflight", "reports"))]
+    for path in [p for root in roots for p in root.rglob("*.py")]:
         text = path.read_text(encoding="utf-8")
         if re.search(pattern, text, flags=re.MULTILINE):
             found.append(path.name)
@@ -75,6 +76,7 @@ def test_each_domain_fact_is_defined_once():
         "issue classes": r'"PAPER_ASSUMPTION_GAP"',
         "condition kinds": r'"missing_from_mathlib"',
         "roles": r'^\s+ISSUE_CHECKER = "issue_checker"',
+        "report formats": r'= "sarif"$|"sarif",',  # the enum member, or a tuple of names
     }
     for fact, pattern in facts.items():
         assert _assignments(pattern) == ["domain.py"], (fact, _assignments(pattern))
