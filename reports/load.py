@@ -99,6 +99,7 @@ class ReportData:
     notes: list[str] = field(default_factory=list)
     since: dict[str, Any] | None = None  # after `paperlint revise`: changes since the last version
     title: str | None = None  # the paper's `\\title{…}`, when its root file has one
+    paper_path: str | None = None  # the PAPER the check was given (the run snapshot's `paper`)
 
     @property
     def is_replay(self) -> bool:
@@ -140,6 +141,7 @@ def load_workspace(workspace: Path) -> ReportData:
         notes=notes,
         since=load_since(workspace),
         title=_paper_title(workspace, inventory),
+        paper_path=_paper_path(workspace),
     )
 
 
@@ -163,6 +165,15 @@ def _load_blueprint(workspace: Path, notes: list[str]) -> dict[str, dict[str, An
         return None
     entries = raw.get("entries") or raw.get("results") or []
     return {e["id"]: e for e in entries if isinstance(e, dict) and "id" in e}
+
+
+def _paper_path(workspace: Path) -> str | None:
+    try:
+        config = tomllib.loads((workspace / "paperlint.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None  # _load_versions says so in the notes
+    paper = config.get("run", {}).get("paper")
+    return str(paper) if paper else None
 
 
 def _paper_title(workspace: Path, inventory: Inventory | None) -> str | None:

@@ -18,7 +18,13 @@ def preflight(
     fmt: str = typer.Option("text", "--format", help="text or json"),
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the inventory JSON."),
     latex: bool = typer.Option(False, "--latex", help="Take numbers from a LaTeX compile."),
-) -> None:
+    strict: bool = typer.Option(
+        False, "--strict", help="Exit 1 when a diagnostic is an error (for CI and pre-commit)."
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Print only the diagnostics, not the inventory."
+    ),
+) -> int:
     """List every numbered result with its number, label, place, proof and uses."""
     from paperlint.preflight.inventory import build_inventory
     from paperlint.preflight.render import text_table
@@ -37,9 +43,13 @@ def preflight(
         from paperlint.records import write_record
 
         write_record(output, inventory)
-    if fmt == "json":
+    if quiet:
+        pass
+    elif fmt == "json":
         typer.echo(json.dumps(inventory.model_dump(mode="json", by_alias=True), indent=2))
     else:
         typer.echo(text_table(inventory))
     for diagnostic in inventory.diagnostics:
         typer.echo(diagnostic.render(), err=True)
+    errors = sum(1 for d in inventory.diagnostics if d.severity == "error")
+    return 1 if strict and errors else 0

@@ -4,25 +4,9 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from paperlint.reports.graph import GROUP_AT
 from paperlint.reports.html import render_html
 from paperlint.reports.load import load_workspace
-
-from paperlint.cli.root import run
-
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "fixtures" / "sample-variance"
-
-
-@pytest.fixture(scope="module")
-def example(tmp_path_factory) -> Path:
-    """The README's example: the real CLI on the replayed sample-variance paper."""
-    out = tmp_path_factory.mktemp("example") / "ws"
-    rc = run(["check", str(FIXTURE / "paper.tex"), "--replay", str(FIXTURE / "replay")]
-             + ["--workdir", str(out), "--fresh"])  # fmt: skip
-    assert rc == 1  # the example records two issues
-    return out
 
 
 def test_title_is_the_papers_and_the_other_pages_are_linked(example):
