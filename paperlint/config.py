@@ -35,14 +35,25 @@ class _Section(BaseModel):
 class ModelsConfig(_Section):
     """litellm model strings per role; None means "not configured" (never a silent default)."""
 
-    architect: str | None = None
-    drafter: str | None = None
-    gate: str | None = None
-    prover: list[str] = Field(
-        default_factory=list, description="Escalation ladder: cheaper model first."
+    architect: str | None = Field(
+        default=None, description="Plans each result: Lean names, uses, external inputs."
     )
-    auditor: str | None = None
-    issue_checker: str | None = None
+    drafter: str | None = Field(
+        default=None, description="Writes the Lean statement of each result."
+    )
+    gate: str | None = Field(
+        default=None, description="Checks that a Lean statement says what the paper says."
+    )
+    prover: list[str] = Field(
+        default_factory=list,
+        description="Escalation ladder of proof writers: cheaper model first.",
+    )
+    auditor: str | None = Field(
+        default=None, description="Reviews a finished proof before a verdict is recorded."
+    )
+    issue_checker: str | None = Field(
+        default=None, description="The second, independent review of a suspected issue."
+    )
 
     @field_validator("prover", mode="before")
     @classmethod
@@ -60,22 +71,36 @@ class ModelsConfig(_Section):
 
 
 class BudgetConfig(_Section):
-    max_cost_usd: float | None = Field(default=None, ge=0)
-    max_calls: int | None = Field(default=None, ge=0)
+    max_cost_usd: float | None = Field(
+        default=None, ge=0, description="Stop when the model spend reaches this (USD)."
+    )
+    max_calls: int | None = Field(
+        default=None, ge=0, description="Stop after this many model calls."
+    )
     prover_attempts: int = Field(default=4, ge=1, description="Prover calls per obligation.")
     escalate_after: int = Field(default=2, ge=1, description="Failures before a stronger model.")
-    draft_rounds: int = Field(default=2, ge=1)
+    draft_rounds: int = Field(
+        default=2, ge=1, description="Statement drafts per result before it is unfinished."
+    )
     repair_retries: int = Field(default=2, ge=0, description="Re-asks after invalid output.")
-    max_failed_attempts_in_prompt: int = Field(default=3, ge=0)
+    max_failed_attempts_in_prompt: int = Field(
+        default=3, ge=0, description="Earlier failed proofs shown to the prover."
+    )
 
 
 class LeanConfig(_Section):
     project_dir: str | None = Field(default=None, description="None: the bundled lean-project/.")
-    repl_dir: str | None = None
-    timeout_s: float = Field(default=120, gt=0)
-    final_timeout_s: float = Field(default=900, gt=0)
-    max_heartbeats: int = Field(default=400000, ge=0)
-    memory_mb: int = Field(default=16384, gt=0)
+    repl_dir: str | None = Field(
+        default=None, description="None: the REPL built by `paperlint setup`."
+    )
+    timeout_s: float = Field(default=120, gt=0, description="Seconds per REPL check.")
+    final_timeout_s: float = Field(
+        default=900, gt=0, description="Seconds for the final `lake env lean` check."
+    )
+    max_heartbeats: int = Field(
+        default=400000, ge=0, description="Lean's maxHeartbeats per declaration."
+    )
+    memory_mb: int = Field(default=16384, gt=0, description="Memory limit of the REPL (MB).")
     sandbox: Literal["auto", "required", "off"] = Field(
         default="auto",
         description="bubblewrap confinement of every Lean process: auto, required or off.",
@@ -86,8 +111,10 @@ class RetryConfig(_Section):
     """Backoff for rate limits and transient provider errors."""
 
     max_attempts: int = Field(default=6, ge=1, description="Tries per request, the first included.")
-    base_delay_s: float = Field(default=2.0, ge=0)
-    max_delay_s: float = Field(default=60.0, ge=0)
+    base_delay_s: float = Field(
+        default=2.0, ge=0, description="First backoff delay; it doubles per retry."
+    )
+    max_delay_s: float = Field(default=60.0, ge=0, description="Longest backoff delay.")
 
 
 class Config(_Section):
@@ -203,17 +230,50 @@ def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, An
 
 
 def _located_error(exc: ValidationError, path: Path | None) -> InputError:
-    first = exc.errors()[0]
-    key = ".".join(str(part) for part in first["loc"])
-    names = [part for part in first["loc"] if isinstance(part, str)]
-    line = _find_key_line(path, names[-1]) if path is not None and names else None
-    hint = None
-    if first["type"] == "extra_forbidden":
-        message = f"unknown config key '{key}'"
-        hint = "see docs for the keys of [models], [budget], [lean] and [retry]"
-    else:
-        message = _describe(exc)
-    return InputError(message, path=path, line=line, hint=hint)
+    errors = exc.errors()
+    unknown = [e for e in errors if e["type"] == "extra_forbidden"]
+    if not unknown:
+        first = errors[0]
+        names = [part for part in first["loc"] if isinstance(part, str)]
+        line = _find_key_line(path, names[-1]) if path is not None and names else None
+        return InputError(_describe(exc), path=path, line=line)
+    # every unknown key at once, each with its line and the nearest known key
+    lines = []
+    for error in unknown:
+        names = [str(part) for part in error["loc"]]
+        where = _find_key_line(path, names[-1]) if path is not None else None
+        guess = _suggest(names)
+        lines.append(
+            f"unknown config key '{'.'.join(names)}'"
+            + (f" (line {where})" if where is not None else "")
+            + (f"; did you mean '{guess}'?" if guess else "")
+        )
+    first_line = _find_key_line(path, str(unknown[0]["loc"][-1])) if path is not None else None
+    return InputError(
+        "; ".join(lines),
+        path=path,
+        line=first_line,
+        hint="docs/config.md lists every key of [models], [budget], [lean] and [retry]",
+    )
+
+
+def _suggest(names: list[str]) -> str | None:
+    """The known key nearest to a misspelt one (`budget.max_cost` -> `budget.max_cost_usd`)."""
+    import difflib
+
+    model: type[BaseModel] = Config
+    for name in names[:-1]:
+        field = model.model_fields.get(name)
+        if field is None or not isinstance(field.annotation, type):
+            return None
+        if not issubclass(field.annotation, BaseModel):
+            return None
+        model = field.annotation
+    known = list(model.model_fields)
+    match = difflib.get_close_matches(names[-1], known, n=1, cutoff=0.6)
+    if not match:
+        return None
+    return ".".join([*names[:-1], match[0]])
 
 
 def _describe(exc: ValidationError, prefix: str | None = None) -> str:

@@ -43,6 +43,7 @@ def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
         diagnostics=_diagnostics(flat, walk),
     )
     citations.attach(flat, inventory)
+    inventory.diagnostics.extend(references.undefined(flat, set(walk.labels)))
     log.info("preflight: %d results in %s", len(results), flat.root)
     return inventory
 

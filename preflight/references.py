@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from paperlint.preflight.model import Result
+from paperlint.preflight.model import Diagnostic, Result
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
@@ -128,3 +128,32 @@ def resolve_uses(flat: FlatSource, walk: WalkOutput, results: list[Result], ids:
         if result.proof is not None:
             used = resolve(normalise(result.proof.text, wrappers), owners, titles)
             result.proof_uses = [r for r in used if r != result.id]
+
+
+_ANY_LABEL = re.compile(r"\\[A-Za-z]*label\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
+
+
+def undefined(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
+    """One warning per referenced label that no `\\label` defines, at its first use (what
+    LaTeX prints as `??`). Silent when the paper defines no label at all (nothing to check)."""
+    if not known:
+        return []
+    # labels other packages define (`\\nllabel` of algorithm2e, `\\zlabel`, …) count too
+    known = known | {m.group(1).strip() for m in _ANY_LABEL.finditer(flat.text)}
+    out: dict[str, Diagnostic] = {}
+    for match in _REF.finditer(flat.text):
+        whole = (match.group(1) or match.group(3) or "").strip()
+        if whole in known:  # `\\ref{a,b}` names the one label "a,b"
+            continue
+        for key in reference_keys(match.group(0)):
+            if key in known or key in out or "#" in key:  # `#1`: inside a macro definition
+                continue
+            file, line = flat.locate(match.start())
+            out[key] = Diagnostic(
+                severity="warning",
+                file=file,
+                line=line,
+                code="undefined-reference",
+                message=f"reference to undefined label {key!r} (LaTeX prints ??)",
+            )
+    return list(out.values())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from paperlint.domain import IssueClass, IssueSide
 from paperlint.records.results import Condition, ConditionKind, Issue, Unfinished
@@ -89,3 +90,36 @@ def unfinished_text(unfinished: Unfinished) -> str:
     if unfinished.remaining:
         text += f" (remaining: {', '.join(unfinished.remaining)})"
     return text
+
+
+SHARED_AT = 3  # a reason given for this many results or more is stated once, with the list
+
+
+def shown_paths(text: str, workspace: Path) -> str:
+    """Absolute local paths as a reader elsewhere can use them: relative to the workspace,
+    `<paperlint>/…` for paperlint's own files, `~/…` under the home folder."""
+    from paperlint.lean.pins import default_project_dir
+
+    own = default_project_dir().parent  # holds lean-project/ and the REPL's cache
+    for base, shown in (
+        (workspace.resolve(), ""),
+        (workspace.absolute(), ""),
+        (own, "<paperlint>/"),
+        (Path.home(), "~/"),
+    ):
+        prefix = str(base).rstrip("/") + "/"
+        if len(prefix) > 1:
+            text = text.replace(prefix, shown)
+    return text
+
+
+def unfinished_groups(texts: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """Reasons shared by `SHARED_AT` results or more: (reason, result ids), most common first.
+
+    `texts` maps a result id to its unfinished text, in document order.
+    """
+    by_text: dict[str, list[str]] = {}
+    for result_id, text in texts.items():
+        by_text.setdefault(text, []).append(result_id)
+    groups = [(text, ids) for text, ids in by_text.items() if len(ids) >= SHARED_AT]
+    return sorted(groups, key=lambda group: -len(group[1]))

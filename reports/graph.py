@@ -94,14 +94,28 @@ def place(rows: list[list[str]]) -> tuple[dict[str, tuple[float, float]], float,
 
 def render_svg(data: ReportData, *, link: bool = False) -> str:
     """The picture; with `link`, each node links to its result's section of the HTML report."""
-    graph = build_graph(data)
-    order = [view.id for view in data.views]
-    centres, width, height = place(layers(graph, order))
+    return _picture(data.views, build_graph(data), link=link)
+
+
+def _picture(
+    views: list[ResultView],
+    graph: nx.DiGraph,
+    *,
+    link: bool,
+    outside: frozenset[str] = frozenset(),
+    title: str = "Dependency graph of the paper's results",
+) -> str:
+    """Draw `views` and the edges among them; `outside` ones are drawn as references."""
+    ids = [view.id for view in views]
+    graph = nx.DiGraph(graph.subgraph(ids))
+    # Other sections' results are context: they sit on the top rows, without their own uses.
+    graph.remove_edges_from([(s, t) for s, t in list(graph.edges()) if t in outside])
+    centres, width, height = place(layers(graph, ids))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" class="depgraph" '
         'font-family="system-ui, sans-serif" font-size="12">',
-        "<title>Dependency graph of the paper's results</title>",
+        f"<title>{escape(title)}</title>",
         _defs(),
         *_legend(),
     ]
@@ -109,9 +123,137 @@ def render_svg(data: ReportData, *, link: bool = False) -> str:
     opacity = 0.75 if graph.number_of_edges() <= 60 else 0.4
     for source, target, attrs in graph.edges(data=True):
         parts.append(_edge(centres[source], centres[target], bool(attrs["statement"]), opacity))
-    parts += [_node(view, centres[view.id], link) for view in data.views]
+    parts += [_node(view, centres[view.id], link, view.id in outside) for view in views]
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+GROUP_AT = 60  # more results than this: an overview of the sections plus one graph per section
+
+
+@dataclass(frozen=True)
+class Group:
+    """One section of the paper in the grouped graph."""
+
+    key: str  # the section's number ("2"), or "" for results without a dotted number
+    views: list[ResultView]
+    svg: str  # this section's results plus, drawn apart, the results of others they use
+    uses: dict[str, int]  # other section -> how many edges come from it
+
+
+def section_of(view: ResultView) -> str:
+    number = view.number or ""
+    return number.rsplit(".", 1)[0] if "." in number else ""
+
+
+def grouped(data: ReportData, *, link: bool = True) -> list[Group] | None:
+    """Per-section graphs when the paper is too large for one readable picture, else None."""
+    if len(data.views) <= GROUP_AT:
+        return None
+    graph = build_graph(data)
+    sections: dict[str, list[ResultView]] = {}
+    for view in data.views:
+        sections.setdefault(section_of(view), []).append(view)
+    if len(sections) < 2:
+        return None
+    by_id = {view.id: view for view in data.views}
+    groups = []
+    for key, views in sections.items():
+        own = {view.id for view in views}
+        used = sorted(
+            {p for v in own for p in graph.predecessors(v) if p not in own},
+            key=[view.id for view in data.views].index,
+        )
+        uses: dict[str, int] = {}
+        for source, target in graph.edges():
+            if target in own and source not in own:
+                uses[section_of(by_id[source])] = uses.get(section_of(by_id[source]), 0) + 1
+        title = f"Dependency graph of section {key or '(unnumbered)'}"
+        svg = _picture(
+            [by_id[u] for u in used] + views, graph, link=link, outside=frozenset(used), title=title
+        )
+        groups.append(Group(key, views, svg, uses))
+    return groups
+
+
+def overview_svg(groups: list[Group]) -> str:
+    """One box per section, its verdicts as a bar, and arrows for uses between sections."""
+    graph = nx.DiGraph()
+    for group in groups:
+        graph.add_node(group.key)
+    for group in groups:
+        for source, count in group.uses.items():
+            if source != group.key and source in graph:
+                graph.add_edge(source, group.key, count=count)
+    order = [group.key for group in groups]
+    box_w, box_h, gap, row_h = 132, 44, 20, 84
+    rows = layers(graph, order)
+    wrapped = [row[i : i + 6] for row in rows for i in range(0, len(row), 6)]
+    widest = max(len(row) for row in wrapped)
+    width = max(2 * MARGIN + widest * (box_w + gap) - gap, 600)
+    centres: dict[str, tuple[float, float]] = {}
+    for r, row in enumerate(wrapped):
+        left = (width - (len(row) * (box_w + gap) - gap)) / 2 + box_w / 2
+        for i, key in enumerate(row):
+            centres[key] = (left + i * (box_w + gap), MARGIN + r * row_h + box_h / 2)
+    height = 2 * MARGIN + len(wrapped) * row_h - (row_h - box_h)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" class="depgraph overview" '
+        'font-family="system-ui, sans-serif" font-size="12">',
+        "<title>Sections of the paper and the uses between them</title>",
+        # a fixed-size head: with markerUnits=strokeWidth it would grow with the thick lines
+        '<defs><marker id="arrow-fixed" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" '
+        'markerHeight="9" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 '
+        'L0,10 z" fill="#555"/></marker></defs>',
+    ]
+    for source, target, attrs in graph.edges(data=True):
+        (x1, y1), (x2, y2) = centres[source], centres[target]
+        y1, y2 = y1 + box_h / 2, y2 - box_h / 2
+        bend = max(abs(y2 - y1) / 2, 20)
+        stroke = min(1 + attrs["count"] / 4, 5)
+        parts.append(
+            f'<path class="edge section-use" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} '
+            f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}" fill="none" stroke="#555" '
+            f'stroke-opacity="0.5" stroke-width="{stroke:.1f}" marker-end="url(#arrow-fixed)">'
+            f"<title>{attrs['count']} uses</title></path>"
+        )
+    for group in groups:
+        parts.append(_section_box(group, centres[group.key], box_w, box_h))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _section_box(group: Group, centre: tuple[float, float], w: int, h: int) -> str:
+    x, y = centre[0] - w / 2, centre[1] - h / 2
+    counts: dict[str, int] = {}
+    for view in group.views:
+        counts[verdict_key(view)] = counts.get(verdict_key(view), 0) + 1
+    name = f"§{group.key}" if group.key else "unnumbered"
+    tooltip = ", ".join(f"{n} {VERDICT_LABELS[k]}" for k, n in counts.items())
+    bits = [
+        f"<title>{escape(f'{name}: {tooltip}')}</title>",
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="6" fill="#fff" '
+        'stroke="#333"/>',
+        f'<text x="{centre[0]:.1f}" y="{y + 17:.1f}" text-anchor="middle" fill="#111">'
+        f"{escape(name)} · {len(group.views)} results</text>",
+    ]
+    left = x + 8
+    for key in COLOURS:  # the section's verdicts as one bar, in the legend's order
+        if counts.get(key):
+            part = (w - 16) * counts[key] / len(group.views)
+            bits.append(
+                f'<rect x="{left:.1f}" y="{y + 26:.1f}" width="{part:.1f}" height="10" '
+                f'fill="{COLOURS[key]}" stroke="#333" stroke-width="0.5"/>'
+            )
+            left += part
+    body = "".join(bits)
+    href = quoteattr("#" + section_anchor(group.key))
+    return f'<g class="section" data-section={quoteattr(group.key)}><a href={href}>{body}</a></g>'
+
+
+def section_anchor(key: str) -> str:
+    return "g-" + ("".join(c if c.isalnum() else "-" for c in key) or "unnumbered")
 
 
 def _defs() -> str:
@@ -147,11 +289,15 @@ def anchor(result_id: str) -> str:
     return "r-" + "".join(c if c.isalnum() else "-" for c in result_id)
 
 
-def _node(view: ResultView, centre: tuple[float, float], link: bool) -> str:
+def _node(view: ResultView, centre: tuple[float, float], link: bool, outside: bool = False) -> str:
     key = verdict_key(view)
     x, y = centre[0] - NODE_W / 2, centre[1] - NODE_H / 2
     border = ' stroke-dasharray="3 2"' if key == "input" else ""
+    if outside:  # a result of another section, drawn faint so this section's own stand out
+        border += ' fill-opacity="0.35" stroke-opacity="0.5"'
     tooltip = f"{view.heading} ({view.id}): {VERDICT_LABELS[key]}"
+    if outside:
+        tooltip += ", from another section"
     body = (
         f"<title>{escape(tooltip)}</title>"
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W}" height="{NODE_H}" rx="6" '
@@ -161,7 +307,8 @@ def _node(view: ResultView, centre: tuple[float, float], link: bool) -> str:
     )
     if link:
         body = f"<a href={quoteattr('#' + anchor(view.id))}>{body}</a>"
-    return f'<g class="node" data-id={quoteattr(view.id)} data-verdict="{key}">{body}</g>'
+    extra = ' data-outside="true"' if outside else ""
+    return f'<g class="node" data-id={quoteattr(view.id)} data-verdict="{key}"{extra}>{body}</g>'
 
 
 def _legend() -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, StrictUndefined
 from markupsafe import Markup
@@ -20,9 +21,18 @@ from paperlint.reports.describe import (
     condition_source,
     issue_confirmation,
     issue_location,
+    shown_paths,
+    unfinished_groups,
     unfinished_text,
 )
-from paperlint.reports.graph import COLOURS, anchor, render_svg
+from paperlint.reports.graph import (
+    COLOURS,
+    anchor,
+    grouped,
+    overview_svg,
+    render_svg,
+    section_anchor,
+)
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import HEADERS, since_rows
 from paperlint.reports.summary import (
@@ -38,28 +48,76 @@ from paperlint.reports.summary import (
     verdict_key,
     version_label,
 )
+from paperlint.reports.texmath import statement_html
 
 
 def _asset(name: str) -> str:
     return resources.files("paperlint.reports").joinpath(name).read_text(encoding="utf-8")
 
 
+# The other outputs beside report.html (design §3: `report/`), linked from its header.
+PAGES = (
+    ("report.md", "Markdown report"),
+    ("worksheet.md", "worksheet of external inputs"),
+    ("files-to-check.md", "Lean files to check"),
+    ("report.json", "JSON"),
+    ("report.sarif", "SARIF"),
+    ("graph.svg", "graph"),
+)
+
+
 def render_html(data: ReportData, *, svg: str | None = None) -> str:
     env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
     env.filters["version_label"] = version_label
     template = env.from_string(_asset("report.html.j2"))
+    groups = grouped(data) if svg is None else None
     return template.render(
         css=Markup(_asset("report.css")),
-        svg=Markup(svg if svg is not None else render_svg(data, link=True)),
+        svg=Markup(overview_svg(groups) if groups else svg or render_svg(data, link=True)),
+        groups=[
+            {
+                "key": g.key,
+                "anchor": section_anchor(g.key),
+                "count": len(g.views),
+                "summary": _group_summary(g.views),
+                "svg": Markup(g.svg),
+            }
+            for g in groups or []
+        ],
         **context(data),
     )
+
+
+def _group_summary(views: list[ResultView]) -> str:
+    counts: dict[str, int] = {}
+    for view in views:
+        counts[verdict_key(view)] = counts.get(verdict_key(view), 0) + 1
+    return ", ".join(f"{n} {VERDICT_LABELS[k]}" for k, n in counts.items())
 
 
 def context(data: ReportData) -> dict[str, Any]:
     total = cost_line("total", data.calls)
     counts = verdict_counts(data)
+    texts = {
+        view.id: shown_paths(unfinished_text(view.record.unfinished), data.workspace)
+        for view in data.views
+        if view.record.unfinished
+    }
+    shared = unfinished_groups(texts)
+    shared_of = {rid: i for i, (_, ids) in enumerate(shared) for rid in ids}
+    resolve = _resolver(data)
     return {
-        "title": data.results.paper or data.workspace.name,
+        "title": data.title or data.results.paper or data.workspace.name,
+        "file": data.results.paper,
+        "pages": [{"href": href, "label": label} for href, label in PAGES],
+        "shared": [
+            {
+                "anchor": f"shared-{i + 1}",
+                "text": text,
+                "results": [{"anchor": anchor(rid), "label": _short(data, rid)} for rid in ids],
+            }
+            for i, (text, ids) in enumerate(shared)
+        ],
         "banner": replay_banner(data),
         "counts": [
             {"key": k, "label": VERDICT_LABELS[k], "count": n, "colour": COLOURS[k]}
@@ -84,8 +142,31 @@ def context(data: ReportData) -> dict[str, Any]:
         "versions": data.versions,
         "notes": data.notes,
         "since": _since(data),
-        "results": [_result(data, view) for view in data.views],
+        "results": [
+            _result(data, view, texts.get(view.id), shared_of.get(view.id), resolve)
+            for view in data.views
+        ],
     }
+
+
+def _short(data: ReportData, result_id: str) -> str:
+    view = data.view(result_id)
+    return (view.number or result_id) if view else result_id
+
+
+def _resolver(data: ReportData) -> Any:
+    """`\\ref{label}` -> (link, printed number): results by their labels, then equations."""
+    targets: dict[str, tuple[str, str]] = {}
+    for view in data.views:
+        for label in view.source.labels if view.source else []:
+            targets[label] = ("#" + anchor(view.id), view.number or view.id)
+    if data.inventory is not None:
+        for label, eq in data.inventory.equations.items():
+            if label not in targets:
+                place = data.view(eq.result) if eq.result else None
+                href = "#" + anchor(place.id) if place else ""
+                targets[label] = (href, eq.number)
+    return targets.get
 
 
 def _since(data: ReportData) -> dict[str, Any] | None:
@@ -103,11 +184,19 @@ def _since(data: ReportData) -> dict[str, Any] | None:
     }
 
 
-def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
+def _result(
+    data: ReportData,
+    view: ResultView,
+    unfinished: str | None,
+    shared: int | None,
+    resolve: Any,
+) -> dict[str, Any]:
     key = verdict_key(view)
     record = view.record
     where = view.location
     bib = data.bibliography()
+    inventory = data.inventory
+    statement = view.source.statement if view.source else None
     return {
         "id": view.id,
         "anchor": anchor(view.id),
@@ -118,9 +207,22 @@ def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
         "verdict_label": VERDICT_LABELS[key],
         "colour": COLOURS[key],
         "place": f"{where[0]}:{where[1]}" if where else None,
-        "statement": view.source.statement if view.source else None,
+        "statement": statement,
+        "statement_html": Markup(
+            statement_html(
+                statement,
+                macros=inventory.macros if inventory else (),
+                resolve=resolve,
+                equations={k: e.number for k, e in inventory.equations.items()}
+                if inventory
+                else None,
+            )
+        )
+        if statement is not None
+        else None,
         "lean_name": view.lean_name,
         "lean_file": record.evidence.lean_file,
+        "lean_href": _href(record.evidence.lean_file),
         "lean_statement": view.lean_statement,
         "lean_absence": lean_absence(view),
         "conditions": [
@@ -136,11 +238,19 @@ def _result(data: ReportData, view: ResultView) -> dict[str, Any]:
         "issue": _issue(view),
         "counterexample": view.counterexample,
         "faithfulness": list(view.faithfulness),
-        "unfinished": unfinished_text(record.unfinished) if record.unfinished else None,
+        "unfinished": unfinished,
+        "shared": f"shared-{shared + 1}" if shared is not None else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,
         "stage": record.stage.value,
-        "files": evidence_files(view),
+        "files": [{"path": f, "href": _href(f)} for f in evidence_files(view)],
     }
+
+
+def _href(path: str | None) -> str | None:
+    """A link from report/report.html to a workspace file (records hold workspace paths)."""
+    if not path or path.startswith(("/", "\\")) or ".." in path.split("/") or ":" in path:
+        return None
+    return "../" + quote(path)
 
 
 def _issue(view: ResultView) -> dict[str, str] | None:

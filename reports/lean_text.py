@@ -83,8 +83,20 @@ def _ends_signature(text: str, i: int, *, is_theorem: bool) -> bool:
     return not is_theorem and re.match(r"\s(where|\|)\s", text[i : i + 7]) is not None
 
 
-def find_declaration(source: str, lean_name: str) -> str | None:
-    """The signature of the declaration `lean_name` in `source`, or None when absent."""
+_NEXT_COMMAND = re.compile(
+    r"^(?:theorem|lemma|def|abbrev|structure|class|instance|example|namespace|section|end|"
+    r"open|variable|universe|set_option|noncomputable|private|protected|attribute|@\[|#|/-)",
+    re.M,
+)
+BODY_KINDS = ("def", "abbrev", "structure", "class", "instance")
+
+
+def find_declaration(source: str, lean_name: str, *, with_body: bool = False) -> str | None:
+    """The signature of the declaration `lean_name` in `source`, or None when absent.
+
+    With `with_body`, a definition (`def`, `abbrev`, `structure`, …) comes whole, body
+    included: what a definition means is its body, and the reader is asked to compare it.
+    """
     text = strip_comments(source)
     short = lean_name.rsplit(".", 1)[-1]
     fallback: str | None = None
@@ -94,7 +106,11 @@ def find_declaration(source: str, lean_name: str) -> str | None:
         if full != lean_name and name != lean_name and name.rsplit(".", 1)[-1] != short:
             continue
         is_theorem = match.group(1) in ("theorem", "lemma")
-        end = _statement_end(text, match.end(), is_theorem=is_theorem)
+        if with_body and match.group(1) in BODY_KINDS:
+            following = _NEXT_COMMAND.search(text, text.find("\n", match.end()) + 1 or len(text))
+            end = following.start() if following and following.start() > match.end() else len(text)
+        else:
+            end = _statement_end(text, match.end(), is_theorem=is_theorem)
         statement = text[match.start() : end]
         statement = _tidy(statement)
         if full == lean_name or name == lean_name:

@@ -22,6 +22,7 @@ from paperlint.records import EventLog, read_record
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.reports.lean_text import find_declaration, first_declaration
 from paperlint.reports.since import load_since
+from paperlint.reports.texmath import paper_title
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,8 @@ class ReportData:
     has_blueprint: bool
     notes: list[str] = field(default_factory=list)
     since: dict[str, Any] | None = None  # after `paperlint revise`: changes since the last version
+    title: str | None = None  # the paper's `\\title{…}`, when its root file has one
+    paper_path: str | None = None  # the PAPER the check was given (the run snapshot's `paper`)
 
     @property
     def is_replay(self) -> bool:
@@ -137,6 +140,8 @@ def load_workspace(workspace: Path) -> ReportData:
         has_blueprint=blueprint is not None,
         notes=notes,
         since=load_since(workspace),
+        title=_paper_title(workspace, inventory),
+        paper_path=_paper_path(workspace),
     )
 
 
@@ -160,6 +165,25 @@ def _load_blueprint(workspace: Path, notes: list[str]) -> dict[str, dict[str, An
         return None
     entries = raw.get("entries") or raw.get("results") or []
     return {e["id"]: e for e in entries if isinstance(e, dict) and "id" in e}
+
+
+def _paper_path(workspace: Path) -> str | None:
+    try:
+        config = tomllib.loads((workspace / "paperlint.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None  # _load_versions says so in the notes
+    paper = config.get("run", {}).get("paper")
+    return str(paper) if paper else None
+
+
+def _paper_title(workspace: Path, inventory: Inventory | None) -> str | None:
+    """The `\\title{…}` of the paper's root file in the workspace's source snapshot."""
+    if inventory is None or inventory.source_kind != "tex":
+        return None
+    path = _inside(workspace / "source", inventory.root)
+    if path is None or not path.is_file():
+        return None
+    return paper_title(path.read_text(encoding="utf-8", errors="replace"), inventory.macros)
 
 
 def _load_events(workspace: Path, notes: list[str]) -> list[dict[str, Any]]:
@@ -322,7 +346,9 @@ def _lean_statement(workspace: Path, record: ResultRecord, notes: list[str]) -> 
     if path is None or not path.is_file():
         notes.append(f"{record.id}: the Lean file {lean_file} named in the evidence is missing.")
         return None
-    statement = find_declaration(path.read_text(encoding="utf-8"), lean_name)
+    statement = find_declaration(
+        path.read_text(encoding="utf-8"), lean_name, with_body=record.kind == "definition"
+    )
     if statement is None:
         notes.append(f"{record.id}: {lean_file} has no declaration named {lean_name}.")
     return statement

@@ -10,6 +10,8 @@ from paperlint.reports.describe import (
     condition_source,
     issue_confirmation,
     issue_location,
+    shown_paths,
+    unfinished_groups,
     unfinished_text,
 )
 from paperlint.reports.load import ReportData, ResultView
@@ -31,7 +33,8 @@ from paperlint.reports.summary import (
 
 
 def render_markdown(data: ReportData) -> str:
-    lines = [f"# paperlint report: {md.inline(data.results.paper or str(data.workspace))}", ""]
+    title = data.title or data.results.paper or data.workspace.name
+    lines = [f"# paperlint report: {md.inline(title)}", ""]
     banner = replay_banner(data)
     if banner:
         lines += [f"> **{md.inline(banner)}**", ""]
@@ -40,9 +43,30 @@ def render_markdown(data: ReportData) -> str:
     lines += glance_lines(data)
     lines += ["## Dependency graph", "", "![Dependency graph of the results](graph.svg)", ""]
     lines += ["## Results", ""]
+    texts = unfinished_texts(data)
+    shared = unfinished_groups(texts)
+    for n, (text, ids) in enumerate(shared, 1):
+        numbers = ", ".join(md.inline(_number(data, rid)) for rid in ids)
+        lines += [f"**Shared reason {n}** ({len(ids)} results are unfinished for it): "]
+        lines += [f"{md.inline(text)}", "", f"Results: {numbers}", ""]
+    shared_of = {rid: n for n, (_, ids) in enumerate(shared, 1) for rid in ids}
     for view in data.views:
-        lines += result_lines(data, view)
+        lines += result_lines(data, view, texts.get(view.id), shared_of.get(view.id))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def unfinished_texts(data: ReportData) -> dict[str, str]:
+    """Each unfinished result's reason, with paths a reader elsewhere can use."""
+    return {
+        view.id: shown_paths(unfinished_text(view.record.unfinished), data.workspace)
+        for view in data.views
+        if view.record.unfinished
+    }
+
+
+def _number(data: ReportData, result_id: str) -> str:
+    view = data.view(result_id)
+    return (view.number or result_id) if view else result_id
 
 
 def glance_lines(data: ReportData) -> list[str]:
@@ -98,7 +122,9 @@ def _versions(data: ReportData) -> list[str]:
     return ["### Versions", "", *md.table(["Component", "Version"], rows), ""]
 
 
-def result_lines(data: ReportData, view: ResultView) -> list[str]:
+def result_lines(
+    data: ReportData, view: ResultView, unfinished: str | None = None, shared: int | None = None
+) -> list[str]:
     label = VERDICT_LABELS[verdict_key(view)]
     lines = [f"### {md.inline(view.heading)} — {label}", ""]
     where = view.location
@@ -113,7 +139,7 @@ def result_lines(data: ReportData, view: ResultView) -> list[str]:
         lines += ["Faithfulness evidence:", ""]
         lines += [f"- {md.inline(line)}" for line in view.faithfulness] + [""]
     lines += [f"**Verdict:** {label}", ""]
-    lines += _verdict_details(data, view)
+    lines += _verdict_details(data, view, unfinished, shared)
     files = evidence_files(view)
     if files:
         lines += ["Evidence files:", ""] + [f"- {md.code(f)}" for f in files] + [""]
@@ -127,7 +153,9 @@ def _lean_lines(view: ResultView) -> list[str]:
     return [f"Lean statement ({where}):", "", md.block(view.lean_statement, "lean"), ""]
 
 
-def _verdict_details(data: ReportData, view: ResultView) -> list[str]:
+def _verdict_details(
+    data: ReportData, view: ResultView, unfinished: str | None, shared: int | None
+) -> list[str]:
     record = view.record
     lines: list[str] = []
     if record.conditions:
@@ -152,8 +180,12 @@ def _verdict_details(data: ReportData, view: ResultView) -> list[str]:
         ]
     if view.counterexample:
         lines += ["Counterexample (Lean):", "", md.block(view.counterexample, "lean"), ""]
-    if record.unfinished is not None:
-        lines += [f"- Unfinished: {md.inline(unfinished_text(record.unfinished))}", ""]
+    if record.unfinished is not None and shared is not None:
+        reason = record.unfinished.reason.value
+        lines += [f"- Unfinished: {md.inline(reason)} (shared reason {shared}, above)", ""]
+    elif record.unfinished is not None:
+        text = unfinished or unfinished_text(record.unfinished)
+        lines += [f"- Unfinished: {md.inline(text)}", ""]
     if record.verdict is None and record.verdict_bearing:
         lines += [f"- Stage: {record.stage.value}", ""]
     return lines

@@ -1,13 +1,21 @@
-"""report.sarif: SARIF 2.1.0, so code hosts can annotate the TeX source (design §9).
+"""report.sarif: SARIF 2.1.0 for code hosts (design §9), clean under GitHub's rules.
 
-One SARIF result per recorded issue and per unfinished verdict-bearing result, at the TeX file
-and line. Rule ids are the issue classes and `unfinished/<reason>`. Levels: `error` for ERROR
-(a false conclusion), `warning` for the gaps, `note` for unfinished (not counted against the
-paper, KAPPA Table 2).
+One SARIF result per recorded issue, at the TeX file and line, and ONE note summarising the
+unfinished results (how many, for which reasons): hundreds of per-result notes would drown
+the findings, and an unfinished result is not counted against the paper. Rule ids are the
+issue classes and `unfinished`; each rule carries a full description, help and a help URI,
+as GitHub code scanning requires (`Sarif.Multitool validate --rule-kind "Sarif;Ghas"`).
+
+Paths are relative to the folder of the paper's root TeX file, the `PAPERROOT` base, whose
+`uri` is that folder when the run recorded it. A PDF has no lines: its results carry the page
+as a property and no region.
 """
 
 from __future__ import annotations
 
+import posixpath
+from collections import Counter
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -18,24 +26,52 @@ from paperlint.reports.load import ReportData, ResultView
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID: Final = "PAPERROOT"
+# Where the rules are explained (docs/sarif.md in the repository); one place to change.
+INFORMATION_URI: Final = "https://github.com/paperlint/paperlint"
+HELP_URI: Final = INFORMATION_URI + "/blob/main/docs/sarif.md"
+UNFINISHED: Final = "unfinished"
+
+HELP: Final[dict[str, str]] = {
+    "ERROR": "Read the Lean counterexample named in the result: it proves the negation of the "
+    "printed claim. Correct the statement (add the missing hypothesis or fix the bound).",
+    "PAPER_ARGUMENT_GAP": "The conclusion may be true, but the cited step does not justify "
+    "it. Supply the missing argument or a reference that covers it.",
+    "PAPER_ASSUMPTION_GAP": "A step needs a hypothesis the statement does not state. Add the "
+    "hypothesis to the statement or show why it holds.",
+    "EXPOSITION_GAP": "The conclusion is true, but a range or case is not covered by the "
+    "text. Extend the argument to the missing case.",
+    "DOMAIN_CLARIFICATION": "The objects admit more than one reading and the conclusion "
+    "depends on which. Say which reading is meant.",
+    UNFINISHED: "Nothing is concluded about these results: no model or Lean was available, "
+    "the budget ran out, or a proof was not found. Run `paperlint status DIR --why`, then "
+    "`paperlint resume DIR`. An unfinished result is never counted against the paper.",
+}
 
 
 def render_sarif(data: ReportData) -> dict[str, Any]:
-    findings = [f for view in data.views if (f := _finding(view)) is not None]
+    root_dir = _root_dir(data)
+    pdf = data.inventory is not None and data.inventory.source_kind == "pdf"
+    findings = [f for view in data.views if (f := _finding(view, root_dir, pdf)) is not None]
+    summary = _unfinished_note(data, root_dir)
+    if summary is not None:
+        findings.append(summary)
     rules = sorted({f["ruleId"] for f in findings})
     for finding in findings:
         finding["ruleIndex"] = rules.index(finding["ruleId"])
+    base: dict[str, Any] = {"description": {"text": "The folder of the paper's root TeX file."}}
+    folder = _root_uri(data)
+    if folder is not None:
+        base["uri"] = folder
     run: dict[str, Any] = {
         "tool": {
             "driver": {
                 "name": "paperlint",
                 "version": data.versions.get("paperlint", __version__),
+                "informationUri": INFORMATION_URI,
                 "rules": [_rule(rule_id) for rule_id in rules],
             }
         },
-        "originalUriBaseIds": {
-            BASE_ID: {"description": {"text": "The folder of the paper's root TeX file."}}
-        },
+        "originalUriBaseIds": {BASE_ID: base},
         "results": findings,
         "properties": {"replay": data.is_replay, "replayParts": data.replay_parts},
     }
@@ -46,67 +82,126 @@ def render_sarif(data: ReportData) -> dict[str, Any]:
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
+def _root_dir(data: ReportData) -> str:
+    """The root file's folder, relative to the folder the inventory's paths start from."""
+    return posixpath.dirname(data.inventory.root) if data.inventory else ""
+
+
+def _root_uri(data: ReportData) -> str | None:
+    """`file:///…/` of the root file's folder, when the run recorded which paper it checked."""
+    if not data.paper_path or data.inventory is None:
+        return None
+    paper = Path(data.paper_path)
+    if not paper.is_absolute():
+        return None
+    folder = paper.parent if paper.suffix else paper / _root_dir(data)
+    return folder.as_uri().rstrip("/") + "/"
+
+
 def _rule(rule_id: str) -> dict[str, Any]:
-    if rule_id.startswith("unfinished/"):
-        reason = rule_id.split("/", 1)[1]
-        text = f"No verdict yet: {reason.replace('_', ' ')}. Not counted against the paper."
-        level = "note"
+    if rule_id == UNFINISHED:
+        short = "Results with no verdict yet (not counted against the paper)."
+        full = (
+            "paperlint could not conclude on these results. Each keeps its reason in "
+            "results.json; none is a finding about the paper."
+        )
+        level, name = "note", "NoVerdictYet"
     else:
-        text = f"{rule_id}: {ISSUE_CLASSES[rule_id]}."
+        short = f"{rule_id}: {ISSUE_CLASSES[rule_id]}."
+        full = f"{short} Recorded only after a second, independent review" + (
+            " and a Lean counterexample." if rule_id == "ERROR" else "."
+        )
         level = "error" if rule_id == "ERROR" else "warning"
+        # a name must differ from the id, case aside (SARIF1001)
+        name = "FalseConclusion" if rule_id == "ERROR" else rule_id.title().replace("_", "")
     return {
         "id": rule_id,
-        "shortDescription": {"text": text},
+        "name": name,
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "help": {"text": HELP[rule_id], "markdown": HELP[rule_id]},
+        "helpUri": f"{HELP_URI}#{rule_id.lower().replace('_', '-')}",
         "defaultConfiguration": {"level": level},
     }
 
 
-def _finding(view: ResultView) -> dict[str, Any] | None:
+def _finding(view: ResultView, root_dir: str, pdf: bool) -> dict[str, Any] | None:
     record = view.record
-    if record.verdict is Verdict.ISSUE and record.issue is not None:
-        issue = record.issue
-        message = (
-            f"{view.heading}: {issue.class_.value} ({ISSUE_CLASSES[issue.class_.value]}). "
-            f"{issue.summary} Side at fault: {SIDES[issue.side]}. {issue_confirmation(issue)}."
-        )
-        level = "error" if issue.class_.value == "ERROR" else "warning"
-        location = _location(issue.location.file, issue.location.line, issue.location.quote)
-        return _result(view, issue.class_.value, level, message, location)
-    if record.verdict is Verdict.UNFINISHED and record.unfinished and record.verdict_bearing:
-        reason = record.unfinished.reason.value
-        message = f"{view.heading}: unfinished ({reason}). {record.unfinished.detail}".strip()
-        where = view.location
-        place = _location(*where, None) if where else None
-        return _result(view, f"unfinished/{reason}", "note", message, place)
-    return None
+    if record.verdict is not Verdict.ISSUE or record.issue is None:
+        return None
+    issue = record.issue
+    message = (
+        f"{view.heading}: {issue.class_.value} ({ISSUE_CLASSES[issue.class_.value]}). "
+        f"{issue.summary} Side at fault: {SIDES[issue.side]}. {issue_confirmation(issue)}."
+    )
+    level = "error" if issue.class_.value == "ERROR" else "warning"
+    line = None if pdf else issue.location.line
+    location = _location(issue.location.file, root_dir, line, issue.location.quote)
+    result = _result(issue.class_.value, level, message, location)
+    result["partialFingerprints"] = {"paperlintResultId/v1": view.id}
+    result["properties"] = {
+        "resultId": view.id,
+        "number": view.number,
+        "verdict": record.verdict.value,
+    }
+    if pdf and view.source is not None and view.source.span.page is not None:
+        result["properties"]["page"] = view.source.span.page
+    return result
+
+
+def _unfinished_note(data: ReportData, root_dir: str) -> dict[str, Any] | None:
+    """One note for every unfinished verdict-bearing result: how many, and why."""
+    views = [
+        v
+        for v in data.views
+        if v.record.verdict is Verdict.UNFINISHED
+        and v.record.unfinished
+        and v.record.verdict_bearing
+    ]
+    if not views:
+        return None
+    reasons = Counter(v.record.unfinished.reason.value for v in views if v.record.unfinished)
+    listed = ", ".join(f"{n} {reason.replace('_', ' ')}" for reason, n in reasons.most_common())
+    numbers = ", ".join(v.number or v.id for v in views[:40])
+    more = f" and {len(views) - 40} more" if len(views) > 40 else ""
+    message = (
+        f"{len(views)} results are unfinished ({listed}): {numbers}{more}. "
+        "Not counted against the paper; `paperlint status DIR --why` says why each is not done."
+    )
+    root = data.inventory.root if data.inventory else None
+    pdf = data.inventory is not None and data.inventory.source_kind == "pdf"
+    # at the root file's first line: the note is about the paper, not one place in it
+    location = _location(root, root_dir, None if pdf else 1, None) if root else None
+    result = _result(UNFINISHED, "note", message, location)
+    result["partialFingerprints"] = {"paperlintUnfinished/v1": "summary"}
+    result["properties"] = {
+        "count": len(views),
+        "reasons": dict(reasons),
+        "results": [v.id for v in views],
+    }
+    return result
 
 
 def _result(
-    view: ResultView, rule_id: str, level: str, message: str, location: dict[str, Any] | None
+    rule_id: str, level: str, message: str, location: dict[str, Any] | None
 ) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": rule_id,
         "level": level,
         "message": {"text": " ".join(message.split())},
-        "partialFingerprints": {"paperlintResultId/v1": view.id},
-        "properties": {
-            "resultId": view.id,
-            "number": view.number,
-            "verdict": view.record.verdict.value if view.record.verdict else None,
-        },
     }
     if location is not None:
         result["locations"] = [location]
     return result
 
 
-def _location(file: str, line: int, quote_text: str | None) -> dict[str, Any]:
-    region: dict[str, Any] = {"startLine": max(1, line)}
-    if quote_text:
-        region["snippet"] = {"text": quote_text}
-    return {
-        "physicalLocation": {
-            "artifactLocation": {"uri": quote(file), "uriBaseId": BASE_ID},
-            "region": region,
-        }
-    }
+def _location(file: str, root_dir: str, line: int | None, quote_text: str | None) -> dict[str, Any]:
+    """A location relative to PAPERROOT (the root file's folder); no region without a line."""
+    relative = posixpath.relpath(file, root_dir) if root_dir else file
+    physical: dict[str, Any] = {"artifactLocation": {"uri": quote(relative), "uriBaseId": BASE_ID}}
+    if line is not None:
+        region: dict[str, Any] = {"startLine": max(1, line)}
+        if quote_text:
+            region["snippet"] = {"text": quote_text}
+        physical["region"] = region
+    return {"physicalLocation": physical}

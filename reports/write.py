@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -38,6 +39,17 @@ EXTRA: Final[dict[str, Callable[[ReportData], str]]] = {
 }
 
 
+def publish(path: Path, text: str) -> None:
+    """Write a report file atomically, readable as any file the user makes (umask applies).
+
+    The atomic writer's temp file is private (0600); a report is meant to be shared or served.
+    """
+    write_text_atomic(path, text)
+    umask = os.umask(0)
+    os.umask(umask)
+    path.chmod(0o666 & ~umask)
+
+
 def render(data: ReportData, fmt: str) -> str:
     return FORMATS[fmt][1](data)
 
@@ -51,6 +63,6 @@ def write_all(workspace: Path, out_dir: Path | None = None) -> list[Path]:
     texts.update({name: renderer(data) for name, renderer in EXTRA.items()})
     paths = []
     for name, text in texts.items():
-        write_text_atomic(folder / name, text)
+        publish(folder / name, text)
         paths.append(folder / name)
     return paths

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from paperlint.cli.options import FORMAT, QUIET, Format, require_paper
+from paperlint.cli.progress import StatusLine
 from paperlint.cli.root import app, crash_dir
 
 if TYPE_CHECKING:
     from paperlint.engine.actions import Action
     from paperlint.engine.summary import Summary
     from paperlint.records.results import Results
-
-FORMAT = typer.Option("text", "--format", help="text or json")
 
 
 def _budget(max_cost: float | None, max_calls: int | None) -> dict[str, Any]:
@@ -40,16 +40,20 @@ def check(
     max_calls: int | None = typer.Option(None, "--max-calls", help="Budget in model calls."),
     replay: Path | None = typer.Option(None, "--replay", help="Replay a recorded run (offline)."),
     fresh: bool = typer.Option(False, "--fresh", help="Discard an earlier check of this paper."),
+    fmt: Format = FORMAT,
+    quiet: bool = QUIET,
 ) -> int:
     """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
     from paperlint.config import load_config
     from paperlint.engine.check import CheckRequest, start_check
     from paperlint.engine.workspace import default_workdir
 
+    require_paper(paper)
     loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
     for path in loaded.files:
         logging.getLogger(__name__).info("config read from %s", path)
-    folder = workdir or default_workdir(paper)
+    # resolved first: `check .` must name its folder `NAME.paperlint`, not `..paperlint`
+    folder = workdir or default_workdir(paper.resolve() if paper.is_dir() else paper)
     crash_dir.append(folder)
     _announce(replay)
     request = CheckRequest(
@@ -61,7 +65,7 @@ def check(
         until=until,
         fresh=fresh,
     )
-    return _finish(start_check(request, progress=_progress()))
+    return _finish(start_check(request, progress=_progress(quiet, folder)), fmt)
 
 
 @app.command("resume")
@@ -70,21 +74,26 @@ def resume(
     until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
     max_cost: float | None = typer.Option(None, "--max-cost", help="New budget in USD."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="New budget in calls."),
+    fmt: Format = FORMAT,
+    quiet: bool = QUIET,
 ) -> int:
     """Continue a check from its last complete record."""
     from paperlint.engine.check import resume_check
 
     crash_dir.append(workdir)
     summary = resume_check(
-        workdir, budget=_budget(max_cost, max_calls), until=until, progress=_progress()
+        workdir,
+        budget=_budget(max_cost, max_calls),
+        until=until,
+        progress=_progress(quiet, workdir),
     )
-    return _finish(summary)
+    return _finish(summary, fmt)
 
 
 @app.command("status")
 def status(
     workdir: Path = typer.Argument(..., help="The check folder."),
-    fmt: str = FORMAT,
+    fmt: Format = FORMAT,
     why: bool = typer.Option(False, "--why", help="Say why each result is not done."),
 ) -> int:
     """Show each result's stage and verdict (read-only)."""
@@ -125,26 +134,47 @@ def _announce(replay: Path | None) -> None:
         )
 
 
-def _progress() -> Any:
+def _progress(quiet: bool, workspace: Path | None = None) -> Any:
     from paperlint.engine.run import Progress
 
-    tty = sys.stderr.isatty()
+    if quiet:
+        return Progress()
+
+    def spend() -> tuple[int, float]:
+        from paperlint.engine.run import spend_of
+        from paperlint.records import EventLog
+
+        if workspace is None or not (workspace / "events.jsonl").is_file():
+            return (0, 0.0)
+        total = spend_of(EventLog(workspace / "events.jsonl"))
+        return (total.calls, total.cost_usd)
+
+    line = StatusLine(sys.stderr, spend=spend if workspace is not None else None)
 
     def on_action(action: Action, results: Results) -> None:
         done = sum(1 for r in results.results if r.verdict is not None)
-        line = f"[{done}/{len(results.results)}] {action.describe()}"
-        if tty:
-            sys.stderr.write("\r\033[K" + line[:100])
-            sys.stderr.flush()
-        else:
-            typer.echo(line, err=True)
+        line.update(action.describe(), done=done, total=len(results.results))
 
     return Progress(on_action=on_action)
 
 
-def _finish(summary: Summary) -> int:
+def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
+    if fmt == Format.JSON:
+        payload = {
+            "ok": True,  # the command ran; the verdicts are in counts and exit_code
+            "exit_code": int(summary.exit_code),
+            "counts": dict(sorted(summary.counts.items())),
+            "replay": summary.replay,
+            "interrupted": summary.interrupted,
+            "stop_reason": summary.stop_reason,
+            "notes": summary.notes,
+            "workspace": str(summary.workspace),
+            "report": f"{summary.workspace}/report/",
+        }
+        typer.echo(json.dumps(payload, indent=2))
+        return int(summary.exit_code)
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.counts.items())) or "no results"
     label = "REPLAY — " if summary.replay else ""
     typer.echo(f"{label}{counts}")

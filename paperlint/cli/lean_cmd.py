@@ -7,25 +7,22 @@ file is missing. The work happens in `paperlint.lean.audit`, imported when the c
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import FORMAT, Format
 from paperlint.cli.root import lean_app
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
 
 
-class OutputFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
-
-
 @lean_app.command("scan")
 def scan(
-    files: list[Path] = typer.Argument(..., metavar="FILE", help="Lean files to scan."),
-    output: str = typer.Option("text", "--format", help="text or json."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="PATH", help="Lean files, or folders to scan for .lean files."
+    ),
+    output: Format = FORMAT,
     project_root: Path | None = typer.Option(
         None, "--project-root", help="Where local imports are looked up (default: the Lake root)."
     ),
@@ -40,19 +37,33 @@ def scan(
     from paperlint.lean.audit import audit_files
     from paperlint.lean.findings import has_blocking
 
-    if output not in set(OutputFormat):
-        raise InputError(f"unknown format {output!r}", hint="use --format text or --format json")
-    for path in files:
-        if not path.is_file():
-            raise InputError("no such Lean file", path=path, hint="check the path")
+    files = lean_files(files)
     if project_root is not None and not project_root.is_dir():
         raise InputError("no such folder", path=project_root, hint="pass the Lake project root")
     if skeleton is not None and not skeleton.is_file():
         raise InputError("no such skeleton file", path=skeleton, hint="pass the gated .lean file")
     findings = audit_files(files, project_root=project_root, hints=hints, skeleton=skeleton)
-    if output == OutputFormat.JSON:
+    if output == Format.JSON:
         typer.echo(json.dumps([f.model_dump(mode="json") for f in findings], indent=2))
     else:
         for finding in findings:
             typer.echo(finding.render())
     raise typer.Exit(ExitCode.ISSUE if has_blocking(findings) else ExitCode.VERIFIED)
+
+
+def lean_files(paths: list[Path]) -> list[Path]:
+    """The files to scan: each file as given, each folder's `.lean` files (not `.lake/`)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*.lean") if ".lake" not in p.relative_to(path).parts
+            )
+            if not found:
+                raise InputError("no .lean file in this folder", path=path, hint="check the path")
+            out += found
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise InputError("no such Lean file or folder", path=path, hint="check the path")
+    return out

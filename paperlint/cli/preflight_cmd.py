@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import FORMAT, Format, colour, paint, require_paper
 from paperlint.cli.root import app
 from paperlint.errors import InputError
 
@@ -15,16 +17,21 @@ from paperlint.errors import InputError
 def preflight(
     path: Path = typer.Argument(..., help="The paper: a .tex file, a project folder or a PDF."),
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    fmt: Format = FORMAT,
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the inventory JSON."),
     latex: bool = typer.Option(False, "--latex", help="Take numbers from a LaTeX compile."),
-) -> None:
+    strict: bool = typer.Option(
+        False, "--strict", help="Exit 1 when a diagnostic is an error (for CI and pre-commit)."
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Print only the diagnostics, not the inventory."
+    ),
+) -> int:
     """List every numbered result with its number, label, place, proof and uses."""
     from paperlint.preflight.inventory import build_inventory
     from paperlint.preflight.render import text_table
 
-    if fmt not in ("text", "json"):
-        raise InputError(f"unknown --format {fmt!r}", hint="use --format text or --format json")
+    require_paper(path)
     if latex and path.suffix.lower() == ".pdf":
         raise InputError("--latex needs the TeX sources", path=path, hint="drop --latex for a PDF")
     inventory = build_inventory(path, root=root)
@@ -37,9 +44,22 @@ def preflight(
         from paperlint.records import write_record
 
         write_record(output, inventory)
-    if fmt == "json":
+    if quiet:
+        pass
+    elif fmt == "json":
         typer.echo(json.dumps(inventory.model_dump(mode="json", by_alias=True), indent=2))
     else:
         typer.echo(text_table(inventory))
+    tty = colour(sys.stderr)
     for diagnostic in inventory.diagnostics:
-        typer.echo(diagnostic.render(), err=True)
+        line = diagnostic.render()
+        typer.echo(
+            line.replace(
+                diagnostic.severity, paint(diagnostic.severity, diagnostic.severity, enabled=tty), 1
+            )
+            if tty
+            else line,
+            err=True,
+        )
+    errors = sum(1 for d in inventory.diagnostics if d.severity == "error")
+    return 1 if strict and errors else 0

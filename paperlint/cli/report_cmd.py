@@ -31,9 +31,8 @@ def report(
 ) -> None:
     """Write the author report: md, html, json, sarif, graph, worksheet, files to check."""
     # Imported here: jinja2 and networkx must not slow down `paperlint --help`.
-    from paperlint.records import write_text_atomic
     from paperlint.reports.load import load_workspace
-    from paperlint.reports.write import render, write_all
+    from paperlint.reports.write import publish, render, write_all
 
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}")
@@ -45,5 +44,5 @@ def report(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_text_atomic(output, text)
+        publish(output, text)
         typer.echo(str(output), err=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from paperlint.cli.options import FORMAT, Format, require_paper
 from paperlint.cli.root import app, crash_dir
 from paperlint.errors import InputError
 
@@ -19,7 +20,7 @@ def revise(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Say what would be reset; write nothing."
     ),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    fmt: Format = FORMAT,
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
     replay: Path | None = typer.Option(
         None, "--replay", help="The replay the following `resume` uses (offline)."
@@ -30,8 +31,6 @@ def revise(
     from paperlint.revise import revise as engine
     from paperlint.revise.snapshot import undo_revision
 
-    if fmt not in ("text", "json"):
-        raise InputError(f"unknown format {fmt!r}", hint="use text or json")
     crash_dir.append(workdir)
     if undo:
         restored = undo_revision(workdir)
@@ -39,6 +38,7 @@ def revise(
         return 0
     if paper is None:
         raise InputError("missing NEW_PAPER", hint="give the new version's .tex file, or --undo")
+    require_paper(paper)
     if dry_run:
         outcome = engine.preview_revision(workdir, paper, root=root)
     else:

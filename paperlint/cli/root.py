@@ -64,6 +64,7 @@ def _register_commands() -> None:
         check_cmd,
         lean_cmd,
         library_cmd,
+        mcp_cmd,
         preflight_cmd,
         report_cmd,
         revise_cmd,

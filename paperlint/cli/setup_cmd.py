@@ -7,10 +7,10 @@ from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import FORMAT, Format
 from paperlint.cli.root import app
 from paperlint.exitcodes import ExitCode
 
-FORMAT = typer.Option("text", "--format", help="text or json")
 CONFIG = typer.Option(None, "--config", help="A paperlint.toml to use.")
 
 
@@ -23,7 +23,7 @@ def _settings(config: Path | None) -> tuple[dict[str, list[str]], str | None, st
 
 
 @app.command("doctor")
-def doctor(format: str = FORMAT, config: Path | None = CONFIG) -> int:
+def doctor(format: Format = FORMAT, config: Path | None = CONFIG) -> int:
     """Say which pieces a real check needs are present, and the command that fixes each."""
     from paperlint.config import load_config
     from paperlint.lean.doctor import run_doctor
@@ -43,10 +43,20 @@ def doctor(format: str = FORMAT, config: Path | None = CONFIG) -> int:
 def setup(
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands; run nothing."),
     config: Path | None = CONFIG,
+    fmt: Format = FORMAT,
 ) -> int:
     """Install the pinned toolchain, Mathlib and the REPL (needs network, once)."""
     from paperlint.lean.pins import resolve_paths
-    from paperlint.lean.setup import run_setup
+    from paperlint.lean.setup import plan, run_setup
 
     _, project_dir, repl_dir = _settings(config)
-    return run_setup(resolve_paths(project_dir, repl_dir), dry_run=dry_run)
+    paths = resolve_paths(project_dir, repl_dir)
+    rc = run_setup(paths, dry_run=dry_run)  # its prose goes to stderr
+    if fmt == Format.JSON:
+        steps = [
+            {"what": s.what, "cmd": list(s.cmd), "cwd": str(s.cwd), "timeout_s": s.timeout_s}
+            for s in plan(paths)
+        ]
+        payload = {"ok": rc == 0, "dry_run": dry_run, "exit_code": rc, "steps": steps}
+        typer.echo(json.dumps(payload, indent=2))
+    return rc

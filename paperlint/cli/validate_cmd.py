@@ -7,29 +7,19 @@ from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import FORMAT, Format
 from paperlint.cli.root import app
-from paperlint.domain import ValidateFormat
-from paperlint.errors import InputError
-
-FORMATS = tuple(f.value for f in ValidateFormat)
-
-
-def _format(fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise InputError(f"unknown format {fmt!r}", hint="use text or json")
-    return fmt
 
 
 @app.command("validate")
 def validate(
     workspace: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    fmt: Format = FORMAT,
 ) -> int:
     """Re-derive every verdict from its evidence; exit 1 on any disagreement."""
     from paperlint.validate.load import load_snapshot
     from paperlint.validate.validator import validate as run_validate
 
-    _format(fmt)
     snap = load_snapshot(workspace)
     findings = run_validate(snap)
     if fmt == "json":
@@ -64,13 +54,12 @@ def replay(
         help="The Lake project to run Lean in (default: your own config's [lean] project_dir, "
         "else the bundled one; never the workspace's).",
     ),
-    fmt: str = typer.Option("text", "--format", help="text or json"),
+    fmt: Format = FORMAT,
 ) -> int:
     """Re-run every Lean check and the mechanical audit with no model; re-derive each verdict."""
     from paperlint.validate.load import load_snapshot
     from paperlint.validate.replay import choose_lean, replay_workspace, trusted_lean
 
-    _format(fmt)
     snap = load_snapshot(workspace)
     lean = choose_lean(snap, trusted_lean(workspace, lean_replay, lean_project))
     try:

@@ -4,8 +4,10 @@ The screenshot lands in pytest's temporary folder, copied to
 `<basetemp>/reports-artifacts/report.png` (printed with `-s`), for a person to judge.
 """
 
+import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,12 +20,24 @@ CHROMIUM = next(
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"
 )
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--hide-scrollbars",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [CHROMIUM, *FLAGS, "--enable-logging=stderr", "--v=0", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    with tempfile.TemporaryDirectory() as profile:
+        command = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--enable-logging=stderr"]
+        command += ["--v=0", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
 def console_messages(stderr: str) -> list[str]:
@@ -45,6 +59,9 @@ def test_report_renders_without_console_errors(workspace, tmp_path, tmp_path_fac
     assert console_messages(result.stderr) == []
     assert result.stdout.count("<article") == 9
     assert "<svg" in result.stdout
+    # the browser parsed the statements' math as MathML elements (not as text)
+    assert len(re.findall(r"<math[ >]", result.stdout)) >= 5
+    assert "<mfrac>" in result.stdout or "<msup>" in result.stdout
 
     shot = tmp_path / "report.png"
     result = _chromium("--window-size=1280,2400", f"--screenshot={shot}", page.as_uri())
@@ -54,3 +71,16 @@ def test_report_renders_without_console_errors(workspace, tmp_path, tmp_path_fac
     artifacts.mkdir(exist_ok=True)
     shutil.copy(shot, artifacts / "report.png")
     print(f"screenshot: {artifacts / 'report.png'}")
+
+
+def test_large_report_renders_math_and_section_graphs_without_console_errors(tmp_path):
+    from paperlint.reports.html import render_html
+    from paperlint.reports.load import load_workspace
+    from tests.reports.test_report_html import _unfinished_workspace
+
+    page = tmp_path / "large.html"
+    page.write_text(render_html(load_workspace(_unfinished_workspace(tmp_path, 210, 7))))
+    result = _chromium("--dump-dom", page.as_uri())
+    assert console_messages(result.stderr) == []
+    assert result.stdout.count('<details class="section-graph"') >= 7
+    assert "<math" in result.stdout

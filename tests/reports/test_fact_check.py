@@ -60,14 +60,20 @@ class Truth:
             target[2] += 1
 
     def sarif_findings(self):
+        """Issues one by one; the unfinished results, all in one note (they are not findings)."""
         found = set()
         for rid, record in self.results.items():
             if record["verdict"] == "issue":
                 cls = record["issue"]["class"]
                 found.add((rid, cls, "error" if cls == "ERROR" else "warning"))
-            elif record["verdict"] == "unfinished" and record.get("verdict_bearing", True):
-                found.add((rid, f"unfinished/{record['unfinished']['reason']}", "note"))
         return found
+
+    def sarif_unfinished(self):
+        return {
+            rid
+            for rid, record in self.results.items()
+            if record["verdict"] == "unfinished" and record.get("verdict_bearing", True)
+        }
 
 
 def parse_usd(text):
@@ -128,9 +134,16 @@ def test_sarif_agrees_with_the_records(rendered):
     folder, truth = rendered
     sarif = json.loads((folder / "report.sarif").read_text())
     run = sarif["runs"][0]
-    found = {(r["properties"]["resultId"], r["ruleId"], r["level"]) for r in run["results"]}
+    issues = [r for r in run["results"] if r["ruleId"] != "unfinished"]
+    found = {(r["properties"]["resultId"], r["ruleId"], r["level"]) for r in issues}
     assert found == truth.sarif_findings()
-    for result in run["results"]:
+    notes = [r for r in run["results"] if r["ruleId"] == "unfinished"]
+    unfinished = truth.sarif_unfinished()
+    assert len(notes) == (1 if unfinished else 0)
+    if notes:
+        assert notes[0]["level"] == "note"
+        assert set(notes[0]["properties"]["results"]) == unfinished
+    for result in issues:
         record = truth.results[result["properties"]["resultId"]]
         if record["issue"]:
             region = result["locations"][0]["physicalLocation"]["region"]

@@ -1,0 +1,80 @@
+"""Generate `docs/config.md` from the pydantic config models: every key, type, default, meaning.
+
+`python -m paperlint.cli.config_docs` rewrites the file; `tests/cli/test_config_docs.py` fails
+when it is stale or when a key has no description.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+HEADER = """# Configuration reference
+
+Generated from the config models in `paperlint/config.py` by
+`python -m paperlint.cli.config_docs`; do not edit by hand.
+
+The config is `paperlint.toml` beside the paper (or the `[tool.paperlint]` table of a
+`pyproject.toml`), found by walking up from the paper to the repository root; `--config F`
+names one. Command-line flags win over the file, the file over the defaults. An unknown key
+is an error, and every unknown key is reported with the nearest known one.
+"""
+
+
+def _type(annotation: Any) -> str:
+    text = getattr(annotation, "__name__", None) if isinstance(annotation, type) else None
+    text = text or str(annotation).replace("typing.", "")
+    return text.replace(" | ", " or ")  # a bare `|` would split the Markdown table cell
+
+
+def _default(field: Any) -> str:
+    if field.default_factory is not None:
+        return f"`{json.dumps(field.default_factory())}`"
+    if field.default is PydanticUndefined:
+        return "required"
+    if field.default is None:
+        return "unset"
+    return f"`{json.dumps(field.default)}`"
+
+
+def keys(model: type[BaseModel]) -> list[tuple[str, str, Any]]:
+    """(section, key, field) for every leaf key, in the models' order."""
+    out = []
+    for section, field in model.model_fields.items():
+        sub = field.annotation
+        assert isinstance(sub, type) and issubclass(sub, BaseModel)
+        out += [(section, key, f) for key, f in sub.model_fields.items()]
+    return out
+
+
+def render_config_docs() -> str:
+    from paperlint.config import Config
+
+    lines = [HEADER.rstrip()]
+    section_now = None
+    for section, key, field in keys(Config):
+        if section != section_now:
+            sub = Config.model_fields[section].annotation
+            doc = (getattr(sub, "__doc__", "") or "").strip().splitlines()
+            lines += ["", f"## `[{section}]`", ""]
+            if doc and not doc[0].startswith(("A base", "Usage docs")):
+                lines += [doc[0], ""]
+            lines += ["| key | type | default | meaning |", "| --- | --- | --- | --- |"]
+            section_now = section
+        meaning = (field.description or "").replace("|", "\\|")
+        lines.append(f"| `{key}` | `{_type(field.annotation)}` | {_default(field)} | {meaning} |")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main() -> None:
+    target = Path(__file__).resolve().parents[2] / "docs" / "config.md"
+    target.write_text(render_config_docs(), encoding="utf-8")
+    print(target)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""`paperlint mcp`: the CLI's verbs as MCP tools over stdio (optional extra `paperlint[mcp]`)."""

@@ -1,0 +1,122 @@
+"""TeX -> MathML for the HTML report: macros expanded, math converted, hostile TeX defused."""
+
+import random
+import re
+from xml.etree import ElementTree
+
+import pytest
+
+from paperlint.preflight.model import Macro
+from paperlint.reports.texmath import (
+    MAX_EXPANDED,
+    expand_macros,
+    paper_title,
+    split_math,
+    statement_html,
+)
+
+MEAN = [
+    Macro(name="\\mean", definition="m"),
+    Macro(name="\\norm", definition="\\lVert #1\\rVert", arity=1),
+]
+
+
+def test_the_papers_macros_are_expanded_before_conversion():
+    assert expand_macros("$\\mean(a,b)$", MEAN) == "$m(a,b)$"
+    assert expand_macros("\\norm{x+y}", MEAN) == "\\lVert x+y\\rVert"
+    # `\meanx` is another command: not expanded
+    assert expand_macros("\\meanx", MEAN) == "\\meanx"
+    html = statement_html("their mean is $\\mean(a,b) = (a+b)/2$.", macros=MEAN)
+    assert "<math" in html and "<mi>m</mi>" in html and "\\mean" not in html
+
+
+def test_a_macro_bomb_is_cut_not_followed():
+    bomb = [Macro(name="\\a", definition="\\a\\a")]
+    assert len(expand_macros("\\a", bomb)) <= MAX_EXPANDED
+
+
+@pytest.mark.parametrize(
+    ("tex", "kinds"),
+    [
+        ("a $x$ b", [(False, False), (True, False), (False, False)]),
+        ("$$x$$", [(True, True)]),
+        ("\\[x\\] and \\(y\\)", [(True, True), (False, False), (True, False)]),
+        ("\\begin{align*}a&=b\\end{align*}", [(True, True)]),
+        ("costs \\$5 and $x", [(False, False)]),  # an escaped and an unclosed dollar: prose
+    ],
+)
+def test_split_math_finds_every_delimiter(tex, kinds):
+    assert [(r.math, r.display) for r in split_math(tex)] == kinds
+
+
+def test_display_math_keeps_the_papers_equation_number():
+    html = statement_html(
+        "\\begin{equation}\\label{eq:a} x = 1 \\end{equation}", equations={"eq:a": "3.2"}
+    )
+    assert 'display="block"' in html and '<span class="eqno">(3.2)</span>' in html
+
+
+def test_references_link_to_results_and_unknown_ones_are_marked():
+    targets = {"lem:a": ("#r-lem-a", "2.1")}
+    html = statement_html("By Lemma~\\ref{lem:a} and \\ref{nope}.", resolve=targets.get)
+    assert '<a href="#r-lem-a">2.1</a>' in html
+    assert 'class="unresolved"' in html and "??nope" in html
+
+
+def test_prose_commands_become_markup_and_bookkeeping_disappears():
+    html = statement_html(
+        "\\label{x}\\uses{y}\\lean{Foo.bar}\\leanok \\emph{Hence} \\cite[Thm 1]{k} holds."
+    )
+    assert "<em>Hence</em>" in html and "[k, Thm 1]" in html
+    assert "Foo.bar" not in html and "label" not in html and "leanok" not in html
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        "$\\text{<script>alert(1)</script>}$",
+        "$\\href{javascript:alert(1)}{x}$",
+        "$x<img src=x onerror=alert(1)>$",
+        "<script>alert(1)</script> $x$",
+        "$\\unknowncommand{x}$",
+        "$\\frac{$",
+    ],
+)
+def test_hostile_or_broken_tex_never_reaches_the_page_as_markup(tex):
+    html = statement_html(tex)
+    assert (
+        "<script" not in html and "<img" not in html and "javascript:" not in html.split("title")[0]
+    )
+    ElementTree.fromstring(f"<div>{html.replace('<br>', '<br/>')}</div>")  # well-formed
+
+
+def test_a_formula_that_cannot_be_converted_is_shown_as_its_escaped_source():
+    html = statement_html("$\\unknowncommand{x} < 1$")
+    assert '<code class="tex"' in html and "\\unknowncommand{x} &lt; 1" in html
+
+
+ALPHABET = "$\\{}[]<>&\"'_^ abcx=+-/\n%~"
+FUZZ = ["".join(random.Random(seed).choices(ALPHABET, k=seed % 60)) for seed in range(200)]
+
+
+@pytest.mark.parametrize("tex", FUZZ)
+def test_any_text_gives_well_formed_html_with_only_allowed_tags(tex):
+    html = statement_html(tex)
+    tree = ElementTree.fromstring(f"<div>{html.replace('<br>', '<br/>')}</div>")
+    allowed = {"div", "p", "br", "em", "strong", "span", "code", "a"} | {
+        "math", "mrow", "mi", "mn", "mo", "mtext", "msup", "msub", "msubsup", "mfrac",
+        "msqrt", "mroot", "mover", "munder", "munderover", "mspace", "mtable", "mtr", "mtd",
+        "mstyle", "merror", "mpadded", "mphantom",
+    }  # fmt: skip
+    for node in tree.iter():
+        assert re.sub(r"^\{[^}]*\}", "", node.tag) in allowed
+        assert not any(
+            k.startswith("on") or k == "href" and not node.attrib[k].startswith("#")
+            for k in node.attrib
+        )
+
+
+def test_the_papers_title_is_read_from_title():
+    source = "%\\title{Not this}\n\\title[Short]{Means of \\emph{two}\\thanks{x} numbers}"
+    assert paper_title(source) == "Means of two numbers"
+    assert paper_title("\\begin{document}x") is None
