@@ -329,7 +329,7 @@ class _State:
     ) -> LoopOutcome:
         known = list(dict.fromkeys([*loop.premises, *self.searched]))
         used = tuple(n for n in known if proof and _mentions(proof, n))
-        library = bool(proof) and any(s in (proof or "") for s in self.suggestions)
+        library = bool(proof) and any(_suggested(s, proof or "") for s in self.suggestions)
         return LoopOutcome(
             status=status,
             reason=reason,
@@ -342,6 +342,12 @@ class _State:
             premises_used=used,
             library_used=library,
         )
+
+
+def _suggested(suggestion: str, proof: str) -> bool:
+    """The proof contains the suggestion, as a tactic or as the term after `exact`."""
+    term = suggestion.removeprefix("exact ").removeprefix("refine ")
+    return suggestion in proof or term in proof
 
 
 def _mentions(proof: str, name: str) -> bool:
