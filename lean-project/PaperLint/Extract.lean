@@ -59,6 +59,7 @@ def line (env : Environment) (name : Name) (info : ConstantInfo) : MetaM (Option
 
 def run (out : System.FilePath) : MetaM (Nat × Nat) := do
   let env ← getEnv
+  if let some dir := out.parent then IO.FS.createDirAll dir
   let part : System.FilePath := out.toString ++ ".part"
   let handle ← IO.FS.Handle.mk part .write
   let header := Json.mkObj [

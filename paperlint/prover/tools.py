@@ -107,7 +107,7 @@ def _normal(lean: str) -> str:
 class Workbench:
     """The tools for one obligation: its context, target and the names it must not see."""
 
-    verifier: Verifier
+    verifier: Verifier | None  # None: the search/goals-only bench of the CLI; check refuses
     probe: Probe
     context: LeanContext
     target: str
@@ -149,6 +149,8 @@ class Workbench:
                 "change the proof",
                 candidate=lean,
             )
+        if self.verifier is None:
+            return ToolResult(tool="check", ok=False, text="check is not available here")
         self.seen[key] = len(self.seen) + 1
         result = accept(
             self.verifier, self.context, lean, self.target, timeout_s=self.check_timeout_s
