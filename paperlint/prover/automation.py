@@ -4,7 +4,8 @@
 `run_ladder` checks the rungs in order under the full acceptance rule (`verifier.accept`: no
 error, no sorry, the target exists, axioms within the allowlist) with a short timeout each, and
 stops at the first accepted one. A timeout on one rung is normal and the next rung runs; Lean
-being unavailable stops the ladder (nothing later could succeed either). An obligation closed
+being unavailable stops the ladder (nothing later could succeed either); a replay with no
+recording for a rung just moves on. An obligation closed
 here is accepted with zero model calls, and the outcome says which tactic closed it.
 """
 
@@ -93,6 +94,7 @@ def run_ladder(
             return AutomationOutcome(
                 closed_by=rung.tactic, proof=rung.candidate, tried=tuple(tried)
             )
-        if checked.outcome is Outcome.UNAVAILABLE:
+        # A replay without this rung's answer knows nothing about it: the next rung runs.
+        if checked.outcome is Outcome.UNAVAILABLE and checked.code is not FailureCode.NO_RECORDING:
             return AutomationOutcome(tried=tuple(tried), stopped=checked.hint)
     return AutomationOutcome(tried=tuple(tried))
