@@ -23,7 +23,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
 from paperlint.prover.automation import LADDER, plan
 from paperlint.prover.index import DeclIndex, read_extraction
