@@ -112,7 +112,8 @@ def _confirm(query: str, limit: int, hidden: frozenset[str]) -> dict[str, Any]:
 
 
 def _turn(obligation: str, turn: int, name: str, **arguments: Any) -> dict[str, Any]:
-    key = {"role": "prover", "result": RESULT, "obligation": obligation, "attempt": 1, "turn": turn}
+    result = RESULT if "." not in obligation else obligation.split(".", 1)[0]
+    key = {"role": "prover", "result": result, "obligation": obligation, "attempt": 1, "turn": turn}
     call = {"id": f"call_{turn}", "name": name, "arguments": arguments}
     return {
         "key": key,
@@ -121,12 +122,30 @@ def _turn(obligation: str, turn: int, name: str, **arguments: Any) -> dict[str, 
     }
 
 
-def build() -> dict[str, list[dict[str, Any]]]:
+def renamed(count: int) -> list[dict[str, Any]]:
+    """`count` obligations cycling through the four kinds, each of its own result `rK`:
+    the synthetic paper of benchmarks/prover_loop.py."""
+    out = []
+    for k in range(count):
+        ob = OBLIGATIONS[k % len(OBLIGATIONS)]
+        old, new = ob["target"], f"r{k}_{ob['obligation']}"
+        out.append(
+            {
+                key: (value.replace(old, new) if isinstance(value, str) else value)
+                for key, value in ob.items()
+            }
+            | {"target": new, "obligation": f"r{k}.{ob['obligation']}", "kind": ob["obligation"]}
+        )
+    return out
+
+
+def build(obligations: list[dict[str, Any]] = OBLIGATIONS) -> dict[str, list[dict[str, Any]]]:
     lean: list[dict[str, Any]] = []
     probe: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
-    for ob in OBLIGATIONS:
+    for ob in obligations:
         target, name = ob["target"], ob["obligation"]
+        kind = ob.get("kind", name)
         hidden = frozenset({target})
         for rung in plan(ob["skeleton"], LADDER):
             if rung.tactic == ob.get("closes_with"):
@@ -137,7 +156,7 @@ def build() -> dict[str, list[dict[str, Any]]]:
         if ob.get("closes_with"):
             continue
         probe.append(_confirm(premise_query(ob["skeleton"], ob["step"]), PREMISES, hidden))
-        if name == "s_search":
+        if kind == "s_search":
             probe.append(_confirm(ob["query"], 8, hidden))
             unknown = {"messages": [_msg(1, 52, "Unknown identifier `max_le_left`")]}
             lean.append(_check(ob["guess"], unknown))
@@ -148,7 +167,7 @@ def build() -> dict[str, list[dict[str, Any]]]:
                 _turn(name, 2, "check", lean=ob["guess"]),
                 _turn(name, 3, "check", lean=ob["proof"]),
             ]
-        elif name == "s_library":
+        elif kind == "s_library":
             statement = "example (x : ℝ) : x + 1 ≤ Real.exp x := by\n  "
             probe += [
                 _probe(
@@ -189,7 +208,7 @@ def build() -> dict[str, list[dict[str, Any]]]:
             "step": ob["step"],
             "expect": ob["expect"],
         }
-        for ob in OBLIGATIONS
+        for ob in obligations
     ]
     return {
         "lean.jsonl": lean,
