@@ -67,9 +67,11 @@ def _register_commands() -> None:
         check_cmd,
         lean_cmd,
         lean_tools_cmd,
+        library_cmd,
         preflight_cmd,
         report_cmd,
         revise_cmd,
+        runs_cmd,
         setup_cmd,
         validate_cmd,
     )
