@@ -2,7 +2,7 @@
 
 The server is ours (a scripted chat-completions endpoint in a thread), bounded: it answers at
 most `len(script)` requests, then 500s, and is shut down by the fixture; every request has a
-10 s client timeout. Lean is the SIMULATED REPL of simrepl.py.
+60 s client timeout (the machine is shared). Lean is the SIMULATED REPL of simrepl.py.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def endpoint() -> Iterator[tuple[Endpoint, str]]:
 
 def _loop(tmp_path: Path, base_url: str, mode: str) -> ProverLoop:
     model = LiteLLMToolModel(
-        mode=mode, api_base=base_url, api_key="sk-loopback-test", request_timeout_s=10
+        mode=mode, api_base=base_url, api_key="sk-loopback-test", request_timeout_s=60
     )
     return ProverLoop(
         model=model,
