@@ -108,6 +108,7 @@ class Prover:
             target=task.target,
             index=self.index,
             hidden=task.hidden,
+            skeleton=task.skeleton,
         )
         found = premises(bench, task.skeleton, task.step_text)
         user = user_prompt(

@@ -113,6 +113,7 @@ class Workbench:
     target: str
     index: DeclIndex | None = None
     hidden: frozenset[str] = frozenset()
+    skeleton: str | None = None  # the gated declaration: a candidate must keep its statement
     check_timeout_s: float = 120.0
     probe_timeout_s: float = 20.0
     seen: dict[str, int] = field(default_factory=dict)  # normalised candidate -> check number
@@ -152,6 +153,9 @@ class Workbench:
         if self.verifier is None:
             return ToolResult(tool="check", ok=False, text="check is not available here")
         self.seen[key] = len(self.seen) + 1
+        problem = statement_problem(self.skeleton, lean, self.target) if self.skeleton else ""
+        if problem:
+            return ToolResult(tool="check", ok=True, text=f"refused before Lean: {problem}")
         result = accept(
             self.verifier, self.context, lean, self.target, timeout_s=self.check_timeout_s
         )
@@ -249,6 +253,25 @@ class Workbench:
             )
             lines.append(f"{tactic}: {tactic_outcome(raw)}")
         return ToolResult(tool="try", ok=True, text=bounded("\n".join(lines)))
+
+
+def statement_problem(skeleton: str, candidate: str, name: str) -> str:
+    """The engine's rule (execute._proof_problem): exactly one declaration named `name`, with
+    the gated statement's fingerprint; only the proof may be written."""
+    from paperlint.lean import fingerprint as fp
+    from paperlint.lean.declarations import declarations
+
+    gated = declarations(skeleton)
+    if not gated:
+        return "the obligation's skeleton could not be parsed"
+    found = [
+        fp.fingerprint(fp.statement_text(d)) for d in declarations(candidate) if d.name == name
+    ]
+    if len(found) != 1:
+        return f"the answer must contain exactly one declaration named {name}"
+    if found[0] != fp.fingerprint(fp.statement_text(gated[0])):
+        return f"the statement of {name} was changed; only its proof may be written"
+    return ""
 
 
 def failing_tactic_goals(raw: RawAnswer, messages: Sequence[Any]) -> list[tuple[int, str]]:

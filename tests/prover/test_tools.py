@@ -187,3 +187,17 @@ def test_bad_arguments_are_an_answer(tmp_path: Path) -> None:
 
 def test_outputs_are_bounded() -> None:
     assert len(bounded("x" * 10 * MAX_CHARS)) <= MAX_CHARS
+
+
+def test_a_changed_statement_is_refused_before_lean(tmp_path: Path) -> None:
+    skeleton = "theorem mean_le_max (a b : ℝ) : a ≤ max a b := by\n  sorry"
+    weaker = "theorem mean_le_max (a b : ℝ) (h : b ≤ a) : a ≤ max a b := le_max_left a b"
+    repl = SimulatedRepl()
+    wb = bench(tmp_path, repl, skeleton=skeleton)
+    result = wb.check(weaker)
+    assert "statement of mean_le_max was changed" in result.text and not result.accepted
+    assert "exactly one declaration" in wb.check("theorem other : True := trivial").text
+    assert all(cmd != weaker for cmd, _ in repl.calls)
+    repl.script(GOOD, {})
+    repl.script(axiom_query([TARGET]), axioms_ok(TARGET))
+    assert wb.check(GOOD).accepted  # the gated statement with a proof passes
