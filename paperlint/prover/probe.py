@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from paperlint.errors import InputError
+from paperlint.lean import guard
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
 
 RawAnswer = dict[str, Any]
@@ -86,6 +87,14 @@ class ScriptedProbe:
         self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
     ) -> RawAnswer | LeanCheck:
         self.asked.append((cmd, all_tactics))
+        refused = guard.refusals(cmd)  # as the live probe does: a replay must refuse the same
+        if refused:
+            return LeanCheck(
+                outcome=Outcome.REJECTED,
+                code=FailureCode.REFUSED,
+                hint="refused before Lean: " + "; ".join(refused)[:400],
+                replay=True,
+            )
         answer = self._answers.get(probe_key(context, cmd, all_tactics))
         if answer is None:
             return LeanCheck(
