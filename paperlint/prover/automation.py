@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from paperlint.engine.leantext import statement_text_exact
 from paperlint.lean.verifier import FailureCode, LeanContext, Outcome, Verifier, accept
 
 LADDER: tuple[str, ...] = (
@@ -67,9 +66,22 @@ class AutomationOutcome(_Frozen):
         return f"automation tried and failed: {failed}" if failed else "automation not tried"
 
 
+def gated_statement(skeleton: str) -> str:
+    """The skeleton's own text up to its top-level `:=`, as written (the mechanical audit's
+    declaration splitter finds the `:=`; comments and strings cannot fool it)."""
+    from paperlint.lean.declarations import declarations
+
+    found = declarations(skeleton)
+    if not found or found[0].terminator != ":=" or not found[0].statement:
+        raise ValueError("the obligation's skeleton has no `:=` to prove")
+    decl = found[0]
+    start = (decl.prefixes[0].tokens[0] if decl.prefixes else decl.command.tokens[0]).offset
+    return skeleton[start : decl.statement[-1].end].rstrip()
+
+
 def plan(skeleton: str, ladder: Sequence[str] = LADDER) -> list[Rung]:
     """Each rung: the gated statement, unchanged, proved by the rung's tactic alone."""
-    statement = statement_text_exact(skeleton)
+    statement = gated_statement(skeleton)
     return [Rung(tactic=t, candidate=f"{statement} := by\n  {t}") for t in ladder]
 
 
@@ -83,7 +95,11 @@ def run_ladder(
     timeout_s: float = RUNG_TIMEOUT_S,
 ) -> AutomationOutcome:
     tried: list[RungResult] = []
-    for rung in plan(skeleton, ladder):
+    try:
+        rungs = plan(skeleton, ladder)
+    except ValueError:  # an unparsable skeleton: nothing to try; the model gets the obligation
+        return AutomationOutcome()
+    for rung in rungs:
         checked = accept(verifier, context, rung.candidate, target, timeout_s=timeout_s)
         tried.append(
             RungResult(

@@ -53,3 +53,15 @@ def test_lean_unavailable_stops_the_ladder(tmp_path: Path) -> None:
     repl.script(f"{STATEMENT} := by\n  grind", ConnectionAbortedError("dead"))
     outcome = run_ladder(warm(tmp_path, repl), CTX, SKELETON, "sq_add_one_pos")
     assert not outcome.closed and len(outcome.tried) == 1 and outcome.stopped
+
+
+def test_the_statement_is_cut_at_its_top_level_assign_not_in_a_comment() -> None:
+    from paperlint.prover.automation import gated_statement
+
+    skeleton = "theorem t (x : ℝ) -- a comment := here\n    : 0 ≤ x ^ 2 := by\n  sorry"
+    assert gated_statement(skeleton) == "theorem t (x : ℝ) -- a comment := here\n    : 0 ≤ x ^ 2"
+
+
+def test_an_unparsable_skeleton_tries_nothing(tmp_path: Path) -> None:
+    outcome = run_ladder(warm(tmp_path, SimulatedRepl()), CTX, "not lean at all", "t")
+    assert not outcome.closed and outcome.tried == () and outcome.stopped is None
