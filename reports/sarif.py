@@ -20,6 +20,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from paperlint import __version__
+from paperlint.domain import IssueClass
 from paperlint.records.results import Verdict
 from paperlint.reports.describe import ISSUE_CLASSES, SIDES, issue_confirmation
 from paperlint.reports.load import ReportData, ResultView
@@ -32,19 +33,31 @@ HELP_URI: Final = INFORMATION_URI + "/blob/main/docs/sarif.md"
 UNFINISHED: Final = "unfinished"
 
 HELP: Final[dict[str, str]] = {
-    "ERROR": "Read the Lean counterexample named in the result: it proves the negation of the "
-    "printed claim. Correct the statement (add the missing hypothesis or fix the bound).",
-    "PAPER_ARGUMENT_GAP": "The conclusion may be true, but the cited step does not justify "
-    "it. Supply the missing argument or a reference that covers it.",
-    "PAPER_ASSUMPTION_GAP": "A step needs a hypothesis the statement does not state. Add the "
-    "hypothesis to the statement or show why it holds.",
-    "EXPOSITION_GAP": "The conclusion is true, but a range or case is not covered by the "
-    "text. Extend the argument to the missing case.",
-    "DOMAIN_CLARIFICATION": "The objects admit more than one reading and the conclusion "
-    "depends on which. Say which reading is meant.",
-    UNFINISHED: "Nothing is concluded about these results: no model or Lean was available, "
-    "the budget ran out, or a proof was not found. Run `paperlint status DIR --why`, then "
-    "`paperlint resume DIR`. An unfinished result is never counted against the paper.",
+    IssueClass.ERROR.value: (
+        "Read the Lean counterexample named in the result: it proves the negation of the "
+        "printed claim. Correct the statement (add the missing hypothesis or fix the bound)."
+    ),
+    IssueClass.PAPER_ARGUMENT_GAP.value: (
+        "The conclusion may be true, but the cited step does not justify it. Supply the "
+        "missing argument or a reference that covers it."
+    ),
+    IssueClass.PAPER_ASSUMPTION_GAP.value: (
+        "A step needs a hypothesis the statement does not state. Add the hypothesis to the "
+        "statement or show why it holds."
+    ),
+    IssueClass.EXPOSITION_GAP.value: (
+        "The conclusion is true, but a range or case is not covered by the text. Extend the "
+        "argument to the missing case."
+    ),
+    IssueClass.DOMAIN_CLARIFICATION.value: (
+        "The objects admit more than one reading and the conclusion depends on which. Say "
+        "which reading is meant."
+    ),
+    UNFINISHED: (
+        "Nothing is concluded about these results: no model or Lean was available, the budget "
+        "ran out, or a proof was not found. Run `paperlint status DIR --why`, then "
+        "`paperlint resume DIR`. An unfinished result is never counted against the paper."
+    ),
 }
 
 

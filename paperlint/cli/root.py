@@ -30,7 +30,9 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,  # a traceback must never print an API key
     add_completion=False,
 )
-lean_app = typer.Typer(help="Lean utilities: the mechanical audit.", no_args_is_help=True)
+lean_app = typer.Typer(
+    help="Lean utilities: the mechanical audit, declaration search, goals.", no_args_is_help=True
+)
 app.add_typer(lean_app, name="lean")
 
 # Where a crash log goes when a command knows its workspace (set by that command).
@@ -63,6 +65,7 @@ def _register_commands() -> None:
     from paperlint.cli import (  # noqa: F401
         check_cmd,
         lean_cmd,
+        lean_tools_cmd,
         library_cmd,
         mcp_cmd,
         preflight_cmd,

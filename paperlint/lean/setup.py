@@ -7,7 +7,9 @@ Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
 2. `lake update` in lean-project/ (writes lake-manifest.json: commit it);
 3. `lake exe cache get` (Mathlib's prebuilt .olean files), then `lake build`;
 4. `git clone --depth 1 --branch <fork tag>` of lean-interact's REPL fork into the directory
-   lean-interact's own git path would use, a toolchain check, then `lake build` there.
+   lean-interact's own git path would use, a toolchain check, then `lake build` there;
+5. `lake env lean --run PaperLint/Extract.lean <cache>/declarations/extract.jsonl`: the
+   prover's declaration index (paperlint.prover.commands), skipped once it exists.
 
 Offline (no route to github.com) it stops before doing anything and says so.
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 from paperlint.errors import LeanSetupError
 from paperlint.lean import second_kernel
 from paperlint.lean.pins import REPL_GIT_URL, LeanPaths, read_pins, read_toolchain
+from paperlint.prover.commands import extract_command, index_file
 
 NETWORK_PROBE = ("github.com", 443)
 
@@ -78,6 +81,14 @@ def plan(paths: LeanPaths) -> list[Step]:
             skip_if=paths.repl_dir / "lean-toolchain",
         ),
         Step("build the REPL", ("lake", "build"), paths.repl_dir, 3600),
+        # The prover's declaration index (issue #13): our own PaperLint/Extract.lean, once.
+        Step(
+            "extract the declaration index",
+            extract_command(paths),
+            project,
+            3600,
+            skip_if=index_file(paths),
+        ),
         *_second_kernel_steps(paths, pins.toolchain),
     ]
 

@@ -71,7 +71,10 @@ class ReplBackend(Protocol):
     """What the warm verifier needs from a REPL; raises lean-interact's exceptions as they are."""
 
     def run(self, cmd: str, env: int | None, *, timeout_s: float, keep: bool) -> dict[str, Any]:
-        """Send one Command; `keep` = add to the session cache (a negative id comes back)."""
+        """Send one Command; `keep` = add to the session cache (a negative id comes back).
+
+        A backend may also accept `all_tactics: bool` (the prover's tools pass it only then).
+        """
         ...
 
     def forget(self, env: int) -> None: ...
@@ -226,8 +229,31 @@ class WarmVerifier:
 
     # --- the REPL conversation --------------------------------------------------------------
 
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> dict[str, Any] | LeanCheck:
+        """One probe command on `context` for the prover's tools (issue #13), never cached.
+
+        The refusal scan runs first, as for `check`; the raw answer is returned for the tools
+        to read (`sorries`, `tactics`, `Try this:` messages). Never an acceptance.
+        """
+        refused = guard.refusals(cmd)
+        if refused:
+            return LeanCheck(
+                outcome=Outcome.REJECTED,
+                code=FailureCode.REFUSED,
+                hint="refused before Lean: " + "; ".join(refused)[:400],
+            )
+        return self._call(context, cmd, timeout_s=timeout_s, keep=False, all_tactics=all_tactics)
+
     def _call(
-        self, context: LeanContext, cmd: str, *, timeout_s: float, keep: bool
+        self,
+        context: LeanContext,
+        cmd: str,
+        *,
+        timeout_s: float,
+        keep: bool,
+        all_tactics: bool = False,
     ) -> dict[str, Any] | LeanCheck:
         """Prepare `context` and run `cmd` on it; a raw answer, or a typed failure."""
         if self._disabled:
@@ -238,7 +264,8 @@ class WarmVerifier:
         for attempt in (1, 2):
             try:
                 env = self._prepare(context)
-                raw = self._backend.run(cmd, env, timeout_s=timeout_s, keep=keep)
+                extra: dict[str, Any] = {"all_tactics": True} if all_tactics else {}
+                raw = self._backend.run(cmd, env, timeout_s=timeout_s, keep=keep, **extra)
             except _Failed as failed:
                 return failed.check
             except TimeoutError as exc:
@@ -452,13 +479,17 @@ class LeanInteractBackend:
         )
         return self._server
 
-    def run(self, cmd: str, env: int | None, *, timeout_s: float, keep: bool) -> dict[str, Any]:
+    def run(
+        self, cmd: str, env: int | None, *, timeout_s: float, keep: bool, all_tactics: bool = False
+    ) -> dict[str, Any]:
         server = self._ensure()
         from lean_interact import Command
         from lean_interact.interface import LeanError
 
         response = server.run(
-            Command(cmd=cmd, env=env), timeout=timeout_s, add_to_session_cache=keep
+            Command(cmd=cmd, env=env, all_tactics=all_tactics or None),
+            timeout=timeout_s,
+            add_to_session_cache=keep,
         )
         if isinstance(response, LeanError):
             return {"message": response.message}
