@@ -129,7 +129,11 @@ class ScriptedClient:
         if not model.startswith(f"{PROVIDER}/"):
             model = f"{PROVIDER}/{info['role']}"
         response = request(
-            litellm, model, messages, metadata={**metadata, METADATA_KEY: info}, timeout_s=60
+            litellm,
+            model,
+            messages,
+            metadata={**metadata, METADATA_KEY: info},
+            options={"timeout": 60},
         )
         recorded = entry.prompt_sha256
         return Completion(

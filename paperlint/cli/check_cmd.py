@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,17 @@ if TYPE_CHECKING:
     from paperlint.records.results import Results
 
 FORMAT = typer.Option("text", "--format", help="text or json")
+
+
+class Until(StrEnum):
+    """The stages `--until` can stop at (a typo is refused, never read as "run everything")."""
+
+    planned = "planned"
+    drafted = "drafted"
+    gated = "gated"
+
+
+UNTIL = typer.Option(None, "--until", help="Stop once every result has reached this stage.")
 
 
 def _budget(max_cost: float | None, max_calls: int | None) -> dict[str, Any]:
@@ -35,15 +47,31 @@ def check(
     workdir: Path | None = typer.Option(None, "--workdir", help="Default: PAPER.paperlint/"),
     config: Path | None = typer.Option(None, "--config", help="A paperlint.toml to use."),
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
-    until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
+    until: Until | None = UNTIL,
     max_cost: float | None = typer.Option(None, "--max-cost", help="Budget in USD."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="Budget in model calls."),
     replay: Path | None = typer.Option(None, "--replay", help="Replay a recorded run (offline)."),
     fresh: bool = typer.Option(False, "--fresh", help="Discard an earlier check of this paper."),
+    record: Path | None = typer.Option(
+        None, "--record", help="Also write this live run as a replay fixture into DIR."
+    ),
+    lean_replay: Path | None = typer.Option(
+        None, "--lean-replay", help="Live models, Lean answers from a recorded DIR."
+    ),
+    allow_unpriced: bool = typer.Option(
+        False, "--allow-unpriced", help="Run with --max-cost although a model has no price."
+    ),
 ) -> int:
     """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
     from paperlint.config import load_config
+    from paperlint.engine.backends import EdgeOptions
     from paperlint.engine.check import CheckRequest, start_check
+    from paperlint.errors import InputError
+
+    if replay is not None and (record is not None or lean_replay is not None):
+        raise InputError(
+            "--replay serves a recorded run; it cannot be combined with --record or --lean-replay"
+        )
     from paperlint.engine.workspace import default_workdir
 
     loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
@@ -58,8 +86,10 @@ def check(
         workdir=folder,
         root=root,
         replay=replay,
-        until=until,
+        until=until.value if until else None,
         fresh=fresh,
+        edges=EdgeOptions(record=record, lean_replay=lean_replay),
+        allow_unpriced=allow_unpriced,
     )
     return _finish(start_check(request, progress=_progress()))
 
@@ -67,7 +97,7 @@ def check(
 @app.command("resume")
 def resume(
     workdir: Path = typer.Argument(..., help="The check folder (PAPER.paperlint/)."),
-    until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
+    until: Until | None = UNTIL,
     max_cost: float | None = typer.Option(None, "--max-cost", help="New budget in USD."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="New budget in calls."),
 ) -> int:
@@ -76,7 +106,10 @@ def resume(
 
     crash_dir.append(workdir)
     summary = resume_check(
-        workdir, budget=_budget(max_cost, max_calls), until=until, progress=_progress()
+        workdir,
+        budget=_budget(max_cost, max_calls),
+        until=until.value if until else None,
+        progress=_progress(),
     )
     return _finish(summary)
 

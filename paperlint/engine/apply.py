@@ -76,6 +76,7 @@ def _failed(record: ResultRecord, outcome: Outcome) -> ResultRecord:
             Failure.MODEL_UNAVAILABLE: UnfinishedReason.MODEL_UNAVAILABLE,
             Failure.INVALID_MODEL_OUTPUT: UnfinishedReason.INVALID_MODEL_OUTPUT,
             Failure.LEAN_UNAVAILABLE: UnfinishedReason.LEAN_UNAVAILABLE,
+            Failure.BUDGET_EXHAUSTED: UnfinishedReason.BUDGET_EXHAUSTED,
         }[outcome.failure]
         if outcome.failure
         else UnfinishedReason.INTERRUPTED

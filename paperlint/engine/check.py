@@ -14,7 +14,7 @@ from paperlint.blueprint.model import Blueprint
 from paperlint.config import Config, dump_config_toml, load_snapshot
 from paperlint.engine import leantext
 from paperlint.engine.apply import unfinished
-from paperlint.engine.backends import Backends, make_backends
+from paperlint.engine.backends import Backends, EdgeOptions, make_backends
 from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.plan import STATEMENT_ONLY_KINDS, Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
@@ -55,6 +55,8 @@ class CheckRequest:
     fresh: bool = False
     verifier: Verifier | None = None  # replaces the Lean edge (fixture authoring, tests)
     report: bool = True
+    edges: EdgeOptions = EdgeOptions()
+    allow_unpriced: bool = False
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
@@ -63,6 +65,8 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
     paper = request.paper
     if not paper.exists():
         raise InputError("no such file or folder", path=paper, hint="give the paper's .tex file")
+    if request.replay is None and not request.allow_unpriced:
+        refuse_unpriced(request.config)
     inventory = build_inventory(paper, root=request.root)
     ws = Workspace(request.workdir or default_workdir(paper))
     _prepare_folder(ws, fresh=request.fresh)
@@ -76,10 +80,14 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             "paperlint_version": __version__,
             "paper": str(paper.resolve()),
             "replay_dir": str(request.replay.resolve()) if request.replay else "",
+            **edge_paths(request.edges),
+            "allow_unpriced": request.allow_unpriced,
         }
         extra = {"run": run, "versions": versions_of(request.config)}
         write_text_atomic(ws.config, dump_config_toml(request.config, extra))
-        backends = make_backends(request.config, request.replay, verifier=request.verifier)
+        backends = make_backends(
+            request.config, request.replay, verifier=request.verifier, edges=request.edges
+        )
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
         summary = _run(
@@ -111,19 +119,49 @@ def resume_check(
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
     if budget:
         config = config.with_overrides(**budget)
-    replay_dir = extra.get("run", {}).get("replay_dir") or None
+    run = extra.get("run", {})
+    replay_dir = run.get("replay_dir") or None
+    edges = EdgeOptions(
+        record=Path(run["record_dir"]) if run.get("record_dir") else None,
+        lean_replay=Path(run["lean_replay_dir"]) if run.get("lean_replay_dir") else None,
+    )
+    if budget and not replay_dir and not run.get("allow_unpriced"):
+        refuse_unpriced(config)
     with WorkspaceLock(ws.root):
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
         results = ws.load_results()
         replay = Path(replay_dir) if replay_dir else None
-        backends = make_backends(config, replay, verifier=verifier)
+        backends = make_backends(config, replay, verifier=verifier, edges=edges)
         summary = _run(
             ws, inventory, blueprint, config, backends, results, "resume", until, progress
         )
     if report:
         write_report(ws.root)
     return summary
+
+
+def edge_paths(edges: EdgeOptions) -> dict[str, str]:
+    """The run table's record of `--record`/`--lean-replay`, so `resume` wires the same."""
+    return {
+        "record_dir": str(edges.record.resolve()) if edges.record else "",
+        "lean_replay_dir": str(edges.lean_replay.resolve()) if edges.lean_replay else "",
+    }
+
+
+def refuse_unpriced(config: Config) -> None:
+    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
+    if config.budget.max_cost_usd is None:
+        return
+    from paperlint.agents.client import unpriced_models
+
+    unpriced = unpriced_models(config)
+    if unpriced:
+        raise InputError(
+            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
+            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
+            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
+        )
 
 
 def versions_of(config: Config) -> dict[str, str]:
@@ -298,7 +336,7 @@ def build_context(
         modules={e.id: e.lean_file for e in blueprint.entries},
         deps=transitive_deps(blueprint, order),
         settings=settings,
-        ask=backends.ask_with(journal.emit),
+        ask=backends.ask_with(journal.emit, lambda: journal.spend),
         verifier=backends.verifier,
         emit=journal.emit,
     )

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from paperlint.agents.faults import BudgetSpent, ModelUnavailableError
 from paperlint.agents.outputs import (
     ArchitectOutput,
     AuditOutput,
@@ -62,8 +63,11 @@ def execute(ctx: EngineContext, results: Results, action: Action) -> Outcome:
     }
     try:
         return handlers[action.kind](ctx, results, record, action)
-    except ModelUnavailable as exc:
+    except (ModelUnavailable, ModelUnavailableError) as exc:
+        # Auth, config, a provider that kept failing: resumable, never a final reason.
         return Outcome(action=action, failure=Failure.MODEL_UNAVAILABLE, detail=str(exc))
+    except BudgetSpent as exc:
+        return Outcome(action=action, failure=Failure.BUDGET_EXHAUSTED, detail=str(exc))
     except LeanUnavailable as exc:
         return Outcome(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
     except ModelError as exc:
