@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from paperlint import __version__
@@ -125,10 +125,13 @@ def run_loop(
             progress.on_action(decision, results)
             results = _step(ctx, results, policy, journal, decision)
             if _stop_run(results, decision):
+                stopped = results.get(decision.result)
+                why = [stopped.unfinished.detail] if stopped and stopped.unfinished else []
                 results = _finish(ctx, results, journal, None)
-                return summarise(
+                summary = summarise(
                     results, workspace=str(ctx.ws.root), stop_reason="edge unavailable"
                 )
+                return replace(summary, notes=[*summary.notes, *why])
     except KeyboardInterrupt:
         results = _interrupt(ctx, results, journal)
         return summarise(results, workspace=str(ctx.ws.root), interrupted=True)
