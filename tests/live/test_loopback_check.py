@@ -2,6 +2,9 @@
 example's recorded Lean answers (`--lean-replay`): clean runs, injected provider faults,
 budgets, and recording a run as a replay fixture."""
 
+import json
+
+from paperlint.agents.transcript import Transcript, TranscriptKey
 from paperlint.cli.root import run
 from tests.live.conftest import ANSWER_KEY, check_argv, events, verdicts, write_config
 from tests.live.loopback import Fault, error_body
@@ -145,3 +148,33 @@ def test_a_recorded_live_run_replays_to_the_same_verdicts(tmp_path, provider, ke
     assert run(argv) == 1
     assert verdicts(replayed) == ANSWER_KEY
     assert provider.answered() == served  # the replay asked no model
+
+
+def test_latex_in_a_quote_survives_a_reply_that_does_not_escape_it(tmp_path, key_env):
+    """The model writes `\\frac` and `\\beta` unescaped inside a JSON string (as models do);
+    JSON would read form feed and backspace. The quote must reach the record exactly."""
+    from tests.live.conftest import EXAMPLE, REPLAY
+    from tests.live.loopback import LoopbackProvider
+
+    printed = r"If $x > 0$, then $x \ge \frac{1}{1+\beta^2}$"
+    paper = tmp_path / "paper.tex"
+    source = (EXAMPLE / "paper.tex").read_text(encoding="utf-8")
+    paper.write_text(source.replace(r"If $x > 0$, then $x \ge 1$", printed), encoding="utf-8")
+    key = TranscriptKey("issue_checker", "prop:square", None, 1, 0)
+    entry = Transcript.load(REPLAY / "transcript.jsonl").get(key)
+    ruling = json.loads(entry.response)
+    raw = json.dumps({**ruling, "quote": "QUOTE"}).replace("QUOTE", printed)
+    assert "\\frac" in raw and "\\\\frac" not in raw  # really unescaped
+    with LoopbackProvider(REPLAY / "transcript.jsonl", replies={key: raw}) as server:
+        config = write_config(tmp_path, server.url)
+        argv = check_argv(tmp_path, config)
+        argv[1] = str(paper)
+        assert run(argv) == 1
+    record = next(
+        r
+        for r in json.loads((tmp_path / "ws/results.json").read_text())["results"]
+        if r["id"] == "prop:square"
+    )
+    assert record["verdict"] == "issue"
+    assert record["issue"]["location"]["quote"] == printed  # found verbatim in the paper
+    assert record["issue"]["location"]["line"] == 50
