@@ -63,23 +63,25 @@ def check(
     ),
 ) -> int:
     """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
+    # Say something before the heavy imports (engine, blueprint, later litellm), so the user
+    # sees at once that the command started.
+    typer.echo(f"paperlint: checking {paper}", err=True)
+    _announce(replay)
     from paperlint.config import load_config
     from paperlint.engine.backends import EdgeOptions
     from paperlint.engine.check import CheckRequest, start_check
+    from paperlint.engine.workspace import default_workdir
     from paperlint.errors import InputError
 
     if replay is not None and (record is not None or lean_replay is not None):
         raise InputError(
             "--replay serves a recorded run; it cannot be combined with --record or --lean-replay"
         )
-    from paperlint.engine.workspace import default_workdir
-
     loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
     for path in loaded.files:
         logging.getLogger(__name__).info("config read from %s", path)
     folder = workdir or default_workdir(paper)
     crash_dir.append(folder)
-    _announce(replay)
     request = CheckRequest(
         paper=paper,
         config=loaded.config,
