@@ -29,5 +29,7 @@ def test_check_of_the_example_starts_printing_within_2_s(tmp_path):
     finally:
         proc.kill()  # only the process this test started
         proc.wait(10)
+        if proc.stderr is not None:
+            proc.stderr.close()
     assert line.startswith("paperlint: checking"), line
     assert elapsed < FIRST_LINE_S, f"first line after {elapsed:.2f} s"
