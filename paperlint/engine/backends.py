@@ -43,7 +43,8 @@ class Backends:
 
     def ask_with(self, emit: Emit, spend: SpendNow = Spend) -> Ask:
         """The agents' entry point; `spend` reads the run's spend so far, checked before
-        every request an action makes beyond its first."""
+        every request an action makes beyond its first. Lean restarts go to `emit` too."""
+        report_restarts(self.verifier, emit)
         return self.make_ask(emit, spend)
 
     def missing(self) -> list[tuple[str, str]]:
@@ -224,6 +225,18 @@ def _runner_ask(config: Config, client: Any, emit: Emit, spend: SpendNow) -> Ask
         return runner.call(call, model=model).output
 
     return ask
+
+
+def report_restarts(verifier: Verifier, emit: Emit) -> None:
+    """Log each restart of a warm REPL (under a recording wrapper too) as an event."""
+    target = getattr(verifier, "inner", verifier)
+    if not hasattr(target, "on_restart"):
+        return
+
+    def on_restart(restart: Any) -> None:
+        emit({"type": "lean_restart", "reason": restart.reason, "rss_mb": round(restart.rss_mb)})
+
+    target.on_restart = on_restart
 
 
 def refuse_over_budget(config: Config, spent: Spend) -> None:

@@ -63,6 +63,11 @@ class ProcessRun:
         )
 
 
+LEAN_OPTIONS = ("-DElab.async=false",)
+"""The final build elaborates as the warm REPL does (lean-interact's
+`enable_parallel_elaboration=False` leaves `Elab.async` off there; `lean` turns it on)."""
+
+
 def _limit_memory(limit_mb: int | None) -> Callable[[], None] | None:
     if limit_mb is None:
         return None
@@ -80,7 +85,7 @@ def run_lean(
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
-            [lake, "env", "lean", str(file)],
+            [lake, "env", "lean", *LEAN_OPTIONS, str(file)],
             cwd=project,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -256,7 +261,7 @@ class FinalChecker:
             names,
             build,
             axioms,
-            command=(self.paths.lake, "env", "lean", str(file)),
+            command=(self.paths.lake, "env", "lean", *LEAN_OPTIONS, str(file)),
             toolchain=read_toolchain(self.paths.project),
             mathlib_rev=read_manifest_rev(self.paths.project),
             allowlist=self.allowlist,
