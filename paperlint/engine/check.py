@@ -69,9 +69,8 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         refuse_unpriced(request.config)
     inventory = build_inventory(paper, root=request.root)
     ws = Workspace(request.workdir or default_workdir(paper))
-    _prepare_folder(ws, fresh=request.fresh)
     project_dir = paper if paper.is_dir() else paper.parent
-    with WorkspaceLock(ws.root):
+    with claim_folder(ws, fresh=request.fresh):
         keep_sources(project_dir, ws, inventory)
         blueprint = build_blueprint(inventory)
         write_record(ws.inventory, inventory)
@@ -180,22 +179,74 @@ def versions_of(config: Config) -> dict[str, str]:
     return versions
 
 
+MARKER = ".paperlint-workspace"
+"""Written first into a new work folder: a check stopped before its first record (a ^C in
+the first seconds) still leaves a folder `check --fresh` recognises as its own."""
+
+
+def claim_folder(ws: Workspace, *, fresh: bool) -> WorkspaceLock:
+    """Lock the work folder for this run and make it ready; the lock is returned held.
+
+    `--fresh` replaces an earlier check only while holding its lock, so a check that is
+    still running is never deleted. A folder that cannot be made or written is an input
+    error naming it (exit 2), not a crash."""
+    if ws.root.exists() and not ws.root.is_dir():
+        raise InputError("the work folder is a file", path=ws.root, hint=_OTHER_FOLDER)
+    lock = WorkspaceLock(ws.root)
+    try:
+        lock.acquire()
+    except OSError as exc:
+        raise InputError(
+            f"cannot use the work folder: {exc.strerror or exc}", path=ws.root, hint=_OTHER_FOLDER
+        ) from None
+    try:
+        _prepare_folder(ws, fresh=fresh)
+        (ws.root / MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
+    except OSError as exc:
+        lock.release()
+        raise InputError(
+            f"cannot write the work folder: {exc.strerror or exc}",
+            path=exc.filename or ws.root,
+            hint=_OTHER_FOLDER,
+        ) from None
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+_OTHER_FOLDER = "pass --workdir with a folder you can write"
+
+
 def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
-    if ws.root.exists() and any(ws.root.iterdir()):
-        if not ws.is_workspace():
-            raise InputError(
-                "the work folder exists and is not a paperlint workspace",
-                path=ws.root,
-                hint="pass --workdir with a new folder",
-            )
-        if not fresh:
+    entries = [p for p in ws.root.iterdir() if p.name != ".lock"]
+    if not entries:
+        return
+    ours = ws.is_workspace() or (ws.root / MARKER).exists()
+    if not ours:
+        raise InputError(
+            "the work folder exists and is not a paperlint workspace",
+            path=ws.root,
+            hint="pass --workdir with a new folder",
+        )
+    if not fresh:
+        if ws.is_workspace():
             raise InputError(
                 "a check of this paper already exists",
                 path=ws.root,
                 hint=f"continue it with `paperlint resume {ws.root}`, or start over with --fresh",
             )
-        shutil.rmtree(ws.root)
-    ws.root.mkdir(parents=True, exist_ok=True)
+        raise InputError(
+            "an earlier check of this paper stopped before its first record "
+            "(there is no results.json to resume from)",
+            path=ws.root,
+            hint="start it again with --fresh",
+        )
+    for entry in entries:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
 
 
 def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
