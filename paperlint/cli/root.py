@@ -64,9 +64,11 @@ def _register_commands() -> None:
     from paperlint.cli import (  # noqa: F401
         check_cmd,
         lean_cmd,
+        library_cmd,
         preflight_cmd,
         report_cmd,
         revise_cmd,
+        runs_cmd,
         setup_cmd,
         validate_cmd,
     )
