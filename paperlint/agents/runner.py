@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from paperlint.agents.client import Completion, Message, ModelClient, redact
+from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient, redact
 from paperlint.agents.faults import (
     ContextTooLong,
     Fault,
@@ -30,7 +30,7 @@ from paperlint.agents.inputs import INPUT_MODELS
 from paperlint.agents.outputs import Role
 from paperlint.agents.parsing import InvalidOutput, parse_output
 from paperlint.agents.prompts import messages_sha256, render_prompt
-from paperlint.agents.transcript import METADATA_KEY, call_metadata
+from paperlint.agents.transcript import call_metadata
 from paperlint.config import Config
 from paperlint.errors import ModelError
 

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.agents.client import (
+    METADATA_KEY,
     Completion,
     Message,
     import_litellm,
     request,
 )
 from paperlint.agents.transcript import (
-    METADATA_KEY,
     TRANSCRIPT_FILE,
     Transcript,
     TranscriptEntry,

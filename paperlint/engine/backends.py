@@ -151,10 +151,10 @@ def _live_backends(config: Config, edges: EdgeOptions) -> Backends:
         from paperlint.lean.replay import ReplayVerifier
 
         verifier: Verifier = ReplayVerifier(edges.lean_replay)
-        note, parts = "", ("lean",)
+        note, parts = "", tuple[str, ...](("lean",))
     else:
         verifier, note = _live_verifier(config)
-        parts = ()
+        parts = tuple[str, ...]()
     client = make_client(config, None, record_dir=edges.record)
     return Backends(
         verifier=verifier,

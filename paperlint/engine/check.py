@@ -75,7 +75,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         blueprint = build_blueprint(inventory)
         write_record(ws.inventory, inventory)
         write_record(ws.blueprint, blueprint)
-        run = {
+        run: dict[str, Any] = {
             "paperlint_version": __version__,
             "paper": str(paper.resolve()),
             "replay_dir": str(request.replay.resolve()) if request.replay else "",
