@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from paperlint.agents.outputs import FidelityFields
 from paperlint.agents.parsing import InvalidOutput, extract_json, parse_output, repair_backslashes
 
 LATEX = [r"\frac{a}{b}", r"\beta", r"\to", r"\rho", r"\neq", r"\theta", r"\nabla", r"\sum_i"]
@@ -45,15 +46,7 @@ def test_prose_with_quotes_before_the_json_does_not_flip_the_repair():
     assert parse_output("architect", text).steps[0].text == r"$\frac{1}{2}$"
 
 
-FIELDS = [
-    "object_class",
-    "quantifier_order",
-    "parameter_domains",
-    "codomain",
-    "hypotheses",
-    "conclusion",
-    "follow_on_claims",
-]
+FIELDS = list(FidelityFields.model_fields)
 
 
 def test_a_gate_pass_without_every_field_ok_is_refused():

@@ -8,20 +8,11 @@ import pytest
 
 from paperlint.cli.root import run
 from paperlint.records import WorkspaceLock
-from tests.engine.conftest import check_argv, example
+from tests.engine.conftest import check_argv
 
 
 def _check(workdir, *more):
-    fixture = example("sample-variance")
-    return [
-        "check",
-        str(fixture / "paper.tex"),
-        "--replay",
-        str(fixture / "replay"),
-        "--workdir",
-        str(workdir),
-        *more,
-    ]
+    return [*check_argv("sample-variance", workdir), *more]
 
 
 @pytest.mark.parametrize("where", ["file", "under-file", "proc"])
