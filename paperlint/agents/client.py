@@ -151,7 +151,7 @@ class LiteLLMClient:
                 raise  # the runner waits these out or falls back to the next model
             reason = f"{type(exc).__name__}: {redact(str(exc))}"
             raise stop_error(fault, model, reason, settings.api_key_env) from None
-        return to_completion(litellm, response, price=self._config.prices.get(model))
+        return to_completion(litellm, response, model=model, prices=self._config.prices)
 
 
 def request_options(
@@ -229,7 +229,9 @@ def request(
         )
 
 
-def to_completion(litellm: ModuleType, response: Any, *, price: Price | None = None) -> Completion:
+def to_completion(
+    litellm: ModuleType, response: Any, *, model: str, prices: Mapping[str, Price] | None = None
+) -> Completion:
     """The answer's text, usage and cost. No `choices` at all is a provider hiccup
     (`EmptyReply`, waited out); usage the provider did not send stays unknown."""
     choices = getattr(response, "choices", None) or []
@@ -243,7 +245,9 @@ def to_completion(litellm: ModuleType, response: Any, *, price: Price | None = N
         text=text,
         tokens_in=tokens_in,
         tokens_out=tokens_out,
-        cost_usd=completion_cost(litellm, response, price=price) if tokens_in else None,
+        cost_usd=completion_cost(litellm, response, model=model, prices=prices)
+        if tokens_in
+        else None,
         finish_reason=getattr(choice, "finish_reason", None),
     )
 
@@ -260,11 +264,12 @@ def usage_of(response: Any) -> tuple[int | None, int | None]:
 
 
 def completion_cost(
-    litellm: ModuleType, response: Any, *, price: Price | None = None
+    litellm: ModuleType, response: Any, *, model: str, prices: Mapping[str, Price] | None = None
 ) -> float | None:
     """The request's cost in USD: `[prices]` from the config when given (litellm's
     `custom_cost_per_token`), else litellm's price map. None when the model has no price; a
     priced free model (a local one) costs a real 0."""
+    price = (prices or {}).get(model)
     custom = price.model_dump() if price is not None else None
     try:
         cost = litellm.completion_cost(completion_response=response, custom_cost_per_token=custom)
@@ -272,8 +277,7 @@ def completion_cost(
         return None
     if cost:
         return float(cost)
-    model = getattr(response, "model", None)
-    return 0.0 if custom is not None or (model and is_priced(litellm, str(model))) else None
+    return 0.0 if custom is not None or is_priced(litellm, model) else None
 
 
 def unpriced_models(config: Config) -> list[str]:
