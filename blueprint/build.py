@@ -17,7 +17,6 @@ from paperlint.blueprint.graph import (
     topological_order,
 )
 from paperlint.blueprint.model import (
-    NON_VERDICT_KINDS,
     Blueprint,
     BlueprintEntry,
     Edge,
@@ -25,6 +24,8 @@ from paperlint.blueprint.model import (
 )
 from paperlint.blueprint.names import assign_modules, assign_names, module_file
 from paperlint.preflight.model import Diagnostic, Inventory, Macro, Result
+
+from paperlint.domain import is_verdict_bearing
 
 
 def build_blueprint(inventory: Inventory) -> Blueprint:
@@ -66,7 +67,7 @@ def _entry(result: Result, graph: nx.DiGraph, plan: _Plan) -> BlueprintEntry:
         id=result.id,
         number=result.number,
         kind=result.kind,
-        verdict_bearing=result.kind not in NON_VERDICT_KINDS,
+        verdict_bearing=is_verdict_bearing(result.kind, result.restates),
         lean_name=plan.name,
         module=plan.module,
         lean_file=module_file(plan.module),

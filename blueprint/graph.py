@@ -16,12 +16,13 @@ import networkx as nx
 from paperlint.blueprint.model import Blueprint, Edge, EdgeKind
 from paperlint.preflight.model import Diagnostic, Inventory, Result
 
+from paperlint.domain import INPUT_KINDS
+
 # Reporting every simple cycle can be exponential; a handful is enough to show the problem.
 MAX_CYCLES: Final = 20
 MAX_CYCLE_LENGTH: Final = 12
 
 # Kinds ordered first among results that are ready: inputs before the claims that use them.
-_INPUT_KINDS: Final = frozenset({"definition", "assumption"})
 
 DependencyKind = Literal["statement", "proof", "any"]
 
@@ -161,7 +162,7 @@ def topological_order(graph: nx.DiGraph) -> list[str]:
 
     def key(node: str) -> tuple[int, int]:
         attrs = graph.nodes[node]
-        return (0 if attrs["kind"] in _INPUT_KINDS else 1, attrs["position"])
+        return (0 if attrs["kind"] in INPUT_KINDS else 1, attrs["position"])
 
     return [str(n) for n in nx.lexicographical_topological_sort(graph, key=key)]
 

@@ -11,12 +11,6 @@ BLUEPRINT_SCHEMA: Final = "paperlint.blueprint/1"
 
 EdgeKind = Literal["statement", "proof"]
 
-# Inputs, not claims: they are formalised and gated, and listed as inputs, never given a verdict
-# (design §5). A conjecture is not claimed by the paper either, so there is nothing to verify.
-NON_VERDICT_KINDS: Final[frozenset[str]] = frozenset(
-    {"definition", "assumption", "remark", "example", "conjecture"}
-)
-
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)

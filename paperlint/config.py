@@ -19,12 +19,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from paperlint.domain import Role
 from paperlint.errors import InputError
 
 CONFIG_FILE = "paperlint.toml"
 PYPROJECT = "pyproject.toml"
 
-ROLES = ("architect", "drafter", "gate", "prover", "auditor", "issue_checker")
+ROLES: tuple[str, ...] = tuple(role.value for role in Role)
 
 
 class _Section(BaseModel):

@@ -6,19 +6,13 @@ cannot drift.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from paperlint.domain import ConditionKindField, IssueClassField, IssueSide, IssueSideField, Role
 
-class Role(StrEnum):
-    ARCHITECT = "architect"
-    DRAFTER = "drafter"
-    GATE = "gate"
-    PROVER = "prover"
-    AUDITOR = "auditor"
-    ISSUE_CHECKER = "issue_checker"
+__all__ = ["Role"]  # re-exported: defined in paperlint.domain
 
 
 class _Out(BaseModel):
@@ -66,9 +60,7 @@ class FidelityFields(_Out):
 class DraftCondition(_Out):
     name: str = Field(description="The Lean hypothesis name, e.g. 'h_cite_hoeffding'.")
     lean_type: str
-    kind: Literal[
-        "cited", "asserted", "clause_unverified", "clause_with_issue", "missing_from_mathlib"
-    ]
+    kind: ConditionKindField = Field(title="Kind")
     key: str | None = None
     locator: str | None = None
     result: str | None = None
@@ -169,17 +161,8 @@ class ReviewOutput(_Out):
 
 class IssueRuling(_Out):
     is_issue: bool
-    issue_class: (
-        Literal[
-            "ERROR",
-            "PAPER_ARGUMENT_GAP",
-            "PAPER_ASSUMPTION_GAP",
-            "EXPOSITION_GAP",
-            "DOMAIN_CLARIFICATION",
-        ]
-        | None
-    ) = None
-    side: Literal["paper", "formalization", "unknown"] = "unknown"
+    issue_class: IssueClassField | None = Field(default=None, title="Issue Class")
+    side: IssueSideField = Field(default=IssueSide.UNKNOWN, title="Side")
     quote: str = Field(default="", description="Verbatim text from the paper's source.")
     explanation: str = ""
     counterexample: str | None = Field(

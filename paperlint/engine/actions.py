@@ -1,21 +1,10 @@
-"""Actions the engine plans, and what executing one produced."""
+"""Actions the engine plans (each step's outcome is in its module, `engine/steps/`)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
-
-from paperlint.agents.outputs import (
-    ArchitectOutput,
-    AuditOutput,
-    DraftOutput,
-    GateOutput,
-    IssueRuling,
-    ProverOutput,
-    ReviewOutput,
-)
-from paperlint.records.work import CounterexampleCheck, FinalAudit
 
 
 class ActionKind(StrEnum):
@@ -58,33 +47,3 @@ class ProofCheck(BaseModel):
     accepted: bool
     feedback: str = ""
     timed_out: bool = False
-
-
-class Outcome(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    action: Action
-    failure: Failure | None = None
-    detail: str = ""
-    plan: ArchitectOutput | None = None
-    draft: DraftOutput | None = None
-    draft_ok: bool = False
-    draft_feedback: str = ""
-    gate: GateOutput | None = None
-    gate_record: str | None = None
-    fingerprint: str | None = None
-    prover: ProverOutput | None = None
-    proof: ProofCheck | None = None
-    accepted_text: str | None = None
-    ruling: IssueRuling | None = None
-    ruling_record: str | None = None
-    quote_line: int | None = None
-    quote_file: str | None = None
-    counterexample: CounterexampleCheck | None = None
-    review: ReviewOutput | None = None
-    review_record: str | None = None
-    final: FinalAudit | None = None
-    audit: AuditOutput | None = None
-    audit_record: str | None = None
-    lean_file: str | None = None
-    hashes: dict[str, str] = {}

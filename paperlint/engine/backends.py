@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from paperlint.config import Config
+from paperlint.domain import Role
 from paperlint.engine.context import Ask
 from paperlint.engine.plan import Spend
 from paperlint.lean.verifier import (
@@ -28,7 +29,8 @@ from paperlint.lean.verifier import (
     Verifier,
 )
 
-ROLES = ("architect", "drafter", "gate", "auditor", "issue_checker")
+# Roles with one model each; the prover has a ladder of models instead.
+ROLES: tuple[str, ...] = tuple(role.value for role in Role if role is not Role.PROVER)
 Emit = Callable[[dict[str, Any]], None]
 SpendNow = Callable[[], Spend]
 

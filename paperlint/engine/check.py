@@ -12,11 +12,12 @@ from paperlint import __version__
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
 from paperlint.config import Config, dump_config_toml, load_snapshot
-from paperlint.engine import leantext
+from paperlint.domain import INPUT_KINDS
+from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
-from paperlint.engine.backends import Backends, EdgeOptions, make_backends
+from paperlint.engine.backends import ROLES, Backends, EdgeOptions, make_backends
 from paperlint.engine.context import EngineContext, Settings
-from paperlint.engine.plan import STATEMENT_ONLY_KINDS, Policy, is_open
+from paperlint.engine.plan import Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
 from paperlint.engine.summary import Summary, summarise
 from paperlint.engine.workspace import (
@@ -26,9 +27,11 @@ from paperlint.engine.workspace import (
     write_results,
 )
 from paperlint.errors import InputError
+from paperlint.lean import compose
 from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.layout import transitive_deps
 from paperlint.records.results import (
     Evidence,
     ResultRecord,
@@ -40,8 +43,6 @@ from paperlint.records.store import write_text_atomic
 from paperlint.reports import write_report
 
 log = logging.getLogger(__name__)
-VERDICT_KINDS = {"theorem", "lemma", "proposition", "corollary", "claim", "conjecture"}
-INPUT_KINDS = STATEMENT_ONLY_KINDS  # formalised and gated, listed as inputs, no verdict
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def versions_of(config: Config) -> dict[str, str]:
     pins = read_pins(default_project_dir()).summary()
     versions = {"paperlint": __version__}
     versions.update({f"lean_{k}" if k == "toolchain" else k: str(v) for k, v in pins.items() if v})
-    for role in ("architect", "drafter", "gate", "auditor", "issue_checker"):
+    for role in ROLES:
         model = getattr(config.models, role)
         if model:
             versions[f"model_{role}"] = model
@@ -263,7 +264,7 @@ def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None
 
 
 def is_verdict_bearing(result: Result) -> bool:
-    return result.kind in VERDICT_KINDS and result.restates is None
+    return _bearing(result.kind, result.restates)
 
 
 def initial_record(result: Result, lean_name: str | None) -> ResultRecord:
@@ -373,7 +374,7 @@ def build_context(
     entries = {e.id: e for e in blueprint.entries}
     order = [i for i in blueprint.order if i in entries] or [r.id for r in inventory.results]
     settings = Settings(
-        header=leantext.header(max_heartbeats=config.lean.max_heartbeats),
+        header=compose.header(max_heartbeats=config.lean.max_heartbeats),
         models={k: v for k, v in backends.models.items() if isinstance(v, str)},
         lean_timeout_s=config.lean.timeout_s,
         final_timeout_s=config.lean.final_timeout_s,
@@ -391,20 +392,3 @@ def build_context(
         verifier=backends.verifier,
         emit=journal.emit,
     )
-
-
-def transitive_deps(blueprint: Blueprint, order: list[str]) -> dict[str, list[str]]:
-    direct = {e.id: [*e.statement_uses, *e.proof_uses] for e in blueprint.entries}
-    rank = {rid: i for i, rid in enumerate(order)}
-    out: dict[str, list[str]] = {}
-    for rid in direct:
-        seen: set[str] = set()
-        stack = list(direct[rid])
-        while stack:
-            dep = stack.pop()
-            if dep in seen or dep == rid or dep not in direct:
-                continue
-            seen.add(dep)
-            stack.extend(direct[dep])
-        out[rid] = sorted(seen, key=lambda d: rank.get(d, 1 << 30))
-    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paperlint.domain import INPUT_KINDS
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.records.results import ResultRecord, Results, Stage, UnfinishedReason, Verdict
 from paperlint.records.work import Obligation
@@ -21,7 +22,6 @@ SOFT_REASONS = {
     UnfinishedReason.MODEL_UNAVAILABLE,
     UnfinishedReason.INTERRUPTED,
 }
-STATEMENT_ONLY_KINDS = {"definition", "assumption"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def next_action(record: ResultRecord, policy: Policy) -> Action | None:
     """The one next action for a result, or None when `apply` has settled it."""
     work = record.work
     rid = record.id
-    statement_only = record.kind in STATEMENT_ONLY_KINDS
+    statement_only = record.kind in INPUT_KINDS
     if not record.verdict_bearing and not statement_only:
         return None
     if work.plan is None and not statement_only:

@@ -4,31 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperlint.engine.leantext import statement_text_exact
+from paperlint.lean.compose import fingerprint, fingerprints
 from paperlint.lean.verifier import LeanCheck
 
-
-def fingerprint(declaration: str) -> str:
-    """Fingerprint of the (first) declaration's statement, everything before its `:=`.
-
-    The normalisation (comments out, whitespace collapsed) is the mechanical audit's, in
-    `paperlint.lean.fingerprint`; the gate records this value and the audit and validator
-    recompute it."""
-    from paperlint.lean import fingerprint as fp
-    from paperlint.lean.declarations import declarations
-
-    found = declarations(declaration)
-    if found:
-        return fp.fingerprint(fp.statement_text(found[0]))
-    return fp.fingerprint(statement_text_exact(declaration))
-
-
-def fingerprints(text: str, name: str) -> list[str]:
-    """The statement fingerprint of every declaration named `name` in `text`."""
-    from paperlint.lean import fingerprint as fp
-    from paperlint.lean.declarations import declarations
-
-    return [fp.fingerprint(fp.statement_text(d)) for d in declarations(text) if d.name == name]
+__all__ = ["feedback", "fingerprint", "fingerprints", "refusals", "scan"]
 
 
 def refusals(text: str, *, allow_sorry: bool) -> list[str]:

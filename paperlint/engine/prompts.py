@@ -5,11 +5,12 @@ The shapes are `paperlint.agents.inputs`' models; the runner validates them befo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from paperlint.agents.inputs import BibEntry, Dependency, FailedAttempt, Macro, ResultText
 from paperlint.agents.outputs import ProofStep
 from paperlint.engine.context import EngineContext
-from paperlint.engine.leantext import statement_text_exact
+from paperlint.lean.compose import statement_text_exact
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.work import Obligation
@@ -25,28 +26,35 @@ def clip(text: str | None, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "\n… [truncated]"
 
 
-def paper_context(ctx: EngineContext, record: ResultRecord, results: Results) -> dict[str, Any]:
+class PaperFields(TypedDict):
+    """The paper context every task's inputs start with (`agents.inputs._PaperContext`)."""
+
+    result: ResultText
+    dependencies: list[Dependency]
+    macros: list[Macro]
+    bibliography: list[BibEntry]
+
+
+def paper_context(ctx: EngineContext, record: ResultRecord, results: Results) -> PaperFields:
     paper = ctx.paper_result(record.id)
-    return {
-        "result": {
-            "id": paper.id,
-            "kind": paper.kind,
-            "number": paper.number,
-            "title": paper.title,
-            "note": paper.note,
-            "statement": clip(paper.statement, MAX_TEX),
-            "file": paper.span.file,
-            "line": paper.span.start_line,
-        },
-        "dependencies": dependencies(ctx, record, results),
-        "macros": macros(ctx, paper.statement + (paper.proof.text if paper.proof else "")),
-        "bibliography": bibliography(ctx, record),
-    }
+    return PaperFields(
+        result=ResultText(
+            id=paper.id,
+            kind=paper.kind,
+            number=paper.number,
+            title=paper.title,
+            note=paper.note,
+            statement=clip(paper.statement, MAX_TEX),
+            file=paper.span.file,
+            line=paper.span.start_line,
+        ),
+        dependencies=dependencies(ctx, record, results),
+        macros=macros(ctx, paper.statement + (paper.proof.text if paper.proof else "")),
+        bibliography=bibliography(ctx, record),
+    )
 
 
-def dependencies(
-    ctx: EngineContext, record: ResultRecord, results: Results
-) -> list[dict[str, Any]]:
+def dependencies(ctx: EngineContext, record: ResultRecord, results: Results) -> list[Dependency]:
     paper = ctx.paper_result(record.id)
     out = []
     for dep_id in dict.fromkeys([*paper.uses, *paper.proof_uses]):
@@ -55,15 +63,15 @@ def dependencies(
         if dep_paper is None or dep is None:
             continue
         out.append(
-            {
-                "id": dep_id,
-                "kind": dep_paper.kind,
-                "number": dep_paper.number,
-                "statement": clip(dep_paper.statement, 2000),
-                "lean_name": ctx.lean_names.get(dep_id),
-                "lean": lean_statement_of(dep),
-                "status": status_of(dep),
-            }
+            Dependency(
+                id=dep_id,
+                kind=dep_paper.kind,
+                number=dep_paper.number,
+                statement=clip(dep_paper.statement, 2000),
+                lean_name=ctx.lean_names.get(dep_id),
+                lean=lean_statement_of(dep),
+                status=status_of(dep),
+            )
         )
     return out
 
@@ -88,17 +96,17 @@ def status_of(record: ResultRecord) -> str:
     return "not verified: use its clause only as a named hypothesis (clause_unverified)"
 
 
-def macros(ctx: EngineContext, text: str) -> list[dict[str, str]]:
+def macros(ctx: EngineContext, text: str) -> list[Macro]:
     return [
-        {"name": m.name, "definition": m.definition} for m in ctx.inventory.macros if m.name in text
+        Macro(name=m.name, definition=m.definition) for m in ctx.inventory.macros if m.name in text
     ][:40]
 
 
-def bibliography(ctx: EngineContext, record: ResultRecord) -> list[dict[str, Any]]:
+def bibliography(ctx: EngineContext, record: ResultRecord) -> list[BibEntry]:
     paper = ctx.paper_result(record.id)
     locators = {c.key: c.note for c in paper.citations}
     return [
-        {"key": b.key, "text": clip(b.text, 600), "locator": locators.get(b.key)}
+        BibEntry(key=b.key, text=clip(b.text, 600), locator=locators.get(b.key))
         for b in ctx.inventory.bibliography
         if b.key in locators
     ]
@@ -109,17 +117,16 @@ def proof_text(ctx: EngineContext, record: ResultRecord) -> str | None:
     return clip(proof.text, MAX_TEX) if proof else None
 
 
-def steps(record: ResultRecord) -> list[dict[str, Any]]:
+def steps(record: ResultRecord) -> list[ProofStep]:
     plan = record.work.plan
-    return [s.model_dump(mode="json") for s in plan.steps] if plan else []
+    return list(plan.steps) if plan else []
 
 
-def step(record: ResultRecord, step_id: str | None) -> dict[str, Any] | None:
+def step(record: ResultRecord, step_id: str | None) -> ProofStep | None:
     plan = record.work.plan
     if plan is None or step_id is None:
         return None
-    found: ProofStep | None = next((s for s in plan.steps if s.id == step_id), None)
-    return found.model_dump(mode="json") if found else None
+    return next((s for s in plan.steps if s.id == step_id), None)
 
 
 def lean_context_text(context: LeanContext) -> str:
@@ -128,12 +135,14 @@ def lean_context_text(context: LeanContext) -> str:
     return clip("\n\n".join([context.header, *statements]), MAX_LEAN)
 
 
-def failed_attempts(ctx: EngineContext, ob: Obligation, keep: int) -> list[dict[str, str]]:
+def failed_attempts(ctx: EngineContext, ob: Obligation, keep: int) -> list[FailedAttempt]:
     out = []
     for failure in ob.failures[-keep:] if keep else []:
         path = ctx.ws.root / failure.file
         lean = path.read_text(encoding="utf-8") if path.is_file() else ""
-        out.append({"lean": clip(lean, MAX_LEAN), "feedback": clip(failure.feedback, MAX_FEEDBACK)})
+        out.append(
+            FailedAttempt(lean=clip(lean, MAX_LEAN), feedback=clip(failure.feedback, MAX_FEEDBACK))
+        )
     return out
 
 

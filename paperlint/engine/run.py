@@ -19,9 +19,11 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
 from paperlint.engine.failpoint import maybe_die
 from paperlint.engine.plan import Policy, Spend, Stop, is_open, plan
+from paperlint.engine.steps import Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
 from paperlint.engine.workspace import write_results
 from paperlint.records import EventLog
+from paperlint.records.events import ActionFinished, ActionRef, ActionStarted, StageChange
 from paperlint.records.results import Results, Stage, UnfinishedReason, Verdict
 
 log = logging.getLogger(__name__)
@@ -145,40 +147,38 @@ def _step(
     ctx: EngineContext, results: Results, policy: Policy, journal: Journal, action: Action
 ) -> Results:
     journal.emit(
-        {"type": "action_started", "action": action.model_dump(mode="json"), "charge": {"calls": 1}}
+        ActionStarted(
+            action=ActionRef.model_validate(action.model_dump(mode="json")), charge={"calls": 1}
+        ).as_event()
     )
     outcome = execute(ctx, results, action)
-    before = results.get(action.result)
     new = apply(results, outcome, policy)
+    # The end of the action is one line, logged before the records are committed: a crash
+    # between the two makes `resume` redo the action, never leaves a verdict unlogged.
+    journal.emit(finished_event(action, outcome, results, new).as_event())
     write_results(ctx.ws, new)  # evidence is on disk already; the state goes last
-    after = new.get(action.result)
-    journal.emit(
-        {
-            "type": "action_finished",
-            "action": action.model_dump(mode="json"),
-            "ok": outcome.failure is None,
-        }
-    )
-    if before and after and before.stage != after.stage:
-        journal.emit(
-            {
-                "type": "stage",
-                "result": action.result,
-                "from": before.stage.value,
-                "to": after.stage.value,
-            }
-        )
-    if after and after.verdict and (not before or before.verdict != after.verdict):
-        journal.emit(
-            {
-                "type": "verdict",
-                "result": action.result,
-                "verdict": after.verdict.value,
-                "class": after.issue.class_.value if after.issue else None,
-                "reason": after.unfinished.reason.value if after.unfinished else None,
-            }
-        )
     return new
+
+
+def finished_event(
+    action: Action, outcome: StepOutcome, before: Results, after: Results
+) -> ActionFinished:
+    old, new = before.get(action.result), after.get(action.result)
+    stage = (
+        StageChange(from_=old.stage, to=new.stage)
+        if old and new and old.stage != new.stage
+        else None
+    )
+    changed = new is not None and new.verdict and (not old or old.verdict != new.verdict)
+    return ActionFinished(
+        action=ActionRef.model_validate(action.model_dump(mode="json")),
+        ok=not isinstance(outcome, Failed),
+        result=action.result,
+        stage=stage,
+        verdict=new.verdict if changed and new else None,
+        class_=new.issue.class_ if changed and new and new.issue else None,
+        reason=new.unfinished.reason if changed and new and new.unfinished else None,
+    )
 
 
 def _stop_run(results: Results, action: Action) -> bool:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 from paperlint.errors import StateError
 from paperlint.records import EventLog, read_record, write_record
+from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
+
+__all__ = ["safe_name"]  # re-exported for revise; defined in paperlint.records.layout
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,6 @@ class Workspace:
 
     def is_workspace(self) -> bool:
         return self.results.exists() and self.inventory.exists()
-
-
-def safe_name(result_id: str) -> str:
-    """A file-system safe folder name for a result id (ids contain ':' and '@')."""
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result_id)
 
 
 def default_workdir(paper: Path) -> Path:

@@ -317,3 +317,13 @@ def normalized_text(tokens: tuple[Token, ...] | list[Token]) -> str:
             parts.append(" ")
         parts.append(token.text)
     return "".join(parts)
+
+
+def top_level_index(tokens: tuple[Token, ...], text: str, start: int = 0) -> int | None:
+    """Index of the first token spelled `text` outside every bracket, from `start` on."""
+    depth = 0
+    for j in range(start, len(tokens)):
+        if depth == 0 and tokens[j].text == text:
+            return j
+        depth = _new_depth(depth, tokens[j])
+    return None

@@ -15,6 +15,8 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paperlint import domain
+
 
 class Outcome(StrEnum):
     ACCEPTED = "accepted"  # no error, no sorry
@@ -157,7 +159,7 @@ class Verifier(Protocol):
 
 
 # Only these may appear in `#print axioms` of an accepted declaration (lean.md §5).
-STANDARD_AXIOMS: frozenset[str] = frozenset({"propext", "Classical.choice", "Quot.sound"})
+STANDARD_AXIOMS = domain.STANDARD_AXIOMS
 
 
 def accept(

@@ -7,9 +7,12 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paperlint.agents.outputs import DraftCondition
+from paperlint.domain import ConditionKind, IssueClass, IssueSideField
 from paperlint.records.work import ResultWork
 
 RESULTS_SCHEMA: Final = "paperlint.results/1"
+__all__ = ["ConditionKind", "IssueClass"]  # re-exported: defined in paperlint.domain
 
 
 class Stage(StrEnum):
@@ -28,22 +31,6 @@ class Verdict(StrEnum):
     VERIFIED_CONDITIONAL = "verified_conditional"
     ISSUE = "issue"
     UNFINISHED = "unfinished"
-
-
-class IssueClass(StrEnum):
-    ERROR = "ERROR"
-    PAPER_ARGUMENT_GAP = "PAPER_ARGUMENT_GAP"
-    PAPER_ASSUMPTION_GAP = "PAPER_ASSUMPTION_GAP"
-    EXPOSITION_GAP = "EXPOSITION_GAP"
-    DOMAIN_CLARIFICATION = "DOMAIN_CLARIFICATION"
-
-
-class ConditionKind(StrEnum):
-    CITED = "cited"  # (i) a cited result
-    ASSERTED = "asserted"  # (ii) a fact the paper asserts without proof
-    CLAUSE_UNVERIFIED = "clause_unverified"  # (iii) a clause of another result, not yet verified
-    CLAUSE_WITH_ISSUE = "clause_with_issue"  # (iv) a clause of a result with a recorded issue
-    MISSING_FROM_MATHLIB = "missing_from_mathlib"  # (v) a standard fact missing from Mathlib
 
 
 class UnfinishedReason(StrEnum):
@@ -95,7 +82,7 @@ class IssueEvidence(_Record):
 
 class Issue(_Record):
     class_: IssueClass = Field(alias="class")
-    side: Literal["paper", "formalization", "unknown"]
+    side: IssueSideField = Field(title="Side")
     location: IssueLocation
     summary: str = ""
     evidence: IssueEvidence = Field(default_factory=IssueEvidence)
@@ -144,3 +131,14 @@ class Results(_Record):
 
     def get(self, result_id: str) -> ResultRecord | None:
         return next((r for r in self.results if r.id == result_id), None)
+
+
+def to_condition(c: DraftCondition) -> Condition:
+    """A drafted hypothesis as the record lists it (the validator recomputes the same list)."""
+    return Condition(
+        name=c.name,
+        lean_type=c.lean_type,
+        kind=ConditionKind(c.kind),
+        source=ConditionSource(key=c.key, locator=c.locator, result=c.result, quote=c.quote),
+        used_by=c.used_by,
+    )

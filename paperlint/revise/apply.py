@@ -21,7 +21,8 @@ from collections.abc import Mapping
 
 from paperlint.blueprint.model import Blueprint, BlueprintEntry
 from paperlint.blueprint.names import module_file
-from paperlint.engine.check import INPUT_KINDS, initial_record, is_verdict_bearing
+from paperlint.domain import INPUT_KINDS
+from paperlint.engine.check import initial_record, is_verdict_bearing
 from paperlint.engine.workspace import safe_name
 from paperlint.preflight.model import Inventory
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage

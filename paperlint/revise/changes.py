@@ -28,7 +28,7 @@ import networkx as nx
 from paperlint.blueprint.fingerprint import normalise_tex
 from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
-from paperlint.engine.plan import STATEMENT_ONLY_KINDS
+from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Inventory, Result
 from paperlint.revise.match import Match, find_quote
 
@@ -101,7 +101,7 @@ def plan_resets(
         if seed in graph:
             _propagate(graph, seed, names, add)
     # a definition has no proof to redo: once gated it is done
-    statement_only = {r.id for r in old.results if r.kind in STATEMENT_ONLY_KINDS}
+    statement_only = {r.id for r in old.results if r.kind in INPUT_KINDS}
     for old_id in statement_only & set(reasons):
         reasons[old_id].pop("re-prove", None)
         if not reasons[old_id]:

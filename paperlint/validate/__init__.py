@@ -10,9 +10,10 @@
   the real `FinalChecker`, or a `ReplayVerifier` when the run was a replay (said so plainly).
 - `vacuity`: after a gate PASS the engine calls `probe_draft` (or `run_vacuity_probe`); an
   accepted candidate is a witness that the statement (or a definition) is vacuous, and the
-  gate's PASS becomes a BLOCK with `VacuityResult.reason()`.
+  gate step's `apply` turns the PASS into a BLOCK with `VacuityResult.reason()`.
 
-Layering: this package reads records and uses `paperlint.engine`'s pure text functions (the
-fingerprint, the refutation, the module composition) so that validator and engine cannot
-drift; nothing here writes to a workspace.
+Layering: this package reads records and builds its Lean from `paperlint.lean.compose` (the
+fingerprint, the refutation, the module composition), the module the engine uses too, so that
+validator and engine cannot drift. It never imports `paperlint.engine` (the engine imports
+`vacuity`); nothing here writes to a workspace.
 """

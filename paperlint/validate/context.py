@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperlint.engine.leantext import header, parse_declaration
-from paperlint.engine.workspace import safe_name
+from paperlint.lean.compose import header, parse_declaration
+from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord
 from paperlint.validate.model import Check, Finding, Snapshot
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from paperlint.engine import ports
-from paperlint.engine.leantext import parse_declaration
+from paperlint.lean import compose
+from paperlint.lean.compose import parse_declaration
 from paperlint.records.results import ResultRecord
 from paperlint.validate.context import Context, latest_draft
 from paperlint.validate.model import Check, Finding
@@ -52,7 +52,7 @@ def _review_decision(gate: dict[str, Any]) -> str | None:
 def _fingerprint_findings(
     ctx: Context, record: ResultRecord, path: str, gate: dict[str, Any], statement: str
 ) -> list[Finding]:
-    computed = ports.fingerprint(statement)
+    computed = compose.fingerprint(statement)
     found: list[Finding] = []
     if gate.get("statement_fingerprint") != computed:
         message = f"the gate's fingerprint is not that of its statement ({computed})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperlint.engine.check import VERDICT_KINDS
+from paperlint.domain import is_verdict_bearing
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
 
@@ -24,7 +24,7 @@ def inventory_findings(ctx: Context) -> list[Finding]:
             message = f"{record.id} is not a result of the paper (inventory.json)"
             found.append(ctx.at(record, Check.RESULT_UNKNOWN, message))
             continue
-        bearing = paper.get("kind") in VERDICT_KINDS and paper.get("restates") is None
+        bearing = is_verdict_bearing(str(paper.get("kind")), paper.get("restates"))
         same_number = record.number == paper.get("number")
         if record.kind != paper.get("kind") or record.verdict_bearing != bearing or not same_number:
             message = (

@@ -3,7 +3,7 @@ compiled counterexample whose statement is the engine's refutation of the gated 
 
 from __future__ import annotations
 
-from paperlint.engine.leantext import refutation_statement, statement_text_exact
+from paperlint.lean.compose import refutation_statement, statement_text_exact
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import Issue, IssueClass, ResultRecord
 from paperlint.validate import leanfile

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from paperlint.engine import ports
-from paperlint.engine.leantext import parse_declaration
+from paperlint.lean import compose
+from paperlint.lean.compose import parse_declaration
 from paperlint.lean.declarations import Declaration, declarations
 from paperlint.lean.findings import Finding as LeanFinding
 from paperlint.lean.findings import Rule
@@ -49,8 +49,8 @@ def source_of(text: str, declaration: Declaration) -> str:
 
 
 def statement_fingerprint(text: str, declaration: Declaration) -> str:
-    """The same fingerprint the gate recorded (`ports.fingerprint`), from the file's text."""
-    return ports.fingerprint(source_of(text, declaration))
+    """The same fingerprint the gate recorded (`compose.fingerprint`), from the file's text."""
+    return compose.fingerprint(source_of(text, declaration))
 
 
 def squash(text: str) -> str:

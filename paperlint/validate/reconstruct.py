@@ -9,7 +9,7 @@ option — is caught here even when it fools the token-level checks.
 
 from __future__ import annotations
 
-from paperlint.engine.leantext import (
+from paperlint.lean.compose import (
     context_for,
     module_text,
     parse_declaration,

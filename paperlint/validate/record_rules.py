@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from paperlint.records.events import verdict_of
 from paperlint.records.results import ResultRecord, Stage, Verdict
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding, safe_rel
@@ -100,8 +101,9 @@ def event_findings(ctx: Context) -> list[Finding]:
         return [Finding("events.jsonl", Check.EVENTS_MISSING, message)]
     last: dict[str, dict[str, Any]] = {}
     for item in events:
-        if item.get("type") == "verdict" and isinstance(item.get("result"), str):
-            last[item["result"]] = item
+        logged_verdict = verdict_of(item)  # an `action_finished` line, or an older `verdict`
+        if logged_verdict is not None:
+            last[logged_verdict[0]] = item
     found: list[Finding] = []
     for record in ctx.records.values():
         if record.verdict is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from paperlint.agents.outputs import DraftOutput
-from paperlint.engine.leantext import parse_declaration
+from paperlint.lean.compose import parse_declaration
 from paperlint.lean.verifier import LeanContext, Outcome, Verifier
 from paperlint.validate.leanfile import binders_of, squash
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperlint.engine.apply import to_condition
 from paperlint.lean.declarations import declarations
 from paperlint.lean.findings import Rule
 from paperlint.lean.messages import SORRY_WARNING, parse_marked_axioms
 from paperlint.lean.verifier import STANDARD_AXIOMS
-from paperlint.records.results import ResultRecord, Verdict
+from paperlint.records.results import ResultRecord, Verdict, to_condition
 from paperlint.validate import leanfile
 from paperlint.validate.condition_rules import condition_findings
 from paperlint.validate.context import Context

@@ -2,7 +2,7 @@
 `linarith` only when the binders order two terms both ways, and `↔ True` only for a
 definition whose body is `True`."""
 
-from paperlint.engine.leantext import parse_declaration
+from paperlint.lean.compose import parse_declaration
 from paperlint.lean.verifier import LeanCheck, LeanContext, Outcome
 from paperlint.validate.leanfile import binders_of, contradictions
 from paperlint.validate.vacuity import (

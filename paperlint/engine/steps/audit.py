@@ -1,0 +1,168 @@
+"""audit — the final build, axioms, hygiene and fingerprint, then the auditor's review of the
+route; only an audit that passes every check gives a `verified_*` verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paperlint.agents.inputs import AuditorInputs
+from paperlint.agents.outputs import AuditOutput, DraftOutput
+from paperlint.domain import STANDARD_AXIOMS, Role
+from paperlint.engine import ports, prompts
+from paperlint.engine.actions import ActionKind
+from paperlint.engine.context import EngineContext
+from paperlint.engine.plan import Policy
+from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
+from paperlint.lean.compose import fingerprint, module_text
+from paperlint.lean.verifier import LeanContext
+from paperlint.records.layout import safe_name
+from paperlint.records.results import (
+    Evidence,
+    ResultRecord,
+    Stage,
+    UnfinishedReason,
+    Verdict,
+    to_condition,
+)
+from paperlint.records.store import write_text_atomic
+from paperlint.records.work import FinalAudit
+
+
+@dataclass(frozen=True)
+class AuditInputs(Given[AuditorInputs]):
+    """The prompt's `mechanical` summary is filled in by `run`, after the build."""
+
+    draft: DraftOutput
+    context: LeanContext
+    proofs: tuple[str, ...]
+    module: str  # the result's Lean module file, workspace-relative
+
+
+class AuditOutcome(StepOutcome):
+    final: FinalAudit
+    audit: AuditOutput
+    record: str  # audits/<id>/final-audit.json
+    lean_file: str
+    hashes: dict[str, str] = {}
+
+
+def inputs(record: ResultRecord, view: View) -> AuditInputs:
+    ctx, results = view.ctx, view.results
+    draft = record.work.draft
+    if draft is None:
+        raise ValueError(f"{record.id}: an audit needs a draft")  # plan() never asks for one
+    proofs = tuple(o.proof for o in record.work.obligations if o.proof)
+    prompt = AuditorInputs(
+        **prompts.paper_context(ctx, record, results),
+        proof=prompts.proof_text(ctx, record),
+        steps=prompts.steps(record),
+        # the result's own declarations; the inlined dependencies would grow with the paper
+        lean_file=prompts.clip("\n\n".join([*draft.definitions, *proofs]), 12000),
+        conditions=list(draft.conditions),
+    )
+    return AuditInputs(
+        view.action,
+        prompt,
+        draft=draft,
+        context=base_context(ctx, results, record),
+        proofs=proofs,
+        module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
+    )
+
+
+def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOutcome:
+    action, draft = given.action, given.draft
+    path = ctx.ws.root / given.module
+    write_text_atomic(path, module_text(given.context, "\n\n".join(given.proofs)))
+    final = final_check(ctx, action, path, draft.lean_name)
+    folder = ctx.ws.audit_dir(record.id)
+    record_path = write_json(
+        ctx,
+        folder / "final-check.json",
+        {"schema": "paperlint.final-check/1", **final.model_dump(mode="json")},
+    )
+    axioms = final.axioms.get(draft.lean_name)
+    main = next((o.proof for o in record.work.obligations if o.id == "main" and o.proof), "")
+    fingerprint_ok = bool(main) and fingerprint(main) == record.work.fingerprint
+    findings = ports.scan(path, ctx.ws.root)
+    audit_final = FinalAudit(
+        file=ctx.ws.rel(path),
+        clean=final.clean,
+        axioms=list(axioms) if axioms is not None else None,
+        axioms_ok=axioms is not None and set(axioms) <= STANDARD_AXIOMS,
+        hygiene_findings=findings,
+        fingerprint_ok=fingerprint_ok,
+        record=record_path,
+        detail="; ".join(final.errors[:3]) or (final.hint or ""),
+    )
+    mechanical = (
+        f"final build clean: {final.clean}; axioms: {audit_final.axioms}; "
+        f"hygiene findings: {findings or 'none'}; gated statement unchanged: {fingerprint_ok}"
+    )
+    prompt = evolve(given.prompt, mechanical=mechanical)
+    audit = ask(ctx, "auditor", Role.AUDITOR, action, prompt, AuditOutput)
+    audit_path = write_json(
+        ctx,
+        folder / "final-audit.json",
+        {"schema": "paperlint.final-audit/1", **audit.model_dump(mode="json")},
+    )
+    hashes = {
+        ctx.ws.rel(path): sha(path),
+        record_path: sha(ctx.ws.root / record_path),
+        audit_path: sha(ctx.ws.root / audit_path),
+    }
+    if record.evidence.gate:
+        hashes[record.evidence.gate] = sha(ctx.ws.root / record.evidence.gate)
+    return AuditOutcome(
+        action=action,
+        final=audit_final,
+        audit=audit,
+        record=audit_path,
+        lean_file=ctx.ws.rel(path),
+        hashes=hashes,
+    )
+
+
+def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> ResultRecord:
+    final = outcome.final
+    new = reopen(record, final=final, audit=outcome.audit)
+    evidence = Evidence(
+        lean_file=outcome.lean_file,
+        lean_name=record.work.draft.lean_name if record.work.draft else None,
+        statement_fingerprint=record.work.fingerprint,
+        gate=record.evidence.gate,
+        final_check=final.record,
+        axioms=final.axioms,
+        audit=outcome.record,
+        hashes={**record.evidence.hashes, **outcome.hashes},
+    )
+    new = evolve(new, evidence=evidence, stage=Stage.AUDITED)
+    problems = audit_problems(outcome)
+    if problems:
+        return unfinished(new, UnfinishedReason.AUDIT_FAILED, problems, stage=Stage.DONE)
+    drafted = record.work.draft.conditions if record.work.draft else []
+    conditions = [to_condition(c) for c in drafted]
+    verdict = Verdict.VERIFIED_CONDITIONAL if conditions else Verdict.VERIFIED_UNCONDITIONAL
+    return evolve(new, stage=Stage.DONE, verdict=verdict, conditions=conditions)
+
+
+def audit_problems(outcome: AuditOutcome) -> str:
+    """Every reason the audit fails; empty when it passes."""
+    final = outcome.final
+    problems: list[str] = []
+    if not final.clean:
+        problems.append(f"final build not clean: {final.detail[:200]}")
+    if not final.axioms_ok:
+        problems.append(f"axioms outside the standard three: {final.axioms}")
+    if final.hygiene_findings:
+        problems.append("hygiene: " + "; ".join(final.hygiene_findings[:3]))
+    if not final.fingerprint_ok:
+        problems.append("the statement's fingerprint differs from the gated one")
+    audit = outcome.audit
+    if audit.decision != "PASS" or not audit.route_followed:
+        problems.append(f"final audit did not pass: {'; '.join(audit.findings[:3])}")
+    return " | ".join(problems)
+
+
+STEP = Step(kind=ActionKind.AUDIT, role=Role.AUDITOR, inputs=inputs, run=run, apply=apply)

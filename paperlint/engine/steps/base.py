@@ -1,0 +1,125 @@
+"""What every step shares: the `Step` shape, the view its inputs read, and the record helpers
+its `apply` uses. Pure: no effects here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from paperlint.domain import Role
+from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.context import EngineContext
+from paperlint.engine.plan import Policy
+from paperlint.records.results import (
+    ResultRecord,
+    Results,
+    Stage,
+    Unfinished,
+    UnfinishedReason,
+    Verdict,
+)
+
+In = TypeVar("In")  # the step's inputs
+Out = TypeVar("Out", bound="StepOutcome")  # the step's outcome
+
+
+@dataclass(frozen=True)
+class View:
+    """What a step's `inputs` may read besides its own record: the action being taken, the
+    other records, and the paper and evidence already on disk (read, never written)."""
+
+    ctx: EngineContext
+    results: Results
+    action: Action
+
+
+P = TypeVar("P", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Given(Generic[P]):
+    """A step's inputs: the action, the typed prompt inputs (`paperlint.agents.inputs`)."""
+
+    action: Action
+    prompt: P
+
+
+class StepOutcome(BaseModel):
+    """What `run` found; every step's outcome names the action it answers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Action
+
+
+class Failed(StepOutcome):
+    """An edge failed (no model, an invalid answer, no Lean): the step produced nothing."""
+
+    failure: Failure
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Step(Generic[In, Out]):
+    """One action: who does it, what it is given, what it does, how the records change.
+
+    `inputs(record, view)` is pure; `run(ctx, record, inputs)` has the effects (one agent call
+    and its Lean checks; evidence written before it returns); `apply(record, outcome, policy)`
+    is pure and is the only place a verdict is decided.
+    """
+
+    kind: ActionKind
+    role: Role | None
+    inputs: Callable[[ResultRecord, View], In]
+    run: Callable[[EngineContext, ResultRecord, In], Out]
+    apply: Callable[[ResultRecord, Out, Policy], ResultRecord]
+
+
+AnyStep = Step[Any, Any]
+
+
+# --- record helpers for `apply` -----------------------------------------------------------------
+
+
+def unfinished(
+    record: ResultRecord, reason: UnfinishedReason, detail: str, *, stage: Stage | None = None
+) -> ResultRecord:
+    return evolve(
+        record,
+        stage=stage or record.stage,
+        verdict=Verdict.UNFINISHED,
+        unfinished=Unfinished(reason=reason, detail=detail),
+    )
+
+
+_FAILURE_REASONS = {
+    Failure.MODEL_UNAVAILABLE: UnfinishedReason.MODEL_UNAVAILABLE,
+    Failure.INVALID_MODEL_OUTPUT: UnfinishedReason.INVALID_MODEL_OUTPUT,
+    Failure.LEAN_UNAVAILABLE: UnfinishedReason.LEAN_UNAVAILABLE,
+    Failure.BUDGET_EXHAUSTED: UnfinishedReason.BUDGET_EXHAUSTED,
+}
+
+
+def apply_failure(record: ResultRecord, outcome: Failed) -> ResultRecord:
+    """An edge failure leaves the result unfinished; an invalid answer ends its work."""
+    done = Stage.DONE if outcome.failure is Failure.INVALID_MODEL_OUTPUT else None
+    return unfinished(record, _FAILURE_REASONS[outcome.failure], outcome.detail, stage=done)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def evolve(model: M, **changes: Any) -> M:
+    """`model` with `changes`; a misspelt field is an error, not a silently dropped key."""
+    unknown = sorted(set(changes) - set(type(model).model_fields))
+    if unknown:
+        raise TypeError(f"{type(model).__name__} has no field {', '.join(unknown)}")
+    return model.model_copy(update=changes)
+
+
+def reopen(record: ResultRecord, **work: Any) -> ResultRecord:
+    """Progress was made: clear a soft `unfinished` left by an earlier stop; update `work`."""
+    return evolve(record, verdict=None, unfinished=None, work=evolve(record.work, **work))

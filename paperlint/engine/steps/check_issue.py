@@ -1,0 +1,185 @@
+"""check_issue — the issue checker rules on a suspected issue; an ERROR needs a compiled
+counterexample to the gated statement, written by the engine from the checker's proof."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paperlint.agents.inputs import IssueCheckerInputs, SuspectedIssue
+from paperlint.agents.outputs import IssueRuling
+from paperlint.domain import STANDARD_AXIOMS, IssueClass, Role
+from paperlint.engine import ports, prompts
+from paperlint.engine.actions import ActionKind
+from paperlint.engine.context import EngineContext
+from paperlint.engine.plan import Policy
+from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.steps.effects import (
+    ask,
+    base_context,
+    final_check,
+    locate_quote,
+    prompt_context,
+    sha,
+    write_json,
+)
+from paperlint.lean.compose import module_text, parse_declaration, refutation_statement, with_body
+from paperlint.lean.verifier import LeanContext
+from paperlint.records.layout import safe_name
+from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
+from paperlint.records.store import write_json_atomic, write_text_atomic
+from paperlint.records.work import CounterexampleCheck, Suspicion
+
+
+@dataclass(frozen=True)
+class CheckIssueInputs(Given[IssueCheckerInputs]):
+    context: LeanContext  # what a counterexample elaborates on
+    lean_name: str  # the result's Lean name; the counterexample is `<name>_counterexample`
+    module: str  # the result's Lean module file, workspace-relative
+
+
+class CheckIssueOutcome(StepOutcome):
+    ruling: IssueRuling
+    record: str  # audits/<id>/issue.json
+    quote_file: str | None = None  # where the quote occurs verbatim, if it does
+    quote_line: int | None = None
+    counterexample: CounterexampleCheck | None = None
+    hashes: dict[str, str] = {}
+
+
+def inputs(record: ResultRecord, view: View) -> CheckIssueInputs:
+    ctx, results = view.ctx, view.results
+    suspicion = record.work.suspicion
+    ob = next(
+        (o for o in record.work.obligations if suspicion and o.id == suspicion.obligation), None
+    )
+    keep = ctx.settings.failed_attempts_in_prompt
+    prompt = IssueCheckerInputs(
+        **prompts.paper_context(ctx, record, results),
+        proof=prompts.proof_text(ctx, record),
+        steps=prompts.steps(record),
+        step=prompts.step(record, ob.id if ob else None),
+        suspected_issue=_suspected(record),
+        source_excerpt=prompts.source_excerpt(ctx, record),
+        lean_context=prompt_context(ctx, results, record),
+        failed_attempts=prompts.failed_attempts(ctx, ob, keep) if ob else [],
+    )
+    return CheckIssueInputs(
+        view.action,
+        prompt,
+        context=base_context(ctx, results, record),
+        lean_name=ctx.lean_names.get(record.id, "result"),
+        module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
+    )
+
+
+def _suspected(record: ResultRecord) -> SuspectedIssue:
+    suspicion = record.work.suspicion
+    if suspicion is not None:
+        return SuspectedIssue(
+            raised_by="prover", step=suspicion.obligation, description=suspicion.reason
+        )
+    ambiguity = record.work.draft.ambiguity if record.work.draft else ""
+    return SuspectedIssue(raised_by="drafter", step=None, description=f"ambiguity: {ambiguity}")
+
+
+def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> CheckIssueOutcome:
+    action = given.action
+    ruling = ask(ctx, "issue_checker", Role.ISSUE_CHECKER, action, given.prompt, IssueRuling)
+    folder = ctx.ws.audit_dir(record.id)
+    path = write_json(
+        ctx,
+        folder / "issue.json",
+        {"schema": "paperlint.issue-ruling/1", **ruling.model_dump(mode="json")},
+    )
+    quote_file, quote_line = (
+        locate_quote(ctx, record, ruling.quote) if ruling.is_issue else (None, None)
+    )
+    cex = None
+    hashes: dict[str, str] = {ctx.ws.rel(folder / "issue.json"): sha(folder / "issue.json")}
+    if ruling.is_issue and ruling.issue_class is IssueClass.ERROR:
+        cex = _counterexample(ctx, record, given, ruling)
+        if cex.accepted:
+            hashes[cex.file] = sha(ctx.ws.root / cex.file)
+    return CheckIssueOutcome(
+        action=action,
+        ruling=ruling,
+        record=path,
+        quote_file=quote_file,
+        quote_line=quote_line,
+        counterexample=cex,
+        hashes=hashes,
+    )
+
+
+def _counterexample(
+    ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs, ruling: IssueRuling
+) -> CounterexampleCheck:
+    draft = record.work.draft
+    name = f"{given.lean_name}_counterexample"
+    statement = refutation_statement(draft.statement, name) if draft else None
+    path = ctx.ws.root / f"{given.module.removesuffix('.lean')}_counterexample.lean"
+    rel = ctx.ws.rel(path)
+    if statement is None or not ruling.counterexample:
+        return CounterexampleCheck(
+            file=rel, accepted=False, axioms_ok=False, detail="no counterexample"
+        )
+    body = parse_declaration(ruling.counterexample)
+    proof = body.body if body and body.body else ruling.counterexample
+    declaration = with_body(statement, proof)
+    refused = ports.refusals(declaration, allow_sorry=False)
+    write_text_atomic(path, module_text(given.context, declaration))
+    if refused:
+        return CounterexampleCheck(
+            file=rel, accepted=False, axioms_ok=False, detail="; ".join(refused)
+        )
+    final = final_check(ctx, given.action, path, name)
+    axioms = final.axioms.get(name)
+    axioms_ok = axioms is not None and set(axioms) <= STANDARD_AXIOMS
+    write_json_atomic(path.with_suffix(".check.json"), final.model_dump(mode="json"))
+    return CounterexampleCheck(
+        file=rel, accepted=final.clean, axioms_ok=axioms_ok, detail="; ".join(final.errors[:3])
+    )
+
+
+def apply(record: ResultRecord, outcome: CheckIssueOutcome, policy: Policy) -> ResultRecord:
+    ruling = outcome.ruling
+    suspicion = record.work.suspicion
+    if suspicion is None and ruling.is_issue:
+        ambiguity = record.work.draft.ambiguity if record.work.draft else ""
+        suspicion = Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
+    new = reopen(record, ruling=ruling, suspicion=suspicion, counterexample=outcome.counterexample)
+    hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample
+    new = evolve(new, evidence=evolve(new.evidence, hashes=hashes))
+    if not ruling.is_issue:
+        if record.work.suspicion is None:
+            return new  # the ambiguity does not matter: go on proving
+        return unfinished(
+            new,
+            UnfinishedReason.BUDGET_EXHAUSTED,
+            f"{record.work.suspicion.reason}; the issue checker found no problem in the step",
+            stage=Stage.DONE,
+        )
+    problem = unconfirmable(outcome)
+    if problem:
+        return unfinished(new, UnfinishedReason.ISSUE_NOT_CONFIRMED, problem, stage=Stage.DONE)
+    return new
+
+
+def unconfirmable(outcome: CheckIssueOutcome) -> str | None:
+    """Why a ruling of "issue" cannot stand: no class, no verbatim quote, an ERROR unproved."""
+    ruling = outcome.ruling
+    if ruling.issue_class is None:
+        return "the issue checker gave no issue class"
+    if outcome.quote_line is None:
+        return f"the quoted text does not occur verbatim in the source: {ruling.quote[:120]!r}"
+    if ruling.issue_class is IssueClass.ERROR:
+        cex = outcome.counterexample
+        if cex is None or not (cex.accepted and cex.axioms_ok):
+            detail = cex.detail if cex else "no counterexample given"
+            return f"ERROR needs a compiled Lean counterexample: {detail}"
+    return None
+
+
+STEP = Step(
+    kind=ActionKind.CHECK_ISSUE, role=Role.ISSUE_CHECKER, inputs=inputs, run=run, apply=apply
+)

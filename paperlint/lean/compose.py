@@ -1,0 +1,149 @@
+"""Composing the Lean text a check elaborates: header, contexts, modules, refutations.
+
+Everything here is pure string work over declarations that the drafter and prover wrote and
+the gate approved; the engine and the validator both build their Lean from it, so what the
+validator re-checks is exactly what the engine checked. The engine, not a model, writes the
+statement of a counterexample: it is the negation of the gated statement, so "refutes the
+gated statement" holds by construction.
+
+Declarations are read by `paperlint.lean.declarations` (built on the lexer), the one parser:
+nested block comments, string and character literals such as `')'` never move a split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paperlint.domain import INPUT_KINDS
+from paperlint.lean import fingerprint as fp
+from paperlint.lean.declarations import declarations, split_commands, top_level_index
+from paperlint.lean.lexer import Kind
+from paperlint.lean.verifier import LeanContext
+from paperlint.records.results import ResultRecord, Verdict
+
+# The declarations a drafted statement may be: the ones with a statement and a body.
+_STATEMENT_KEYWORDS = frozenset({"theorem", "lemma", "def", "abbrev", "instance", "example"})
+_VERIFIED = (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
+
+
+def header(*, max_heartbeats: int) -> str:
+    return "\n".join(
+        (
+            "import Mathlib",
+            f"set_option maxHeartbeats {max_heartbeats}",
+            "set_option autoImplicit false",
+            "open Real Finset BigOperators",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class DeclarationParts:
+    """One declaration split where a reader splits it (texts as written, comments kept)."""
+
+    keyword: str
+    name: str  # as written, not namespace-qualified; "" for `example`
+    binders: str  # the bracketed binders between the name and the type
+    type: str  # the statement's type, after the top-level `:`
+    body: str  # after the top-level `:=`, or "" when absent
+
+
+def parse_declaration(text: str) -> DeclarationParts | None:
+    """Split the declaration `text` starts with; None if it does not start with one."""
+    commands = split_commands(text)
+    found = declarations(text)
+    if not commands or not found or found[0].command != commands[0]:
+        return None
+    decl = found[0]
+    if decl.kind not in _STATEMENT_KEYWORDS:
+        return None
+    tokens = decl.statement
+    named = decl.kind != "example" and len(tokens) > 1 and tokens[1].kind is Kind.IDENT
+    after = 2 if named else 1  # the first token after the keyword and the name
+    colon = top_level_index(tokens, ":", after)
+    if colon is None:
+        return None
+    if decl.terminator == ":=":
+        assign = decl.command.tokens[decl.command.keyword_index + len(tokens)]
+        type_end, body = assign.offset, text[assign.end : decl.command.end].strip()
+    else:
+        type_end, body = decl.command.end, ""
+    return DeclarationParts(
+        keyword=decl.kind,
+        name=tokens[1].text if named else "",
+        binders=text[tokens[after - 1].end : tokens[colon].offset].strip(),
+        type=text[tokens[colon].end : type_end].strip(),
+        body=body,
+    )
+
+
+def as_proposition(decl: DeclarationParts) -> str:
+    """The statement as one closed proposition: `∀ binders, type`."""
+    if not decl.binders:
+        return decl.type
+    return f"∀ {decl.binders}, {decl.type}"
+
+
+def refutation_statement(gated: str, name: str) -> str | None:
+    """`theorem NAME : ¬ (∀ binders, type)` for the gated statement, or None if unparsable."""
+    decl = parse_declaration(gated)
+    if decl is None:
+        return None
+    return f"theorem {name} : ¬ ({as_proposition(decl)})"
+
+
+def with_body(statement: str, body: str) -> str:
+    body = body.strip()
+    joiner = " := " if not body.startswith(":=") else " "
+    return f"{statement}{joiner}{body}"
+
+
+def statement_text_exact(declaration: str) -> str:
+    """The declaration's own text up to its top-level `:=`, unnormalised."""
+    found = declarations(declaration)
+    if not found:
+        return declaration.strip()
+    decl = found[0]
+    if decl.terminator != ":=":
+        return declaration.rstrip()
+    assign = decl.command.tokens[decl.command.keyword_index + len(decl.statement)]
+    return declaration[: assign.offset].rstrip()
+
+
+def fingerprint(declaration: str) -> str:
+    """Fingerprint of the (first) declaration's statement, everything before its `:=`.
+
+    The normalisation (comments out, whitespace collapsed) is the mechanical audit's, in
+    `paperlint.lean.fingerprint`; the gate records this value and the audit and validator
+    recompute it."""
+    found = declarations(declaration)
+    if found:
+        return fp.fingerprint(fp.statement_text(found[0]))
+    return fp.fingerprint(statement_text_exact(declaration))
+
+
+def fingerprints(text: str, name: str) -> list[str]:
+    """The statement fingerprint of every declaration named `name` in `text`."""
+    return [fp.fingerprint(fp.statement_text(d)) for d in declarations(text) if d.name == name]
+
+
+def context_for(header_text: str, declarations_: list[str]) -> LeanContext:
+    return LeanContext(header=header_text, accepted=tuple(d.strip() for d in declarations_))
+
+
+def module_text(context: LeanContext, target: str) -> str:
+    """A self-contained file: the header, every declaration the target needs, the target."""
+    return context.text() + "\n" + target.strip() + "\n"
+
+
+def accepted_declarations(record: ResultRecord) -> list[str]:
+    """The Lean text a dependent may build on: a gated definition, or a verified proof."""
+    draft = record.work.draft
+    if draft is None or record.work.fingerprint is None:
+        return []
+    if record.kind in INPUT_KINDS:
+        return [*draft.definitions, draft.statement]
+    if record.verdict in _VERIFIED:
+        proofs = [o.proof for o in record.work.obligations if o.proof]
+        return [*draft.definitions, *proofs]
+    return []

@@ -1,0 +1,80 @@
+"""The packages under the engine form no import cycle, and each domain fact has one home."""
+
+import ast
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "paperlint"
+LAYERED = ("engine", "validate", "records", "agents", "lean")
+
+
+def _edges() -> set[tuple[str, str]]:
+    edges = set()
+    for path in PACKAGE.rglob("*.py"):
+        top = path.relative_to(PACKAGE).parts[0]
+        if top not in LAYERED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                parts = name.split(".")
+                inner = parts[1] if parts[0] == "paperlint" and len(parts) > 1 else None
+                if inner in LAYERED and inner != top:
+                    edges.add((top, inner))
+    return edges
+
+
+def _reachable(edges: set[tuple[str, str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        here = stack.pop()
+        for a, b in edges:
+            if a == here and b not in seen:
+                seen.add(b)
+                stack.append(b)
+    return seen
+
+
+def test_no_import_cycle_between_engine_validate_records_agents_lean():
+    edges = _edges()
+    assert ("engine", "validate") in edges  # the one direction that exists: the vacuity probe
+    cycles = [p for p in LAYERED if p in _reachable(edges, p)]
+    assert cycles == [], sorted(edges)
+
+
+def test_validate_never_imports_the_engine():
+    assert ("validate", "engine") not in _edges()
+
+
+def test_guard_imports_the_refusal_scan_statically():
+    text = (PACKAGE / "lean" / "guard.py").read_text(encoding="utf-8")
+    assert "from paperlint.lean.hygiene import refusal_findings" in text
+    assert "import_module" not in text
+
+
+def _assignments(pattern: str) -> list[str]:
+    """Files that bind a module-level name matching `pattern` to a literal set/tuple/enum."""
+    found = []
+    for path in [*PACKAGE.rglob("*.py"), *(PACKAGE.parent / "blueprint").rglob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        if re.search(pattern, text, flags=re.MULTILINE):
+            found.append(path.name)
+    return found
+
+
+def test_each_domain_fact_is_defined_once():
+    facts = {
+        "standard axioms": r'"Classical\.choice"',
+        "verdict-bearing kinds": r'"corollary", "claim"',
+        "input kinds": r'\{"definition", "assumption"\}',
+        "issue classes": r'"PAPER_ASSUMPTION_GAP"',
+        "condition kinds": r'"missing_from_mathlib"',
+        "roles": r'^\s+ISSUE_CHECKER = "issue_checker"',
+    }
+    for fact, pattern in facts.items():
+        assert _assignments(pattern) == ["domain.py"], (fact, _assignments(pattern))
