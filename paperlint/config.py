@@ -70,6 +70,33 @@ class ModelsConfig(_Section):
         return [value] if value else []
 
 
+class RoleSettings(_Section):
+    """How to reach the model(s) of one role; every key is optional."""
+
+    api_base: str | None = Field(default=None, description="The endpoint, e.g. a local server.")
+    api_key_env: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="The environment variable holding the key (the key itself never goes in "
+        "the config).",
+    )
+    timeout_s: float = Field(default=300.0, gt=0, description="Per HTTP request.")
+    temperature: float | None = Field(
+        default=None, ge=0, le=2, description="Sampling temperature; unset: the provider's."
+    )
+    max_tokens: int | None = Field(
+        default=None, gt=0, description="Longest reply in tokens; unset: the provider's."
+    )
+    headers: dict[str, str] = Field(default_factory=dict, description="Extra HTTP headers.")
+
+
+class Price(_Section):
+    """USD per token, as litellm's `custom_cost_per_token` takes it."""
+
+    input_cost_per_token: float = Field(ge=0, description="USD per prompt token.")
+    output_cost_per_token: float = Field(ge=0, description="USD per completion token.")
+
+
 class BudgetConfig(_Section):
     max_cost_usd: float | None = Field(
         default=None, ge=0, description="Stop when the model spend reaches this (USD)."
@@ -115,6 +142,12 @@ class RetryConfig(_Section):
         default=2.0, ge=0, description="First backoff delay; it doubles per retry."
     )
     max_delay_s: float = Field(default=60.0, ge=0, description="Longest backoff delay.")
+    max_wait_s: float = Field(
+        default=300.0,
+        ge=0,
+        description="The longest single wait, even when a server's Retry-After asks for more; "
+        "a longer ask stops the run (resumable) instead of hanging it.",
+    )
 
 
 class Config(_Section):
@@ -122,6 +155,27 @@ class Config(_Section):
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
     lean: LeanConfig = Field(default_factory=LeanConfig)
     retry: RetryConfig = Field(default_factory=RetryConfig)
+    roles: dict[str, RoleSettings] = Field(
+        default_factory=dict,
+        description="Per-role endpoint settings; `default` applies to every role not named.",
+    )
+    prices: dict[str, Price] = Field(
+        default_factory=dict, description="Prices of models litellm's price map lacks."
+    )
+
+    @field_validator("roles")
+    @classmethod
+    def _known_roles(cls, value: dict[str, RoleSettings]) -> dict[str, RoleSettings]:
+        unknown = sorted(set(value) - {*ROLES, "default"})
+        if unknown:
+            raise ValueError(
+                f"unknown role {unknown[0]!r}; roles are {', '.join((*ROLES, 'default'))}"
+            )
+        return value
+
+    def role_settings(self, role: str) -> RoleSettings:
+        """The settings for `role`: its own table, else `[roles.default]`, else defaults."""
+        return self.roles.get(role) or self.roles.get("default") or RoleSettings()
 
     def with_overrides(self, **budget: float | int | None) -> Config:
         """A copy with budget fields replaced, e.g. `with_overrides(max_cost_usd=5.0)`.
@@ -253,7 +307,8 @@ def _located_error(exc: ValidationError, path: Path | None) -> InputError:
         "; ".join(lines),
         path=path,
         line=first_line,
-        hint="docs/config.md lists every key of [models], [budget], [lean] and [retry]",
+        hint="docs/config.md lists every key of [models], [budget], [lean], [retry], [roles] "
+        "and [prices]",
     )
 
 

@@ -17,8 +17,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
-from paperlint.config import Config
+from paperlint.agents.faults import (
+    EmptyReply,
+    FaultKind,
+    ModelUnavailableError,
+    classify,
+    stop_error,
+)
+from paperlint.agents.outputs import OUTPUT_MODELS
+from paperlint.config import Config, Price, RoleSettings
 from paperlint.errors import ModelError
+
+METADATA_KEY = "paperlint"
+"""The litellm `metadata` entry that carries the call's key (see `transcript.call_metadata`)."""
 
 Message = dict[str, str]
 """One chat message: {"role": "system" | "user" | "assistant", "content": ...}."""
@@ -30,16 +41,21 @@ class Completion:
     tokens_in: int | None
     tokens_out: int | None
     cost_usd: float | None
-    """None when unknown; never a made-up 0."""
+    """None when unknown; never a made-up 0 (a priced free model is a real 0)."""
     prompt_drift: bool = False
     """Replay only: the recorded prompt hash differs from the prompt sent now."""
     model: str | None = None
     """The model string actually used, when the client chose it (replay routes every role to
     `paperlint-replay/<role>`)."""
+    finish_reason: str | None = None
+    """The provider's reason the reply ended; `length` means it was cut off."""
 
 
 class ModelClient(Protocol):
-    """What the runner needs from a model edge; fakes in tests implement this too."""
+    """What the runner needs from a model edge; fakes in tests implement this too.
+
+    `complete` may raise litellm's exceptions as they come; the runner sorts them once with
+    `paperlint.agents.faults.classify`."""
 
     replay: bool
 
@@ -52,11 +68,22 @@ class ModelClient(Protocol):
         ...
 
 
+OFFLINE_ENV = {
+    # litellm fetches its price table from GitHub at import unless told not to; the bundled
+    # copy is enough for prices and keeps runs offline-safe and fast.
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    # Any other catalogue or tokenizer litellm would fetch on its own (not from an endpoint
+    # the user configured) uses its bundled copy.
+    "LITELLM_OFFLINE_MODE": "true",
+    "LITELLM_TELEMETRY": "False",
+}
+
+
 def import_litellm() -> Any:
-    """Import litellm quietly: no remote cost-map fetch, no telemetry, no debug banners."""
-    # litellm downloads its price table from GitHub at import unless told not to; the bundled
-    # copy is enough for cost estimates and keeps runs offline-safe and fast.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    """Import litellm quietly: no remote look-ups, no telemetry, no debug banners. Called only
+    when a model is about to be asked (the import takes seconds)."""
+    for name, value in OFFLINE_ENV.items():
+        os.environ.setdefault(name, value)
     import litellm
 
     litellm.telemetry = False
@@ -71,7 +98,8 @@ def import_litellm() -> Any:
 
 
 def transient_errors() -> tuple[type[BaseException], ...]:
-    """litellm's errors worth waiting out: rate limits, timeouts, overloaded servers."""
+    """litellm's error classes that are always worth waiting out (rate limits, timeouts,
+    overloaded servers). Status-coded errors are sorted by `faults.classify` instead."""
     litellm = import_litellm()
     return (
         litellm.RateLimitError,
@@ -79,16 +107,23 @@ def transient_errors() -> tuple[type[BaseException], ...]:
         litellm.Timeout,
         litellm.ServiceUnavailableError,
         litellm.InternalServerError,
+        litellm.BadGatewayError,
     )
+
+
+CALL_HEADER = "X-Paperlint-Call"
+"""Names the call (task, result, obligation, attempt, repair) on every live request, so a
+proxy's log, or a test server, can tell requests apart without reading prompts."""
 
 
 class LiteLLMClient:
     """Live models through `litellm.completion`. litellm's own retries are off: the runner
-    retries, so every request is seen, charged and logged once."""
+    retries, so every HTTP request is seen, charged and logged once."""
 
     replay = False
 
-    def __init__(self, config: Config, *, request_timeout_s: float = 600.0) -> None:
+    def __init__(self, config: Config, *, request_timeout_s: float | None = None) -> None:
+        self._config = config
         self._models = config.models
         self._timeout = request_timeout_s
 
@@ -102,8 +137,72 @@ class LiteLLMClient:
         self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
     ) -> Completion:
         litellm = import_litellm()
-        response = request(litellm, model, messages, metadata=metadata, timeout_s=self._timeout)
-        return to_completion(litellm, response)
+        info = metadata.get(METADATA_KEY) or {}
+        role = str(info.get("role", ""))
+        settings = self._config.role_settings(role)
+        options = request_options(litellm, model, settings, info)
+        if self._timeout is not None:
+            options["timeout"] = self._timeout
+        try:
+            response = request(litellm, model, messages, metadata=metadata, options=options)
+        except Exception as exc:
+            fault = classify(exc, litellm=litellm)
+            if fault is None or fault.kind in (FaultKind.TRANSIENT, FaultKind.CONTEXT):
+                raise  # the runner waits these out or falls back to the next model
+            reason = f"{type(exc).__name__}: {redact(str(exc))}"
+            raise stop_error(fault, model, reason, settings.api_key_env) from None
+        return to_completion(litellm, response, model=model, prices=self._config.prices)
+
+
+def request_options(
+    litellm: ModuleType, model: str, settings: RoleSettings, info: Mapping[str, Any]
+) -> dict[str, Any]:
+    """litellm keyword arguments from the role's settings: endpoint, key, limits, headers,
+    and a response schema where litellm says the model takes one."""
+    options: dict[str, Any] = {"timeout": settings.timeout_s}
+    if settings.api_base:
+        options["api_base"] = settings.api_base
+    if settings.api_key_env:
+        key = os.environ.get(settings.api_key_env)
+        if not key:
+            raise ModelUnavailableError(
+                f"{model}: ${settings.api_key_env} is not set",
+                fix=f"export {settings.api_key_env}=<your key>, then `paperlint resume`",
+                kind="auth",
+            )
+        options["api_key"] = key
+    if settings.temperature is not None:
+        options["temperature"] = settings.temperature
+    if settings.max_tokens is not None:
+        options["max_tokens"] = settings.max_tokens
+    headers = dict(settings.headers)
+    task = info.get("task")
+    if task:
+        headers[CALL_HEADER] = call_header(info)
+    if headers:
+        options["extra_headers"] = headers
+    if task in OUTPUT_MODELS and supports_schema(litellm, model):
+        options["response_format"] = response_format(task)
+    return options
+
+
+def call_header(info: Mapping[str, Any]) -> str:
+    fields = ("task", "result", "obligation", "attempt", "repair")
+    return ";".join(f"{name}={info.get(name)}" for name in fields)
+
+
+def supports_schema(litellm: ModuleType, model: str) -> bool:
+    try:
+        return bool(litellm.supports_response_schema(model=model))
+    except Exception:  # litellm logs and answers False for unknown models; be as lenient
+        return False
+
+
+def response_format(task: str) -> dict[str, Any]:
+    """The output model's JSON schema as an OpenAI-style `response_format` (non-strict: strict
+    mode rejects schemas with defaults, and the answer is validated here anyway)."""
+    schema = OUTPUT_MODELS[task].model_json_schema()
+    return {"type": "json_schema", "json_schema": {"name": task, "schema": schema}}
 
 
 def request(
@@ -112,53 +211,97 @@ def request(
     messages: Sequence[Message],
     *,
     metadata: Mapping[str, Any],
-    timeout_s: float,
+    options: Mapping[str, Any] | None = None,
 ) -> Any:
-    """One `litellm.completion` call. Transient errors propagate for the runner to wait out;
-    any other failure becomes a ModelError with key-shaped text masked."""
-    try:
-        with warnings.catch_warnings():
-            # litellm imports provider modules on first use, and pydantic warns about their
-            # TypedDicts; that is litellm's noise, not the user's business.
-            warnings.filterwarnings(
-                "ignore", message=".*`ReadOnly` qualifier", category=UserWarning
-            )
-            return litellm.completion(
-                model=model,
-                messages=list(messages),
-                metadata=copy.deepcopy(dict(metadata)),  # litellm writes into it
-                num_retries=0,
-                max_retries=0,
-                timeout=timeout_s,
-            )
-    except transient_errors():
-        raise
-    except ModelError:
-        raise
-    except Exception as exc:  # litellm maps every provider failure to its own classes
-        raise ModelError(f"model {model} failed: {redact(str(exc))}") from None
+    """One `litellm.completion` call, one HTTP request (litellm's retries are off). litellm's
+    exceptions propagate for the runner to classify."""
+    with warnings.catch_warnings():
+        # litellm imports provider modules on first use, and pydantic warns about their
+        # TypedDicts; that is litellm's noise, not the user's business.
+        warnings.filterwarnings("ignore", message=".*`ReadOnly` qualifier", category=UserWarning)
+        return litellm.completion(
+            model=model,
+            messages=list(messages),
+            metadata=copy.deepcopy(dict(metadata)),  # litellm writes into it
+            num_retries=0,
+            max_retries=0,
+            **{"timeout": 600.0, **(options or {})},
+        )
 
 
-def to_completion(litellm: ModuleType, response: Any) -> Completion:
-    text = response.choices[0].message.content or ""
-    usage = getattr(response, "usage", None)
+def to_completion(
+    litellm: ModuleType, response: Any, *, model: str, prices: Mapping[str, Price] | None = None
+) -> Completion:
+    """The answer's text, usage and cost. No `choices` at all is a provider hiccup
+    (`EmptyReply`, waited out); usage the provider did not send stays unknown."""
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        raise EmptyReply("the provider answered without any choices")
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    text = getattr(message, "content", None) or ""
+    tokens_in, tokens_out = usage_of(response)
     return Completion(
         text=text,
-        tokens_in=getattr(usage, "prompt_tokens", None),
-        tokens_out=getattr(usage, "completion_tokens", None),
-        cost_usd=completion_cost(litellm, response),
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
+        cost_usd=completion_cost(litellm, response, model=model, prices=prices)
+        if tokens_in
+        else None,
+        finish_reason=getattr(choice, "finish_reason", None),
     )
 
 
-def completion_cost(litellm: ModuleType, response: Any) -> float | None:
-    """litellm's price estimate, or None when the model is not in its price table."""
+def usage_of(response: Any) -> tuple[int | None, int | None]:
+    """Prompt and reply tokens. litellm fills a missing `usage` with zeros; a prompt is never
+    0 tokens, so a zero prompt count means the provider sent none: unknown, not 0."""
+    usage = getattr(response, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None)
+    reply = getattr(usage, "completion_tokens", None)
+    if not isinstance(prompt, int) or prompt <= 0:
+        return None, None
+    return prompt, reply if isinstance(reply, int) else None
+
+
+def completion_cost(
+    litellm: ModuleType, response: Any, *, model: str, prices: Mapping[str, Price] | None = None
+) -> float | None:
+    """The request's cost in USD: `[prices]` from the config when given (litellm's
+    `custom_cost_per_token`), else litellm's price map. None when the model has no price; a
+    priced free model (a local one) costs a real 0."""
+    price = (prices or {}).get(model)
+    custom = price.model_dump() if price is not None else None
     try:
-        cost = litellm.completion_cost(completion_response=response)
-    except Exception:  # unknown model or missing usage: the cost is unknown, not an error
+        cost = litellm.completion_cost(completion_response=response, custom_cost_per_token=custom)
+    except Exception:  # an unpriced model: the cost is unknown, not an error
         return None
-    # litellm answers 0.0 for some models it cannot price; a free call is rarer than an unknown
-    # price, and an unknown cost must never be summed as zero.
-    return float(cost) if cost else None
+    if cost:
+        return float(cost)
+    return 0.0 if custom is not None or is_priced(litellm, model) else None
+
+
+def unpriced_models(config: Config) -> list[str]:
+    """The configured models with no price in `[prices]` or litellm's map (imports litellm)."""
+    from paperlint.config import ROLES
+
+    models = dict.fromkeys(model for role in ROLES for model in config.models.ladder(role))
+    if not models:
+        return []
+    litellm = import_litellm()
+    return [model for model in models if not is_priced(litellm, model, config.prices)]
+
+
+def is_priced(litellm: ModuleType, model: str, prices: Mapping[str, Price] | None = None) -> bool:
+    """Whether `model` has a price, from `[prices]` or litellm's bundled map (0 included)."""
+    if prices and model in prices:
+        return True
+    try:
+        info = litellm.get_model_info(model)
+    except Exception:  # litellm raises for a model it does not know
+        return False
+    return info.get("input_cost_per_token") is not None and (
+        info.get("output_cost_per_token") is not None
+    )
 
 
 _SECRET = re.compile(
@@ -171,10 +314,18 @@ def redact(text: str, *, limit: int = 500) -> str:
     return _SECRET.sub("[redacted]", text)[:limit]
 
 
-def make_client(config: Config, replay_dir: Path | None = None) -> ModelClient:
-    """The scripted replay client when `replay_dir` is given, else live litellm models."""
+def make_client(
+    config: Config, replay_dir: Path | None = None, *, record_dir: Path | None = None
+) -> ModelClient:
+    """The scripted replay client when `replay_dir` is given, else live litellm models;
+    with `record_dir`, every live answer is also appended to its transcript."""
     if replay_dir is not None:
         from paperlint.agents.scripted import ScriptedClient
 
         return ScriptedClient(replay_dir)
-    return LiteLLMClient(config)
+    client: ModelClient = LiteLLMClient(config)
+    if record_dir is not None:
+        from paperlint.agents.transcript import RecordingClient
+
+        client = RecordingClient(client, record_dir)
+    return client

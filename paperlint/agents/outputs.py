@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from paperlint.domain import ConditionKindField, IssueClassField, IssueSide, IssueSideField, Role
 
@@ -106,8 +106,23 @@ class FieldReview(_Out):
 
 class GateOutput(_Out):
     decision: Literal["PASS", "BLOCK"]
-    fields: list[FieldReview]
+    fields: list[FieldReview] = Field(
+        description="One review per fidelity field; a PASS needs every field, each ok."
+    )
     reasons: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _pass_reviews_every_field(self) -> GateOutput:
+        if self.decision != "PASS":
+            return self
+        reviewed = {review.field for review in self.fields if review.ok}
+        missing = [name for name in FidelityFields.model_fields if name not in reviewed]
+        if missing:
+            raise ValueError(
+                "a PASS must review every fidelity field and mark each ok; missing or not ok: "
+                + ", ".join(missing)
+            )
+        return self
 
 
 # --- prover ----------------------------------------------------------------------------------

@@ -21,10 +21,13 @@ class InvalidOutput(ValueError):
 
 
 def parse_output(task: str, text: str) -> BaseModel:
-    """The task's output model parsed from `text`; raises InvalidOutput with a repair hint."""
+    """The task's output model parsed from `text`; raises InvalidOutput with a repair hint.
+
+    Backslashes inside JSON strings are repaired first (`repair_backslashes`), so LaTeX the
+    model forgot to escape keeps its commands instead of turning into control characters."""
     candidate = extract_json(text)
     try:
-        data = json.loads(candidate)
+        data = _loads(candidate)
     except json.JSONDecodeError as exc:
         raise InvalidOutput(f"the answer is not valid JSON ({exc.msg} at char {exc.pos})") from None
     if not isinstance(data, dict):
@@ -38,14 +41,16 @@ def parse_output(task: str, text: str) -> BaseModel:
 def extract_json(text: str) -> str:
     """The JSON part of an answer: the first candidate that parses as a JSON object.
 
-    Candidates, in order: the whole answer, each fenced block, the outermost braces. Models
-    often wrap JSON in ```json fences, put a Lean block before it, or add a sentence; all are
-    tolerated, because the content is still checked against the schema. With no parsable
-    candidate, the first one is returned so the error message is about what the model sent.
+    Candidates, in order: the whole answer, each fenced block, the first object that
+    `raw_decode` reads from each `{` (so a sentence after the JSON, even one holding braces
+    like `{x | x > 0}`, is ignored), the outermost braces. All are tolerated because the
+    content is still checked against the schema. With no parsable candidate, the first one is
+    returned so the error message is about what the model sent.
     """
     stripped = text.strip()
     candidates = [stripped] if stripped.startswith("{") else []
     candidates += [match.group(1).strip() for match in _FENCE.finditer(stripped)]
+    candidates += _decoded_objects(stripped)
     start, end = stripped.find("{"), stripped.rfind("}")
     if 0 <= start < end:
         candidates.append(stripped[start : end + 1])
@@ -55,11 +60,160 @@ def extract_json(text: str) -> str:
     return candidates[0] if candidates else stripped
 
 
+def _decoded_objects(text: str, *, limit: int = 20) -> list[str]:
+    """The text of the first JSON object `raw_decode` finds from each of the first `{`s."""
+    decoder = json.JSONDecoder()
+    for match in list(re.finditer(r"\{", text))[:limit]:
+        # Repaired from the brace on: quotes in prose before it must not flip "in a string".
+        tail = repair_backslashes(text[match.start() :])
+        try:
+            value, end = decoder.raw_decode(tail)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return [tail[:end]]
+    return []
+
+
+def _loads(text: str) -> object:
+    try:
+        return json.loads(repair_backslashes(text))
+    except json.JSONDecodeError:
+        return json.loads(text)
+
+
 def _is_json_object(text: str) -> bool:
     try:
-        return isinstance(json.loads(text), dict)
+        return isinstance(_loads(text), dict)
     except json.JSONDecodeError:
         return False
+
+
+# LaTeX commands whose first letter is also a JSON escape (\b \f \n \r \t). `\f` and `\b`
+# followed by a letter are always LaTeX (nobody means form feed or backspace); for `\n`, `\r`
+# and `\t`, which a model does mean as newline or tab, only these whole words count.
+_LATEX_NRT = frozenset(
+    {
+        "ne",
+        "neq",
+        "nabla",
+        "nu",
+        "neg",
+        "not",
+        "notin",
+        "ni",
+        "nmid",
+        "nleq",
+        "ngeq",
+        "nless",
+        "ngtr",
+        "nsubseteq",
+        "nsupseteq",
+        "newline",
+        "noindent",
+        "nonumber",
+        "nolimits",
+        "natural",
+        "nearrow",
+        "nexists",
+        "newcommand",
+        "norm",
+        "nparallel",
+        "nrightarrow",
+        "nleftarrow",
+        "nvdash",
+        "nsim",
+        "ncong",
+        "rho",
+        "right",
+        "rightarrow",
+        "rangle",
+        "rfloor",
+        "rceil",
+        "rbrace",
+        "rbrack",
+        "rm",
+        "rmfamily",
+        "ref",
+        "restriction",
+        "rightharpoonup",
+        "rvert",
+        "rVert",
+        "renewcommand",
+        "raisebox",
+        "rule",
+        "rightleftharpoons",
+        "to",
+        "times",
+        "theta",
+        "tau",
+        "text",
+        "textbf",
+        "textit",
+        "textrm",
+        "texttt",
+        "textsf",
+        "textup",
+        "textnormal",
+        "textstyle",
+        "tfrac",
+        "tilde",
+        "top",
+        "triangle",
+        "triangleq",
+        "trianglelefteq",
+        "tan",
+        "tanh",
+        "tag",
+        "therefore",
+        "tiny",
+        "tt",
+        "tbinom",
+        "thinspace",
+        "thickspace",
+        "trace",
+    }
+)
+_ESCAPE = re.compile(r'\\(?:(["\\/])|(u[0-9A-Fa-f]{4})|([bfnrt])([A-Za-z]*)|(.?))', re.DOTALL)
+
+
+def repair_backslashes(text: str) -> str:
+    """JSON text in which a backslash that starts a LaTeX command (or is no valid escape at
+    all) inside a string is escaped, so `"\\frac{a}{b}"` written unescaped still decodes to
+    `\\frac{a}{b}`, not form feed + `rac{a}{b}`. Valid escapes (`\\"`, `\\\\`, `\\uXXXX`, a
+    real `\\n`) are kept. Text outside strings is not touched."""
+    out: list[str] = []
+    i = 0
+    in_string = False
+    while i < len(text):
+        char = text[i]
+        if not in_string:
+            in_string = char == '"'
+            out.append(char)
+            i += 1
+            continue
+        if char == '"':
+            in_string = False
+            out.append(char)
+            i += 1
+            continue
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        match = _ESCAPE.match(text, i)
+        assert match is not None  # the pattern matches any backslash
+        quoted, unicode, letter, rest, other = match.groups()
+        if quoted or unicode:
+            out.append(match.group(0))
+        elif letter:
+            word = letter + rest
+            latex = (letter in "bf" and rest) or word in _LATEX_NRT
+            out.append(("\\\\" if latex else "\\") + word)
+        else:
+            out.append("\\\\" + (other or ""))
+        i = match.end()
+    return "".join(out)
 
 
 def describe_errors(exc: ValidationError, *, limit: int = 8) -> str:

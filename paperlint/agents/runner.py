@@ -16,18 +16,21 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from paperlint.agents.client import (
-    Completion,
-    Message,
-    ModelClient,
-    redact,
-    transient_errors,
+from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient, redact
+from paperlint.agents.faults import (
+    ContextTooLong,
+    Fault,
+    FaultKind,
+    ModelUnavailableError,
+    classify,
+    fix_for,
+    stop_error,
 )
 from paperlint.agents.inputs import INPUT_MODELS
 from paperlint.agents.outputs import Role
 from paperlint.agents.parsing import InvalidOutput, parse_output
 from paperlint.agents.prompts import messages_sha256, render_prompt
-from paperlint.agents.transcript import METADATA_KEY, call_metadata
+from paperlint.agents.transcript import call_metadata
 from paperlint.config import Config
 from paperlint.errors import ModelError
 
@@ -117,12 +120,47 @@ class AgentRunner:
 
     def call(self, call: AgentCall, *, model: str) -> AgentReply:
         """Ask `model` for `call.task`'s output. Raises ModelError (AgentCallError when some
-        requests were answered) if no valid output comes back."""
+        requests were answered) if no valid output comes back, ModelUnavailableError when the
+        provider cannot answer now. A prompt too long for `model` goes to the next model of
+        the role's list."""
         _check_role(call)
         if not model:
             raise ModelError(
                 f"no model configured for role {call.role}; set [models] in paperlint.toml"
             )
+        last: ContextTooLong | None = None
+        for candidate in self._fallbacks(call.role, model):
+            if last is not None:
+                self._emit(
+                    {
+                        "type": "model_fallback",
+                        "role": call.role,
+                        "result": call.result,
+                        "model": candidate,
+                        "error": str(last),
+                    }
+                )
+            try:
+                return self._call_one(call, candidate)
+            except ContextTooLong as exc:
+                last = exc
+        fault = Fault(FaultKind.CONTEXT, 400, str(last))
+        raise ModelUnavailableError(
+            f"{call.task} for {call.result or 'the paper'}: {last}",
+            fix=fix_for(fault, model, None),
+            kind=FaultKind.CONTEXT,
+        )
+
+    def _fallbacks(self, role: str, model: str) -> list[str]:
+        """`model`, then the role's later (stronger) models."""
+        try:
+            ladder = self._client.ladder(role)
+        except ModelError:
+            ladder = []
+        later = ladder[ladder.index(model) + 1 :] if model in ladder else []
+        return [model, *later]
+
+    def _call_one(self, call: AgentCall, model: str) -> AgentReply:
         started = self._clock()
         messages = render_prompt(call.task, self._inputs(call)).messages
         first_sha = messages_sha256(messages)
@@ -136,6 +174,11 @@ class AgentRunner:
                 output = parse_output(call.task, text)
             except InvalidOutput as exc:
                 error = str(exc)
+                if timed.completion.finish_reason == "length":
+                    error = (
+                        "your answer was cut off: it reached the reply's token limit before "
+                        f"the JSON was complete. Answer again, shorter. (Parser: {error})"
+                    )
                 self._report(call, model, messages, repair, timed, ok=False)
                 messages = [*messages, *_repair_messages(text, error)]
                 continue
@@ -168,6 +211,8 @@ class AgentRunner:
     def _request(
         self, call: AgentCall, model: str, messages: Sequence[Message], repair: int
     ) -> _Timed:
+        """One answered request, retrying transient provider failures. Every try is offered to
+        `before_request` first (the engine charges it there), so no request goes unpaid."""
         metadata = call_metadata(
             task=call.task,
             role=call.role,
@@ -177,7 +222,6 @@ class AgentRunner:
             repair=repair,
             prompt_sha256=messages_sha256(list(messages)),
         )
-        transient = transient_errors()
         tries = self._config.retry.max_attempts
         for attempt in range(1, tries + 1):
             if self._before is not None:
@@ -185,24 +229,51 @@ class AgentRunner:
             started = self._clock()
             try:
                 completion = self._client.complete(model, messages, metadata=metadata)
-            except transient as exc:
+            except ModelError:
+                raise
+            except Exception as exc:  # a provider failure, sorted once by `classify`
+                fault = self._classify(exc)
                 reason = f"{type(exc).__name__}: {redact(str(exc))}"
+                if fault.kind is FaultKind.CONTEXT:
+                    raise ContextTooLong(f"{model}: {reason}") from None
+                if fault.kind is not FaultKind.TRANSIENT:
+                    key_env = self._config.role_settings(call.role).api_key_env
+                    raise stop_error(fault, model, reason, key_env) from None
                 if attempt == tries:
-                    raise ModelError(f"{model} failed {tries} times; last: {reason}") from None
-                self._wait(call, model, attempt, exc, reason)
+                    raise ModelUnavailableError(
+                        f"{model} failed {tries} times; last: {reason}",
+                        fix=fix_for(fault, model, None),
+                        kind=fault.kind,
+                    ) from None
+                self._wait(call, model, attempt, fault, reason)
                 continue
             return _Timed(completion, self._clock() - started)
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 
-    def _wait(
-        self, call: AgentCall, model: str, attempt: int, exc: BaseException, reason: str
-    ) -> None:
+    def _classify(self, exc: Exception) -> Fault:
+        from paperlint.agents.client import import_litellm
+
+        fault = classify(exc, litellm=import_litellm())
+        if fault is None:
+            raise exc  # not a provider failure: a bug, reported as one
+        return fault
+
+    def _wait(self, call: AgentCall, model: str, attempt: int, fault: Fault, reason: str) -> None:
+        retry = self._config.retry
+        asked = fault.retry_after_s
+        if asked is not None and asked > retry.max_wait_s:
+            raise ModelUnavailableError(
+                f"{model}: the server asked to wait {asked:.0f} s ({reason})",
+                fix=f"that is more than [retry] max_wait_s = {retry.max_wait_s:g}; "
+                "`paperlint resume` later, or raise max_wait_s to wait it out",
+                kind=fault.kind,
+            )
         wait = backoff_delay(
             attempt,
-            base_s=self._config.retry.base_delay_s,
-            max_s=self._config.retry.max_delay_s,
+            base_s=retry.base_delay_s,
+            max_s=retry.max_delay_s,
             rng=self._rng,
-            retry_after_s=_retry_after(exc),
+            retry_after_s=asked,
         )
         self._emit(
             {
@@ -210,6 +281,8 @@ class AgentRunner:
                 "role": call.role,
                 "model": model,
                 "wait_s": round(wait, 3),
+                "retry_after_s": asked,
+                "status": fault.status,
                 "error": reason,
                 "result": call.result,
                 "obligation": call.obligation,
@@ -246,6 +319,7 @@ class AgentRunner:
                 "replay": self._client.replay,
                 "prompt_sha256": messages_sha256(list(messages)),
                 "prompt_drift": done.prompt_drift,
+                "finish_reason": done.finish_reason,
                 "ok": ok,
             }
         )
@@ -338,21 +412,13 @@ def backoff_delay(
     retry_after_s: float | None = None,
 ) -> float:
     """Exponential backoff with equal jitter: half the delay fixed, half random, so parallel
-    clients spread out while the wait still grows. A server's Retry-After is a floor."""
+    clients spread out while the wait still grows.
+
+    A server's Retry-After is a floor, never cut to `max_s` (asking again early only earns
+    another 429); a little jitter goes on top so clients told the same time do not return
+    together. The caller refuses asks beyond `[retry] max_wait_s` before getting here."""
     delay = min(max_s, base_s * 2.0 ** (attempt - 1))
     wait = delay / 2 + rng.uniform(0, delay / 2)
     if retry_after_s is not None:
-        wait = max(wait, min(retry_after_s, max_s))
+        wait = max(wait, retry_after_s + rng.uniform(0, min(1.0, 0.1 * retry_after_s)))
     return wait
-
-
-def _retry_after(exc: BaseException) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    try:
-        value = headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (TypeError, ValueError, AttributeError):
-        return None

@@ -5,8 +5,8 @@ a live model, so a replayed check exercises the same request, parsing, repair an
 code as a real one (design §6). The transcript key travels in litellm's `metadata` kwarg, which
 litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
 
-This module imports litellm at import time; only `make_client` (in replay mode) and tests
-import it.
+litellm is imported at the first answer served, not when the client is built, so a replayed
+check starts at once (its transcript is still read up front, to fail early).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.agents.client import (
+    METADATA_KEY,
     Completion,
     Message,
     import_litellm,
     request,
 )
 from paperlint.agents.transcript import (
-    METADATA_KEY,
     TRANSCRIPT_FILE,
     Transcript,
     TranscriptEntry,
@@ -34,24 +34,21 @@ from paperlint.errors import ModelError
 PROVIDER = "paperlint-replay"
 _REPLAY_DIR = "replay_dir"
 
-litellm = import_litellm()
-_CustomLLM: Any = litellm.CustomLLM
 
-
-class ReplayProvider(_CustomLLM):  # type: ignore[misc]  # litellm is untyped
+class ReplayProvider:
     """Answers from `<replay_dir>/transcript.jsonl`; the folder comes with each request, so
     one registered provider can serve several replays (tests run many) without global state
-    beyond a read cache."""
+    beyond a read cache. Registered with litellm as a `CustomLLM` by `register_provider`."""
 
     def __init__(self) -> None:
-        super().__init__()
         self._cache: dict[Path, tuple[tuple[int, int], Transcript]] = {}
 
     def completion(self, *args: Any, **kwargs: Any) -> Any:
         # litellm passes everything by keyword; see litellm/llms/custom_llm.py.
+        litellm = import_litellm()
         params = kwargs.get("litellm_params") or {}
         metadata = params.get("metadata") or {}
-        entry = self._entry(metadata)
+        entry = self._entry(metadata, litellm)
         response = kwargs["model_response"]
         response.choices[0].message.content = entry.response
         response.model = f"{PROVIDER}/{kwargs.get('model', entry.role)}"
@@ -62,7 +59,7 @@ class ReplayProvider(_CustomLLM):  # type: ignore[misc]  # litellm is untyped
         )
         return response
 
-    def _entry(self, metadata: Mapping[str, Any]) -> TranscriptEntry:
+    def _entry(self, metadata: Mapping[str, Any], litellm: Any) -> TranscriptEntry:
         key = key_from_metadata(metadata)
         transcript = self.transcript(Path(metadata[METADATA_KEY][_REPLAY_DIR]))
         entry = transcript.get(key)
@@ -84,16 +81,32 @@ class ReplayProvider(_CustomLLM):  # type: ignore[misc]  # litellm is untyped
 
 
 _provider: ReplayProvider | None = None
+_handler: Any = None
+
+
+def replay_provider() -> ReplayProvider:
+    """The process's one transcript reader (no litellm needed)."""
+    global _provider
+    if _provider is None:
+        _provider = ReplayProvider()
+    return _provider
 
 
 def register_provider() -> ReplayProvider:
     """Register the replay provider with litellm once per process (idempotent)."""
-    global _provider
-    if _provider is None:
-        _provider = ReplayProvider()
+    global _handler
+    litellm = import_litellm()
+    provider = replay_provider()
+    if _handler is None:
+
+        class Handler(litellm.CustomLLM):  # type: ignore[misc,name-defined]  # litellm is untyped
+            def completion(self, *args: Any, **kwargs: Any) -> Any:
+                return provider.completion(*args, **kwargs)
+
+        _handler = Handler()
     entries = [item for item in litellm.custom_provider_map if item["provider"] != PROVIDER]
-    litellm.custom_provider_map = [*entries, {"provider": PROVIDER, "custom_handler": _provider}]
-    return _provider
+    litellm.custom_provider_map = [*entries, {"provider": PROVIDER, "custom_handler": _handler}]
+    return provider
 
 
 def missing_entry_message(key: TranscriptKey, path: Path) -> str:
@@ -107,7 +120,8 @@ class ScriptedClient:
 
     def __init__(self, replay_dir: Path) -> None:
         self.replay_dir = replay_dir.resolve()
-        self._provider = register_provider()
+        self._provider = replay_provider()
+        self._registered = False
         # Load now so a missing or malformed transcript fails before any work starts.
         self._provider.transcript(self.replay_dir)
 
@@ -124,12 +138,20 @@ class ScriptedClient:
             # Checked here because litellm would turn the provider's exception into an
             # APIConnectionError, which the runner treats as transient and retries.
             raise ModelError(missing_entry_message(key, transcript.path))
+        if not self._registered:
+            register_provider()
+            self._registered = True
+        litellm = import_litellm()
         info = dict(metadata[METADATA_KEY])
         info[_REPLAY_DIR] = str(self.replay_dir)
         if not model.startswith(f"{PROVIDER}/"):
             model = f"{PROVIDER}/{info['role']}"
         response = request(
-            litellm, model, messages, metadata={**metadata, METADATA_KEY: info}, timeout_s=60
+            litellm,
+            model,
+            messages,
+            metadata={**metadata, METADATA_KEY: info},
+            options={"timeout": 60},
         )
         recorded = entry.prompt_sha256
         return Completion(

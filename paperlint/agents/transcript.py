@@ -29,12 +29,10 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from paperlint.agents.client import Completion, Message, ModelClient
+from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient
 from paperlint.errors import InputError
 
 TRANSCRIPT_FILE = "transcript.jsonl"
-METADATA_KEY = "paperlint"
-"""The litellm `metadata` entry that carries the call's key (see `call_metadata`)."""
 
 
 class TranscriptKey(NamedTuple):

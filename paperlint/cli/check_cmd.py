@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,17 @@ if TYPE_CHECKING:
     from paperlint.engine.actions import Action
     from paperlint.engine.summary import Summary
     from paperlint.records.results import Results
+
+
+class Until(StrEnum):
+    """The stages `--until` can stop at (a typo is refused, never read as "run everything")."""
+
+    planned = "planned"
+    drafted = "drafted"
+    gated = "gated"
+
+
+UNTIL = typer.Option(None, "--until", help="Stop once every result has reached this stage.")
 
 
 def _budget(max_cost: float | None, max_calls: int | None) -> dict[str, Any]:
@@ -35,35 +47,55 @@ def check(
     workdir: Path | None = typer.Option(None, "--workdir", help="Default: PAPER.paperlint/"),
     config: Path | None = typer.Option(None, "--config", help="A paperlint.toml to use."),
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
-    until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
+    until: Until | None = UNTIL,
     max_cost: float | None = typer.Option(None, "--max-cost", help="Budget in USD."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="Budget in model calls."),
     replay: Path | None = typer.Option(None, "--replay", help="Replay a recorded run (offline)."),
     fresh: bool = typer.Option(False, "--fresh", help="Discard an earlier check of this paper."),
+    record: Path | None = typer.Option(
+        None, "--record", help="Also write this live run as a replay fixture into DIR."
+    ),
+    lean_replay: Path | None = typer.Option(
+        None, "--lean-replay", help="Live models, Lean answers from a recorded DIR."
+    ),
+    allow_unpriced: bool = typer.Option(
+        False, "--allow-unpriced", help="Run with --max-cost although a model has no price."
+    ),
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
 ) -> int:
     """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
+    # Say something before the heavy imports (engine, blueprint, later litellm), so the user
+    # sees at once that the command started.
+    typer.echo(f"paperlint: checking {paper}", err=True)
+    _announce(replay)
     from paperlint.config import load_config
+    from paperlint.engine.backends import EdgeOptions
     from paperlint.engine.check import CheckRequest, start_check
     from paperlint.engine.workspace import default_workdir
+    from paperlint.errors import InputError
 
     require_paper(paper)
+    if replay is not None and (record is not None or lean_replay is not None):
+        raise InputError(
+            "--replay serves a recorded run; it cannot be combined with --record or --lean-replay"
+        )
     loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
     for path in loaded.files:
         logging.getLogger(__name__).info("config read from %s", path)
     # resolved first: `check .` must name its folder `NAME.paperlint`, not `..paperlint`
     folder = workdir or default_workdir(paper.resolve() if paper.is_dir() else paper)
     crash_dir.append(folder)
-    _announce(replay)
     request = CheckRequest(
         paper=paper,
         config=loaded.config,
         workdir=folder,
         root=root,
         replay=replay,
-        until=until,
+        until=until.value if until else None,
         fresh=fresh,
+        edges=EdgeOptions(record=record, lean_replay=lean_replay),
+        allow_unpriced=allow_unpriced,
     )
     return _finish(start_check(request, progress=_progress(quiet, folder)), fmt)
 
@@ -71,7 +103,7 @@ def check(
 @app.command("resume")
 def resume(
     workdir: Path = typer.Argument(..., help="The check folder (PAPER.paperlint/)."),
-    until: str | None = typer.Option(None, "--until", help="Stop at: planned, drafted, gated."),
+    until: Until | None = UNTIL,
     max_cost: float | None = typer.Option(None, "--max-cost", help="New budget in USD."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="New budget in calls."),
     fmt: Format = FORMAT,
@@ -84,7 +116,7 @@ def resume(
     summary = resume_check(
         workdir,
         budget=_budget(max_cost, max_calls),
-        until=until,
+        until=until.value if until else None,
         progress=_progress(quiet, workdir),
     )
     return _finish(summary, fmt)

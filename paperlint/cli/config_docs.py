@@ -7,6 +7,7 @@ when it is stale or when a key has no description.
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,13 @@ def keys(model: type[BaseModel]) -> list[tuple[str, str, Any]]:
     out = []
     for section, field in model.model_fields.items():
         sub = field.annotation
-        assert isinstance(sub, type) and issubclass(sub, BaseModel)
-        out += [(section, key, f) for key, f in sub.model_fields.items()]
+        if isinstance(sub, type) and issubclass(sub, BaseModel):
+            out += [(section, key, f) for key, f in sub.model_fields.items()]
+            continue
+        # a table of named entries (`[roles.<role>]`, `[prices.<model>]`): its value's keys
+        value = typing.get_args(sub)[-1] if typing.get_args(sub) else None
+        assert isinstance(value, type) and issubclass(value, BaseModel), section
+        out += [(f"{section}.<name>", key, f) for key, f in value.model_fields.items()]
     return out
 
 
@@ -58,8 +64,11 @@ def render_config_docs() -> str:
     section_now = None
     for section, key, field in keys(Config):
         if section != section_now:
-            sub = Config.model_fields[section].annotation
+            top = Config.model_fields[section.split(".", 1)[0]]
+            sub = top.annotation
             doc = (getattr(sub, "__doc__", "") or "").strip().splitlines()
+            if "." in section:  # a table of named entries: its own description says what
+                doc = [top.description or ""]
             lines += ["", f"## `[{section}]`", ""]
             if doc and not doc[0].startswith(("A base", "Usage docs")):
                 lines += [doc[0], ""]

@@ -35,6 +35,7 @@ class Failure(StrEnum):
     MODEL_UNAVAILABLE = "model_unavailable"
     INVALID_MODEL_OUTPUT = "invalid_model_output"
     LEAN_UNAVAILABLE = "lean_unavailable"
+    BUDGET_EXHAUSTED = "budget_exhausted"  # a request inside the action would overspend
 
 
 class ProofCheck(BaseModel):

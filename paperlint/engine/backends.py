@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from paperlint.config import Config
 from paperlint.domain import Role
 from paperlint.engine.context import Ask
+from paperlint.engine.plan import Spend
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
@@ -31,6 +32,7 @@ from paperlint.lean.verifier import (
 # Roles with one model each; the prover has a ladder of models instead.
 ROLES: tuple[str, ...] = tuple(role.value for role in Role if role is not Role.PROVER)
 Emit = Callable[[dict[str, Any]], None]
+SpendNow = Callable[[], Spend]
 
 
 @dataclass
@@ -38,11 +40,14 @@ class Backends:
     verifier: Verifier
     models: dict[str, Any]  # role -> model string or None; "prover_ladder" -> list
     replay_parts: tuple[str, ...]
-    make_ask: Callable[[Emit], Ask]
+    make_ask: Callable[[Emit, SpendNow], Ask]
     notes: list[str] = field(default_factory=list)
 
-    def ask_with(self, emit: Emit) -> Ask:
-        return self.make_ask(emit)
+    def ask_with(self, emit: Emit, spend: SpendNow = Spend) -> Ask:
+        """The agents' entry point; `spend` reads the run's spend so far, checked before
+        every request an action makes beyond its first. Lean restarts go to `emit` too."""
+        report_restarts(self.verifier, emit)
+        return self.make_ask(emit, spend)
 
     def missing(self) -> list[tuple[str, str]]:
         """What stops any real work: (unfinished reason, what to do), model first."""
@@ -95,13 +100,32 @@ class UnavailableVerifier:
         return None
 
 
+@dataclass(frozen=True)
+class EdgeOptions:
+    """How the live edges are wired for one run (`check --record/--lean-replay`)."""
+
+    record: Path | None = None
+    """Write every live model answer and Lean answer here, as a replay fixture."""
+    lean_replay: Path | None = None
+    """Serve Lean answers from this recorded folder while the models are live."""
+
+
 def make_backends(
-    config: Config, replay: Path | None, *, verifier: Verifier | None = None
+    config: Config,
+    replay: Path | None,
+    *,
+    verifier: Verifier | None = None,
+    edges: EdgeOptions | None = None,
 ) -> Backends:
     """The edges of a run; `verifier` replaces the Lean edge (fixture authoring, tests)."""
-    made = _replay_backends(config, replay) if replay is not None else _live_backends(config)
+    edges = edges or EdgeOptions()
+    made = _replay_backends(config, replay) if replay else _live_backends(config, edges)
     if verifier is not None:
         made.verifier = verifier
+    if edges.record is not None and replay is None:
+        from paperlint.lean.replay import RecordingVerifier
+
+        made.verifier = RecordingVerifier(made.verifier, edges.record)
     return made
 
 
@@ -116,22 +140,29 @@ def _replay_backends(config: Config, replay: Path) -> Backends:
         verifier=ReplayVerifier(replay),
         models=models,
         replay_parts=("model", "lean"),
-        make_ask=lambda emit: _runner_ask(config, client, emit),
+        make_ask=lambda emit, spend: _runner_ask(config, client, emit, spend),
     )
 
 
-def _live_backends(config: Config) -> Backends:
+def _live_backends(config: Config, edges: EdgeOptions) -> Backends:
     from paperlint.agents.client import make_client
 
     models: dict[str, Any] = {role: getattr(config.models, role) for role in ROLES}
     models["prover_ladder"] = list(config.models.prover)
-    verifier, note = _live_verifier(config)
-    client = make_client(config, None)
+    if edges.lean_replay is not None:
+        from paperlint.lean.replay import ReplayVerifier
+
+        verifier: Verifier = ReplayVerifier(edges.lean_replay)
+        note, parts = "", tuple[str, ...](("lean",))
+    else:
+        verifier, note = _live_verifier(config)
+        parts = tuple[str, ...]()
+    client = make_client(config, None, record_dir=edges.record)
     return Backends(
         verifier=verifier,
         models=models,
-        replay_parts=(),
-        make_ask=lambda emit: _runner_ask(config, client, emit),
+        replay_parts=parts,
+        make_ask=lambda emit, spend: _runner_ask(config, client, emit, spend),
         notes=[note] if note else [],
     )
 
@@ -155,13 +186,15 @@ def _live_verifier(config: Config) -> tuple[Verifier, str]:
     return WarmVerifier(settings), ""
 
 
-def _runner_ask(config: Config, client: Any, emit: Emit) -> Ask:
+def _runner_ask(config: Config, client: Any, emit: Emit, spend: SpendNow) -> Ask:
     from paperlint.agents.runner import AgentCall, AgentRunner
 
     def charge(request: dict[str, Any]) -> None:
-        # The action's first request was charged in `action_started`; every further request
-        # (a repair re-ask, a retry) is charged here, before it is made.
+        # The action's first request was charged in `action_started` (the plan checked the
+        # budget before it); every further request (a repair re-ask, a retry) is checked
+        # against the budget and charged here, before it is sent.
         if request.get("repair", 0) or request.get("try", 1) > 1:
+            refuse_over_budget(config, spend())
             emit(
                 {
                     "type": "charge",
@@ -195,3 +228,26 @@ def _runner_ask(config: Config, client: Any, emit: Emit) -> Ask:
         return runner.call(call, model=model).output
 
     return ask
+
+
+def report_restarts(verifier: Verifier, emit: Emit) -> None:
+    """Log each restart of a warm REPL (under a recording wrapper too) as an event."""
+    target = getattr(verifier, "inner", verifier)
+    if not hasattr(target, "on_restart"):
+        return
+
+    def on_restart(restart: Any) -> None:
+        emit({"type": "lean_restart", "reason": restart.reason, "rss_mb": round(restart.rss_mb)})
+
+    target.on_restart = on_restart
+
+
+def refuse_over_budget(config: Config, spent: Spend) -> None:
+    """Raise BudgetSpent when one more request would pass `--max-calls` or `--max-cost`."""
+    from paperlint.agents.faults import BudgetSpent
+
+    budget = config.budget
+    if budget.max_calls is not None and spent.calls + 1 > budget.max_calls:
+        raise BudgetSpent(f"the next request would pass --max-calls {budget.max_calls}")
+    if budget.max_cost_usd is not None and spent.cost_usd >= budget.max_cost_usd:
+        raise BudgetSpent(f"${spent.cost_usd:.4f} spent of --max-cost {budget.max_cost_usd:g}")

@@ -15,7 +15,7 @@ from paperlint.config import Config, dump_config_toml, load_snapshot
 from paperlint.domain import INPUT_KINDS
 from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
-from paperlint.engine.backends import ROLES, Backends, make_backends
+from paperlint.engine.backends import ROLES, Backends, EdgeOptions, make_backends
 from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.plan import Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
@@ -56,6 +56,8 @@ class CheckRequest:
     fresh: bool = False
     verifier: Verifier | None = None  # replaces the Lean edge (fixture authoring, tests)
     report: bool = True
+    edges: EdgeOptions = EdgeOptions()
+    allow_unpriced: bool = False
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
@@ -64,23 +66,28 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
     paper = request.paper
     if not paper.exists():
         raise InputError("no such file or folder", path=paper, hint="give the paper's .tex file")
+    if request.replay is None and not request.allow_unpriced:
+        refuse_unpriced(request.config)
     inventory = build_inventory(paper, root=request.root)
     ws = Workspace(request.workdir or default_workdir(paper))
-    _prepare_folder(ws, fresh=request.fresh)
     project_dir = paper if paper.is_dir() else paper.parent
-    with WorkspaceLock(ws.root):
+    with claim_folder(ws, fresh=request.fresh):
         keep_sources(project_dir, ws, inventory)
         blueprint = build_blueprint(inventory)
         write_record(ws.inventory, inventory)
         write_record(ws.blueprint, blueprint)
-        run = {
+        run: dict[str, Any] = {
             "paperlint_version": __version__,
             "paper": str(paper.resolve()),
             "replay_dir": str(request.replay.resolve()) if request.replay else "",
+            **edge_paths(request.edges),
+            "allow_unpriced": request.allow_unpriced,
         }
         extra = {"run": run, "versions": versions_of(request.config)}
         write_text_atomic(ws.config, dump_config_toml(request.config, extra))
-        backends = make_backends(request.config, request.replay, verifier=request.verifier)
+        backends = make_backends(
+            request.config, request.replay, verifier=request.verifier, edges=request.edges
+        )
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
         summary = _run(
@@ -112,19 +119,49 @@ def resume_check(
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
     if budget:
         config = config.with_overrides(**budget)
-    replay_dir = extra.get("run", {}).get("replay_dir") or None
+    run = extra.get("run", {})
+    replay_dir = run.get("replay_dir") or None
+    edges = EdgeOptions(
+        record=Path(run["record_dir"]) if run.get("record_dir") else None,
+        lean_replay=Path(run["lean_replay_dir"]) if run.get("lean_replay_dir") else None,
+    )
+    if budget and not replay_dir and not run.get("allow_unpriced"):
+        refuse_unpriced(config)
     with WorkspaceLock(ws.root):
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
         results = ws.load_results()
         replay = Path(replay_dir) if replay_dir else None
-        backends = make_backends(config, replay, verifier=verifier)
+        backends = make_backends(config, replay, verifier=verifier, edges=edges)
         summary = _run(
             ws, inventory, blueprint, config, backends, results, "resume", until, progress
         )
     if report:
         write_report(ws.root)
     return summary
+
+
+def edge_paths(edges: EdgeOptions) -> dict[str, str]:
+    """The run table's record of `--record`/`--lean-replay`, so `resume` wires the same."""
+    return {
+        "record_dir": str(edges.record.resolve()) if edges.record else "",
+        "lean_replay_dir": str(edges.lean_replay.resolve()) if edges.lean_replay else "",
+    }
+
+
+def refuse_unpriced(config: Config) -> None:
+    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
+    if config.budget.max_cost_usd is None:
+        return
+    from paperlint.agents.client import unpriced_models
+
+    unpriced = unpriced_models(config)
+    if unpriced:
+        raise InputError(
+            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
+            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
+            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
+        )
 
 
 def versions_of(config: Config) -> dict[str, str]:
@@ -143,22 +180,74 @@ def versions_of(config: Config) -> dict[str, str]:
     return versions
 
 
+MARKER = ".paperlint-workspace"
+"""Written first into a new work folder: a check stopped before its first record (a ^C in
+the first seconds) still leaves a folder `check --fresh` recognises as its own."""
+
+
+def claim_folder(ws: Workspace, *, fresh: bool) -> WorkspaceLock:
+    """Lock the work folder for this run and make it ready; the lock is returned held.
+
+    `--fresh` replaces an earlier check only while holding its lock, so a check that is
+    still running is never deleted. A folder that cannot be made or written is an input
+    error naming it (exit 2), not a crash."""
+    if ws.root.exists() and not ws.root.is_dir():
+        raise InputError("the work folder is a file", path=ws.root, hint=_OTHER_FOLDER)
+    lock = WorkspaceLock(ws.root)
+    try:
+        lock.acquire()
+    except OSError as exc:
+        raise InputError(
+            f"cannot use the work folder: {exc.strerror or exc}", path=ws.root, hint=_OTHER_FOLDER
+        ) from None
+    try:
+        _prepare_folder(ws, fresh=fresh)
+        (ws.root / MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
+    except OSError as exc:
+        lock.release()
+        raise InputError(
+            f"cannot write the work folder: {exc.strerror or exc}",
+            path=exc.filename or ws.root,
+            hint=_OTHER_FOLDER,
+        ) from None
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+_OTHER_FOLDER = "pass --workdir with a folder you can write"
+
+
 def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
-    if ws.root.exists() and any(ws.root.iterdir()):
-        if not ws.is_workspace():
-            raise InputError(
-                "the work folder exists and is not a paperlint workspace",
-                path=ws.root,
-                hint="pass --workdir with a new folder",
-            )
-        if not fresh:
+    entries = [p for p in ws.root.iterdir() if p.name != ".lock"]
+    if not entries:
+        return
+    ours = ws.is_workspace() or (ws.root / MARKER).exists()
+    if not ours:
+        raise InputError(
+            "the work folder exists and is not a paperlint workspace",
+            path=ws.root,
+            hint="pass --workdir with a new folder",
+        )
+    if not fresh:
+        if ws.is_workspace():
             raise InputError(
                 "a check of this paper already exists",
                 path=ws.root,
                 hint=f"continue it with `paperlint resume {ws.root}`, or start over with --fresh",
             )
-        shutil.rmtree(ws.root)
-    ws.root.mkdir(parents=True, exist_ok=True)
+        raise InputError(
+            "an earlier check of this paper stopped before its first record "
+            "(there is no results.json to resume from)",
+            path=ws.root,
+            hint="start it again with --fresh",
+        )
+    for entry in entries:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
 
 
 def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
@@ -299,7 +388,7 @@ def build_context(
         modules={e.id: e.lean_file for e in blueprint.entries},
         deps=transitive_deps(blueprint, order),
         settings=settings,
-        ask=backends.ask_with(journal.emit),
+        ask=backends.ask_with(journal.emit, lambda: journal.spend),
         verifier=backends.verifier,
         emit=journal.emit,
     )

@@ -6,6 +6,7 @@ Evidence is written to disk by the step's `run`, before `apply` and the commit r
 
 from __future__ import annotations
 
+from paperlint.agents.faults import BudgetSpent, ModelUnavailableError
 from paperlint.engine.actions import Action, Failure
 from paperlint.engine.context import EngineContext
 from paperlint.engine.steps import REGISTRY, Failed, StepOutcome, View
@@ -24,8 +25,11 @@ def execute(ctx: EngineContext, results: Results, action: Action) -> StepOutcome
             ctx, record, step.inputs(record, View(ctx, results, action))
         )
         return outcome
-    except ModelUnavailable as exc:
+    except (ModelUnavailable, ModelUnavailableError) as exc:
+        # Auth, config, a provider that kept failing: resumable, never a final reason.
         return Failed(action=action, failure=Failure.MODEL_UNAVAILABLE, detail=str(exc))
+    except BudgetSpent as exc:
+        return Failed(action=action, failure=Failure.BUDGET_EXHAUSTED, detail=str(exc))
     except LeanUnavailable as exc:
         return Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
     except ModelError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from paperlint import __version__
@@ -110,22 +110,30 @@ def run_loop(
 ) -> Summary:
     progress = progress or Progress()
     allowed = UNTIL.get(until or "")
+    held: set[str] = set()  # `--until`: results that reached the stage and wait there
     try:
         while True:
-            decision = plan(results, ctx.order, policy, journal.spend)
+            order = [rid for rid in ctx.order if rid not in held]
+            decision = plan(results, order, policy, journal.spend)
+            if isinstance(decision, Stop) and held and decision.reason is None:
+                results = _finish(ctx, results, journal, None, until=until)
+                return summarise(results, workspace=str(ctx.ws.root), stop_reason=f"until {until}")
             if isinstance(decision, Stop):
                 results = _finish(ctx, results, journal, decision.reason)
                 return summarise(results, workspace=str(ctx.ws.root), stop_reason=_reason(decision))
             if allowed is not None and decision.kind not in allowed:
-                results = _finish(ctx, results, journal, None, until=until)
-                return summarise(results, workspace=str(ctx.ws.root), stop_reason=f"until {until}")
+                held.add(decision.result)
+                continue
             progress.on_action(decision, results)
             results = _step(ctx, results, policy, journal, decision)
             if _stop_run(results, decision):
+                stopped = results.get(decision.result)
+                why = [stopped.unfinished.detail] if stopped and stopped.unfinished else []
                 results = _finish(ctx, results, journal, None)
-                return summarise(
+                summary = summarise(
                     results, workspace=str(ctx.ws.root), stop_reason="edge unavailable"
                 )
+                return replace(summary, notes=[*summary.notes, *why])
     except KeyboardInterrupt:
         results = _interrupt(ctx, results, journal)
         return summarise(results, workspace=str(ctx.ws.root), interrupted=True)

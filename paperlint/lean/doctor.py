@@ -22,8 +22,11 @@ from paperlint.lean.pins import (
     TOOLCHAIN_PREFIX,
     LeanPaths,
     Pins,
+    bundled_project_dir,
+    project_origin,
     read_pins,
     read_toolchain,
+    user_project_dir,
 )
 
 PACKAGES = (
@@ -185,7 +188,7 @@ def _lake_found(paths: LeanPaths) -> str | None:
 
 def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> Check:
     name = "lean: toolchain installed"
-    want = pins.toolchain or "?"
+    want = pins.toolchain or "the pinned toolchain (lean-toolchain is missing)"
     fix = (
         f"elan toolchain install {want} (on a networked machine), or "
         f"elan toolchain link {pins.lean_version} <dir-of-extracted-toolchain>"
@@ -204,16 +207,33 @@ def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> Check:
     return Check(name, ok, f"lake reports Lean {have or out[:120]!r}; pin {want}", fix)
 
 
+def _in_project(project: Path, command: str) -> str:
+    """The fix for a step run inside the project; the bundled copy is read-only, so there
+    the fix is `setup`, which copies it to the user's folder first."""
+    if project.resolve() == bundled_project_dir().resolve():
+        return f"paperlint setup   (copies the project to {user_project_dir()}, then: {command})"
+    return f"cd {project} && {command}"
+
+
 def lean_checks(paths: LeanPaths) -> list[Check]:
     pins = read_pins(paths.project)
     project = paths.project
+    exists = (project / "lakefile.toml").is_file()
     checks = [
+        Check(
+            "lean: Lake project",
+            exists,
+            f"{project} ({project_origin(project)})"
+            if exists
+            else f"no lakefile.toml in {project}",
+            "reinstall paperlint (the wheel bundles the project), or set [lean] project_dir",
+        ),
         Check(
             "lean: lean-project/lean-toolchain pins a v4 release",
             bool(pins.toolchain and _RELEASE.match(pins.toolchain)),
             f"{pins.toolchain} in {project}" if pins.toolchain else f"missing in {project}",
             f"write `{TOOLCHAIN_PREFIX}v4.X.Y` into {project}/lean-toolchain",
-        )
+        ),
     ]
     elan = shutil.which("elan")
     checks.append(
@@ -232,7 +252,8 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
             "lean: lake",
             lake is not None,
             lake or f"no `{paths.lake}` on PATH",
-            f"elan toolchain install {pins.toolchain} (networked machine), or set PAPERLINT_LAKE",
+            f"elan toolchain install {pins.toolchain or '<the pin in lean-toolchain>'} "
+            "(networked machine), or set PAPERLINT_LAKE",
         )
     )
     checks.append(_toolchain_check(paths, pins, lake))
@@ -247,7 +268,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
             )
             if rev
             else "missing: `lake update` has not run",
-            f"cd {project} && lake update   (or: paperlint setup)",
+            _in_project(project, "lake update   (or: paperlint setup)"),
         )
     )
     mathlib = project / ".lake" / "packages" / "mathlib"
@@ -257,7 +278,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
             "lean: Mathlib built",
             built.is_file(),
             str(built) if built.is_file() else f"no {built}",
-            f"cd {project} && lake exe cache get && lake build   (needs network)",
+            _in_project(project, "lake exe cache get && lake build   (needs network)"),
         )
     )
     own = project / ".lake" / "build" / "lib" / "lean" / "PaperlintLean.olean"
@@ -266,7 +287,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
             "lean: lean-project built",
             own.is_file(),
             str(own) if own.is_file() else f"no {own}",
-            f"cd {project} && lake build",
+            _in_project(project, "lake build"),
         )
     )
     checks.append(repl_check(paths, pins))
@@ -285,7 +306,9 @@ def repl_check(paths: LeanPaths, pins: Pins) -> Check:
         return Check(name, False, f"no REPL binary at {binary}", fix)
     theirs = read_toolchain(paths.repl_dir)
     if theirs != pins.toolchain:
-        return Check(name, False, f"REPL built for {theirs}, project pins {pins.toolchain}", fix)
+        built = theirs or "an unknown toolchain (no lean-toolchain beside it)"
+        pinned = pins.toolchain or "nothing (lean-toolchain is missing)"
+        return Check(name, False, f"REPL built for {built}, project pins {pinned}", fix)
     return Check(name, True, f"{binary} ({theirs})")
 
 

@@ -71,6 +71,11 @@ class ProcessRun:
         )
 
 
+LEAN_OPTIONS = ("-DElab.async=false",)
+"""The final build elaborates as the warm REPL does (lean-interact's
+`enable_parallel_elaboration=False` leaves `Elab.async` off there; `lean` turns it on)."""
+
+
 def _limit_memory(limit_mb: int | None) -> Callable[[], None] | None:
     if limit_mb is None:
         return None
@@ -92,7 +97,7 @@ def run_lean(
     confined: Confinement | None = None,
 ) -> ProcessRun:
     return run_process(
-        [lake, "env", "lean", str(file)],
+        [lake, "env", "lean", *LEAN_OPTIONS, str(file)],
         project,
         timeout_s=timeout_s,
         memory_mb=memory_mb,
@@ -343,7 +348,7 @@ class FinalChecker:
             names,
             build,
             axioms,
-            command=(self.paths.lake, "env", "lean", str(file)),
+            command=(self.paths.lake, "env", "lean", *LEAN_OPTIONS, str(file)),
             toolchain=read_toolchain(self.paths.project),
             mathlib_rev=read_manifest_rev(self.paths.project),
             allowlist=self.allowlist,

@@ -6,7 +6,8 @@ Runs the §10 examples through the warm verifier wrapped in `RecordingVerifier` 
 land in `<out>/lean.jsonl` in replay format, `note: "recorded"`), plus raw probes the verifier
 would refuse or never send (native_decide, a custom axiom, a sorry's axioms) into
 `<out>/probes.jsonl`, and prints a JSON summary: header import time, RSS, the exact message
-texts, the timeout-and-rebuild timing, and the final-check results. Read the summary against
+texts, the timeout-and-rebuild timing, the final-check results, and the peak memory of the
+header import with the `[lean] memory_mb` it suggests. Read the summary against
 the checklist in the report of issue #3 before trusting any replay fixture.
 """
 
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +29,7 @@ from paperlint.lean.messages import axiom_query, marked_axiom_queries
 from paperlint.lean.pins import LeanPaths, locate, read_pins
 from paperlint.lean.replay import RecordingVerifier
 from paperlint.lean.verifier import LeanCheck, LeanContext, accept
-from paperlint.lean.warm import WarmSettings, WarmVerifier
+from paperlint.lean.warm import WarmSettings, WarmVerifier, cgroup_memory_limit_mb
 
 HEADER = "import Mathlib\nset_option maxHeartbeats 400000\nset_option autoImplicit false\nopen Real"
 CANDIDATES = {
@@ -77,6 +80,58 @@ def _summary(check: LeanCheck) -> dict[str, Any]:
     }
 
 
+class PeakMemory:
+    """Samples a memory figure in a thread while a block runs (the header import), so the
+    peak is seen, not only what is left once Mathlib is loaded."""
+
+    def __init__(self, read_mb: Callable[[], float], *, every_s: float = 0.1) -> None:
+        self._read = read_mb
+        self._every = every_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self.peak_mb = 0.0
+
+    def _sample(self) -> None:
+        while True:
+            self._take()
+            if self._stop.wait(self._every):
+                return
+
+    def _take(self) -> None:
+        try:
+            self.peak_mb = max(self.peak_mb, float(self._read()))
+        except Exception:  # a process between restarts has no figure
+            return
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._take()
+
+
+def memory_advice(peak_mb: float) -> dict[str, Any]:
+    """The measured peak of the import, the cgroup's limit, and what to set `[lean]
+    memory_mb` to: twice the peak (the address-space limit also counts mapped .olean files
+    and Lean's reserved heap), never above the cgroup's limit."""
+    group = cgroup_memory_limit_mb()
+    suggested = int(math.ceil(2 * peak_mb / 1024) * 1024) if peak_mb else None
+    advice: dict[str, Any] = {
+        "peak_rss_mb_during_import": round(peak_mb, 1),
+        "cgroup_limit_mb": group,
+        "suggested_memory_mb": suggested,
+    }
+    if suggested and group and suggested > group:
+        advice["warning"] = (
+            f"the import peaks at {peak_mb:.0f} MB; twice that exceeds this cgroup's "
+            f"{group} MB: give the container more memory"
+        )
+    return advice
+
+
 def run_firstrun(
     paths: LeanPaths,
     out: Path,
@@ -90,9 +145,11 @@ def run_firstrun(
     found: dict[str, Any] = {"pins": read_pins(paths.project).summary(), "checks": {}}
     try:
         start = time.monotonic()
-        first = accept(rec, ctx, CANDIDATES["clean"], "paperlint_sq", timeout_s=timeout_s)
+        with PeakMemory(warm._backend.memory_mb) as peak:
+            first = accept(rec, ctx, CANDIDATES["clean"], "paperlint_sq", timeout_s=timeout_s)
         found["header_import_and_first_check_s"] = round(time.monotonic() - start, 2)
         found["rss_mb_after_header"] = round(warm._backend.memory_mb(), 1)
+        found["memory"] = memory_advice(peak.peak_mb)
         found["checks"]["clean"] = _summary(first)
         for label, text in CANDIDATES.items():
             if label != "clean":

@@ -168,9 +168,15 @@ def names_match(queried: str, answered: str) -> bool:
     return answered == queried or answered.endswith("." + queried)
 
 
+def rooted(name: str) -> str:
+    """`_root_.name`: under an `open`, a bare name can resolve to two constants (one answer
+    each, which fails closed); the generated files declare everything at the root."""
+    return name if name.startswith("_root_.") else f"_root_.{name}"
+
+
 def axiom_query(names: Sequence[str]) -> str:
     """One `#print axioms` per line, so that line i of the answer belongs to names[i-1]."""
-    return "\n".join(f"#print axioms {name}" for name in names)
+    return "\n".join(f"#print axioms {rooted(name)}" for name in names)
 
 
 def parse_repl_axioms(
@@ -230,7 +236,7 @@ def marked_axiom_queries(names: Sequence[str], salt: str) -> str:
         mid = marker_id(name, salt)
         blocks.append(
             f'#check ("PAPERLINT_AXIOMS_BEGIN_{mid}" : String)\n'
-            f"#print axioms {name}\n"
+            f"#print axioms {rooted(name)}\n"
             f'#check ("PAPERLINT_AXIOMS_END_{mid}" : String)'
         )
     return "\n".join(blocks) + "\n"

@@ -130,13 +130,46 @@ class LeanPaths:
 
 
 def default_project_dir() -> Path:
+    """The Lake project a check uses, never found through the current folder:
+    $PAPERLINT_LEAN_PROJECT, else a source checkout's lean-project/, else the per-user copy
+    `paperlint setup` makes, else the copy bundled in the installed package (read-only:
+    `setup` copies it before building)."""
     if env := os.environ.get(_ENV_PROJECT):
         return Path(env).resolve()
-    # A source checkout (editable install) keeps lean-project/ next to the package.
-    beside = Path(__file__).resolve().parents[2] / "lean-project"
-    if (beside / "lakefile.toml").is_file():
-        return beside
-    return (Path.cwd() / "lean-project").resolve()
+    for candidate in (checkout_project_dir(), user_project_dir(), bundled_project_dir()):
+        if (candidate / "lakefile.toml").is_file():
+            return candidate
+    return user_project_dir()
+
+
+def checkout_project_dir() -> Path:
+    """lean-project/ beside the package in a source checkout (editable install)."""
+    return Path(__file__).resolve().parents[2] / "lean-project"
+
+
+def bundled_project_dir() -> Path:
+    """The pinned project shipped in the wheel as package data."""
+    return Path(__file__).resolve().parents[1] / "lean_project"
+
+
+def user_project_dir() -> Path:
+    """Where `setup` puts the user's writable copy: $XDG_DATA_HOME/paperlint/lean-project."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "paperlint" / "lean-project"
+
+
+def project_origin(project: Path) -> str:
+    """Which of the places above `project` is, in words for `doctor`."""
+    places = {
+        checkout_project_dir(): "source checkout",
+        user_project_dir(): "your copy, made by `paperlint setup`",
+        bundled_project_dir(): "bundled with paperlint (read-only; `paperlint setup` copies it)",
+    }
+    resolved = project.resolve()
+    for place, words in places.items():
+        if resolved == place.resolve():
+            return words
+    return "configured ([lean] project_dir or $PAPERLINT_LEAN_PROJECT)"
 
 
 def find_lake(toolchain: str | None) -> str:

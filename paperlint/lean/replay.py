@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +138,13 @@ class ReplayVerifier:
         self.path = recording_path(replay_dir)
         self.allowlist = allowlist
         self._entries = load_recordings(self.path)
+        self.on_served: Callable[[dict[str, Any]], None] | None = None
+        """Told every recorded entry served (`check --lean-replay --record` copies them)."""
+
+    def _served(self, entry: dict[str, Any] | None) -> dict[str, Any] | None:
+        if entry is not None and self.on_served is not None:
+            self.on_served(entry)
+        return entry
 
     def _missing(self, kind: str, key: str) -> tuple[Outcome, FailureCode, str]:
         hint = f"replay has no recording for this {kind} (key {key}) in {self.path}"
@@ -153,7 +160,7 @@ class ReplayVerifier:
                 replay=True,
             )
         key = key_for_check(context, candidate)
-        entry = self._entries.get(("check", key))
+        entry = self._served(self._entries.get(("check", key)))
         if entry is None:
             outcome, code, hint = self._missing("check", key)
             return LeanCheck(outcome=outcome, code=code, hint=hint, replay=True)
@@ -167,7 +174,7 @@ class ReplayVerifier:
         self, context: LeanContext, names: Sequence[str], *, timeout_s: float
     ) -> AxiomReport:
         key = key_for_axioms(context, names)
-        entry = self._entries.get(("axioms", key))
+        entry = self._served(self._entries.get(("axioms", key)))
         if entry is None:
             outcome, code, hint = self._missing("axiom query", key)
             return AxiomReport(
@@ -191,7 +198,7 @@ class ReplayVerifier:
                 replay=True,
             )
         key = key_for_final(sha, names)
-        entry = self._entries.get(("final", key))
+        entry = self._served(self._entries.get(("final", key)))
         if entry is None:
             outcome, code, hint = self._missing("final check", key)
             return FinalCheck(outcome=outcome, file_sha256=sha, code=code, hint=hint, replay=True)
@@ -269,6 +276,13 @@ class RecordingVerifier:
         for target in (inner, getattr(inner, "final_checker", None)):
             if target is not None and hasattr(target, "recorder"):
                 target.recorder = self._write
+        if isinstance(inner, ReplayVerifier):
+            inner.on_served = self._append  # recorded answers are copied as they are
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
 
     def _write(self, exchange: dict[str, Any]) -> None:
         kind = exchange["kind"]
@@ -298,9 +312,7 @@ class RecordingVerifier:
             "note": "recorded",
             "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+        self._append(entry)
 
     def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
         return self.inner.check(context, candidate, timeout_s=timeout_s)

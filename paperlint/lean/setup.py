@@ -26,7 +26,15 @@ from pathlib import Path
 
 from paperlint.errors import LeanSetupError
 from paperlint.lean import second_kernel
-from paperlint.lean.pins import REPL_GIT_URL, LeanPaths, read_pins, read_toolchain
+from paperlint.lean.pins import (
+    REPL_GIT_URL,
+    LeanPaths,
+    bundled_project_dir,
+    locate,
+    read_pins,
+    read_toolchain,
+    user_project_dir,
+)
 from paperlint.prover.commands import extract_command, index_file
 
 NETWORK_PROBE = ("github.com", 443)
@@ -128,6 +136,8 @@ def run_setup(
     runner: Callable[[Step], int] = _default_runner,
 ) -> int:
     """Run the plan; 0 when every step succeeded. Fails fast when elan or the network is missing."""
+    if not dry_run:
+        paths = writable_project(paths)
     steps = plan(paths)
     if dry_run:
         for step in steps:
@@ -150,6 +160,21 @@ def run_setup(
         )
         return 1
     return _run_steps(paths, steps, runner)
+
+
+def writable_project(paths: LeanPaths) -> LeanPaths:
+    """Lake writes into its project (`.lake/`, the manifest); the copy bundled in the installed
+    package may be read-only, so it is copied to the per-user folder first."""
+    if paths.project.resolve() != bundled_project_dir().resolve():
+        return paths
+    target = user_project_dir()
+    _say(f"copying the bundled Lake project {paths.project} to {target}")
+    shutil.copytree(paths.project, target, dirs_exist_ok=True, ignore=_not_project_files)
+    return locate(target, repl_dir=None)
+
+
+def _not_project_files(folder: str, names: list[str]) -> list[str]:
+    return [name for name in names if name in ("__pycache__", ".lake")]
 
 
 def _run_steps(paths: LeanPaths, steps: Sequence[Step], runner: Callable[[Step], int]) -> int:

@@ -43,7 +43,7 @@ from paperlint.lean.verifier import (
 )
 
 if TYPE_CHECKING:
-    from lean_interact import AutoLeanServer
+    from lean_interact import LeanServer
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,14 @@ class _Failed(Exception):
         self.check = check
 
 
-# Worth one rebuild of the chain from text before giving up on this call.
-_RETRYABLE = (ConnectionAbortedError, BrokenPipeError, ChildProcessError, ValueError)
+class _StaleEnv(Exception):
+    """The REPL no longer knows an id we mapped (it restarted under us)."""
+
+
+# The process died or lost our state: worth one rebuild of the chain from text before giving
+# up on this call. Not ValueError: that is a request the client refused to send (lean-interact
+# validates requests), and restarting a Mathlib-loaded REPL would not change it.
+_RETRYABLE = (ConnectionAbortedError, BrokenPipeError, ChildProcessError, _StaleEnv)
 
 
 class WarmVerifier:
@@ -134,7 +140,9 @@ class WarmVerifier:
                 settings.paths, memory_mb=settings.memory_hard_limit_mb, sandbox=settings.sandbox
             )
         )
-        self._on_restart = on_restart
+        self.on_restart = on_restart
+        """Told of every restart (the engine logs each as a `lean_restart` event)."""
+        self._importing = False  # the header import is running (a crash there is remembered)
         self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
         self._broken: dict[str, LeanCheck] = {}  # prefixes that failed: text-keyed, so final
         self._header: str | None = None
@@ -262,6 +270,7 @@ class WarmVerifier:
             )
         self._housekeeping()
         for attempt in (1, 2):
+            self._importing = False
             try:
                 env = self._prepare(context)
                 extra: dict[str, Any] = {"all_tactics": True} if all_tactics else {}
@@ -277,6 +286,14 @@ class WarmVerifier:
                 return responses.check_from_exception(exc)
             except _RETRYABLE as exc:
                 self._restart(f"{type(exc).__name__} (attempt {attempt})")
+                if self._importing:
+                    # Importing Mathlib killed the REPL (out of memory, most likely): it would
+                    # again, so this run stops paying for it.
+                    self._disabled = (
+                        f"Lean disabled for this run: the REPL died importing the header "
+                        f"({type(exc).__name__}: {exc}); see `python -m paperlint.lean.firstrun`"
+                    )[:400]
+                    return responses.check_from_exception(exc)
                 if attempt == 1:
                     continue
                 return responses.check_from_exception(exc)
@@ -307,7 +324,9 @@ class WarmVerifier:
         if env is None:
             key = LeanContext(header=context.header).key()
             header = ensure_heartbeats(context.header, self.settings.heartbeats)
+            self._importing = True
             env = self._step(key, header, None, FailureCode.HEADER_FAILED, "the header", timeout)
+            self._importing = False
         for i in range(done, len(context.accepted)):
             key = LeanContext(header=context.header, accepted=context.accepted[: i + 1]).key()
             what = f"accepted declaration {i + 1}"
@@ -325,7 +344,7 @@ class WarmVerifier:
             raise _Failed(known)
         raw = self._backend.run(text, env, timeout_s=timeout, keep=True)
         if responses.is_stale_env(raw):
-            raise ValueError("Could not replay the cached state: unknown environment")
+            raise _StaleEnv("the REPL lost the environment it was asked to extend")
         checked = responses.check_from_response(raw, text)
         new_env = raw.get("env")
         if checked.accepted and isinstance(new_env, int):
@@ -349,7 +368,7 @@ class WarmVerifier:
         if self._calls % self.settings.restart_every == 0:
             self._restart("count")
             return
-        limit = self.settings.memory_hard_limit_mb
+        limit = effective_memory_limit_mb(self.settings.memory_hard_limit_mb)
         if limit and self._backend.memory_mb() > self.settings.memory_budget_fraction * limit:
             self._restart("memory")
 
@@ -361,8 +380,8 @@ class WarmVerifier:
         event = Restart(reason=reason, rss_mb=rss)
         self.restarts.append(event)
         log.info("restarting the Lean REPL: %s (rss %.0f MB)", reason, rss)
-        if self._on_restart is not None:
-            self._on_restart(event)
+        if self.on_restart is not None:
+            self.on_restart(event)
         self._envs.clear()
         try:
             self._backend.reset()
@@ -449,13 +468,19 @@ def confined_lake(paths: LeanPaths, mode: Mode) -> str:
 
 
 class LeanInteractBackend:
-    """`ReplBackend` over lean-interact's AutoLeanServer, started on first use."""
+    """`ReplBackend` over lean-interact's plain `LeanServer`, started on first use.
+
+    Not `AutoLeanServer`: after its process dies it silently replays the header and every
+    cached declaration with no timeout, and restarts on the host's (not the cgroup's) memory
+    figure. Here a dead process raises (`ChildProcessError` from `LeanServer.run_dict`), so
+    only `WarmVerifier`'s timed rebuild ever replays a context, and each restart is recorded.
+    Env ids are the REPL's own; nothing is kept in a session cache."""
 
     def __init__(self, settings: WarmSettings) -> None:
         self._settings = settings
-        self._server: AutoLeanServer | None = None
+        self._server: LeanServer | None = None
 
-    def _ensure(self) -> AutoLeanServer:
+    def _ensure(self) -> LeanServer:
         if self._server is not None:
             return self._server
         paths = self._settings.paths
@@ -467,16 +492,15 @@ class LeanInteractBackend:
             local_repl_path=str(paths.repl_dir),
             build_repl=False,  # built by `paperlint setup`; never implicitly, never offline
             lake_path=lake,
+            # RLIMIT_AS (address space, .olean maps included); the cgroup's RSS limit is
+            # honoured by the restart policy in `_housekeeping` instead.
             memory_hard_limit_mb=self._settings.memory_hard_limit_mb,
             cache_dir=str(paths.cache),
-            enable_parallel_elaboration=False,  # lean4#7570: kernel vs elaborator disagreement
+            enable_parallel_elaboration=False,  # lean4#7570; the final check matches (final.py)
             enable_incremental_optimization=self._settings.incremental,
             verbose=False,  # verbose paths print lake's output on our stdout
         )
-        # paperlint runs its own memory policy; the defaults restart-loop on a busy machine.
-        self._server = li.AutoLeanServer(
-            config, max_total_memory=0.95, max_process_memory=None, max_restart_attempts=2
-        )
+        self._server = li.LeanServer(config)
         return self._server
 
     def run(
@@ -486,10 +510,9 @@ class LeanInteractBackend:
         from lean_interact import Command
         from lean_interact.interface import LeanError
 
+        # a plain LeanServer has no session cache: `keep` is honoured by our own rebuild
         response = server.run(
-            Command(cmd=cmd, env=env, all_tactics=all_tactics or None),
-            timeout=timeout_s,
-            add_to_session_cache=keep,
+            Command(cmd=cmd, env=env, all_tactics=all_tactics or None), timeout=timeout_s
         )
         if isinstance(response, LeanError):
             return {"message": response.message}
@@ -497,18 +520,47 @@ class LeanInteractBackend:
         return dumped
 
     def forget(self, env: int) -> None:
-        if self._server is not None and env < 0:
-            self._server.remove_from_session_cache(env)
+        return None  # the REPL keeps every env until the process ends (`restart_every`)
 
     def reset(self) -> None:
         if self._server is not None:
-            self._server.clear_session_cache()
-            self._server.kill()  # AutoLeanServer starts a fresh process on the next run
+            server, self._server = self._server, None
+            server.kill()  # the next `run` starts a fresh process
 
     def memory_mb(self) -> float:
         return float(self._server.get_memory_usage()) if self._server is not None else 0.0
 
     def close(self) -> None:
-        if self._server is not None:
-            self._server.kill()
-            self._server = None
+        self.reset()
+
+
+# --- memory -----------------------------------------------------------------------------------
+
+_CGROUP_V2 = Path("/sys/fs/cgroup/memory.max")
+_CGROUP_V1 = Path("/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
+def cgroup_memory_limit_mb(
+    files: Sequence[Path] = (_CGROUP_V2, _CGROUP_V1),
+) -> int | None:
+    """The memory limit of this process's cgroup (v2 `memory.max`, else v1), in MiB; None
+    when there is none ("max", a v1 "unlimited" near 2**63, or no file)."""
+    for path in files:
+        try:
+            text = path.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text == "max" or not text.isdigit():
+            return None
+        value = int(text)
+        return None if value >= 1 << 60 else value // (1024 * 1024)
+    return None
+
+
+def effective_memory_limit_mb(configured: int | None) -> int | None:
+    """The smaller of `[lean] memory_mb` and the cgroup's limit: a container's OOM killer
+    acts on the cgroup, whatever the host has."""
+    group = cgroup_memory_limit_mb()
+    if configured is None:
+        return group
+    return min(configured, group) if group else configured

@@ -147,7 +147,7 @@ def to_turn(litellm: Any, response: Any, *, native: bool, turn: int, model: str)
         native=native,
         tokens_in=getattr(usage, "prompt_tokens", None),
         tokens_out=getattr(usage, "completion_tokens", None),
-        cost_usd=completion_cost(litellm, response),
+        cost_usd=completion_cost(litellm, response, model=model),
         model=model,
     )
 

@@ -81,12 +81,17 @@ class ModelCall(_Event):
     repair: int
     tokens_in: int | None
     tokens_out: int | None
-    cost_usd: float | None = Field(description="null when unknown, never 0")
+    cost_usd: float | None = Field(
+        description="null when unknown; 0 only for a model priced at 0 (a local one)"
+    )
     duration_s: float
     replay: bool
     prompt_sha256: str
     prompt_drift: bool
     ok: bool
+    finish_reason: str | None = Field(
+        default=None, description="the provider's; `length` means the reply was cut off"
+    )
 
 
 class LeanCheck(_Event):
@@ -133,6 +138,26 @@ class Retry(_Event):
     result: str | None
     obligation: str | None
     try_: int = Field(alias="try")
+    retry_after_s: float | None = Field(default=None, description="what the server asked for")
+    status: int | None = Field(default=None, description="the HTTP status, when there was one")
+
+
+class ModelFallback(_Event):
+    """The prompt did not fit a model's context window; the role's next model is asked."""
+
+    type: Literal["model_fallback"] = "model_fallback"
+    role: str
+    result: str | None
+    model: str = Field(description="the next model asked")
+    error: str
+
+
+class LeanRestart(_Event):
+    """The warm REPL was restarted; its context is rebuilt with paperlint's own timeouts."""
+
+    type: Literal["lean_restart"] = "lean_restart"
+    reason: str
+    rss_mb: float
 
 
 class Charge(_Event):
@@ -195,6 +220,8 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     ActionFinished,
     RunFinished,
     Retry,
+    ModelFallback,
+    LeanRestart,
     Charge,
     Interrupted,
     Revision,
@@ -210,6 +237,8 @@ Event = Annotated[
     | ActionFinished
     | RunFinished
     | Retry
+    | ModelFallback
+    | LeanRestart
     | Charge
     | Interrupted
     | Revision

@@ -8,6 +8,7 @@ leaves either the old file or the new one, never a torn one.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -81,57 +82,56 @@ def read_record(path: Path, model: type[M]) -> M:
 
 
 class WorkspaceLock:
-    """One writer per workspace: an exclusive lock file holding the owner's pid.
+    """One writer per workspace: an `fcntl.flock` on `.lock`, held by the running process.
 
-    A lock whose pid no longer runs is stale and is taken over, so a killed run never
-    blocks `resume`.
+    The kernel drops the lock when its holder exits however it exits, so a killed run never
+    blocks `resume`, and a running one cannot be overtaken (a pid file could be, once its pid
+    was reused). The file holds the owner's pid for people reading it.
     """
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / ".lock"
-        self._held = False
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                if self._is_stale():
-                    with contextlib.suppress(FileNotFoundError):
-                        self.path.unlink()
-                    continue
-                raise StateError(
-                    f"{self.path.parent}: another paperlint process holds the lock "
-                    f"({self.path}); wait for it to finish, or delete the lock file if "
-                    "no paperlint process is running"
-                ) from None
-            with os.fdopen(fd, "w") as handle:
-                handle.write(str(os.getpid()))
-            self._held = True
+        if self._fd is not None:
             return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(5):
+            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise StateError(
+                    f"{self.path.parent}: another paperlint process is working in this folder "
+                    f"(it holds {self.path}); wait for it to finish"
+                ) from None
+            if self._same_file(fd):
+                os.ftruncate(fd, 0)
+                os.write(fd, str(os.getpid()).encode())
+                self._fd = fd
+                return
+            os.close(fd)  # the holder released and removed it meanwhile: take the new one
         raise StateError(f"{self.path}: could not take the workspace lock")
 
-    def _is_stale(self) -> bool:
+    def _same_file(self, fd: int) -> bool:
         try:
-            pid = int(self.path.read_text().strip() or "0")
-        except (OSError, ValueError):
-            return True
-        if pid <= 0:
-            return True
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        except PermissionError:
+            return os.path.samestat(os.fstat(fd), os.stat(self.path))
+        except FileNotFoundError:
             return False
-        return False
 
     def release(self) -> None:
-        if self._held:
-            with contextlib.suppress(FileNotFoundError):
-                self.path.unlink()
-            self._held = False
+        if self._fd is None:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()  # before unlocking, so no one locks a file about to vanish
+        os.close(self._fd)
+        self._fd = None
 
     def __enter__(self) -> WorkspaceLock:
         self.acquire()

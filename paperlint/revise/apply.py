@@ -17,7 +17,6 @@ version). Added results start pending; removed ones are dropped.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from paperlint.blueprint.model import Blueprint, BlueprintEntry
@@ -29,7 +28,7 @@ from paperlint.preflight.model import Inventory
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage
 from paperlint.records.work import Obligation, ResultWork
 from paperlint.revise.changes import Reset, ResetAction
-from paperlint.revise.match import Match
+from paperlint.revise.match import Match, find_quote
 
 
 def revised_results(
@@ -39,6 +38,7 @@ def revised_results(
     match: Match,
     resets: list[Reset],
     sources: Mapping[str, str] | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> Results:
     """`old` carried over to the new version: matched records renamed and renumbered, reset
     ones rewound, added ones fresh, removed ones gone, kept issues pointing at their quote's
@@ -64,7 +64,8 @@ def revised_results(
             }
         )
         action = action_of.get(result.id)
-        records.append(rewind(record, action) if action else relocate(record, sources or {}))
+        kept = relocate(record, sources or {}, renamed or {})
+        records.append(rewind(record, action) if action else kept)
     return old.model_copy(update={"results": records})
 
 
@@ -77,24 +78,36 @@ def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
     return ResultRecord.model_validate_json(moved)
 
 
-def relocate(record: ResultRecord, sources: Mapping[str, str]) -> ResultRecord:
+def relocate(
+    record: ResultRecord, sources: Mapping[str, str], renamed: Mapping[str, str] | None = None
+) -> ResultRecord:
     """A kept issue's location moved to where its quote now is (lines shift when text is
-    inserted above it), the occurrence nearest the old line; unchanged if the quote is gone
+    inserted above it, a reflow moves line breaks), the occurrence nearest the old line, in
+    the file the old one became (`renamed`: the old main file to the new one). The quote is
+    re-read from the new text, so it stays verbatim; unchanged if the quote is gone
     (`changes.plan_resets` resets such a result)."""
     issue = record.issue
     if issue is None:
         return record
-    text = sources.get(issue.location.file, "")
-    starts = [text.count("\n", 0, m.start()) + 1 for m in _finditer(text, issue.location.quote)]
-    if not starts:
+    file = (renamed or {}).get(issue.location.file, issue.location.file)
+    text = sources.get(file, "")
+    found = find_quote(text, issue.location.quote)
+    if not found:
         return record
-    line = min(starts, key=lambda n: abs(n - issue.location.line))
-    location = issue.location.model_copy(update={"line": line})
+    best = min(found, key=lambda m: abs(text.count("\n", 0, m.start()) + 1 - issue.location.line))
+    location = issue.location.model_copy(
+        update={"file": file, "line": text.count("\n", 0, best.start()) + 1, "quote": best[0]}
+    )
     return record.model_copy(update={"issue": issue.model_copy(update={"location": location})})
 
 
-def _finditer(text: str, quote: str) -> list[re.Match[str]]:
-    return list(re.finditer(re.escape(quote), text)) if quote.strip() else []
+def renamed_files(old: Inventory, new: Inventory) -> dict[str, str]:
+    """Old file -> new file: the old main file is the new main file whatever its name
+    (`paper.tex` -> `paper-v2.tex`); other files keep their names."""
+    kept = {entry.path for entry in new.files}
+    if old.root == new.root or old.root in kept:
+        return {}
+    return {old.root: new.root}
 
 
 def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:

@@ -30,7 +30,7 @@ from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
 from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Inventory, Result
-from paperlint.revise.match import Match
+from paperlint.revise.match import Match, find_quote
 
 ResetAction = Literal["re-draft", "re-gate", "re-prove"]
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
@@ -76,7 +76,8 @@ def plan_resets(
     """The resets a revision needs, in the new version's document order. `blueprint` is the
     kept one; `formalised` lists the old ids the engine works on (others have nothing to reset);
     `quotes` maps the old id of each recorded issue to its (file, quote), and `sources` the new
-    version's files to their text: an issue must quote the source verbatim (design §5)."""
+    version's files to their text (under the old names too, when the main file was renamed):
+    an issue must quote the source (design §5), whitespace aside."""
     edits = edits_by_old_id(old, new, match)
     reasons: dict[str, dict[ResetAction, list[str]]] = {}  # old id -> action -> why
 
@@ -84,9 +85,9 @@ def plan_resets(
         reasons.setdefault(old_id, {}).setdefault(action, []).append(why)
 
     for old_id, (file, quote) in (quotes or {}).items():
-        if quote not in (sources or {}).get(file, ""):
-            # even a reflowed line breaks a verbatim quote; the issue must be found again
-            add(old_id, "re-prove", "its issue's quote no longer occurs verbatim in the source")
+        if not find_quote((sources or {}).get(file, ""), quote):
+            # a reflow is no change (the quote is re-read from the new text); a real edit is
+            add(old_id, "re-prove", "its issue's quote no longer occurs in the source")
 
     for old_id, edit in edits.items():
         for why in edit.statement:

@@ -11,6 +11,7 @@ Pure: two inventories in, one `Match` out. Results are paired, in this order of 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -154,3 +155,12 @@ def _moved(old: Inventory, pairs: list[Pair]) -> list[str]:
     matcher = difflib.SequenceMatcher(None, old_order, new_order, autojunk=False)
     kept = {new_order[b.b + k] for b in matcher.get_matching_blocks() for k in range(b.size)}
     return [p.new for p in pairs if p.old not in kept]
+
+
+def find_quote(text: str, quote: str) -> list[re.Match[str]]:
+    """Where `quote` occurs in `text`, whitespace and line breaks aside (a reflowed paragraph
+    keeps its words)."""
+    words = quote.split()
+    if not words:
+        return []
+    return list(re.finditer(r"\s+".join(re.escape(word) for word in words), text))

@@ -26,7 +26,13 @@ from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.results import Results
 from paperlint.records.store import write_text_atomic
-from paperlint.revise.apply import carry_names, formalised_ids, issue_quotes, revised_results
+from paperlint.revise.apply import (
+    carry_names,
+    formalised_ids,
+    issue_quotes,
+    renamed_files,
+    revised_results,
+)
 from paperlint.revise.changes import estimate, plan_resets, revision_plan
 from paperlint.revise.history import append_revision
 from paperlint.revise.match import match_results
@@ -102,6 +108,9 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
     old_results = ws.load_results()
     match = match_results(old_inventory, new_inventory)
     sources = _read_sources(_project_dir(paper), new_inventory)
+    renamed = renamed_files(old_inventory, new_inventory)
+    # The old main file's quotes are looked for in the new main file, whatever its name.
+    sources = {**sources, **{old: sources.get(new, "") for old, new in renamed.items()}}
     resets = plan_resets(
         old_inventory,
         new_inventory,
@@ -112,7 +121,9 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
         sources=sources,
     )
     blueprint = carry_names(build_blueprint(new_inventory), old_blueprint, match)
-    results = revised_results(old_results, new_inventory, blueprint, match, resets, sources)
+    results = revised_results(
+        old_results, new_inventory, blueprint, match, resets, sources, renamed
+    )
     results = results.model_copy(update={"paper": paper.name})
     cost = estimate(resets, ws.events().read())
     return _Prepared(new_inventory, blueprint, results, revision_plan(match, resets, cost))

@@ -53,6 +53,10 @@ def _quote_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[Fi
     return []
 
 
+def _words(text: object) -> list[str]:
+    return str(text or "").split()
+
+
 def _occurrences(text: str, quote: str) -> list[int]:
     lines: list[int] = []
     index = text.find(quote)
@@ -75,7 +79,8 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
         and ruling.get("is_issue") is True
         and ruling.get("issue_class") == issue.class_.value
         and ruling.get("side") == issue.side
-        and ruling.get("quote") == issue.location.quote
+        # `revise` re-reads a reflowed quote from the new text: same words, new line breaks
+        and _words(ruling.get("quote")) == _words(issue.location.quote)
         and str(ruling.get("explanation", ""))[:1000] == issue.summary
     )
     if same:

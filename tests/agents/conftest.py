@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.agents.outputs import FidelityFields
 from paperlint.agents.transcript import TRANSCRIPT_FILE
 
 RESULT = {
@@ -43,7 +44,9 @@ VALID_ANSWERS = {
     "drafter": DRAFT,
     "gate": {
         "decision": "PASS",
-        "fields": [{"field": "conclusion", "ok": True, "comment": ""}],
+        "fields": [
+            {"field": name, "ok": True, "comment": ""} for name in FidelityFields.model_fields
+        ],
     },
     "prover": {"lean": "lemma s1 : True := trivial"},
     "auditor": {"decision": "PASS", "route_followed": True},

@@ -63,3 +63,54 @@ def test_mocked_rate_limit_propagates_for_the_runner_to_wait_out(monkeypatch):
     monkeypatch.setattr(litellm, "completion", completion)
     with pytest.raises(transient_errors()):
         LiteLLMClient(Config()).complete("openai/gpt-4o-mini", MESSAGES, metadata={})
+
+
+def test_mocked_priced_free_model_costs_a_real_zero(mocked_litellm):
+    done = LiteLLMClient(Config()).complete("ollama/llama3", MESSAGES, metadata={})
+    assert done.cost_usd == 0.0  # priced at 0 in litellm's map: $0, not unknown
+
+
+def test_mocked_prices_from_the_config_price_an_unknown_model(mocked_litellm):
+    config = Config.model_validate(
+        {
+            "prices": {
+                "openai/no-such-model-xyz": {
+                    "input_cost_per_token": 0.001,
+                    "output_cost_per_token": 0.002,
+                }
+            }
+        }
+    )
+    done = LiteLLMClient(config).complete("openai/no-such-model-xyz", MESSAGES, metadata={})
+    assert done.cost_usd == pytest.approx(0.001 * done.tokens_in + 0.002 * done.tokens_out)
+
+
+def test_role_settings_reach_litellm(mocked_litellm, monkeypatch):
+    monkeypatch.setenv("MY_KEY", "sk-role-key-123456")
+    config = Config.model_validate(
+        {
+            "roles": {
+                "gate": {
+                    "api_base": "http://127.0.0.1:9/v1",
+                    "api_key_env": "MY_KEY",
+                    "timeout_s": 12,
+                    "temperature": 0.2,
+                    "max_tokens": 321,
+                    "headers": {"X-Team": "maths"},
+                }
+            }
+        }
+    )
+    meta = {"paperlint": {"task": "gate", "role": "gate", "result": "lem:x", "attempt": 1}}
+    LiteLLMClient(config).complete("openai/gpt-4o-mini", MESSAGES, metadata=meta)
+    seen = mocked_litellm
+    assert (seen["api_base"], seen["api_key"], seen["timeout"]) == (
+        "http://127.0.0.1:9/v1",
+        "sk-role-key-123456",
+        12,
+    )
+    assert (seen["temperature"], seen["max_tokens"]) == (0.2, 321)
+    assert seen["extra_headers"]["X-Team"] == "maths"
+    assert seen["extra_headers"]["X-Paperlint-Call"].startswith("task=gate;result=lem:x")
+    # gpt-4o-mini takes a response schema, so the gate's output model is sent as one
+    assert seen["response_format"]["json_schema"]["name"] == "gate"

@@ -89,7 +89,9 @@ def test_backoff_grows_is_capped_and_honours_retry_after():
     rng = random.Random(1)
     waits = [backoff_delay(n, base_s=2, max_s=10, rng=rng) for n in range(1, 7)]
     assert all(w <= 10 for w in waits) and waits[0] <= 2 and waits[-1] >= 5
-    assert backoff_delay(1, base_s=1, max_s=60, rng=rng, retry_after_s=20) == 20
+    # Retry-After is a floor (plus at most 1 s of jitter), and is not cut to max_s.
+    assert 20 <= backoff_delay(1, base_s=1, max_s=60, rng=rng, retry_after_s=20) <= 21
+    assert 20 <= backoff_delay(1, base_s=1, max_s=5, rng=rng, retry_after_s=20) <= 21
 
 
 def test_error_text_in_events_masks_keys():

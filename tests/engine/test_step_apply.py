@@ -18,6 +18,7 @@ from paperlint.agents.outputs import (
     DraftCondition,
     DraftOutput,
     FidelityFields,
+    FieldReview,
     GateOutput,
     IssueRuling,
     ProofStep,
@@ -82,7 +83,10 @@ DRAFT = DraftOutput(
     obligations=[StepObligation(id="s1", lean=STEP_S1)],
 )
 PLAN = ArchitectOutput(steps=[ProofStep(id="s1", text="the step")])
-PASS = GateOutput(decision="PASS", fields=[])
+PASS = GateOutput(  # a PASS reviews every fidelity field, each ok (issue #12)
+    decision="PASS",
+    fields=[FieldReview(field=name, ok=True) for name in FidelityFields.model_fields],
+)
 BLOCK = GateOutput(decision="BLOCK", fields=[], reasons=["wrong quantifier order"])
 SOFT = Unfinished(reason=UnfinishedReason.BUDGET_EXHAUSTED, detail="the run's budget was spent")
 OBLIGATIONS = [
@@ -248,7 +252,7 @@ def _gated(review: GateOutput, fp: str | None, vacuity: Vacuity | None = None) -
     )
 
 
-_VACUOUS_BLOCK = GateOutput(decision="BLOCK", fields=[], reasons=["hypotheses contradict"])
+_VACUOUS_BLOCK = GateOutput(decision="BLOCK", fields=PASS.fields, reasons=["hypotheses contradict"])
 _EMPTY_BLOCK = GateOutput(decision="BLOCK", fields=[])
 GATE_CASES = [
     Case(

@@ -162,7 +162,7 @@ def test_ask_without_a_model_for_the_role(tmp_path):
 
 
 def test_ask_refuses_an_answer_of_the_wrong_type(tmp_path):
-    reply = GateOutput(decision="PASS", fields=[])
+    reply = GateOutput(decision="BLOCK", fields=[], reasons=["not the paper's statement"])
     ctx = _ctx(tmp_path, models={"architect": "m"}, reply=reply)
     with pytest.raises(ModelError, match="expected ArchitectOutput, got GateOutput"):
         ask(ctx, "architect", Role.ARCHITECT, ACTION, PROMPT, ArchitectOutput)

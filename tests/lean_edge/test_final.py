@@ -17,8 +17,8 @@ from paperlint.lean.verifier import FailureCode, Outcome
 
 FAKE_LAKE = """#!{python}
 import os, re, subprocess, sys, time
-assert sys.argv[1:3] == ["env", "lean"], sys.argv
-path = sys.argv[3]
+assert sys.argv[1:4] == ["env", "lean", "-DElab.async=false"], sys.argv
+path = sys.argv[4]
 text = open(path, encoding="utf-8").read()
 with open(os.environ["FAKE_LEAN_LOG"], "a") as log:
     log.write(os.getcwd() + " " + path + "\\n")
@@ -34,7 +34,7 @@ for line in text.splitlines():
         print('"' + m[1] + '" : String')
     m = re.match(r"#print axioms (\\S+)", line)
     if m:
-        name = m[1]
+        name = m[1].removeprefix("_root_.")  # Lean answers with the full name
         print(f"'{{name}}' depends on axioms: [{{axioms}}]" if axioms
               else f"'{{name}}' does not depend on any axioms")
 sys.exit(int(os.environ.get("FAKE_LEAN_EXIT", "0")))
@@ -73,7 +73,7 @@ def test_clean_file_and_standard_axioms(env):
     result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.clean and result.outcome is Outcome.ACCEPTED and not result.replay
     assert result.axioms == {"Paper.t": ("propext", "Classical.choice", "Quot.sound")}
-    assert result.command == (paths.lake, "env", "lean", str(file.resolve()))
+    assert result.command == (paths.lake, "env", "lean", "-DElab.async=false", str(file.resolve()))
     assert result.toolchain == "leanprover/lean4:v4.35.0" and result.mathlib_rev == "abc123"
     calls = (tmp / "calls.log").read_text().splitlines()
     assert len(calls) == 2 and all(c.startswith(str(paths.project)) for c in calls)

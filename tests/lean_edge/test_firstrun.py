@@ -24,8 +24,26 @@ def test_firstrun_flow_with_a_fake_repl(tmp_path):
         timeout_s=5,
         make=lambda p: WarmVerifier(WarmSettings(paths=p), backend=FakeBackend()),
     )
-    assert set(found) >= {"checks", "probes", "timeout_path", "final", "pins"}
+    assert set(found) >= {"checks", "probes", "timeout_path", "final", "pins", "memory"}
+    assert set(found["memory"]) >= {"peak_rss_mb_during_import", "suggested_memory_mb"}
     assert found["final"]["ok"]["outcome"] == "unavailable"  # no lake here
     kinds = [json.loads(line)["kind"] for line in (out / "lean.jsonl").read_text().splitlines()]
     assert "check" in kinds and "axioms" in kinds and "final" in kinds
     assert len((out / "probes.jsonl").read_text().splitlines()) == len(firstrun.PROBES)
+
+
+def test_the_peak_of_a_changing_memory_figure_is_kept():
+    import time
+
+    figures = iter([100.0, 900.0, 300.0])
+    last = [100.0]
+
+    def read():
+        last[0] = next(figures, last[0])
+        return last[0]
+
+    with firstrun.PeakMemory(read, every_s=0.01) as peak:
+        time.sleep(0.2)
+    assert peak.peak_mb == 900.0
+    advice = firstrun.memory_advice(peak.peak_mb)
+    assert advice["suggested_memory_mb"] == 2048

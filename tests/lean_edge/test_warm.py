@@ -168,7 +168,6 @@ def test_timeout_is_unfinished_and_the_chain_is_rebuilt(tmp_path):
         ConnectionAbortedError("closed"),
         ChildProcessError("not running"),
         BrokenPipeError("pipe"),
-        ValueError("Could not replay the cached state."),
     ],
 )
 def test_crash_is_retried_once(tmp_path, exc):
@@ -176,6 +175,34 @@ def test_crash_is_retried_once(tmp_path, exc):
     warm = _warm(tmp_path, fake)
     assert warm.check(CTX, GOOD, timeout_s=5).accepted
     assert fake.resets == 1
+
+
+def test_a_request_side_value_error_never_restarts_lean(tmp_path):
+    fake = FakeBackend({GOOD: ValueError("1 validation error for Command")})
+    warm = _warm(tmp_path, fake)
+    check = warm.check(CTX, GOOD, timeout_s=5)
+    assert check.outcome is not Outcome.ACCEPTED
+    assert fake.resets == 0 and warm.restarts == []
+
+
+def test_a_repl_that_dies_importing_the_header_is_not_started_again(tmp_path):
+    fake = FakeBackend({HEADER: ConnectionAbortedError("killed by the OOM killer")})
+    warm = _warm(tmp_path, fake)
+    first = warm.check(CTX, GOOD, timeout_s=5)
+    assert first.outcome is Outcome.UNAVAILABLE
+    assert fake.cmds().count(HEADER) == 1
+    again = warm.check(CTX, "theorem other : True := trivial", timeout_s=5)
+    assert again.outcome is Outcome.UNAVAILABLE and "importing the header" in (again.hint or "")
+    assert fake.cmds().count(HEADER) == 1  # remembered: one import paid, not two per call
+
+
+def test_every_restart_is_reported(tmp_path):
+    seen = []
+    fake = FakeBackend({GOOD: [BrokenPipeError("pipe"), {}]})
+    warm = _warm(tmp_path, fake)
+    warm.on_restart = seen.append
+    assert warm.check(CTX, GOOD, timeout_s=5).accepted
+    assert [r.reason for r in seen] == ["BrokenPipeError (attempt 1)"]
 
 
 def test_second_crash_in_a_row_is_unavailable(tmp_path):
@@ -242,7 +269,7 @@ def test_restart_policies(tmp_path):
 
 
 def test_print_axioms_and_accept(tmp_path):
-    query = "#print axioms good"
+    query = "#print axioms _root_.good"  # rooted: an `open` cannot make it ambiguous
     answer = {
         "messages": [
             {
@@ -270,7 +297,7 @@ def test_target_not_found(tmp_path):
             }
         ]
     }
-    fake = FakeBackend({"#print axioms good": unknown})
+    fake = FakeBackend({"#print axioms _root_.good": unknown})
     verdict = accept(_warm(tmp_path, fake), CTX, GOOD, "good", timeout_s=5)
     assert verdict.outcome is Outcome.REJECTED and verdict.code is FailureCode.TARGET_NOT_FOUND
 
@@ -284,7 +311,7 @@ def test_bad_axiom_names_never_reach_lean(tmp_path):
 def test_recording_then_replay_gives_the_same_records(tmp_path):
     from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
 
-    fake = FakeBackend({BAD: ERR, "#print axioms good": {"messages": []}})
+    fake = FakeBackend({BAD: ERR, "#print axioms _root_.good": {"messages": []}})
     live = RecordingVerifier(_warm(tmp_path, fake), tmp_path / "rec")
     fake.answers[GOOD] = [TimeoutError("t"), {}]
     results = [
@@ -315,24 +342,17 @@ def test_real_backend_without_lean_gives_a_typed_result(tmp_path):
 
 
 class _FakeServer:
-    """Stands in for AutoLeanServer inside LeanInteractBackend."""
+    """Stands in for lean-interact's plain LeanServer inside LeanInteractBackend (which has
+    no session cache: the REPL's own env ids are used)."""
 
     def __init__(self, response):
         self.response = response
         self.seen = []
-        self.removed = []
         self.killed = 0
-        self.cleared = 0
 
-    def run(self, request, *, timeout, add_to_session_cache):
-        self.seen.append((request, timeout, add_to_session_cache))
+    def run(self, request, *, timeout):
+        self.seen.append((request, timeout))
         return self.response
-
-    def remove_from_session_cache(self, env):
-        self.removed.append(env)
-
-    def clear_session_cache(self, force=False):
-        self.cleared += 1
 
     def kill(self):
         self.killed += 1
@@ -353,18 +373,41 @@ def test_lean_interact_backend_dumps_the_repl_shape(tmp_path):
     backend = LeanInteractBackend(WarmSettings(paths=_paths(tmp_path)))
     server = _FakeServer(CommandResponse.model_validate(raw))
     backend._server = server  # type: ignore[assignment]
-    out = backend.run("theorem x : True := trivial", -2, timeout_s=7, keep=True)
+    out = backend.run("theorem x : True := trivial", 2, timeout_s=7, keep=True)
     assert out["env"] == -3 and out["messages"][0]["pos"] == {"line": 1, "column": 8}
-    request, timeout, keep = server.seen[0]
-    assert request.cmd.startswith("theorem") and request.env == -2 and timeout == 7 and keep
+    request, timeout = server.seen[0]
+    assert request.cmd.startswith("theorem") and request.env == 2 and timeout == 7
     server.response = LeanError(message="Unknown environment.")
     assert backend.run("x", 0, timeout_s=1, keep=False) == {"message": "Unknown environment."}
-    backend.forget(-3)
-    backend.forget(4)  # raw ids are not in the session cache
-    assert server.removed == [-3]
+    backend.forget(4)  # the REPL keeps its envs; nothing to send
     assert backend.memory_mb() == 12.5
     backend.reset()
-    assert server.cleared == 1 and server.killed == 1
+    assert server.killed == 1 and backend.memory_mb() == 0.0  # a fresh process next time
+
+
+def test_the_backend_uses_the_plain_lean_server():
+    import inspect
+
+    import paperlint.lean.warm as warm_module
+
+    source = inspect.getsource(warm_module.LeanInteractBackend._ensure)
+    assert "li.LeanServer(" in source and "AutoLeanServer(" not in source
+
+
+def test_cgroup_memory_limits_are_read_in_both_versions(tmp_path):
+    from paperlint.lean.warm import cgroup_memory_limit_mb
+
+    v2, v1 = tmp_path / "memory.max", tmp_path / "limit_in_bytes"
+    v2.write_text("8589934592\n")
+    assert cgroup_memory_limit_mb([v2, v1]) == 8192
+    v2.write_text("max\n")
+    assert cgroup_memory_limit_mb([v2, v1]) is None
+    v2.unlink()
+    v1.write_text(str(2**63 - 4096))
+    assert cgroup_memory_limit_mb([v2, v1]) is None
+    v1.write_text(str(4 * 1024**3))
+    assert cgroup_memory_limit_mb([v2, v1]) == 4096
+    assert cgroup_memory_limit_mb([tmp_path / "none"]) is None
 
 
 @pytest.mark.lean

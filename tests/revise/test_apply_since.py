@@ -19,7 +19,9 @@ DRAFT = DraftOutput(
     statement="theorem t : True := by\n  sorry",
     fidelity=FidelityFields.model_validate(dict.fromkeys(FIELDS, "")),
 )
-GATE = GateOutput.model_validate({"decision": "PASS", "fields": [], "reasons": []})
+GATE = GateOutput.model_validate(
+    {"decision": "PASS", "fields": [{"field": f, "ok": True} for f in FIELDS], "reasons": []}
+)
 
 
 def done_record() -> ResultRecord:

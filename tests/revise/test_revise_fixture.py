@@ -233,3 +233,23 @@ def test_an_interrupted_revision_must_be_undone_first(ws: Path) -> None:
     assert run(["revise", str(ws), "--undo"]) == 0
     assert (ws / "results.json").read_bytes() == results
     assert run(argv) == 0
+
+
+def test_a_new_version_under_another_name_with_a_reflowed_quote_keeps_its_issues(
+    ws: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The usual case: `paper-v2.tex` beside nothing else, its issue line reflowed. The old
+    main file is mapped to the new one and the quote found again across the line break."""
+    text = (V1 / "paper.tex").read_text(encoding="utf-8")
+    quote = r"If $x > 0$, then $x \ge 1$"
+    assert quote in text
+    new = tmp_path / "v2" / "paper-v2.tex"
+    new.parent.mkdir()
+    new.write_text(text.replace(quote, "If $x > 0$,\n  then $x \\ge 1$"), encoding="utf-8")
+    plan = dry_run(ws, new, capsys)
+    assert plan["reset"] == []
+    assert run(["revise", str(ws), str(new)]) == 0
+    issue = records(ws)["prop:square"]["issue"]
+    assert issue["location"]["file"] == "paper-v2.tex"
+    assert issue["location"]["quote"] == "If $x > 0$,\n  then $x \\ge 1$"  # verbatim in v2
+    assert run(["validate", str(ws)]) == 0

@@ -99,6 +99,7 @@ _FAILURE_REASONS = {
     Failure.MODEL_UNAVAILABLE: UnfinishedReason.MODEL_UNAVAILABLE,
     Failure.INVALID_MODEL_OUTPUT: UnfinishedReason.INVALID_MODEL_OUTPUT,
     Failure.LEAN_UNAVAILABLE: UnfinishedReason.LEAN_UNAVAILABLE,
+    Failure.BUDGET_EXHAUSTED: UnfinishedReason.BUDGET_EXHAUSTED,
 }
 
 

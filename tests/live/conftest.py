@@ -1,0 +1,88 @@
+"""Helpers for driving `paperlint check` through litellm against the loopback provider."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+# litellm's import is slow; pay it once per session, outside every test's timing.
+import paperlint.agents.client as client_module
+from tests.engine.conftest import example, verdicts
+from tests.live.loopback import LoopbackProvider
+
+client_module.import_litellm()
+
+EXAMPLE = example("sample-variance")
+REPLAY = EXAMPLE / "replay"
+ANSWER_KEY = json.loads((EXAMPLE / "answer-key.json").read_text())
+ROLES = ("architect", "drafter", "gate", "auditor", "issue_checker")
+
+
+def write_config(
+    folder: Path,
+    url: str,
+    *,
+    price: bool = True,
+    timeout_s: float = 5.0,
+    max_attempts: int = 4,
+    extra: str = "",
+) -> Path:
+    lines = ["[models]"]
+    lines += [f'{role} = "openai/loopback"' for role in ROLES]
+    lines += ['prover = ["openai/loopback"]', ""]
+    lines += [
+        "[roles.default]",
+        f'api_base = "{url}"',
+        'api_key_env = "LOOPBACK_KEY"',
+        f"timeout_s = {timeout_s}",
+        "",
+        "[retry]",
+        f"max_attempts = {max_attempts}",
+        "base_delay_s = 0.01",
+        "max_delay_s = 0.05",
+        "max_wait_s = 5",
+        "",
+    ]
+    if price:
+        lines += [
+            '[prices."openai/loopback"]',
+            "input_cost_per_token = 0.000001",
+            "output_cost_per_token = 0.000002",
+            "",
+        ]
+    path = folder / "paperlint.toml"
+    path.write_text("\n".join(lines) + extra, encoding="utf-8")
+    return path
+
+
+def check_argv(tmp_path: Path, config: Path, *more: str) -> list[str]:
+    return [
+        "check",
+        str(EXAMPLE / "paper.tex"),
+        "--config",
+        str(config),
+        "--workdir",
+        str(tmp_path / "ws"),
+        "--lean-replay",
+        str(REPLAY),
+        *more,
+    ]
+
+
+def events(workdir: Path) -> list[dict]:
+    lines = (workdir / "events.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture
+def key_env(monkeypatch):
+    monkeypatch.setenv("LOOPBACK_KEY", "sk-loopback-test-key")
+
+
+@pytest.fixture
+def provider():
+    with LoopbackProvider(REPLAY / "transcript.jsonl") as server:
+        yield server
+
+
+__all__ = ["ANSWER_KEY", "check_argv", "events", "verdicts", "write_config"]

@@ -1,0 +1,180 @@
+"""`paperlint check` through litellm over real HTTP against the loopback provider, with the
+example's recorded Lean answers (`--lean-replay`): clean runs, injected provider faults,
+budgets, and recording a run as a replay fixture."""
+
+import json
+
+from paperlint.agents.transcript import Transcript, TranscriptKey
+from paperlint.cli.root import run
+from tests.live.conftest import ANSWER_KEY, check_argv, events, verdicts, write_config
+from tests.live.loopback import Fault, error_body
+
+
+def test_a_clean_live_run_reaches_the_replays_verdicts_with_priced_costs(
+    tmp_path, provider, key_env
+):
+    config = write_config(tmp_path, provider.url)
+    code = run(check_argv(tmp_path, config))
+    assert code == 1  # the example records two issues
+    assert verdicts(tmp_path / "ws") == ANSWER_KEY
+    assert provider.unknown == []
+    calls = [e for e in events(tmp_path / "ws") if e["type"] == "model_call"]
+    assert len(calls) == provider.answered()
+    assert all(c["tokens_in"] and c["cost_usd"] and c["cost_usd"] > 0 for c in calls)
+    # every request carried the key from the configured environment variable
+    assert {s.headers["authorization"] for s in provider.seen} == {"Bearer sk-loopback-test-key"}
+
+
+def test_429_forever_stops_resumably_and_resume_completes(tmp_path, provider, key_env):
+    provider.set_faults(lambda n, key: Fault(429, {"retry-after": "0"}, error_body("slow down")))
+    config = write_config(tmp_path, provider.url, max_attempts=3)
+    workdir = tmp_path / "ws"
+    assert run(check_argv(tmp_path, config)) == 4
+    assert len(provider.seen) == 3  # one request, waited out twice, then the run stops
+    reasons = {v["verdict"] for v in verdicts(workdir).values()}
+    assert reasons == {"unfinished"}
+    provider.set_faults(lambda n, key: None)
+    assert run(["resume", str(workdir)]) == 1
+    assert verdicts(workdir) == ANSWER_KEY
+    assert run(["validate", str(workdir)]) == 0
+
+
+def test_502_529_520_500_and_a_timeout_are_retried(tmp_path, provider, key_env):
+    script = {
+        1: Fault(502, body=error_body("bad gateway")),
+        2: Fault(529, body=error_body("overloaded")),
+        3: Fault(520, body=error_body("origin error")),
+        4: Fault(500, body=error_body("internal")),
+        5: Fault(delay_s=1.5),  # longer than timeout_s: the client gives up and retries
+    }
+    provider.set_faults(lambda n, key: script.get(n))
+    config = write_config(tmp_path, provider.url, timeout_s=1.0, max_attempts=6)
+    assert run(check_argv(tmp_path, config)) == 1
+    assert verdicts(tmp_path / "ws") == ANSWER_KEY
+    retries = [e for e in events(tmp_path / "ws") if e["type"] == "retry"]
+    assert [r["status"] for r in retries[:4]] == [502, 529, 520, 500]
+    assert "Timeout" in retries[4]["error"]
+
+
+def test_401_stops_the_run_at_once_and_resume_after_the_fix_completes(
+    tmp_path, provider, key_env, capsys
+):
+    provider.set_faults(lambda n, key: Fault(401, body=error_body("invalid api key")))
+    config = write_config(tmp_path, provider.url)
+    workdir = tmp_path / "ws"
+    assert run(check_argv(tmp_path, config)) == 4
+    assert len(provider.seen) == 1  # no retry, no other result tried
+    out = capsys.readouterr()
+    assert "$LOOPBACK_KEY" in out.out + out.err
+    data = verdicts(workdir)
+    assert {v["verdict"] for v in data.values()} == {"unfinished"}
+    provider.set_faults(lambda n, key: None)
+    assert run(["resume", str(workdir)]) == 1
+    assert verdicts(workdir) == ANSWER_KEY
+
+
+def test_max_calls_1_makes_at_most_one_request(tmp_path, provider, key_env):
+    provider.set_faults(lambda n, key: Fault(500, body=error_body("down")))
+    config = write_config(tmp_path, provider.url)
+    assert run(check_argv(tmp_path, config, "--max-calls", "1")) == 4
+    assert len(provider.seen) == 1
+
+
+def test_max_calls_counts_repairs_and_retries_too(tmp_path, provider, key_env):
+    provider.set_faults(lambda n, key: Fault(500, body=error_body("down")) if n % 2 else None)
+    config = write_config(tmp_path, provider.url)
+    assert run(check_argv(tmp_path, config, "--max-calls", "5")) == 4
+    assert len(provider.seen) <= 5
+
+
+def test_an_unpriced_model_with_max_cost_is_refused_before_any_request(
+    tmp_path, provider, key_env, capsys
+):
+    config = write_config(tmp_path, provider.url, price=False)
+    assert run(check_argv(tmp_path, config, "--max-cost", "1")) == 2
+    assert provider.seen == []
+    assert "--allow-unpriced" in capsys.readouterr().err
+    assert run(check_argv(tmp_path, config, "--max-cost", "1", "--allow-unpriced")) == 1
+
+
+def test_empty_choices_is_a_retry_not_a_crash(tmp_path, provider, key_env):
+    provider.set_faults(
+        lambda n, key: Fault(doctor=lambda body: {**body, "choices": []}) if n == 1 else None
+    )
+    config = write_config(tmp_path, provider.url)
+    assert run(check_argv(tmp_path, config)) == 1
+    assert verdicts(tmp_path / "ws") == ANSWER_KEY
+    retries = [e for e in events(tmp_path / "ws") if e["type"] == "retry"]
+    assert len(retries) == 1 and "EmptyReply" in retries[0]["error"]
+
+
+def test_retry_after_is_a_floor_in_every_form(tmp_path, provider, key_env):
+    script = {
+        1: Fault(429, {"retry-after-ms": "400"}, error_body("slow")),
+        2: Fault(429, {"retry-after": "1"}, error_body("slow")),
+    }
+    provider.set_faults(lambda n, key: script.get(n))
+    config = write_config(tmp_path, provider.url)
+    assert run(check_argv(tmp_path, config, "--until", "planned")) == 4
+    gaps = [b.at - a.at for a, b in zip(provider.seen, provider.seen[1:], strict=False)]
+    assert gaps[0] >= 0.4 and gaps[1] >= 1.0
+
+
+def test_a_retry_after_beyond_the_cap_stops_resumably_instead_of_hanging(
+    tmp_path, provider, key_env, capsys
+):
+    provider.set_faults(lambda n, key: Fault(429, {"retry-after": "3600"}, error_body("later")))
+    config = write_config(tmp_path, provider.url)
+    assert run(check_argv(tmp_path, config)) == 4
+    assert len(provider.seen) == 1
+    assert "max_wait_s" in capsys.readouterr().err + (tmp_path / "ws/results.json").read_text()
+
+
+def test_a_recorded_live_run_replays_to_the_same_verdicts(tmp_path, provider, key_env):
+    config = write_config(tmp_path, provider.url)
+    fixture = tmp_path / "recorded"
+    assert run(check_argv(tmp_path, config, "--record", str(fixture))) == 1
+    assert (fixture / "transcript.jsonl").is_file() and (fixture / "lean.jsonl").is_file()
+    served = provider.answered()
+    replayed = tmp_path / "replayed"
+    argv = [
+        "check",
+        check_argv(tmp_path, config)[1],
+        "--replay",
+        str(fixture),
+        "--workdir",
+        str(replayed),
+    ]
+    assert run(argv) == 1
+    assert verdicts(replayed) == ANSWER_KEY
+    assert provider.answered() == served  # the replay asked no model
+
+
+def test_latex_in_a_quote_survives_a_reply_that_does_not_escape_it(tmp_path, key_env):
+    """The model writes `\\frac` and `\\beta` unescaped inside a JSON string (as models do);
+    JSON would read form feed and backspace. The quote must reach the record exactly."""
+    from tests.live.conftest import EXAMPLE, REPLAY
+    from tests.live.loopback import LoopbackProvider
+
+    printed = r"If $x > 0$, then $x \ge \frac{1}{1+\beta^2}$"
+    paper = tmp_path / "paper.tex"
+    source = (EXAMPLE / "paper.tex").read_text(encoding="utf-8")
+    paper.write_text(source.replace(r"If $x > 0$, then $x \ge 1$", printed), encoding="utf-8")
+    key = TranscriptKey("issue_checker", "prop:square", None, 1, 0)
+    entry = Transcript.load(REPLAY / "transcript.jsonl").get(key)
+    ruling = json.loads(entry.response)
+    raw = json.dumps({**ruling, "quote": "QUOTE"}).replace("QUOTE", printed)
+    assert "\\frac" in raw and "\\\\frac" not in raw  # really unescaped
+    with LoopbackProvider(REPLAY / "transcript.jsonl", replies={key: raw}) as server:
+        config = write_config(tmp_path, server.url)
+        argv = check_argv(tmp_path, config)
+        argv[1] = str(paper)
+        assert run(argv) == 1
+    record = next(
+        r
+        for r in json.loads((tmp_path / "ws/results.json").read_text())["results"]
+        if r["id"] == "prop:square"
+    )
+    assert record["verdict"] == "issue"
+    assert record["issue"]["location"]["quote"] == printed  # found verbatim in the paper
+    assert record["issue"]["location"]["line"] == 50
