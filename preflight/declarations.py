@@ -80,6 +80,9 @@ class Registry:
     packages: set[str] = field(default_factory=set)
     ntheorem_numbering: str = "arabic"
     notes: list[tuple[str, str]] = field(default_factory=list)
+    # `autonum`, or mathtools' `showonlyrefs`: only equations whose label is referenced
+    # get a number; the value names the package (they count different reference commands)
+    only_referenced: str | None = None
 
     @property
     def book(self) -> bool:
@@ -194,14 +197,23 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         the["subsubsection"] = "\\thesubsection\\arabic{subsubsection}"
 
 
+# Packages that load another whose behaviour preflight models (from their `\\RequirePackage`
+# lines in TeX Live): `thm-restate` loads `thmtools`, whose unnumbered theorems step a dummy
+# counter, so a `\\label` in one writes an empty number.
+IMPLIED_PACKAGES: dict[str, tuple[str, ...]] = {"thm-restate": ("thmtools",)}
+
+
 def apply_package(reg: Registry, name: str, options: set[str]) -> None:
     """Side effects of well-known packages that are not in the project folder."""
     reg.packages.add(name)
+    for implied in IMPLIED_PACKAGES.get(name, ()):
+        if implied not in reg.packages:
+            apply_package(reg, implied, set())
     if name == "jmlr2e":
         reg.packages.add("ntheorem")
         _jmlr_family(reg, extra=("assumption",))
-    if name in ("mathtools", "autonum") and (name == "autonum" or "showonlyrefs" in options):
-        reg.note("showonlyrefs", f"{name}: only referenced equations are numbered; use --latex")
+    if name == "autonum" or (name == "mathtools" and "showonlyrefs" in options):
+        reg.only_referenced = name
 
 
 GUESSABLE = {

@@ -380,6 +380,17 @@ def usepackage(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
+def mathtoolsset(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\mathtoolsset{showonlyrefs}` switches mathtools' only-referenced numbering on."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    for key in texscan.split_keys(args[0] or ""):
+        name, _, value = key.partition("=")
+        if name.strip() == "showonlyrefs":
+            on = value.strip().lower() in ("", "true")
+            walker.reg.only_referenced = "mathtools" if on else None
+    return pos
+
+
 def bibliography(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "[{" if m.group(1) == "addbibresource" else "{")
     for name in texscan.split_keys(args[-1] or ""):
@@ -483,6 +494,7 @@ def _table() -> dict[str, Handler]:
         "usepackage": usepackage,
         "RequirePackage": usepackage,
         "bibliography": bibliography,
+        "mathtoolsset": mathtoolsset,
         "addbibresource": bibliography,
         "crefname": skip_args("{{{"),
         "Crefname": skip_args("{{{"),
