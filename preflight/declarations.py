@@ -7,6 +7,7 @@ well-known style files predefine.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -92,6 +93,7 @@ class Registry:
         self.notes.append((code, message))
 
 
+@functools.lru_cache(maxsize=512)
 def kind_of(env: str, title: str) -> str:
     """The result kind from the printed title, else from the environment name."""
     for text in (title.lower(), env.lower().rstrip("*")):
