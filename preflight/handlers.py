@@ -506,6 +506,7 @@ def _table() -> dict[str, Handler]:
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section
     table["subparagraph"] = sectioning.section
+    table.update(addchap=sectioning.koma_unnumbered, addsec=sectioning.koma_unnumbered)
     for name in ("frontmatter", "mainmatter", "backmatter"):
         table[name] = sectioning.matter
     return table
