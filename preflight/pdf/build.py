@@ -40,6 +40,7 @@ from paperlint.preflight.pdf.heads import (
     find_font_heads,
     is_result_destination,
     kind_of,
+    placeholder_anchors,
 )
 from paperlint.preflight.pdf.layout import ReadLine, reading_order
 from paperlint.preflight.pdf.records import PdfDocument
@@ -118,9 +119,16 @@ def _merge_heads(
     anchored = find_destination_heads(lines, document.destinations)
     has_anchors = any(is_result_destination(d.name) for d in document.destinations)
     by_index = {head.index: head for head in anchored}
+    vouched = placeholder_anchors(document.destinations)
     ignored: list[Head] = []
     for head in find_font_heads(lines, body_size, skip):
         if head.index in by_index:
+            continue
+        env = head.word.lower()
+        if has_anchors and head.number is not None and vouched[env] > 0:
+            # pdfTeX replaced this environment's anchor (a duplicate name) by a fixed one
+            vouched[env] -= 1
+            by_index[head.index] = replace(head, confidence="medium")
             continue
         if has_anchors and head.number is not None:
             ignored.append(head)  # a hand-made "{\bf Claim I.}": LaTeX printed no head
