@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 from collections.abc import Sequence
@@ -206,15 +207,20 @@ def _results(
 ) -> list[Result]:
     ids = _assign_ids(drafts)
     index: dict[tuple[str, str], str] = {}
+    first: dict[tuple[str, str], int] = {}
     for i, draft in enumerate(drafts):
         if draft.head.number:
             # the first occurrence owns the number; a later one restates it
             index.setdefault((draft.head.kind, draft.head.number), ids[i])
+            first.setdefault((draft.head.kind, draft.head.number), i)
     results = []
     for i, draft in enumerate(drafts):
         head = draft.head
         proof_text = draft.proof.text if draft.proof else ""
-        owner = index.get((head.kind, head.number or ""))
+        key = (head.kind, head.number or "")
+        owner = index.get(key)
+        if owner and owner != ids[i] and not _same_statement(drafts[first[key]], draft):
+            owner = None  # the same number printed twice (KOMA's \\addsec restarts a counter)
         citations = [
             *find_citations(head.note or "", bib, "note"),
             *find_citations(draft.statement.text, bib, "statement"),
@@ -239,6 +245,14 @@ def _results(
             )
         )
     return results
+
+
+def _same_statement(original: _Draft, again: _Draft) -> bool:
+    """A restatement prints the original's statement again; a different statement under
+    the same number is another result."""
+    a = " ".join(original.statement.text.split())[:300]
+    b = " ".join(again.statement.text.split())[:300]
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
 def _assign_ids(drafts: list[_Draft]) -> list[str]:

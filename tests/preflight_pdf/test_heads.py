@@ -276,3 +276,17 @@ def test_a_dropped_anchor_vouches_for_one_unanchored_head_of_its_environment():
     placeholder = Destination("exercise.2", 1, None, None)
     kept = _results(*body, destinations=[real, placeholder])
     assert [r.number for r in kept] == ["1", "2"]
+
+
+def test_the_same_number_over_a_different_statement_is_another_result():
+    # KOMA's \addsec restarts the theorem counter without a new section number
+    first = line(622, run("Theorem 1.1. ", "CMBX10"), run("Every set is finite.", "CMTI10"))
+    again = line(500, run("Theorem 1.1. ", "CMBX10"), run("No group is empty.", "CMTI10"))
+    results = _results(
+        *paragraph(700, 5),
+        first,
+        *paragraph(610, 2, "of the first statement and its sets"),
+        again,
+        *paragraph(488, 2, "while groups have a unit element"),
+    )
+    assert [(r.number, r.restates) for r in results] == [("1.1", None), ("1.1", None)]
