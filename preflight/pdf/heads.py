@@ -42,8 +42,9 @@ _OTHER_WORDS = (
 # Only the word is case-insensitive ("THEOREM" in imsart); the number is not, or "Claim II"
 # and "Lemma as" would pass for numbered heads.
 WORD = rf"(?i:{'|'.join(KINDS)}|{_OTHER_WORDS})"
-# "3.1", "A.2", "A1", and a chapter in Roman numerals ("II.5", amsbook \thechapter)
-NUMBER = r"(?:(?:[IVX]{2,5}|[A-Z])(?:\.\d+)+|[A-Z]\d*|\d+(?:\.\d+)*)[a-z]?"
+# "3.1", "A.2", "A1", a chapter in Roman numerals ("II.5", amsbook \thechapter), and an
+# empty section number (".1": revtex's Physical Review Letters numbers no section)
+NUMBER = r"(?:(?:[IVX]{2,5}|[A-Z])(?:\.\d+)+|[A-Z]\d*|\.?\d+(?:\.\d+)*)[a-z]?"
 _NOTE = r"\((?P<note>[^()]*(?:\([^()]*\)[^()]*)*)\)"
 _TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
 # a head word may carry capitalised words before it: "Main Theorem 1", "Key Lemma 2.3"

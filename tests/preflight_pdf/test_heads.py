@@ -236,6 +236,7 @@ def test_lipics_ornament_before_the_head_word():
         ("Exercise II.5 (Local rings).", False, "Exercise", "II.5"),
         ("Proposition IV.12. Let", False, "Proposition", "IV.12"),
         ("Issue/TODO 18. Check this", True, "Issue/TODO", "18"),
+        ("Theorem .3. Let", False, "Theorem", ".3"),
     ],
 )
 def test_roman_chapter_numbers_and_slashed_custom_words(text, custom, word, number):
