@@ -307,7 +307,8 @@ def _head_after(lines: Sequence[ReadLine], index: int, dest: Destination) -> int
     foot that follow an anchor set at the foot of its page."""
     following = range(index + 1, min(index + 9, len(lines)))
     next_page = [i for i in range(index + 1, len(lines)) if lines[i].line.page > dest.page][:8]
-    for at in [*following, *next_page]:
+    candidates: list[int] = [*following, *next_page]
+    for at in candidates:
         m = match_head_text(lines[at].text)
         if m is not None and m.number is not None:
             return at
