@@ -150,11 +150,28 @@ class RetryConfig(_Section):
     )
 
 
+class LearningConfig(_Section):
+    """Learning across checks (issue #19): the reviewed lemma library and the run record."""
+
+    library: bool = Field(
+        default=True,
+        description="Offer the promoted lemmas of `paperlint library` to the prover.",
+    )
+    library_rungs: int = Field(
+        default=3, ge=0, le=20, description="Library lemmas tried per obligation, best first."
+    )
+    record_runs: bool = Field(
+        default=True,
+        description="Append each check's outcomes to the per-user run record (`paperlint runs`).",
+    )
+
+
 class Config(_Section):
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
     lean: LeanConfig = Field(default_factory=LeanConfig)
     retry: RetryConfig = Field(default_factory=RetryConfig)
+    learning: LearningConfig = Field(default_factory=LearningConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,
         description="Per-role endpoint settings; `default` applies to every role not named.",

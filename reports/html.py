@@ -238,6 +238,7 @@ def _result(
         "issue": _issue(view),
         "counterexample": view.counterexample,
         "faithfulness": list(view.faithfulness),
+        "library": list(view.library),
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,

@@ -12,9 +12,9 @@ import datetime as dt
 import json
 import logging
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperlint.errors import StateError
 from paperlint.preflight.model import Inventory, Result
@@ -23,6 +23,9 @@ from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.reports.lean_text import find_declaration, first_declaration
 from paperlint.reports.since import load_since
 from paperlint.reports.texmath import paper_title
+
+if TYPE_CHECKING:
+    from paperlint.learning.offer import OfferedLemma
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,7 @@ class ResultView:
     # the blueprint's external inputs (citations: key, locator, where, bib_text), when present
     planned_inputs: tuple[dict[str, str], ...] = ()
     faithfulness: tuple[str, ...] = ()  # lines from audits/<id>/faithfulness.json (#15)
+    library: tuple[str, ...] = ()  # promoted library lemmas the accepted file uses (#19)
 
     @property
     def id(self) -> str:
@@ -291,12 +295,49 @@ def _build_views(
     by_id = {r.id: r for r in results.results}
     order = [r.id for r in inventory.results if r.id in by_id] if inventory else []
     order += [r.id for r in results.results if r.id not in set(order)]
+    offered = _offered(workspace, notes)
     views = []
     for result_id in order:
         source = inventory.result(result_id) if inventory else None
         planned = (blueprint or {}).get(result_id, {})
-        views.append(_view(workspace, by_id[result_id], source, planned, notes))
+        view = _view(workspace, by_id[result_id], source, planned, notes)
+        views.append(replace(view, library=_library_lines(workspace, view, offered)))
     return views
+
+
+def _offered(workspace: Path, notes: list[str]) -> dict[str, OfferedLemma]:
+    from paperlint.errors import InputError
+    from paperlint.learning.offer import read_offer
+
+    try:
+        return {lemma.name: lemma for lemma in read_offer(workspace).lemmas}
+    except InputError as exc:
+        notes.append(f"the offered-library copy is unreadable: {exc}")
+        return {}
+
+
+def _library_lines(
+    workspace: Path, view: ResultView, offered: dict[str, OfferedLemma]
+) -> tuple[str, ...]:
+    """ "Uses PaperlintLib.foo, proved in the library, promoted on …" for each offered lemma the
+    result's accepted Lean file declares (and so Lean checked again inside that file)."""
+    from paperlint.lean.declarations import declarations
+
+    rel = view.record.evidence.lean_file
+    path = _inside(workspace, rel) if offered and rel else None
+    if path is None or not path.is_file():
+        return ()
+    names = {d.name for d in declarations(path.read_text(encoding="utf-8")) if d.name}
+    lines = []
+    for name in sorted(names & set(offered)):
+        lemma = offered[name]
+        origin = lemma.provenance
+        lines.append(
+            f"uses {name}, proved in the library, promoted on {lemma.promoted_at[:10]} "
+            f"(from result {origin.result} of the paper sha256 {origin.paper_sha256[:12]}…); "
+            "Lean checked it again inside this file"
+        )
+    return tuple(lines)
 
 
 def _view(

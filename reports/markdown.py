@@ -138,6 +138,9 @@ def result_lines(
     if view.faithfulness:
         lines += ["Faithfulness evidence:", ""]
         lines += [f"- {md.inline(line)}" for line in view.faithfulness] + [""]
+    if view.library:
+        lines += ["Library lemmas:", ""]
+        lines += [f"- {md.inline(line)}" for line in view.library] + [""]
     lines += [f"**Verdict:** {label}", ""]
     lines += _verdict_details(data, view, unfinished, shared)
     files = evidence_files(view)

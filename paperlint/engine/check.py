@@ -29,6 +29,7 @@ from paperlint.engine.workspace import (
 from paperlint.errors import InputError
 from paperlint.lean import compose
 from paperlint.lean.verifier import Verifier
+from paperlint.learning.offer import Offered, read_offer, write_offer
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.layout import transitive_deps
@@ -88,6 +89,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         backends = make_backends(
             request.config, request.replay, verifier=request.verifier, edges=request.edges
         )
+        write_offer(ws.root, library_offer(request.config))
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
         summary = _run(
@@ -101,9 +103,44 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             request.until,
             progress,
         )
+    record_run(request.config, ws.root)
     if request.report:
         write_report(ws.root)
     return summary
+
+
+def record_run(config: Config, folder: Path) -> None:
+    """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
+    cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
+    if not config.learning.record_runs:
+        return
+    from paperlint.learning.runrecord import record_check
+    from paperlint.learning.userdata import user_data_dir
+
+    try:
+        record_check(user_data_dir(), folder)
+    except (InputError, OSError) as exc:
+        log.warning(
+            "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
+        )
+
+
+def library_offer(config: Config) -> Offered:
+    """The promoted lemmas this check offers its prover, taken from the user's library now."""
+    if not config.learning.library:
+        return Offered()
+    from paperlint.learning.library import Library, current_pins, library_dir
+    from paperlint.learning.offer import take_offer
+    from paperlint.learning.userdata import user_data_dir
+
+    library = Library(library_dir(user_data_dir()))
+    if not library.manifest_path.is_file():
+        return Offered()
+    return take_offer(library, current_pins(_project_dir(config)))
+
+
+def _project_dir(config: Config) -> Path | None:
+    return Path(config.lean.project_dir) if config.lean.project_dir else None
 
 
 def resume_check(
@@ -136,6 +173,7 @@ def resume_check(
         summary = _run(
             ws, inventory, blueprint, config, backends, results, "resume", until, progress
         )
+    record_run(config, ws.root)
     if report:
         write_report(ws.root)
     return summary
@@ -379,6 +417,8 @@ def build_context(
         lean_timeout_s=config.lean.timeout_s,
         final_timeout_s=config.lean.final_timeout_s,
         failed_attempts_in_prompt=config.budget.max_failed_attempts_in_prompt,
+        library=read_offer(ws.root).lemmas,
+        library_rungs=config.learning.library_rungs,
     )
     return EngineContext(
         ws=ws,
