@@ -160,6 +160,17 @@ class LearningConfig(_Section):
     library_rungs: int = Field(
         default=3, ge=0, le=20, description="Library lemmas tried per obligation, best first."
     )
+    strategy: Literal["adaptive", "baseline"] = Field(
+        default="adaptive",
+        description="Choose a strategy per result from the run record (the baseline until it "
+        "holds `strategy_min_trials` live trials of the kind), or always the baseline.",
+    )
+    strategy_min_trials: int = Field(
+        default=20, ge=0, description="Live trials of a kind before the chooser leaves the default."
+    )
+    strategy_seed: int = Field(
+        default=0, description="Seed of the chooser's exploration; recorded in strategy.json."
+    )
     record_runs: bool = Field(
         default=True,
         description="Append each check's outcomes to the per-user run record (`paperlint runs`).",

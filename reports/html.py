@@ -239,6 +239,7 @@ def _result(
         "counterexample": view.counterexample,
         "faithfulness": list(view.faithfulness),
         "library": list(view.library),
+        "strategy": view.strategy,
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,

@@ -60,6 +60,7 @@ class ResultView:
     planned_inputs: tuple[dict[str, str], ...] = ()
     faithfulness: tuple[str, ...] = ()  # lines from audits/<id>/faithfulness.json (#15)
     library: tuple[str, ...] = ()  # promoted library lemmas the accepted file uses (#19)
+    strategy: str | None = None  # the strategy chosen for it at the check's start (#19)
 
     @property
     def id(self) -> str:
@@ -296,13 +297,27 @@ def _build_views(
     order = [r.id for r in inventory.results if r.id in by_id] if inventory else []
     order += [r.id for r in results.results if r.id not in set(order)]
     offered = _offered(workspace, notes)
+    strategies = _strategies(workspace, notes)
     views = []
     for result_id in order:
         source = inventory.result(result_id) if inventory else None
         planned = (blueprint or {}).get(result_id, {})
         view = _view(workspace, by_id[result_id], source, planned, notes)
-        views.append(replace(view, library=_library_lines(workspace, view, offered)))
+        library = _library_lines(workspace, view, offered)
+        views.append(replace(view, library=library, strategy=strategies.get(result_id)))
     return views
+
+
+def _strategies(workspace: Path, notes: list[str]) -> dict[str, str]:
+    from paperlint.errors import InputError
+    from paperlint.learning.strategy import read_strategies
+
+    try:
+        plan = read_strategies(workspace)
+    except InputError as exc:
+        notes.append(f"the strategy choices are unreadable: {exc}")
+        return {}
+    return {rid: f"{c.strategy} ({c.reason})" for rid, c in plan.choices.items()}
 
 
 def _offered(workspace: Path, notes: list[str]) -> dict[str, OfferedLemma]:

@@ -141,6 +141,8 @@ def result_lines(
     if view.library:
         lines += ["Library lemmas:", ""]
         lines += [f"- {md.inline(line)}" for line in view.library] + [""]
+    if view.strategy:
+        lines += [f"Strategy: {md.inline(view.strategy)}", ""]
     lines += [f"**Verdict:** {label}", ""]
     lines += _verdict_details(data, view, unfinished, shared)
     files = evidence_files(view)

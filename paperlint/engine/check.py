@@ -30,6 +30,7 @@ from paperlint.errors import InputError
 from paperlint.lean import compose
 from paperlint.lean.verifier import Verifier
 from paperlint.learning.offer import Offered, read_offer, write_offer
+from paperlint.learning.strategy import StrategyPlan, read_strategies, write_strategies
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.layout import transitive_deps
@@ -90,6 +91,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             request.config, request.replay, verifier=request.verifier, edges=request.edges
         )
         write_offer(ws.root, library_offer(request.config))
+        write_strategies(ws.root, strategy_plan(request.config, inventory))
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
         summary = _run(
@@ -123,6 +125,25 @@ def record_run(config: Config, folder: Path) -> None:
         log.warning(
             "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
         )
+
+
+def strategy_plan(config: Config, inventory: Inventory) -> StrategyPlan:
+    """A strategy per verdict-bearing result from the run record (`[learning] strategy`)."""
+    from paperlint.learning.runrecord import read_entries
+    from paperlint.learning.strategy import ChooserSettings, baseline_plan, plan_strategies
+    from paperlint.learning.userdata import user_data_dir
+
+    learning = config.learning
+    settings = ChooserSettings(seed=learning.strategy_seed, min_trials=learning.strategy_min_trials)
+    results = [(r.id, r.kind) for r in inventory.results if is_verdict_bearing(r)]
+    if learning.strategy == "baseline":
+        return baseline_plan(results, settings.seed)
+    try:
+        entries = read_entries(user_data_dir()).entries
+    except OSError as exc:
+        log.warning("the run record is unreadable (%s); every result gets the baseline", exc)
+        entries = []
+    return plan_strategies(entries, results, settings)
 
 
 def library_offer(config: Config) -> Offered:
@@ -349,6 +370,9 @@ def _run(
     journal = Journal(ws.events())
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
     journal.emit(run_started_event(command, list(backends.replay_parts)))
+    if command == "check":
+        for event in learning_events(ws):
+            journal.emit(event)
     policy = policy_of(config, backends)
     missing = backends.missing()
     try:
@@ -360,6 +384,29 @@ def _run(
         backends.verifier.close()
         _snapshot(ws, journal)
     return summary
+
+
+def learning_events(ws: Workspace) -> list[dict[str, Any]]:
+    """What a check took from the user's library and run record at its start, as events."""
+    from paperlint.records.events import LibraryOffered, StrategyChosen
+
+    offered = read_offer(ws.root)
+    plan = read_strategies(ws.root)
+    events = [
+        StrategyChosen(
+            result=rid,
+            strategy=c.strategy,
+            kind=c.kind,
+            phase=c.phase,
+            reason=c.reason,
+            seed=plan.seed,
+        ).as_event()
+        for rid, c in plan.choices.items()
+    ]
+    if offered.lemmas or offered.skipped:
+        lemmas = [m.name for m in offered.lemmas]
+        events.append(LibraryOffered(lemmas=lemmas, skipped=list(offered.skipped)).as_event())
+    return events
 
 
 def _snapshot(ws: Workspace, journal: Journal) -> None:
@@ -418,6 +465,11 @@ def build_context(
         final_timeout_s=config.lean.final_timeout_s,
         failed_attempts_in_prompt=config.budget.max_failed_attempts_in_prompt,
         library=read_offer(ws.root).lemmas,
+        no_automation=frozenset(
+            rid
+            for rid, c in read_strategies(ws.root).choices.items()
+            if c.strategy == "no-automation"
+        ),
         library_rungs=config.learning.library_rungs,
     )
     return EngineContext(

@@ -48,6 +48,8 @@ class Settings:
     # tried as automation rungs after the ladder; `library_rungs` of them per obligation.
     library: tuple[OfferedLemma, ...] = ()
     library_rungs: int = 3
+    # The results whose chosen strategy (strategy.json) turns the automation ladder off.
+    no_automation: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -256,3 +256,81 @@ def test_the_env_var_is_the_data_folder(data_dir):
     import os
 
     assert os.environ[ENV_VAR] == str(data_dir)
+
+
+# --- the strategy chosen at the start of a check (strategy.json, strategy_chosen events) -----
+
+
+def _live_trials(data_dir: Path, count: int, strategy: str = "baseline") -> None:
+    from paperlint.learning.runrecord import append_entries
+
+    entries = [
+        RunEntry.model_validate(
+            {
+                "at": f"2026-11-{1 + i % 28:02d}T00:00:00+00:00",
+                "paper_sha256": f"p{i}",
+                "result": "lem:x",
+                "result_kind": "lemma",
+                "features": {},
+                "strategy": strategy,
+                "outcome": "verified",
+                "prover_calls": 2,
+            }
+        )
+        for i in range(count)
+    ]
+    append_entries(data_dir, entries)
+
+
+def _chosen(work: Path) -> list[dict[str, object]]:
+    lines = (work / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    return [e for e in map(json.loads, lines) if e["type"] == "strategy_chosen"]
+
+
+def test_with_a_short_record_the_default_is_chosen_and_said(tmp_path, data_dir):
+    _live_trials(data_dir, 5)
+    work = tmp_path / "ws"
+    assert _check(work) == 0
+    (chosen,) = _chosen(work)
+    assert chosen["strategy"] == "baseline" and chosen["phase"] == "default"
+    assert chosen["reason"] == "5 of 20 trials of 'lemma' recorded: the default"
+    report = (work / "report" / "report.md").read_text(encoding="utf-8")
+    assert "Strategy: baseline (5 of 20 trials" in report
+
+
+def test_an_exploring_choice_turns_the_automation_off_and_is_recorded(
+    example_workspace, tmp_path, data_dir
+):
+    _promote(example_workspace)  # the library would close the lemma with automation on
+    _live_trials(data_dir, 20)  # 20 baseline trials: explore, least tried = no-automation
+    work = tmp_path / "ws"
+    assert _check(work) == 0
+    (chosen,) = _chosen(work)
+    assert (chosen["strategy"], chosen["phase"]) == ("no-automation", "explore")
+    assert _calls(work).get("prover") == 1  # no ladder, no library rung: the prover is asked
+    entries = [e for e in read_entries(data_dir).entries if e.replay]
+    assert [(e.result, e.strategy) for e in entries] == [("lem:sum-max", "no-automation")]
+    # The same live record and seed give the same choice (the replayed run just added does
+    # not count as a trial).
+    again = tmp_path / "again"
+    assert _check(again) == 0
+    first, second = (json.loads((w / "strategy.json").read_text()) for w in (work, again))
+    assert first["choices"] == second["choices"]
+    assert second["records"] == first["records"] + 1
+
+
+def test_the_baseline_setting_makes_no_choice(tmp_path, data_dir):
+    _live_trials(data_dir, 20)
+    (tmp_path / "paper").mkdir()
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.write_text((REUSE / "paper.tex").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "paper" / "paperlint.toml").write_text(
+        '[learning]\nstrategy = "baseline"\n', encoding="utf-8"
+    )
+    work = tmp_path / "ws"
+    assert (
+        run(["check", str(paper), "--replay", str(REUSE / "replay"), "--workdir", str(work)]) == 0
+    )
+    (chosen,) = _chosen(work)
+    assert chosen["strategy"] == "baseline"
+    assert "no choice is made" in str(chosen["reason"])

@@ -54,7 +54,8 @@ def inputs(record: ResultRecord, view: View) -> ProveInputs:
 
 def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOutcome:
     action, ob = given.action, given.obligation
-    if ctx.settings.automation_first and action.attempt == 1:
+    automation = ctx.settings.automation_first and record.id not in ctx.settings.no_automation
+    if automation and action.attempt == 1:
         closed = _automation(ctx, record, given)
         if closed is not None:
             return closed
