@@ -150,6 +150,17 @@ class RetryConfig(_Section):
     )
 
 
+class AutomationConfig(_Section):
+    """The tactic ladder tried on an obligation before the prover model (issue #13)."""
+
+    enabled: bool = Field(
+        default=True,
+        description="Try the automation ladder (grind, simp_all, aesop, …) on an obligation's "
+        "first attempt, before any model call.",
+    )
+    timeout_s: float = Field(default=10.0, gt=0, description="Seconds per rung.")
+
+
 class LearningConfig(_Section):
     """Learning across checks (issue #19): the reviewed lemma library and the run record."""
 
@@ -182,6 +193,7 @@ class Config(_Section):
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
     lean: LeanConfig = Field(default_factory=LeanConfig)
     retry: RetryConfig = Field(default_factory=RetryConfig)
+    automation: AutomationConfig = Field(default_factory=AutomationConfig)
     learning: LearningConfig = Field(default_factory=LearningConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,

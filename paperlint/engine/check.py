@@ -464,6 +464,8 @@ def build_context(
         lean_timeout_s=config.lean.timeout_s,
         final_timeout_s=config.lean.final_timeout_s,
         failed_attempts_in_prompt=config.budget.max_failed_attempts_in_prompt,
+        automation_first=config.automation.enabled,
+        automation_timeout_s=config.automation.timeout_s,
         library=read_offer(ws.root).lemmas,
         no_automation=frozenset(
             rid

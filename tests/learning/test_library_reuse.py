@@ -334,3 +334,21 @@ def test_the_baseline_setting_makes_no_choice(tmp_path, data_dir):
     (chosen,) = _chosen(work)
     assert chosen["strategy"] == "baseline"
     assert "no choice is made" in str(chosen["reason"])
+
+
+def test_automation_off_in_the_config_asks_the_prover_even_with_the_library(
+    example_workspace, tmp_path
+):
+    _promote(example_workspace)
+    (tmp_path / "paper").mkdir()
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.write_text((REUSE / "paper.tex").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "paper" / "paperlint.toml").write_text(
+        "[automation]\nenabled = false\n", encoding="utf-8"
+    )
+    work = tmp_path / "ws"
+    assert (
+        run(["check", str(paper), "--replay", str(REUSE / "replay"), "--workdir", str(work)]) == 0
+    )
+    assert _calls(work).get("prover") == 1
+    assert "[automation]\nenabled = false" in (work / "paperlint.toml").read_text()
