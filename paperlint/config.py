@@ -182,6 +182,11 @@ class LearningConfig(_Section):
     strategy_seed: int = Field(
         default=0, description="Seed of the chooser's exploration; recorded in strategy.json."
     )
+    convergence: bool = Field(
+        default=True,
+        description="When every result has a verdict, two reviewers (the gate's and the "
+        "auditor's models) read the frozen graph; what they flag is gated again.",
+    )
     record_runs: bool = Field(
         default=True,
         description="Append each check's outcomes to the per-user run record (`paperlint runs`).",

@@ -141,6 +141,7 @@ def context(data: ReportData) -> dict[str, Any]:
         },
         "versions": data.versions,
         "notes": data.notes,
+        "convergence": data.convergence,
         "since": _since(data),
         "results": [
             _result(data, view, texts.get(view.id), shared_of.get(view.id), resolve)

@@ -105,6 +105,7 @@ class ReportData:
     since: dict[str, Any] | None = None  # after `paperlint revise`: changes since the last version
     title: str | None = None  # the paper's `\\title{…}`, when its root file has one
     paper_path: str | None = None  # the PAPER the check was given (the run snapshot's `paper`)
+    convergence: list[str] = field(default_factory=list)  # what the final review did (#19)
 
     @property
     def is_replay(self) -> bool:
@@ -147,7 +148,32 @@ def load_workspace(workspace: Path) -> ReportData:
         since=load_since(workspace),
         title=_paper_title(workspace, inventory),
         paper_path=_paper_path(workspace),
+        convergence=_convergence(workspace, notes),
     )
+
+
+def _convergence(workspace: Path, notes: list[str]) -> list[str]:
+    """What the final convergence review flagged and re-gated, as report lines."""
+    from pydantic import ValidationError
+
+    from paperlint.engine.converge import read_state
+
+    try:
+        state = read_state(workspace)
+    except (ValidationError, ValueError) as exc:
+        notes.append(f"the convergence review's record is unreadable: {exc}")
+        return []
+    if state is None:
+        return []
+    if state.status != "done":
+        return [f"The final convergence review did not run: {state.reason}"]
+    combined = state.combined
+    if combined is None or not combined.flagged:
+        models = " and ".join(r.model for r in state.reviews)
+        return [f"The final convergence review ({models}) flagged nothing."]
+    lines = [f"{flag.result} flagged ({flag.concern}): {flag.reason}" for flag in combined.flags]
+    lines.append("Gated again: " + ", ".join(combined.regate) + "; nothing else changed.")
+    return lines
 
 
 def _load_inventory(workspace: Path, notes: list[str]) -> Inventory | None:

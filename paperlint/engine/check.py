@@ -380,10 +380,54 @@ def _run(
             summary = _cannot_run(ws, results, journal, missing)
         else:
             summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+            if until is None and config.learning.convergence:
+                summary = _converge(ctx, blueprint, policy, journal, progress) or summary
     finally:
         backends.verifier.close()
         _snapshot(ws, journal)
     return summary
+
+
+def _converge(
+    ctx: EngineContext,
+    blueprint: Blueprint,
+    policy: Policy,
+    journal: Journal,
+    progress: Progress | None,
+) -> Summary | None:
+    """The final convergence review (engine.converge): asked once per check, applied once."""
+    from paperlint.blueprint.graph import graph_of
+    from paperlint.engine import converge
+    from paperlint.engine.plan import budget_left
+    from paperlint.records.events import ConvergenceReviewed
+
+    ws = ctx.ws
+    state = converge.read_state(ws.root)
+    if state is None:
+        results = ws.load_results()
+        if not converge.ready(results):
+            return None
+        if not budget_left(policy, journal.spend):
+            state = converge.ConvergenceState(status="not_run", reason="the budget is spent")
+        else:
+            graph = graph_of(blueprint)
+            state = converge.review(ctx, results, list(graph.nodes), converge.combiner(graph))
+        converge.write_state(ws.root, state)
+        combined = state.combined
+        event = ConvergenceReviewed(
+            status=state.status,
+            reason=state.reason,
+            flagged=list(combined.flagged) if combined else [],
+            regate=state.regate,
+        )
+        journal.emit(event.as_event())
+    if state.status != "done" or not state.regate or state.applied:
+        return None
+    results = ws.load_results()
+    if not converge.was_applied(results, state):
+        write_results(ws, converge.rewound(results, state))
+    converge.write_state(ws.root, state.model_copy(update={"applied": True}))
+    return run_loop(ctx, ws.load_results(), policy, journal, until=None, progress=progress)
 
 
 def learning_events(ws: Workspace) -> list[dict[str, Any]]:

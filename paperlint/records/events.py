@@ -213,6 +213,16 @@ class LibraryOffered(_Event):
     skipped: list[str] = Field(description="lemmas not offered, each with the reason")
 
 
+class ConvergenceReviewed(_Event):
+    """The final convergence review: what the two reviewers flagged and what is re-gated."""
+
+    type: Literal["convergence_reviewed"] = "convergence_reviewed"
+    status: str = Field(description="done or not_run")
+    reason: str | None = None
+    flagged: list[str] = Field(default_factory=list)
+    regate: list[str] = Field(default_factory=list)
+
+
 class LegacyStage(_Event):
     """Before one-line action ends: a stage change (read, no longer written)."""
 
@@ -248,6 +258,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     RevisionUndone,
     StrategyChosen,
     LibraryOffered,
+    ConvergenceReviewed,
     LegacyStage,
     LegacyVerdict,
 )
@@ -267,6 +278,7 @@ Event = Annotated[
     | RevisionUndone
     | StrategyChosen
     | LibraryOffered
+    | ConvergenceReviewed
     | LegacyStage
     | LegacyVerdict,
     Field(discriminator="type"),
