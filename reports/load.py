@@ -154,13 +154,12 @@ def load_workspace(workspace: Path) -> ReportData:
 
 def _convergence(workspace: Path, notes: list[str]) -> list[str]:
     """What the final convergence review flagged and re-gated, as report lines."""
-    from pydantic import ValidationError
-
     from paperlint.engine.converge import read_state
+    from paperlint.errors import InputError
 
     try:
         state = read_state(workspace)
-    except (ValidationError, ValueError) as exc:
+    except InputError as exc:
         notes.append(f"the convergence review's record is unreadable: {exc}")
         return []
     if state is None:

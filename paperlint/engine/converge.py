@@ -16,7 +16,6 @@ valid answer, the budget is spent) is recorded with its reason and changes no ve
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Literal
@@ -29,8 +28,8 @@ from paperlint.domain import Role
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
 from paperlint.learning.convergence import Combined, ConvergenceReview, combine
+from paperlint.learning.files import read_model, write_model
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.store import write_text_atomic
 
 FILE: Final = "convergence.json"
 PAPER: Final = "paper"  # the `result` a paper-wide call is recorded under
@@ -53,15 +52,11 @@ class ConvergenceState(BaseModel):
 
 
 def read_state(workspace: Path) -> ConvergenceState | None:
-    path = workspace / FILE
-    if not path.is_file():
-        return None
-    return ConvergenceState.model_validate_json(path.read_text(encoding="utf-8"))
+    return read_model(workspace / FILE, ConvergenceState, "convergence review record")
 
 
 def write_state(workspace: Path, state: ConvergenceState) -> None:
-    text = json.dumps(state.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
-    write_text_atomic(workspace / FILE, text)
+    write_model(workspace / FILE, state)
 
 
 def review_inputs(ctx: EngineContext, results: Results) -> ConvergenceInputs:

@@ -19,16 +19,15 @@ search's BM25 over their statements, each as one more automation rung
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from paperlint.errors import InputError
 from paperlint.lean.declarations import declarations, split_commands
 from paperlint.lean.lexer import Kind
+from paperlint.learning.files import read_model, write_model
 from paperlint.learning.library import Library, LibraryPins, Provenance, status_of
 from paperlint.prover.automation import Rung, gated_statement
 from paperlint.prover.index import Declaration as IndexEntry
@@ -118,25 +117,13 @@ def take_offer(library: Library, current: LibraryPins) -> Offered:
 
 
 def write_offer(workspace: Path, offered: Offered) -> None:
-    from paperlint.records.store import write_text_atomic
-
-    text = json.dumps(offered.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
-    write_text_atomic(workspace / OFFERED_FILE, text)
+    write_model(workspace / OFFERED_FILE, offered)
 
 
 def read_offer(workspace: Path) -> Offered:
     """The copy a check took at its start; none when the check was made without a library."""
-    path = workspace / OFFERED_FILE
-    if not path.is_file():
-        return Offered()
-    try:
-        return Offered.model_validate_json(path.read_text(encoding="utf-8"))
-    except (ValidationError, ValueError) as exc:
-        raise InputError(
-            f"the workspace's offered-library copy is unreadable: {exc}",
-            path=path,
-            hint="start the check again with --fresh",
-        ) from exc
+    found = read_model(workspace / OFFERED_FILE, Offered, "offered-library copy")
+    return found if found is not None else Offered()
 
 
 def library_rungs(

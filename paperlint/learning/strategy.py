@@ -17,7 +17,6 @@ and the settings: the same record and seed give the same choice, so a replay rep
 
 from __future__ import annotations
 
-import json
 import random
 from collections import defaultdict
 from collections.abc import Sequence
@@ -257,24 +256,14 @@ def baseline_plan(results: Sequence[tuple[str, str]], seed: int) -> StrategyPlan
 
 
 def write_strategies(workspace: Path, plan: StrategyPlan) -> None:
-    from paperlint.records.store import write_text_atomic
+    from paperlint.learning.files import write_model
 
-    text = json.dumps(plan.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
-    write_text_atomic(workspace / STRATEGY_FILE, text)
+    write_model(workspace / STRATEGY_FILE, plan)
 
 
 def read_strategies(workspace: Path) -> StrategyPlan:
     """The choices a check made at its start; the baseline everywhere for an older workspace."""
-    from paperlint.errors import InputError
+    from paperlint.learning.files import read_model
 
-    path = workspace / STRATEGY_FILE
-    if not path.is_file():
-        return StrategyPlan(seed=0, records=0)
-    try:
-        return StrategyPlan.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(
-            f"the workspace's strategy choices are unreadable: {exc}",
-            path=path,
-            hint="start the check again with --fresh",
-        ) from exc
+    found = read_model(workspace / STRATEGY_FILE, StrategyPlan, "strategy choices")
+    return found if found is not None else StrategyPlan(seed=0, records=0)

@@ -40,6 +40,18 @@ def _check(work: Path) -> int:
     )
 
 
+def _check_configured(tmp_path: Path, toml: str) -> Path:
+    """Check a copy of the paper beside a paperlint.toml holding `toml`; the workspace."""
+    (tmp_path / "paper").mkdir()
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.write_text((REUSE / "paper.tex").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "paper" / "paperlint.toml").write_text(toml, encoding="utf-8")
+    work = tmp_path / "ws"
+    args = ["check", str(paper), "--replay", str(REUSE / "replay"), "--workdir", str(work)]
+    assert run(args) == 0
+    return work
+
+
 def _calls(work: Path) -> dict[str, int]:
     calls: dict[str, int] = {}
     for line in (work / "events.jsonl").read_text(encoding="utf-8").splitlines():
@@ -158,15 +170,7 @@ def test_every_check_appends_to_the_run_record_once(data_dir, tmp_path):
 
 
 def test_no_run_record_when_the_config_says_so(data_dir, tmp_path):
-    (tmp_path / "paper").mkdir()
-    paper = tmp_path / "paper" / "paper.tex"
-    paper.write_text((REUSE / "paper.tex").read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "paper" / "paperlint.toml").write_text(
-        "[learning]\nrecord_runs = false\n", encoding="utf-8"
-    )
-    work = tmp_path / "ws"
-    code = run(["check", str(paper), "--replay", str(REUSE / "replay"), "--workdir", str(work)])
-    assert code == 0
+    _check_configured(tmp_path, "[learning]\nrecord_runs = false\n")
     assert read_entries(data_dir).entries == []
 
 
@@ -321,16 +325,7 @@ def test_an_exploring_choice_turns_the_automation_off_and_is_recorded(
 
 def test_the_baseline_setting_makes_no_choice(tmp_path, data_dir):
     _live_trials(data_dir, 20)
-    (tmp_path / "paper").mkdir()
-    paper = tmp_path / "paper" / "paper.tex"
-    paper.write_text((REUSE / "paper.tex").read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "paper" / "paperlint.toml").write_text(
-        '[learning]\nstrategy = "baseline"\n', encoding="utf-8"
-    )
-    work = tmp_path / "ws"
-    assert (
-        run(["check", str(paper), "--replay", str(REUSE / "replay"), "--workdir", str(work)]) == 0
-    )
+    work = _check_configured(tmp_path, '[learning]\nstrategy = "baseline"\n')
     (chosen,) = _chosen(work)
     assert chosen["strategy"] == "baseline"
     assert "no choice is made" in str(chosen["reason"])
@@ -340,15 +335,6 @@ def test_automation_off_in_the_config_asks_the_prover_even_with_the_library(
     example_workspace, tmp_path
 ):
     _promote(example_workspace)
-    (tmp_path / "paper").mkdir()
-    paper = tmp_path / "paper" / "paper.tex"
-    paper.write_text((REUSE / "paper.tex").read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "paper" / "paperlint.toml").write_text(
-        "[automation]\nenabled = false\n", encoding="utf-8"
-    )
-    work = tmp_path / "ws"
-    assert (
-        run(["check", str(paper), "--replay", str(REUSE / "replay"), "--workdir", str(work)]) == 0
-    )
+    work = _check_configured(tmp_path, "[automation]\nenabled = false\n")
     assert _calls(work).get("prover") == 1
     assert "[automation]\nenabled = false" in (work / "paperlint.toml").read_text()
