@@ -425,9 +425,21 @@ def _converge(
         return None
     results = ws.load_results()
     if not converge.was_applied(results, state):
+        _keep_before_regate(ws, state.regate)
         write_results(ws, converge.rewound(results, state))
     converge.write_state(ws.root, state.model_copy(update={"applied": True}))
     return run_loop(ctx, ws.load_results(), policy, journal, until=None, progress=progress)
+
+
+def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
+    """The records and audit folders a re-gate will write over, kept under
+    `snapshots/convergence/` (the attempt numbers start again at 1)."""
+    folder = ws.snapshots / "convergence"
+    for rid in regate:
+        source = ws.audit_dir(rid)
+        if source.is_dir():
+            shutil.copytree(source, folder / "audits" / source.name, dirs_exist_ok=True)
+    write_text_atomic(folder / ws.results.name, ws.results.read_text(encoding="utf-8"))
 
 
 def learning_events(ws: Workspace) -> list[dict[str, Any]]:

@@ -49,6 +49,13 @@ def test_the_review_regates_only_the_flagged_result_and_its_dependents(tmp_path,
     assert [k for k, _ in _finished(work, "lem:max")] == ["plan", "draft", "gate", "prove", "audit"]
     lean = (work / "lean" / "Paper" / "Lem_sq.lean").read_text()
     assert "theorem lem_sq (x : ℝ) : 0 ≤ x ^ 2 := by" in lean and "0 < x" not in lean
+    # The first pass's evidence is kept: the re-gate numbers its attempts from 1 again.
+    kept = work / "snapshots" / "convergence"
+    assert (kept / "results.json").is_file()
+    assert "(hx : 0 < x)" in (kept / "audits" / "lem_sq" / "attempts" / "main-1.lean").read_text()
+    assert (
+        "(hx : 0 < x)" not in (work / "audits" / "lem_sq" / "attempts" / "main-2.lean").read_text()
+    )
     (event,) = [e for e in _events(work) if e["type"] == "convergence_reviewed"]
     assert event["flagged"] == ["lem:sq"] and event["regate"] == ["lem:sq", "thm:sq-add"]
     report = (work / "report" / "report.md").read_text()
