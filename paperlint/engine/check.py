@@ -17,6 +17,7 @@ from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
 from paperlint.engine.backends import ROLES, Backends, EdgeOptions, make_backends
 from paperlint.engine.context import EngineContext, Settings
+from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
 from paperlint.engine.summary import Summary, summarise
@@ -28,6 +29,7 @@ from paperlint.engine.workspace import (
 )
 from paperlint.errors import InputError
 from paperlint.lean import compose
+from paperlint.lean.pool import Pool
 from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
@@ -58,6 +60,8 @@ class CheckRequest:
     report: bool = True
     edges: EdgeOptions = EdgeOptions()
     allow_unpriced: bool = False
+    run: RunOptions = RunOptions()
+    """`--jobs/--executor`; the CLI's default jobs is `paperlint.lean.pool.default_jobs()`."""
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
@@ -100,6 +104,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             "check",
             request.until,
             progress,
+            request.run,
         )
     if request.report:
         write_report(ws.root)
@@ -114,18 +119,19 @@ def resume_check(
     progress: Progress | None = None,
     verifier: Verifier | None = None,
     report: bool = True,
+    run: RunOptions | None = None,
 ) -> Summary:
     ws = open_workspace(workdir)
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
     if budget:
         config = config.with_overrides(**budget)
-    run = extra.get("run", {})
-    replay_dir = run.get("replay_dir") or None
+    table = extra.get("run", {})
+    replay_dir = table.get("replay_dir") or None
     edges = EdgeOptions(
-        record=Path(run["record_dir"]) if run.get("record_dir") else None,
-        lean_replay=Path(run["lean_replay_dir"]) if run.get("lean_replay_dir") else None,
+        record=Path(table["record_dir"]) if table.get("record_dir") else None,
+        lean_replay=Path(table["lean_replay_dir"]) if table.get("lean_replay_dir") else None,
     )
-    if budget and not replay_dir and not run.get("allow_unpriced"):
+    if budget and not replay_dir and not table.get("allow_unpriced"):
         refuse_unpriced(config)
     with WorkspaceLock(ws.root):
         inventory = read_record(ws.inventory, Inventory)
@@ -134,7 +140,16 @@ def resume_check(
         replay = Path(replay_dir) if replay_dir else None
         backends = make_backends(config, replay, verifier=verifier, edges=edges)
         summary = _run(
-            ws, inventory, blueprint, config, backends, results, "resume", until, progress
+            ws,
+            inventory,
+            blueprint,
+            config,
+            backends,
+            results,
+            "resume",
+            until,
+            progress,
+            run or RunOptions(),
         )
     if report:
         write_report(ws.root)
@@ -307,6 +322,7 @@ def _run(
     command: str,
     until: str | None,
     progress: Progress | None,
+    options: RunOptions,
 ) -> Summary:
     journal = Journal(ws.events())
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
@@ -317,11 +333,64 @@ def _run(
         if missing:
             summary = _cannot_run(ws, results, journal, missing)
         else:
-            summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+            summary = _loop(ctx, results, policy, journal, backends, options, until, progress)
     finally:
         backends.verifier.close()
         _snapshot(ws, journal)
     return summary
+
+
+def _loop(
+    ctx: EngineContext,
+    results: Results,
+    policy: Policy,
+    journal: Journal,
+    backends: Backends,
+    options: RunOptions,
+    until: str | None,
+    progress: Progress | None,
+) -> Summary:
+    """The serial loop at one job on threads; else the scheduler with its runner and workers."""
+    if options.jobs <= 1 and options.executor == "threads":
+        return run_loop(ctx, results, policy, journal, until=until, progress=progress)
+    if options.executor == "ray":
+        from paperlint.engine.ray_executor import ray_run
+
+        return ray_run(ctx, results, policy, journal, backends, options, until, progress)
+    pool = worker_pool(backends, journal, options.jobs)
+    try:
+        return run_loop(
+            ctx,
+            results,
+            policy,
+            journal,
+            until=until,
+            progress=progress,
+            jobs=options.jobs,
+            pool=pool,
+        )
+    finally:
+        pool.close()
+
+
+def worker_pool(backends: Backends, journal: Journal, jobs: int) -> Pool:
+    """The Lean workers of a parallel run: a pool of warm REPLs, or the one shared verifier."""
+    from paperlint.engine.backends import report_restarts
+    from paperlint.lean.pool import SharedVerifier, VerifierPool
+
+    factory = backends.new_verifier
+    if factory is None:
+        return SharedVerifier(backends.verifier)
+
+    def start() -> Verifier:
+        worker = factory()
+        report_restarts(worker, journal.emit)
+        return worker
+
+    def replaced(reason: str) -> None:
+        journal.emit({"type": "lean_restart", "reason": reason, "rss_mb": 0})
+
+    return VerifierPool(start, jobs, first=backends.verifier, on_replace=replaced)
 
 
 def _snapshot(ws: Workspace, journal: Journal) -> None:
@@ -388,7 +457,7 @@ def build_context(
         modules={e.id: e.lean_file for e in blueprint.entries},
         deps=transitive_deps(blueprint, order),
         settings=settings,
-        ask=backends.ask_with(journal.emit, lambda: journal.spend),
+        ask=backends.ask_with(journal.emit, lambda: journal.spend, journal.lock),
         verifier=backends.verifier,
         emit=journal.emit,
     )
