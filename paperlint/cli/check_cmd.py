@@ -111,8 +111,7 @@ def check(
         fresh=fresh,
         edges=EdgeOptions(record=record, lean_replay=lean_replay),
         allow_unpriced=allow_unpriced,
-        jobs=run.jobs,
-        executor=run,
+        run=run,
     )
     return _finish(start_check(request, progress=_progress(quiet, folder)), fmt)
 
@@ -139,8 +138,7 @@ def resume(
         budget=_budget(max_cost, max_calls),
         until=until.value if until else None,
         progress=_progress(quiet, workdir),
-        jobs=run.jobs,
-        executor=run,
+        run=run,
     )
     return _finish(summary, fmt)
 
