@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from paperlint.engine.actions import Action, ActionKind, Failure
 from paperlint.engine.apply import apply
@@ -59,6 +59,9 @@ class Done:
 
     outcome: StepOutcome
     lost: bool = False
+    events: tuple[dict[str, Any], ...] = ()
+    """Events the action emitted where the journal could not see them (a Ray task): the
+    driver appends them, in order, before the action's end."""
 
 
 Work = Callable[[], Done]
@@ -67,7 +70,10 @@ Work = Callable[[], Done]
 class Runner(Protocol):
     """Where actions run: local threads (`ThreadRunner`) or Ray tasks (`ray_executor`)."""
 
-    def submit(self, work: Work, action: Action) -> Future[Done]: ...
+    def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
+        """Start `action` on `results`: `work` runs it in this process (threads); a remote
+        runner runs the same action from `results` and `action` alone."""
+        ...
 
     def close(self) -> None: ...
 
@@ -76,7 +82,7 @@ class ThreadRunner:
     def __init__(self, jobs: int) -> None:
         self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="paperlint-action")
 
-    def submit(self, work: Work, action: Action) -> Future[Done]:
+    def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
         return self._pool.submit(work)
 
     def close(self) -> None:
@@ -146,7 +152,7 @@ class Parallel:
                     continue
                 self.journal.emit(started_event(action))
             self.on_action(action, results, len(flight.running) + 1)
-            future = self.runner.submit(self._work(results, action), action)
+            future = self.runner.submit(self._work(results, action), results, action)
             flight.running[future] = action
 
     def _work(self, results: Results, action: Action) -> Work:
@@ -170,6 +176,8 @@ class Parallel:
 
     def _commit(self, results: Results, action: Action, done: Done) -> Results:
         flight = self.flight
+        for event in done.events:
+            self.journal.emit(event)
         replans = flight.replans if flight.replans is not None else {}
         if done.lost and replans.get(action, 0) < REPLANS:
             # The worker died under the action: log its end unchanged and plan it again.
