@@ -179,9 +179,7 @@ def timed_check(paper: Path, replay: Path, workdir: Path, run: RunOptions) -> tu
     return time.perf_counter() - start, (workdir / "results.json").read_text(encoding="utf-8")
 
 
-def bench(
-    n: int, jobs: list[int], *, model_s: float, lean_s: float, ray: bool
-) -> dict[str, Any]:
+def bench(n: int, jobs: list[int], *, model_s: float, lean_s: float, ray: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         paper, replay = make_paper(root / "paper", n, model_s=model_s, lean_s=lean_s)
@@ -198,7 +196,9 @@ def bench(
             wall, text = timed_check(
                 paper, replay, root / "ws-ray", RunOptions(jobs=count, executor="ray")
             )
-            rows.append({"executor": "ray", "jobs": count, "wall_s": wall, "same": text == reference})
+            rows.append(
+                {"executor": "ray", "jobs": count, "wall_s": wall, "same": text == reference}
+            )
         verdicts = json.loads(reference or "{}").get("results", [])
     base = rows[0]["wall_s"]
     for row in rows:

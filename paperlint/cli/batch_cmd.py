@@ -24,7 +24,9 @@ def batch(
         None, "--workroot", help="Put each paper's workspace in DIR/NAME (default: beside it)."
     ),
     replays: bool = typer.Option(
-        False, "--replays", help="Serve the replay-full/ or replay/ folder next to each paper that has one."
+        False,
+        "--replays",
+        help="Serve the replay-full/ or replay/ folder next to each paper that has one.",
     ),
     config: Path | None = typer.Option(None, "--config", help="A paperlint.toml for every paper."),
     fresh: bool = typer.Option(False, "--fresh", help="Discard earlier checks of these papers."),

@@ -6,8 +6,9 @@ each, up to `--jobs N` actions run at once on the chosen executor. With Ray the 
 joined (or started) once for the whole batch, so every paper's actions share its workers.
 
 `replays=True` serves, for each paper, the replay folder next to it when there is one (the
-example fixtures ship theirs: `replay-full/`, else `replay/`); a paper without one runs live, which without a model or Lean
-ends honestly `unfinished`, never with a guessed verdict. Each row says which it was.
+example fixtures ship theirs: `replay-full/`, else `replay/`); a paper without one runs live,
+which without a model or Lean ends honestly `unfinished`, never with a guessed verdict. Each
+row says which it was.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from paperlint.engine.actions import Action, ActionKind, Failure
@@ -97,7 +97,7 @@ class Flight:
     held: set[str]
     stop: Stop | None = None  # no more actions will start: why
     edge: Action | None = None  # an action found the model or Lean unavailable
-    replans: dict[Action, int] | None = None
+    replans: dict[Action, int] = field(default_factory=dict)  # after a worker died
 
     def busy(self) -> set[str]:
         return {action.result for action in self.running.values()}
@@ -125,7 +125,7 @@ class Parallel:
         self.jobs = max(1, jobs)
         self.allowed = allowed
         self.on_action = on_action
-        self.flight = Flight(running={}, held=set(), replans={})
+        self.flight = Flight(running={}, held=set())
 
     def fill(self, results: Results) -> None:
         """Start actions until every slot is taken or none is ready."""
@@ -178,11 +178,11 @@ class Parallel:
         flight = self.flight
         for event in done.events:
             self.journal.emit(event)
-        replans = flight.replans if flight.replans is not None else {}
-        if done.lost and replans.get(action, 0) < REPLANS:
-            # The worker died under the action: log its end unchanged and plan it again.
-            replans[action] = replans.get(action, 0) + 1
-            lost = Failed(action=action, failure=_lean_lost(), detail="Lean worker died")
+        if done.lost and flight.replans.get(action, 0) < REPLANS:
+            # The worker died under the action: log its end, change no record, so the same
+            # action is planned again (on a new worker).
+            flight.replans[action] = flight.replans.get(action, 0) + 1
+            lost = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail="worker died")
             self.journal.emit(finished_event(action, lost, results, results).as_event())
             return results
         new = apply(results, done.outcome, self.policy)
@@ -247,10 +247,6 @@ def run_parallel(
     return summarise(
         results, workspace=where, stop_reason=stop.reason.value if stop.reason else None
     )
-
-
-def _lean_lost() -> Failure:
-    return Failure.LEAN_UNAVAILABLE
 
 
 def edge_reason(results: Results, action: Action) -> list[str]:

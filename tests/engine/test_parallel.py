@@ -171,3 +171,55 @@ def test_a_small_synthetic_paper_is_faster_with_four_jobs_and_ends_the_same():
     assert report["verified"] == 9
     assert parallel["same"], "four jobs wrote other records than one job"
     assert parallel["wall_s"] < 0.75 * serial["wall_s"], report
+
+
+def test_until_a_stage_stops_every_result_there_as_the_serial_run_does(tmp_path):
+    fixture = example("sample-variance")
+    out = {}
+    for jobs in (1, 4):
+        workdir = tmp_path / f"ws-{jobs}"
+        start_check(
+            CheckRequest(
+                paper=fixture / "paper.tex",
+                config=Config(),
+                workdir=workdir,
+                replay=fixture / "replay",
+                until="gated",
+                report=False,
+                run=RunOptions(jobs=jobs),
+            )
+        )
+        out[jobs] = json.loads((workdir / "results.json").read_text())
+    assert out[1] == out[4]
+    assert {r["stage"] for r in out[4]["results"] if r["verdict_bearing"]} <= {"gated", "done"}
+
+
+def test_ctrl_c_lets_the_actions_in_flight_finish_then_resume_ends_as_serial(
+    tmp_path, monkeypatch, finished_runs
+):
+    from paperlint.engine import scheduler
+
+    real = scheduler.Parallel.settle
+    calls = {"n": 0}
+
+    def interrupted(self, results):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(self, results)
+
+    monkeypatch.setattr(scheduler.Parallel, "settle", interrupted)
+    workdir = tmp_path / "ws"
+    summary = _check("sample-variance", workdir, 4)
+    assert summary.interrupted
+    events = _events(workdir)
+    starts = Counter(_key(e) for e in events if e["type"] == "action_started")
+    ends = Counter(_key(e) for e in events if e["type"] == "action_finished")
+    assert starts == ends  # what was in flight at ^C finished and was committed
+    assert events[-1]["type"] == "interrupted"
+    monkeypatch.setattr(scheduler.Parallel, "settle", real)
+    resume_check(workdir, report=False, run=RunOptions(jobs=4))
+    reference, _ = finished_runs["sample-variance"]
+    assert json.loads((workdir / "results.json").read_text()) == json.loads(
+        (reference / "results.json").read_text()
+    )
