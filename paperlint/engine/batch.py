@@ -14,13 +14,12 @@ row says which it was.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperlint.config import Config
-from paperlint.engine.executors import RunOptions
+from paperlint.engine.executors import RunOptions, ray_cluster
 from paperlint.engine.summary import Summary
 from paperlint.errors import PaperlintError
 from paperlint.exitcodes import ExitCode
@@ -86,7 +85,7 @@ def run_batch(
     from paperlint.engine.check import CheckRequest, start_check
 
     rows: list[BatchRow] = []
-    with _cluster(request.run):
+    with ray_cluster(request.run):
         for paper, workdir in zip(
             request.papers, workspaces(request.papers, request.workroot), strict=True
         ):
@@ -138,29 +137,6 @@ def batch_exit_code(rows: Sequence[BatchRow]) -> ExitCode:
     for row in rows:
         total.update(row.counts)
     return Summary(counts=dict(total)).exit_code
-
-
-@contextmanager
-def _cluster(run: RunOptions) -> Iterator[None]:
-    """Join or start the Ray cluster once for every paper of the batch."""
-    if run.executor != "ray":
-        yield
-        return
-    import ray
-
-    started = not ray.is_initialized()
-    if started:
-        ray.init(
-            address=run.address,
-            include_dashboard=False,
-            log_to_driver=False,
-            configure_logging=False,
-        )
-    try:
-        yield
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def render_table(rows: Sequence[BatchRow]) -> str:

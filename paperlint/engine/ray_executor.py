@@ -21,13 +21,13 @@ flight a call cap can then be passed by at most the re-asks in flight.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperlint.engine.actions import Action
-from paperlint.engine.executors import RunOptions, require_ray
+from paperlint.engine.executors import RunOptions, ray_cluster
 from paperlint.engine.plan import Spend
 from paperlint.engine.run import Journal
 from paperlint.engine.scheduler import Done, Work, run_parallel
@@ -40,7 +40,6 @@ from paperlint.lean.verifier import (
     LeanContext,
     Outcome,
 )
-from paperlint.records import EventLog
 from paperlint.records.results import Results
 
 if TYPE_CHECKING:
@@ -65,71 +64,57 @@ def ray_run(
     until: str | None,
     progress: Progress | None,
 ) -> Summary:
-    require_ray()
-    import ray
-
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(
-            address=options.address,
-            include_dashboard=False,
-            log_to_driver=False,
-            configure_logging=False,
-        )
     live_lean = backends.new_verifier is not None
-    runner = RayRunner(ctx.ws.root, max(1, options.jobs), live_lean=live_lean)
-    try:
-        return run_parallel(
-            ctx,
-            results,
-            policy,
-            journal,
-            jobs=options.jobs,
-            until=until,
-            progress=progress,
-            runner=runner,
-        )
-    finally:
-        runner.close()
-        if started_here:
-            ray.shutdown()
+    with ray_cluster(options):
+        runner = RayRunner(ctx.ws.root, live_lean=live_lean, spend=lambda: journal.spend)
+        try:
+            return run_parallel(
+                ctx,
+                results,
+                policy,
+                journal,
+                jobs=options.jobs,
+                until=until,
+                progress=progress,
+                runner=runner,
+            )
+        finally:
+            runner.close()
 
 
 class RayRunner:
     """Actions as Ray tasks; one `LeanWorker` actor leased by each task in flight."""
 
-    def __init__(self, root: Path, size: int, *, live_lean: bool) -> None:
+    def __init__(self, root: Path, *, live_lean: bool, spend: Callable[[], Spend]) -> None:
         import ray
 
         self.root = str(root)
+        self._spend = spend
         self._memory = (WORKER_FOOTPRINT_MB if live_lean else REPLAY_WORKER_MB) * MB
         self._worker_class = ray.remote(LeanWorker)
         self._task = ray.remote(max_retries=0)(remote_action)
         self._idle: list[Any] = []
-        self._started = 0
-        self._size = size
+        self.started = 0  # actors started; at most one per action in flight is busy
         self._lock = threading.Lock()
 
     def _actor(self) -> Any:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-            self._started += 1
+            self.started += 1
         return self._worker_class.options(memory=self._memory).remote(self.root)
 
     def _give_back(self, actor: Any, lost: bool) -> None:
         import ray
 
         if lost:
-            ray.kill(actor)
-            with self._lock:
-                self._started -= 1
+            ray.kill(actor)  # a dead or suspect actor: the next task starts a new one
             return
         with self._lock:
             self._idle.append(actor)
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
-        spent = Journal(EventLog(Path(self.root) / "events.jsonl")).spend
+        spent = self._spend()
         actor = self._actor()
         ref = self._task.remote(self.root, results, action, (spent.calls, spent.cost_usd), actor)
         done: Future[Done] = Future()
