@@ -92,7 +92,11 @@ class RayRunner:
         self._spend = spend
         self._memory = (WORKER_FOOTPRINT_MB if live_lean else REPLAY_WORKER_MB) * MB
         self._worker_class = ray.remote(LeanWorker)
-        self._task = ray.remote(max_retries=0)(remote_action)
+        # An action mostly waits (on a model, on its Lean actor): it reserves no CPU, or a
+        # two-core machine would run two at a time whatever --jobs says. A warm REPL's actor
+        # does the CPU work and reserves one core and its memory.
+        self._task = ray.remote(num_cpus=0, max_retries=0)(remote_action)
+        self._cpus = 1 if live_lean else 0
         self._idle: list[Any] = []
         self.started = 0  # actors started; at most one per action in flight is busy
         self._lock = threading.Lock()
@@ -102,7 +106,9 @@ class RayRunner:
             if self._idle:
                 return self._idle.pop()
             self.started += 1
-        return self._worker_class.options(memory=self._memory).remote(self.root)
+        return self._worker_class.options(memory=self._memory, num_cpus=self._cpus).remote(
+            self.root
+        )
 
     def _give_back(self, actor: Any, lost: bool) -> None:
         import ray
