@@ -63,7 +63,7 @@ def budget_left(policy: Policy, spend: Spend) -> bool:
 
 def plan(results: Results, order: list[str], policy: Policy, spend: Spend) -> Action | Stop:
     """The one next action (`ready(...)[0]` with no dependency gate): the serial queue."""
-    decision = ready(results, order, policy, spend)
+    decision = ready(results, order, policy, spend, limit=1)
     return decision[0] if isinstance(decision, list) else decision
 
 
@@ -75,6 +75,7 @@ def ready(
     *,
     deps: Mapping[str, Sequence[str]] | None = None,
     busy: Collection[str] = (),
+    limit: int | None = None,
 ) -> list[Action] | Stop:
     """Every action that may start now, in queue order; `Stop` when none ever will.
 
@@ -84,6 +85,7 @@ def ready(
     records as the serial queue would, and the final records do not depend on the order in
     which actions finish. `[]` means "wait for an action in flight". No budget left with
     work still to do is `Stop(budget_exhausted)`; the caller lets what is in flight finish.
+    `limit` ends the scan once that many are found (the serial queue needs one).
     """
     by_id = {r.id: r for r in results.results}
     working: set[str] = set()  # results with work left (in flight, waiting or ready)
@@ -101,6 +103,8 @@ def ready(
             if not budget_left(policy, spend):
                 return Stop(UnfinishedReason.BUDGET_EXHAUSTED)
             found.append(action)
+            if limit is not None and len(found) >= limit:
+                break
     if not found and not working:
         return Stop(None)
     return found

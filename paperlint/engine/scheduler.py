@@ -140,6 +140,7 @@ class Parallel:
                     self.journal.spend,
                     deps=self.ctx.deps,
                     busy=flight.busy(),
+                    limit=1,  # one at a time: each start changes the spend the next is checked by
                 )
                 if isinstance(decision, Stop):
                     flight.stop = decision
