@@ -63,6 +63,7 @@ def _root(
 def _register_commands() -> None:
     # Imported for their side effect: each module decorates its commands onto `app`.
     from paperlint.cli import (  # noqa: F401
+        batch_cmd,
         check_cmd,
         lean_cmd,
         lean_tools_cmd,

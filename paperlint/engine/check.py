@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
 from paperlint.engine.backends import ROLES, Backends, EdgeOptions, make_backends
 from paperlint.engine.context import EngineContext, Settings
+from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
 from paperlint.engine.summary import Summary, summarise
@@ -28,6 +30,7 @@ from paperlint.engine.workspace import (
 )
 from paperlint.errors import InputError
 from paperlint.lean import compose
+from paperlint.lean.pool import Pool
 from paperlint.lean.verifier import Verifier
 from paperlint.learning.offer import Offered, read_offer, write_offer
 from paperlint.learning.strategy import StrategyPlan, read_strategies, write_strategies
@@ -60,6 +63,8 @@ class CheckRequest:
     report: bool = True
     edges: EdgeOptions = EdgeOptions()
     allow_unpriced: bool = False
+    run: RunOptions = RunOptions()
+    """`--jobs/--executor`; the CLI's default jobs is `paperlint.lean.pool.default_jobs()`."""
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
@@ -104,6 +109,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             "check",
             request.until,
             progress,
+            request.run,
         )
     record_run(request.config, ws.root)
     if request.report:
@@ -172,18 +178,19 @@ def resume_check(
     progress: Progress | None = None,
     verifier: Verifier | None = None,
     report: bool = True,
+    run: RunOptions | None = None,
 ) -> Summary:
     ws = open_workspace(workdir)
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
     if budget:
         config = config.with_overrides(**budget)
-    run = extra.get("run", {})
-    replay_dir = run.get("replay_dir") or None
+    table = extra.get("run", {})
+    replay_dir = table.get("replay_dir") or None
     edges = EdgeOptions(
-        record=Path(run["record_dir"]) if run.get("record_dir") else None,
-        lean_replay=Path(run["lean_replay_dir"]) if run.get("lean_replay_dir") else None,
+        record=Path(table["record_dir"]) if table.get("record_dir") else None,
+        lean_replay=Path(table["lean_replay_dir"]) if table.get("lean_replay_dir") else None,
     )
-    if budget and not replay_dir and not run.get("allow_unpriced"):
+    if budget and not replay_dir and not table.get("allow_unpriced"):
         refuse_unpriced(config)
     with WorkspaceLock(ws.root):
         inventory = read_record(ws.inventory, Inventory)
@@ -192,7 +199,16 @@ def resume_check(
         replay = Path(replay_dir) if replay_dir else None
         backends = make_backends(config, replay, verifier=verifier, edges=edges)
         summary = _run(
-            ws, inventory, blueprint, config, backends, results, "resume", until, progress
+            ws,
+            inventory,
+            blueprint,
+            config,
+            backends,
+            results,
+            "resume",
+            until,
+            progress,
+            run or RunOptions(),
         )
     record_run(config, ws.root)
     if report:
@@ -366,6 +382,7 @@ def _run(
     command: str,
     until: str | None,
     progress: Progress | None,
+    options: RunOptions,
 ) -> Summary:
     journal = Journal(ws.events())
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
@@ -379,9 +396,13 @@ def _run(
         if missing:
             summary = _cannot_run(ws, results, journal, missing)
         else:
-            summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+            summary = _loop(ctx, results, policy, journal, backends, options, until, progress)
             if until is None and config.learning.convergence:
-                summary = _converge(ctx, blueprint, policy, journal, progress) or summary
+
+                def again(rewound: Results) -> Summary:
+                    return _loop(ctx, rewound, policy, journal, backends, options, None, progress)
+
+                summary = _converge(ctx, blueprint, policy, journal, again) or summary
     finally:
         backends.verifier.close()
         _snapshot(ws, journal)
@@ -393,7 +414,7 @@ def _converge(
     blueprint: Blueprint,
     policy: Policy,
     journal: Journal,
-    progress: Progress | None,
+    loop: Callable[[Results], Summary],
 ) -> Summary | None:
     """The final convergence review (engine.converge): asked once per check, applied once."""
     from paperlint.blueprint.graph import graph_of
@@ -428,7 +449,7 @@ def _converge(
         _keep_before_regate(ws, state.regate)
         write_results(ws, converge.rewound(results, state))
     converge.write_state(ws.root, state.model_copy(update={"applied": True}))
-    return run_loop(ctx, ws.load_results(), policy, journal, until=None, progress=progress)
+    return loop(ws.load_results())
 
 
 def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
@@ -463,6 +484,59 @@ def learning_events(ws: Workspace) -> list[dict[str, Any]]:
         lemmas = [m.name for m in offered.lemmas]
         events.append(LibraryOffered(lemmas=lemmas, skipped=list(offered.skipped)).as_event())
     return events
+
+
+def _loop(
+    ctx: EngineContext,
+    results: Results,
+    policy: Policy,
+    journal: Journal,
+    backends: Backends,
+    options: RunOptions,
+    until: str | None,
+    progress: Progress | None,
+) -> Summary:
+    """The serial loop at one job on threads; else the scheduler with its runner and workers."""
+    if options.jobs <= 1 and options.executor == "threads":
+        return run_loop(ctx, results, policy, journal, until=until, progress=progress)
+    if options.executor == "ray":
+        from paperlint.engine.ray_executor import ray_run
+
+        return ray_run(ctx, results, policy, journal, backends, options, until, progress)
+    pool = worker_pool(backends, journal, options.jobs)
+    try:
+        return run_loop(
+            ctx,
+            results,
+            policy,
+            journal,
+            until=until,
+            progress=progress,
+            jobs=options.jobs,
+            pool=pool,
+        )
+    finally:
+        pool.close()
+
+
+def worker_pool(backends: Backends, journal: Journal, jobs: int) -> Pool:
+    """The Lean workers of a parallel run: a pool of warm REPLs, or the one shared verifier."""
+    from paperlint.engine.backends import report_restarts
+    from paperlint.lean.pool import SharedVerifier, VerifierPool
+
+    factory = backends.new_verifier
+    if factory is None:
+        return SharedVerifier(backends.verifier)
+
+    def start() -> Verifier:
+        worker = factory()
+        report_restarts(worker, journal.emit)
+        return worker
+
+    def replaced(reason: str) -> None:
+        journal.emit({"type": "lean_restart", "reason": reason, "rss_mb": 0})
+
+    return VerifierPool(start, jobs, first=backends.verifier, on_replace=replaced)
 
 
 def _snapshot(ws: Workspace, journal: Journal) -> None:
@@ -538,7 +612,7 @@ def build_context(
         modules={e.id: e.lean_file for e in blueprint.entries},
         deps=transitive_deps(blueprint, order),
         settings=settings,
-        ask=backends.ask_with(journal.emit, lambda: journal.spend),
+        ask=backends.ask_with(journal.emit, lambda: journal.spend, journal.lock),
         verifier=backends.verifier,
         emit=journal.emit,
     )

@@ -8,6 +8,7 @@ model or Lean.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from paperlint.domain import INPUT_KINDS
@@ -61,7 +62,34 @@ def budget_left(policy: Policy, spend: Spend) -> bool:
 
 
 def plan(results: Results, order: list[str], policy: Policy, spend: Spend) -> Action | Stop:
+    """The one next action (`ready(...)[0]` with no dependency gate): the serial queue."""
+    decision = ready(results, order, policy, spend, limit=1)
+    return decision[0] if isinstance(decision, list) else decision
+
+
+def ready(
+    results: Results,
+    order: list[str],
+    policy: Policy,
+    spend: Spend,
+    *,
+    deps: Mapping[str, Sequence[str]] | None = None,
+    busy: Collection[str] = (),
+    limit: int | None = None,
+) -> list[Action] | Stop:
+    """Every action that may start now, in queue order; `Stop` when none ever will.
+
+    One action per result (its active obligation); `busy` are results with an action in
+    flight. With `deps`, a result waits while any of its dependencies still has work to do,
+    because its inputs read their accepted Lean: so whatever runs in parallel reads the same
+    records as the serial queue would, and the final records do not depend on the order in
+    which actions finish. `[]` means "wait for an action in flight". No budget left with
+    work still to do is `Stop(budget_exhausted)`; the caller lets what is in flight finish.
+    `limit` ends the scan once that many are found (the serial queue needs one).
+    """
     by_id = {r.id: r for r in results.results}
+    working: set[str] = set()  # results with work left (in flight, waiting or ready)
+    found: list[Action] = []
     for result_id in order:
         record = by_id.get(result_id)
         if record is None or not is_open(record):
@@ -69,10 +97,17 @@ def plan(results: Results, order: list[str], policy: Policy, spend: Spend) -> Ac
         action = next_action(record, policy)
         if action is None:
             continue
-        if not budget_left(policy, spend):
-            return Stop(UnfinishedReason.BUDGET_EXHAUSTED)
-        return action
-    return Stop(None)
+        blocked = result_id in busy or any(d in working for d in (deps or {}).get(result_id, ()))
+        working.add(result_id)
+        if not blocked:
+            if not budget_left(policy, spend):
+                return Stop(UnfinishedReason.BUDGET_EXHAUSTED)
+            found.append(action)
+            if limit is not None and len(found) >= limit:
+                break
+    if not found and not working:
+        return Stop(None)
+    return found
 
 
 def next_action(record: ResultRecord, policy: Policy) -> Action | None:
