@@ -102,7 +102,7 @@ def action(kind: ActionKind, **kw: Any) -> Action:
 
 def record(kind: str = "lemma", **fields: Any) -> ResultRecord:
     work = fields.pop("work", {})
-    return ResultRecord(id="lem:a", number="1", kind=kind, work=ResultWork(**work), **fields)
+    return ResultRecord(id="lem:a", number="1", kind=kind, **fields).with_work(ResultWork(**work))
 
 
 def with_work(before: ResultRecord, **work: Any) -> ResultRecord:

@@ -47,8 +47,7 @@ def done_record() -> ResultRecord:
         stage=Stage.DONE,
         verdict=Verdict.VERIFIED_UNCONDITIONAL,
         evidence=evidence,
-        work=work,
-    )
+    ).with_work(work)
 
 
 def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -113,11 +113,17 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def evolve(model: M, **changes: Any) -> M:
-    """`model` with `changes`; a misspelt field is an error, not a silently dropped key."""
+    """`model` with `changes`; a misspelt field is an error, not a silently dropped key.
+
+    A result record's `work` (its working state, not a contract field) is set the same way."""
+    work = changes.pop("work", None) if isinstance(model, ResultRecord) else None
     unknown = sorted(set(changes) - set(type(model).model_fields))
     if unknown:
         raise TypeError(f"{type(model).__name__} has no field {', '.join(unknown)}")
-    return model.model_copy(update=changes)
+    copy = model.model_copy(update=changes)
+    if isinstance(copy, ResultRecord) and work is not None:
+        return cast(M, copy.with_work(work))
+    return copy
 
 
 def reopen(record: ResultRecord, **work: Any) -> ResultRecord:
