@@ -8,10 +8,19 @@ from paperlint.agents.inputs import ProverInputs
 from paperlint.agents.outputs import ProverOutput, StepObligation
 from paperlint.domain import Role
 from paperlint.engine import ports, prompts
-from paperlint.engine.actions import ActionKind, ProofCheck
+from paperlint.engine.actions import Action, ActionKind, ProofCheck
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen
+from paperlint.engine.policy import Policy, prover_model
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    gated,
+    in_issue_review,
+    reopen,
+)
 from paperlint.engine.steps.effects import ask, base_context, lean, prompt_context, write_text
 from paperlint.lean.compose import parse_declaration
 from paperlint.lean.verifier import LeanCheck, LeanContext
@@ -152,4 +161,23 @@ def _attempted(
     return ob, Suspicion(obligation=ob.id, reason=why)
 
 
-STEP = Step(kind=ActionKind.PROVE, role=Role.PROVER, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """Gated, no issue under review: the first open obligation, on the ladder's model."""
+    if not gated(record) or in_issue_review(record):
+        return None
+    active = next((o for o in record.work.obligations if o.status == "open"), None)
+    if active is None:
+        return None
+    attempt = active.attempts + 1
+    return Action(
+        kind=ActionKind.PROVE,
+        result=record.id,
+        obligation=active.id,
+        attempt=attempt,
+        model=prover_model(policy, attempt),
+    )
+
+
+STEP = Step(
+    kind=ActionKind.PROVE, role=Role.PROVER, ready=ready, inputs=inputs, run=run, apply=apply
+)
