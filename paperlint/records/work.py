@@ -1,4 +1,5 @@
-"""Per-result working state of the engine, kept inside `results.json`.
+"""Per-result working state of the engine, kept in `engine/state-<sha>.json` beside
+`results.json` (`paperlint.records.state`; docs/workspace.md), never in the contract.
 
 Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`; this record
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
