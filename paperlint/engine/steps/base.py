@@ -94,8 +94,9 @@ def statement_only(record: ResultRecord) -> bool:
 
 
 def gated(record: ResultRecord) -> bool:
-    """A verdict-bearing result whose statement passed the gate: proof work may start."""
-    return record.work.fingerprint is not None and not statement_only(record)
+    """A result to prove, routed, whose statement passed the gate: proof work may start."""
+    work = record.work
+    return work.fingerprint is not None and work.plan is not None and not statement_only(record)
 
 
 def in_issue_review(record: ResultRecord) -> bool:
