@@ -13,6 +13,7 @@ from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
 from paperlint.records.state import ENGINE_STATE_SCHEMA, is_state_path
+from paperlint.records.work import ResultWork
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = ROOT / "fixtures" / "workspaces" / "v1-sample-variance"
@@ -141,3 +142,51 @@ def test_the_engine_refuses_a_state_file_it_did_not_write(old, edit, message):
 def _point(ws: Workspace, path: str) -> None:
     data = _json(ws.results)
     (ws.results).write_text(json.dumps({**data, "engine_state": path}))
+
+
+def _state_named(ws: Workspace, text: str) -> str:
+    """A state file whose name matches its (bad) content: only its shape can refuse it."""
+    import hashlib
+
+    name = f"engine/state-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    (ws.root / name).write_text(text)
+    return name
+
+
+@pytest.mark.parametrize(
+    ("results_json", "message"),
+    [
+        (None, "record not found"),
+        ("{", "not JSON"),
+        ("[]", "not a JSON object"),
+        ('{"schema": "paperlint.results/9"}', "not a valid Results record"),
+        ('{"schema": "paperlint.results/2", "results": [{"id": 1}]}', "not a valid Results"),
+        (
+            '{"schema": "paperlint.results/1", "results": [{"id": "a", "number": null, '
+            '"kind": "lemma", "work": {"gates": 3}}]}',
+            "not a valid engine state record",
+        ),
+    ],
+    ids=["missing", "not-json", "not-object", "unknown-schema", "bad-record", "bad-v1-work"],
+)
+def test_load_refuses_what_it_cannot_read(tmp_path, results_json, message):
+    path = tmp_path / "results.json"
+    if results_json is not None:
+        path.write_text(results_json)
+    with pytest.raises(StateError, match=message):
+        load_results_at(path)
+
+
+def test_a_well_named_state_of_the_wrong_shape_is_refused(old):
+    ws, data = _migrated(old)
+    name = _state_named(ws, '{"schema": "paperlint.engine-state/1", "work": {"x": {"gates": 1}}}')
+    _point(ws, name)
+    with pytest.raises(StateError, match="not a valid engine state record"):
+        ws.load_results()
+
+
+def test_a_workspace_never_worked_on_has_empty_working_state(tmp_path):
+    path = tmp_path / "results.json"
+    entry = {"id": "a", "number": None, "kind": "lemma"}
+    path.write_text(json.dumps({"schema": RESULTS_SCHEMA, "results": [entry]}))
+    assert load_results_at(path).results[0].work == ResultWork()
