@@ -25,7 +25,7 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class FailedAttempt(_Record):
+class FailedProof(_Record):
     attempt: int
     model: str
     file: str  # the candidate, under audits/<id>/
@@ -38,7 +38,7 @@ class Obligation(_Record):
     status: Literal["open", "proved", "failed"] = "open"
     proof: str | None = None  # the accepted declaration text
     attempts: int = 0
-    failures: list[FailedAttempt] = Field(default_factory=list)
+    failures: list[FailedProof] = Field(default_factory=list)
 
 
 class Suspicion(_Record):

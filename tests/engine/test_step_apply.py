@@ -55,7 +55,7 @@ from paperlint.records.results import (
 )
 from paperlint.records.work import (
     CounterexampleCheck,
-    FailedAttempt,
+    FailedProof,
     FinalAudit,
     Obligation,
     ResultWork,
@@ -372,8 +372,8 @@ def _proved(
     )
 
 
-def _failure(attempt: int) -> FailedAttempt:
-    return FailedAttempt(
+def _failure(attempt: int) -> FailedProof:
+    return FailedProof(
         attempt=attempt,
         model="cheap",
         file=f"audits/lem_a/attempts/s1-{attempt}.lean",

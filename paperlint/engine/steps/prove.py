@@ -27,7 +27,7 @@ from paperlint.lean.verifier import LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage
-from paperlint.records.work import FailedAttempt, Obligation, Suspicion
+from paperlint.records.work import FailedProof, Obligation, Suspicion
 
 MAX_FAILURES_KEPT = 5
 
@@ -144,7 +144,7 @@ def _attempted(
     attempts = ob.attempts + 1
     if outcome.check.accepted:
         return evolve(ob, attempts=attempts, status="proved", proof=outcome.accepted_text), None
-    failure = FailedAttempt(
+    failure = FailedProof(
         attempt=outcome.action.attempt,
         model=outcome.action.model or "",
         file=outcome.check.file,
