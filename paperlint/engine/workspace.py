@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from paperlint.errors import StateError
 from paperlint.records import EventLog, WorkspaceLock, write_record
 from paperlint.records.layout import safe_name
-from paperlint.records.migrate import upgrade
+from paperlint.records.migrate import read_json_object, upgrade
 from paperlint.records.results import RESULTS_SCHEMA, Results
 from paperlint.records.state import (
     STATE_DIR,
@@ -111,7 +111,7 @@ def open_workspace(folder: Path) -> Workspace:
 
 def load_results_at(path: Path) -> Results:
     """`results.json` at `path` and the engine state it names (relative to its folder)."""
-    raw = _read_json(path)
+    raw = read_json_object(path)
     try:
         upgraded = upgrade(raw)
         results = Results.model_validate(upgraded.results)
@@ -126,18 +126,6 @@ def load_results_at(path: Path) -> Results:
     return attach(results, state)
 
 
-def _read_json(path: Path) -> dict[str, object]:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise StateError(f"{path}: record not found") from exc
-    except ValueError as exc:
-        raise StateError(f"{path}: not JSON: {exc}") from exc
-    if not isinstance(raw, dict):
-        raise StateError(f"{path}: not a JSON object")
-    return raw
-
-
 def _read_state(folder: Path, rel: str) -> EngineState:
     if not is_state_path(rel):
         raise StateError(f"{folder / 'results.json'}: {rel!r} is not an engine state file name")
@@ -148,7 +136,11 @@ def _read_state(folder: Path, rel: str) -> EngineState:
         raise StateError(f"{path}: the engine state results.json names is missing") from exc
     if not matches_name(rel, data):
         raise StateError(f"{path}: the engine state does not match its name (edited?)")
-    return _state(path, json.loads(data))
+    try:
+        raw = json.loads(data)
+    except ValueError as exc:
+        raise StateError(f"{path}: the engine state is not JSON: {exc}") from exc
+    return _state(path, raw)
 
 
 def _state(path: Path, raw: object) -> EngineState:
@@ -178,7 +170,7 @@ def migrate_workspace(folder: Path) -> str | None:
     current already. Only `results.json` changes shape; nothing else is rewritten."""
     ws = open_workspace(folder)
     with WorkspaceLock(ws.root):
-        schema = _read_json(ws.results).get("schema")
+        schema = read_json_object(ws.results).get("schema")
         if schema == RESULTS_SCHEMA:
             return None
         write_results(ws, ws.load_results())

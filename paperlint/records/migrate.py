@@ -55,8 +55,8 @@ def _split(entry: Any, work: dict[str, Any]) -> Any:
     return rest
 
 
-def read_results(path: Path) -> Results:
-    """The contract record at `path`, of any known version (the working state is not read)."""
+def read_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in `path`; StateError when it is missing, not JSON or not an object."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
@@ -64,8 +64,13 @@ def read_results(path: Path) -> Results:
     except ValueError as exc:
         raise StateError(f"{path}: not JSON: {exc}") from exc
     if not isinstance(raw, dict):
-        raise StateError(f"{path}: not a results record")
+        raise StateError(f"{path}: not a JSON object")
+    return raw
+
+
+def read_results(path: Path) -> Results:
+    """The contract record at `path`, of any known version (the working state is not read)."""
     try:
-        return Results.model_validate(upgrade(raw).results)
+        return Results.model_validate(upgrade(read_json_object(path)).results)
     except (ValueError, ValidationError) as exc:
         raise StateError(f"{path}: not a valid Results record: {exc}") from exc

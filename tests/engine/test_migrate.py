@@ -177,11 +177,18 @@ def test_load_refuses_what_it_cannot_read(tmp_path, results_json, message):
         load_results_at(path)
 
 
-def test_a_well_named_state_of_the_wrong_shape_is_refused(old):
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"schema": "paperlint.engine-state/1", "work": {"x": {"gates": 1}}}', "not a valid"),
+        ("{not json", "the engine state is not JSON"),
+    ],
+    ids=["wrong-shape", "not-json"],
+)
+def test_a_well_named_state_that_is_wrong_inside_is_refused(old, text, message):
     ws, data = _migrated(old)
-    name = _state_named(ws, '{"schema": "paperlint.engine-state/1", "work": {"x": {"gates": 1}}}')
-    _point(ws, name)
-    with pytest.raises(StateError, match="not a valid engine state record"):
+    _point(ws, _state_named(ws, text))
+    with pytest.raises(StateError, match=message):
         ws.load_results()
 
 
