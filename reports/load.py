@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from paperlint.errors import StateError
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
+from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.reports.lean_text import find_declaration, first_declaration
 from paperlint.reports.since import load_since
@@ -129,7 +130,7 @@ def load_workspace(workspace: Path) -> ReportData:
             "folder `paperlint check` created, e.g. paper.paperlint/"
         )
     notes: list[str] = []
-    results = read_record(results_path, Results)
+    results = read_results(results_path)
     inventory = _load_inventory(workspace, notes)
     blueprint = _load_blueprint(workspace, notes)
     events = _load_events(workspace, notes)

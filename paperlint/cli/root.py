@@ -69,6 +69,7 @@ def _register_commands() -> None:
         lean_tools_cmd,
         library_cmd,
         mcp_cmd,
+        migrate_cmd,
         preflight_cmd,
         report_cmd,
         revise_cmd,

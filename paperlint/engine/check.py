@@ -37,6 +37,7 @@ from paperlint.learning.strategy import StrategyPlan, read_strategies, write_str
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.layout import transitive_deps
+from paperlint.records.migrate import read_results
 from paperlint.records.results import (
     Evidence,
     ResultRecord,
@@ -44,7 +45,7 @@ from paperlint.records.results import (
     Stage,
     UnfinishedReason,
 )
-from paperlint.records.store import write_text_atomic
+from paperlint.records.store import write_bytes_atomic, write_text_atomic
 from paperlint.reports import write_report
 
 log = logging.getLogger(__name__)
@@ -542,9 +543,11 @@ def worker_pool(backends: Backends, journal: Journal, jobs: int) -> Pool:
 def _snapshot(ws: Workspace, journal: Journal) -> None:
     """A checkpoint of the records at the end of every run (design §3 `snapshots/`)."""
     folder = ws.snapshots / f"event-{journal.seq:06d}"
-    for path in (ws.results, ws.blueprint, ws.inventory):
+    state = read_results(ws.results).engine_state if ws.results.exists() else None
+    paths = [ws.results, ws.blueprint, ws.inventory, *([ws.root / state] if state else [])]
+    for path in paths:
         if path.exists():
-            write_text_atomic(folder / path.name, path.read_text(encoding="utf-8"))
+            write_bytes_atomic(folder / ws.rel(path), path.read_bytes())
 
 
 def _cannot_run(

@@ -8,17 +8,26 @@ from paperlint.agents.inputs import ProverInputs
 from paperlint.agents.outputs import ProverOutput, StepObligation
 from paperlint.domain import Role
 from paperlint.engine import ports, prompts
-from paperlint.engine.actions import ActionKind, ProofCheck
+from paperlint.engine.actions import Action, ActionKind, ProofCheck
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen
+from paperlint.engine.policy import Policy, prover_model
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    gated,
+    in_issue_review,
+    reopen,
+)
 from paperlint.engine.steps.effects import ask, base_context, lean, prompt_context, write_text
 from paperlint.lean.compose import parse_declaration
 from paperlint.lean.verifier import LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage
-from paperlint.records.work import FailedAttempt, Obligation, Suspicion
+from paperlint.records.work import FailedProof, Obligation, Suspicion
 
 MAX_FAILURES_KEPT = 5
 
@@ -138,7 +147,7 @@ def _attempted(
     attempts = ob.attempts + 1
     if outcome.check.accepted:
         return evolve(ob, attempts=attempts, status="proved", proof=outcome.accepted_text), None
-    failure = FailedAttempt(
+    failure = FailedProof(
         attempt=outcome.action.attempt,
         model=outcome.action.model or "",
         file=outcome.check.file,
@@ -155,4 +164,23 @@ def _attempted(
     return ob, Suspicion(obligation=ob.id, reason=why)
 
 
-STEP = Step(kind=ActionKind.PROVE, role=Role.PROVER, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """Gated, no issue under review: the first open obligation, on the ladder's model."""
+    if not gated(record) or in_issue_review(record):
+        return None
+    active = next((o for o in record.work.obligations if o.status == "open"), None)
+    if active is None:
+        return None
+    attempt = active.attempts + 1
+    return Action(
+        kind=ActionKind.PROVE,
+        result=record.id,
+        obligation=active.id,
+        attempt=attempt,
+        model=prover_model(policy, attempt),
+    )
+
+
+STEP = Step(
+    kind=ActionKind.PROVE, role=Role.PROVER, ready=ready, inputs=inputs, run=run, apply=apply
+)
