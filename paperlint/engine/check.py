@@ -462,6 +462,8 @@ def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
         if source.is_dir():
             shutil.copytree(source, folder / "audits" / source.name, dirs_exist_ok=True)
     write_text_atomic(folder / ws.results.name, ws.results.read_text(encoding="utf-8"))
+    if ws.state_dir.is_dir():  # the engine state results.json names (records/state.py)
+        shutil.copytree(ws.state_dir, folder / ws.state_dir.name, dirs_exist_ok=True)
 
 
 def learning_events(ws: Workspace) -> list[dict[str, Any]]:

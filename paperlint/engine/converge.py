@@ -143,11 +143,12 @@ def rewound(results: Results, state: ConvergenceState) -> Results:
     for record in results.results:
         if record.id in regate:
             record = rewind(record, "re-gate")
-            update: dict[str, object] = {"notes": [MARK]}
+            record = record.model_copy(update={"notes": [MARK]}).with_work(record.work)
             if record.id in reasons:
                 feedback = "convergence review: " + "; ".join(reasons[record.id])
-                update["work"] = record.work.model_copy(update={"draft_feedback": feedback})
-            record = record.model_copy(update=update)
+                record = record.with_work(
+                    record.work.model_copy(update={"draft_feedback": feedback})
+                )
         records.append(record)
     return results.model_copy(update={"results": records})
 
