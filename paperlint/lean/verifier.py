@@ -211,7 +211,9 @@ def accept(
                 f"{report.hint or 'no #print axioms answer'}",
             }
         )
-    bad = sorted({a for a in axioms if a not in allowlist or a == "sorryAx"})
+    from paperlint.lean.messages import disallowed_axioms  # messages imports this module
+
+    bad = disallowed_axioms(axioms, allowlist)
     if bad:
         return checked.model_copy(
             update={
