@@ -56,12 +56,24 @@ def render_prompt(task: str, inputs: Mapping[str, Any]) -> Prompt:
     if task not in OUTPUT_MODELS:
         raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
     template = _environment().get_template(f"{task}.j2")
-    variables = {**inputs, "task": task, "schema": to_json(output_schema(task))}
+    variables = {
+        **inputs,
+        "task": task,
+        "schema": to_json(output_schema(task)),
+        "lean_fields": lean_field_names(task),
+    }
     context = template.new_context(variables)
     system = "".join(template.blocks["system"](context)).strip() + "\n"
     context = template.new_context(variables)
     user = "".join(template.blocks["user"](context)).strip() + "\n"
     return Prompt(system=system, user=user)
+
+
+def lean_field_names(task: str) -> list[str]:
+    """The task's Lean-valued fields as the prompt names them (`obligations[].lean`)."""
+    from paperlint.agents.fences import LEAN_FIELDS
+
+    return [".".join(path).replace(".*", "[]") for path in LEAN_FIELDS.get(task, ())]
 
 
 def data_block(text: object, name: str) -> str:
