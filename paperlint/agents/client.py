@@ -46,6 +46,8 @@ class Completion:
     """None when unknown; never a made-up 0 (a priced free model is a real 0)."""
     prompt_drift: bool = False
     """Replay only: the recorded prompt hash differs from the prompt sent now."""
+    template_drift: bool = False
+    """Replay only: the answer was recorded with another prompt template than today's."""
     model: str | None = None
     """The model string actually used, when the client chose it (replay routes every role to
     `paperlint-replay/<role>`)."""
