@@ -71,9 +71,11 @@ def parse_declarations(
     """The response's `declarations`, or None when it has none (upstream REPL, flag off, or a
     command that declares nothing: the REPL omits empty lists, so the two look alike).
 
+    An empty list is None too: lean-interact's `CommandResponse` defaults the field to `[]`,
+    so its dump of an upstream answer carries `"declarations": []`, which says nothing.
     Raises ValueError on an entry that is not shaped like the fork's `DeclarationInfo`."""
     entries = raw.get("declarations")
-    if entries is None:
+    if entries is None or entries == []:
         return None
     if not isinstance(entries, list):
         raise ValueError(f"`declarations` is not a list: {type(entries).__name__}")
@@ -154,3 +156,33 @@ def answer_problems(
         elif hits[0].kind != "theorem":
             problems.append(f"{target} is a {hits[0].kind} in Lean's parse, not a theorem")
     return problems
+
+
+# The text keyword of a declaration -> the kind the REPL reports for it.
+LEAN_KIND = {"theorem": "theorem", "lemma": "theorem", "def": "definition", "abbrev": "abbrev",
+             "instance": "instance", "example": "example", "structure": "structure",
+             "inductive": "inductive", "axiom": "axiom", "opaque": "opaque"}  # fmt: skip
+
+
+def statement_problem(declared: Sequence[DeclaredByLean] | None, text: str) -> str:
+    """Why Lean's parse of a drafted file disagrees with its text ("" when it agrees or when
+    the REPL gave no list): each declaration the text shows, found by name among those Lean
+    reports, must have the kind its keyword says, and Lean may declare nothing else."""
+    if declared is None:
+        return ""
+    written = [d for d in declarations(text) if d.name]
+    problems = []
+    for decl in written:
+        assert decl.name is not None  # filtered above
+        hits = [d for d in declared if d.matches(decl.name)]
+        want = LEAN_KIND.get(decl.kind)
+        if len(hits) != 1:
+            problems.append(f"Lean's parse declares {len(hits)} declarations named {decl.name}")
+        elif want is not None and hits[0].kind != want:
+            problems.append(f"{decl.name} is a {hits[0].kind} in Lean's parse, not a {want}")
+    names = [d.name for d in written if d.name]
+    extra = [d for d in declared if d.kind != "example" and not any(d.matches(n) for n in names)]
+    problems += [
+        f"Lean parsed `{d.kind} {d.full_name}`, which the text does not show" for d in extra
+    ]
+    return "; ".join(problems)

@@ -180,3 +180,44 @@ def test_the_warm_backend_asks_for_declarations_on_candidate_checks(tmp_path: Pa
     assert check.accepted and check.declarations is not None
     assert [d.full_name for d in check.declarations] == ["Paper.helper", "Paper.main"]
     assert request.model_dump(by_alias=True, exclude_none=True)["declarations"] is True
+
+
+def _decl(name: str, kind: str, full: str | None = None) -> dict[str, Any]:
+    fx = _fixture("lemma_macro")["response"]["declarations"][0]
+    return {**fx, "name": name, "fullName": full or name, "kind": kind}
+
+
+@pytest.mark.parametrize(
+    ("text", "declared", "words"),
+    [
+        ("def sq (n : ℕ) : ℕ := n ^ 2\n\ntheorem main : sq 1 = 1 := by sorry",
+         [_decl("sq", "definition"), _decl("main", "theorem")], ""),
+        ("namespace P\n\nlemma main : True := by sorry\n\nend P",
+         [_decl("main", "theorem", "P.main")], ""),
+        ("theorem main : True := by sorry", [_decl("main", "definition")],
+         "main is a definition in Lean's parse, not a theorem"),
+        ("theorem main : True := by sorry", [_decl("main", "theorem"), _decl("hid", "instance")],
+         "Lean parsed `instance hid`, which the text does not show"),
+        ("theorem main : True := by sorry", [_decl("other", "theorem")],
+         "0 declarations named main"),
+    ],
+)  # fmt: skip
+def test_a_drafted_file_must_agree_with_lean_s_parse(text, declared, words) -> None:
+    from paperlint.lean.repl_declarations import statement_problem
+
+    parsed = parse_declarations({"env": 1, "declarations": declared})
+    problem = statement_problem(parsed, text)
+    assert (words in problem) if words else problem == ""
+    assert statement_problem(None, text) == ""  # upstream REPL: the text stands alone
+
+
+def test_an_upstream_answer_dumped_by_lean_interact_is_no_information() -> None:
+    """lean-interact defaults `declarations` to `[]`: its dump of an upstream REPL answer must
+    not read as "Lean declared nothing" (that would refuse every proof)."""
+    from lean_interact.interface import CommandResponse
+
+    dumped = CommandResponse.model_validate({"env": 3}).model_dump(by_alias=True, exclude_none=True)
+    assert dumped["declarations"] == []
+    check = check_from_response(dumped, "theorem main : True := trivial")
+    assert check.declarations is None
+    assert enforce_declarations(check, "theorem main : True := trivial", "main").accepted
