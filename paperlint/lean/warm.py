@@ -70,12 +70,21 @@ Exchange = dict[str, Any]  # one request/answer pair, as `RecordingVerifier` sto
 class ReplBackend(Protocol):
     """What the warm verifier needs from a REPL; raises lean-interact's exceptions as they are."""
 
-    def run(self, cmd: str, env: int | None, *, timeout_s: float, keep: bool) -> dict[str, Any]:
+    def run(
+        self,
+        cmd: str,
+        env: int | None,
+        *,
+        timeout_s: float,
+        keep: bool,
+        all_tactics: bool = False,
+        declarations: bool = False,
+    ) -> dict[str, Any]:
         """Send one Command; `keep` = add to the session cache (a negative id comes back).
 
-        A backend may also accept `all_tactics: bool` (the prover's tools pass it only then)
-        and `declarations: bool` (candidate checks pass it: the fork's per-declaration info,
-        `repl_declarations.py`).
+        `all_tactics` (the prover's tools) and `declarations` (candidate checks: the fork's
+        per-declaration info, `repl_declarations.py`) are passed only when true, so a test
+        double may leave them out.
         """
         ...
 
