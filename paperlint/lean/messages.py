@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from paperlint.lean.lexer import ident_parts
 from paperlint.lean.verifier import STANDARD_AXIOMS, LeanMessage
 
 # Current Lean prints backticks; older Lean printed quotes. Search, never anchor.
@@ -57,26 +58,6 @@ class AxiomClass(StrEnum):
     CUSTOM = "custom"
 
 
-def name_components(name: str) -> list[str]:
-    """The components of a printed Lean name: dots split, except inside `«…»` (Lean escapes
-    a component that is not an identifier that way, e.g. `Paper.«my lemma»`)."""
-    parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for char in name:
-        if char == "«":
-            depth += 1
-        elif char == "»" and depth:
-            depth -= 1
-        if char == "." and not depth:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current))
-    return parts
-
-
 def classify_axiom(name: str) -> AxiomClass:
     """The class of one name from a `#print axioms` answer (lean.md §5), exactly one of four.
 
@@ -89,7 +70,7 @@ def classify_axiom(name: str) -> AxiomClass:
         return AxiomClass.SORRY
     if name in _NATIVE_AXIOMS:
         return AxiomClass.NATIVE
-    parts = name_components(name)
+    parts = ident_parts(name)  # Lean's printed components, `«…»` kept whole
     if "_native" in parts[:-1] and _NATIVE_AUX_LAST.fullmatch(parts[-1]):
         return AxiomClass.NATIVE
     return AxiomClass.CUSTOM

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.lean.lexer import ident_parts
 from paperlint.lean.messages import (
     AxiomClass,
     classify_axiom,
     disallowed_axioms,
-    name_components,
     never_allowed,
     parse_marked_axioms,
 )
@@ -123,8 +123,8 @@ def test_classifier(name: str, cls: AxiomClass) -> None:
 
 
 def test_components_respect_guillemets() -> None:
-    assert name_components("Foo.«a.b».c") == ["Foo", "«a.b»", "c"]
-    assert name_components("x") == ["x"]
+    assert ident_parts("Foo.«a.b».c") == ["Foo", "«a.b»", "c"]
+    assert ident_parts("x") == ["x"]
 
 
 def test_no_allowlist_admits_sorry_or_native() -> None:
