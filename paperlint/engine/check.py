@@ -29,6 +29,8 @@ from paperlint.engine.workspace import (
 from paperlint.errors import InputError
 from paperlint.lean import compose
 from paperlint.lean.verifier import Verifier
+from paperlint.learning.offer import Offered, read_offer, write_offer
+from paperlint.learning.strategy import StrategyPlan, read_strategies, write_strategies
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.layout import transitive_deps
@@ -88,6 +90,8 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         backends = make_backends(
             request.config, request.replay, verifier=request.verifier, edges=request.edges
         )
+        write_offer(ws.root, library_offer(request.config))
+        write_strategies(ws.root, strategy_plan(request.config, inventory))
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
         summary = _run(
@@ -101,9 +105,63 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             request.until,
             progress,
         )
+    record_run(request.config, ws.root)
     if request.report:
         write_report(ws.root)
     return summary
+
+
+def record_run(config: Config, folder: Path) -> None:
+    """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
+    cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
+    if not config.learning.record_runs:
+        return
+    from paperlint.learning.runrecord import record_check
+    from paperlint.learning.userdata import user_data_dir
+
+    try:
+        record_check(user_data_dir(), folder)
+    except (InputError, OSError) as exc:
+        log.warning(
+            "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
+        )
+
+
+def strategy_plan(config: Config, inventory: Inventory) -> StrategyPlan:
+    """A strategy per verdict-bearing result from the run record (`[learning] strategy`)."""
+    from paperlint.learning.runrecord import read_entries
+    from paperlint.learning.strategy import ChooserSettings, baseline_plan, plan_strategies
+    from paperlint.learning.userdata import user_data_dir
+
+    learning = config.learning
+    settings = ChooserSettings(seed=learning.strategy_seed, min_trials=learning.strategy_min_trials)
+    results = [(r.id, r.kind) for r in inventory.results if is_verdict_bearing(r)]
+    if learning.strategy == "baseline":
+        return baseline_plan(results, settings.seed)
+    try:
+        entries = read_entries(user_data_dir()).entries
+    except OSError as exc:
+        log.warning("the run record is unreadable (%s); every result gets the baseline", exc)
+        entries = []
+    return plan_strategies(entries, results, settings)
+
+
+def library_offer(config: Config) -> Offered:
+    """The promoted lemmas this check offers its prover, taken from the user's library now."""
+    if not config.learning.library:
+        return Offered()
+    from paperlint.learning.library import Library, current_pins, library_dir
+    from paperlint.learning.offer import take_offer
+    from paperlint.learning.userdata import user_data_dir
+
+    library = Library(library_dir(user_data_dir()))
+    if not library.manifest_path.is_file():
+        return Offered()
+    return take_offer(library, current_pins(_project_dir(config)))
+
+
+def _project_dir(config: Config) -> Path | None:
+    return Path(config.lean.project_dir) if config.lean.project_dir else None
 
 
 def resume_check(
@@ -136,6 +194,7 @@ def resume_check(
         summary = _run(
             ws, inventory, blueprint, config, backends, results, "resume", until, progress
         )
+    record_run(config, ws.root)
     if report:
         write_report(ws.root)
     return summary
@@ -311,6 +370,9 @@ def _run(
     journal = Journal(ws.events())
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
     journal.emit(run_started_event(command, list(backends.replay_parts)))
+    if command == "check":
+        for event in learning_events(ws):
+            journal.emit(event)
     policy = policy_of(config, backends)
     missing = backends.missing()
     try:
@@ -318,10 +380,89 @@ def _run(
             summary = _cannot_run(ws, results, journal, missing)
         else:
             summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+            if until is None and config.learning.convergence:
+                summary = _converge(ctx, blueprint, policy, journal, progress) or summary
     finally:
         backends.verifier.close()
         _snapshot(ws, journal)
     return summary
+
+
+def _converge(
+    ctx: EngineContext,
+    blueprint: Blueprint,
+    policy: Policy,
+    journal: Journal,
+    progress: Progress | None,
+) -> Summary | None:
+    """The final convergence review (engine.converge): asked once per check, applied once."""
+    from paperlint.blueprint.graph import graph_of
+    from paperlint.engine import converge
+    from paperlint.engine.plan import budget_left
+    from paperlint.records.events import ConvergenceReviewed
+
+    ws = ctx.ws
+    state = converge.read_state(ws.root)
+    if state is None:
+        results = ws.load_results()
+        if not converge.ready(results):
+            return None
+        if not budget_left(policy, journal.spend):
+            state = converge.ConvergenceState(status="not_run", reason="the budget is spent")
+        else:
+            graph = graph_of(blueprint)
+            state = converge.review(ctx, results, list(graph.nodes), converge.combiner(graph))
+        converge.write_state(ws.root, state)
+        combined = state.combined
+        event = ConvergenceReviewed(
+            status=state.status,
+            reason=state.reason,
+            flagged=list(combined.flagged) if combined else [],
+            regate=state.regate,
+        )
+        journal.emit(event.as_event())
+    if state.status != "done" or not state.regate or state.applied:
+        return None
+    results = ws.load_results()
+    if not converge.was_applied(results, state):
+        _keep_before_regate(ws, state.regate)
+        write_results(ws, converge.rewound(results, state))
+    converge.write_state(ws.root, state.model_copy(update={"applied": True}))
+    return run_loop(ctx, ws.load_results(), policy, journal, until=None, progress=progress)
+
+
+def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
+    """The records and audit folders a re-gate will write over, kept under
+    `snapshots/convergence/` (the attempt numbers start again at 1)."""
+    folder = ws.snapshots / "convergence"
+    for rid in regate:
+        source = ws.audit_dir(rid)
+        if source.is_dir():
+            shutil.copytree(source, folder / "audits" / source.name, dirs_exist_ok=True)
+    write_text_atomic(folder / ws.results.name, ws.results.read_text(encoding="utf-8"))
+
+
+def learning_events(ws: Workspace) -> list[dict[str, Any]]:
+    """What a check took from the user's library and run record at its start, as events."""
+    from paperlint.records.events import LibraryOffered, StrategyChosen
+
+    offered = read_offer(ws.root)
+    plan = read_strategies(ws.root)
+    events = [
+        StrategyChosen(
+            result=rid,
+            strategy=c.strategy,
+            kind=c.kind,
+            phase=c.phase,
+            reason=c.reason,
+            seed=plan.seed,
+        ).as_event()
+        for rid, c in plan.choices.items()
+    ]
+    if offered.lemmas or offered.skipped:
+        lemmas = [m.name for m in offered.lemmas]
+        events.append(LibraryOffered(lemmas=lemmas, skipped=list(offered.skipped)).as_event())
+    return events
 
 
 def _snapshot(ws: Workspace, journal: Journal) -> None:
@@ -379,6 +520,15 @@ def build_context(
         lean_timeout_s=config.lean.timeout_s,
         final_timeout_s=config.lean.final_timeout_s,
         failed_attempts_in_prompt=config.budget.max_failed_attempts_in_prompt,
+        automation_first=config.automation.enabled,
+        automation_timeout_s=config.automation.timeout_s,
+        library=read_offer(ws.root).lemmas,
+        no_automation=frozenset(
+            rid
+            for rid, c in read_strategies(ws.root).choices.items()
+            if c.strategy == "no-automation"
+        ),
+        library_rungs=config.learning.library_rungs,
     )
     return EngineContext(
         ws=ws,

@@ -54,7 +54,8 @@ def inputs(record: ResultRecord, view: View) -> ProveInputs:
 
 def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOutcome:
     action, ob = given.action, given.obligation
-    if ctx.settings.automation_first and action.attempt == 1:
+    automation = ctx.settings.automation_first and record.id not in ctx.settings.no_automation
+    if automation and action.attempt == 1:
         closed = _automation(ctx, record, given)
         if closed is not None:
             return closed
@@ -86,19 +87,21 @@ def _automation(
 ) -> ProveOutcome | None:
     """The automation ladder (paperlint.prover.automation): a rung accepted under the full rule
     closes the obligation with zero model calls; the evidence says which tactic did it."""
-    from paperlint.prover.automation import run_ladder
+    from paperlint.lean.declarations import declarations
+    from paperlint.learning.offer import library_rungs
+    from paperlint.prover.automation import run_ladder, run_rungs
 
     action, ob = given.action, given.obligation
     target = parse_declaration(ob.skeleton)
     if target is None or not target.name:
         return None
-    outcome = run_ladder(
-        ctx.verifier,
-        given.context,
-        ob.skeleton,
-        target.name,
-        timeout_s=ctx.settings.automation_timeout_s,
-    )
+    timeout = ctx.settings.automation_timeout_s
+    outcome = run_ladder(ctx.verifier, given.context, ob.skeleton, target.name, timeout_s=timeout)
+    declared = {d.name for text in given.context.accepted for d in declarations(text) if d.name}
+    limit = ctx.settings.library_rungs
+    rungs = library_rungs(ctx.settings.library, ob.skeleton, limit=limit, declared=declared)
+    if outcome.proof is None and rungs and outcome.stopped is None:
+        outcome = run_rungs(ctx.verifier, given.context, rungs, target.name, timeout_s=timeout)
     if outcome.proof is None or proof_problem(ob.skeleton, outcome.proof):
         return None
     folder = ctx.ws.audit_dir(record.id) / "attempts"
