@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperlint.agents.drift import template_drift_notes
 from paperlint.errors import StateError
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
@@ -134,6 +135,7 @@ def load_workspace(workspace: Path) -> ReportData:
     inventory = _load_inventory(workspace, notes)
     blueprint = _load_blueprint(workspace, notes)
     events = _load_events(workspace, notes)
+    notes += template_drift_notes(events)
     views = _build_views(workspace, results, inventory, blueprint, notes)
     return ReportData(
         workspace=workspace,

@@ -7,6 +7,8 @@ litellm is imported lazily (it takes seconds and reaches for the network at impo
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import logging
 import os
 import re
@@ -44,6 +46,8 @@ class Completion:
     """None when unknown; never a made-up 0 (a priced free model is a real 0)."""
     prompt_drift: bool = False
     """Replay only: the recorded prompt hash differs from the prompt sent now."""
+    template_drift: bool = False
+    """Replay only: the answer was recorded with another prompt template than today's."""
     model: str | None = None
     """The model string actually used, when the client chose it (replay routes every role to
     `paperlint-replay/<role>`)."""
@@ -112,8 +116,19 @@ def transient_errors() -> tuple[type[BaseException], ...]:
 
 
 CALL_HEADER = "X-Paperlint-Call"
-"""Names the call (task, result, obligation, attempt, repair) on every live request, so a
-proxy's log, or a test server, can tell requests apart without reading prompts."""
+"""An opaque id of the call on every live request (`call_id`), so a proxy's log, or a test
+server holding the transcript, can tell requests apart and match retries without reading
+prompts. Opaque on purpose: headers land in gateway and proxy logs that never see a prompt, so
+the paper's result labels, obligation names and attempt counts stay out of them."""
+
+
+def call_id(
+    task: str, result: str | None, obligation: str | None, attempt: int, repair: int
+) -> str:
+    """A hash of the call's transcript key: the same call gets the same id in every run (a
+    transcript's owner can recompute it for each entry), and nothing readable goes out."""
+    key = json.dumps([task, result, obligation, int(attempt), int(repair)], separators=(",", ":"))
+    return hashlib.sha256(f"paperlint-call\0{key}".encode()).hexdigest()[:32]
 
 
 class LiteLLMClient:
@@ -187,8 +202,13 @@ def request_options(
 
 
 def call_header(info: Mapping[str, Any]) -> str:
-    fields = ("task", "result", "obligation", "attempt", "repair")
-    return ";".join(f"{name}={info.get(name)}" for name in fields)
+    return call_id(
+        str(info.get("task")),
+        info.get("result"),
+        info.get("obligation"),
+        int(info.get("attempt") or 1),
+        int(info.get("repair") or 0),
+    )
 
 
 def supports_schema(litellm: ModuleType, model: str) -> bool:

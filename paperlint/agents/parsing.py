@@ -11,9 +11,8 @@ import re
 
 from pydantic import BaseModel, ValidationError
 
+from paperlint.agents.fences import FenceError, Reply, fill_lean, split_reply
 from paperlint.agents.outputs import OUTPUT_MODELS
-
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```", re.DOTALL)
 
 
 class InvalidOutput(ValueError):
@@ -23,15 +22,27 @@ class InvalidOutput(ValueError):
 def parse_output(task: str, text: str) -> BaseModel:
     """The task's output model parsed from `text`; raises InvalidOutput with a repair hint.
 
+    Lean may come in ```lean blocks referenced from the JSON (`paperlint.agents.fences`).
     Backslashes inside JSON strings are repaired first (`repair_backslashes`), so LaTeX the
     model forgot to escape keeps its commands instead of turning into control characters."""
-    candidate = extract_json(text)
+    reply = split_reply(text)
+    candidate = _json_candidate(reply)
     try:
         data = _loads(candidate)
     except json.JSONDecodeError as exc:
+        cut = [b for b in reply.blocks if not b.closed]
+        if cut:
+            raise InvalidOutput(
+                f"a ``` block opened on line {cut[0].line} is never closed and no complete "
+                "JSON object was found: the answer was probably cut off"
+            ) from None
         raise InvalidOutput(f"the answer is not valid JSON ({exc.msg} at char {exc.pos})") from None
     if not isinstance(data, dict):
         raise InvalidOutput(f"the answer must be a JSON object, not {type(data).__name__}")
+    try:
+        data = fill_lean(task, data, reply)
+    except FenceError as exc:
+        raise InvalidOutput(str(exc)) from None
     try:
         return OUTPUT_MODELS[task].model_validate(data)
     except ValidationError as exc:
@@ -39,17 +50,24 @@ def parse_output(task: str, text: str) -> BaseModel:
 
 
 def extract_json(text: str) -> str:
-    """The JSON part of an answer: the first candidate that parses as a JSON object.
+    """The JSON part of an answer: the first candidate that parses as a JSON object."""
+    return _json_candidate(split_reply(text))
 
-    Candidates, in order: the whole answer, each fenced block, the first object that
-    `raw_decode` reads from each `{` (so a sentence after the JSON, even one holding braces
-    like `{x | x > 0}`, is ignored), the outermost braces. All are tolerated because the
+
+def _json_candidate(reply: Reply) -> str:
+    """The first candidate that parses as a JSON object.
+
+    Candidates, in order: the text outside fenced blocks when it is an object, each closed
+    non-Lean fenced block (```json, bare ```), the first object that `raw_decode` reads from
+    each `{` outside the blocks (so a sentence after the JSON, even one holding braces like
+    `{x | x > 0}`, is ignored), the outermost braces. Lean blocks are never searched: a
+    structure instance `{ x := 1 }` there is not the answer. All are tolerated because the
     content is still checked against the schema. With no parsable candidate, the first one is
     returned so the error message is about what the model sent.
     """
-    stripped = text.strip()
+    stripped = reply.outside.strip()
     candidates = [stripped] if stripped.startswith("{") else []
-    candidates += [match.group(1).strip() for match in _FENCE.finditer(stripped)]
+    candidates += [body.strip() for body in reply.other_bodies()]
     candidates += _decoded_objects(stripped)
     start, end = stripped.find("{"), stripped.rfind("}")
     if 0 <= start < end:

@@ -28,6 +28,11 @@ TASKS = tuple(OUTPUT_MODELS)
 class Prompt:
     system: str
     user: str
+    # What the prompt was made of, recorded with every answer so a later run can tell a changed
+    # template (a paperlint upgrade) from changed inputs (a revised paper): `template_sha256`
+    # and `inputs_sha256`.
+    template_sha256: str = ""
+    inputs_sha256: str = ""
 
     @property
     def messages(self) -> list[dict[str, str]]:
@@ -56,12 +61,68 @@ def render_prompt(task: str, inputs: Mapping[str, Any]) -> Prompt:
     if task not in OUTPUT_MODELS:
         raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
     template = _environment().get_template(f"{task}.j2")
-    variables = {**inputs, "task": task, "schema": to_json(output_schema(task))}
+    variables = {
+        **inputs,
+        "task": task,
+        "schema": to_json(output_schema(task)),
+        "lean_fields": lean_field_names(task),
+    }
     context = template.new_context(variables)
     system = "".join(template.blocks["system"](context)).strip() + "\n"
     context = template.new_context(variables)
     user = "".join(template.blocks["user"](context)).strip() + "\n"
-    return Prompt(system=system, user=user)
+    return Prompt(
+        system=system,
+        user=user,
+        template_sha256=template_sha256(task),
+        inputs_sha256=inputs_sha256(inputs),
+    )
+
+
+def template_sha256(task: str) -> str:
+    """Hash of everything a task's prompt is rendered from that is not an input: the sources of
+    `templates/<task>.j2` and of every template it includes (recursively, by name), and the
+    output schema. Equal hashes mean the same inputs render the same prompt."""
+    if task not in OUTPUT_MODELS:
+        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    return _template_sha256(task)
+
+
+@cache
+def _template_sha256(task: str) -> str:
+    from jinja2 import meta
+
+    env = _environment()
+    assert env.loader is not None
+    digest = hashlib.sha256(b"paperlint-template\0")
+    pending, seen = [f"{task}.j2"], set()
+    while pending:
+        name = pending.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        source, _, _ = env.loader.get_source(env, name)
+        digest.update(name.encode() + b"\0" + source.encode("utf-8") + b"\0")
+        included = meta.find_referenced_templates(env.parse(source))
+        pending += sorted(n for n in included if isinstance(n, str))
+    digest.update(to_json(output_schema(task)).encode("utf-8"))
+    digest.update(json.dumps(lean_field_names(task)).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def inputs_sha256(inputs: Mapping[str, Any]) -> str:
+    """Hash of a prompt's inputs as canonical JSON (the values the template is rendered with)."""
+    canonical = json.dumps(
+        inputs, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def lean_field_names(task: str) -> list[str]:
+    """The task's Lean-valued fields as the prompt names them (`obligations[].lean`)."""
+    from paperlint.agents.fences import LEAN_FIELDS
+
+    return [".".join(path).replace(".*", "[]") for path in LEAN_FIELDS.get(task, ())]
 
 
 def data_block(text: object, name: str) -> str:

@@ -166,12 +166,14 @@ class AgentRunner:
 
     def _call_one(self, call: AgentCall, model: str) -> AgentReply:
         started = self._clock()
-        messages = render_prompt(call.task, self._inputs(call)).messages
+        prompt = render_prompt(call.task, self._inputs(call))
+        messages = prompt.messages
+        parts = _PromptParts(prompt.template_sha256, prompt.inputs_sha256)
         first_sha = messages_sha256(messages)
         tally = _Tally()
         error = ""
         for repair in range(self._config.budget.repair_retries + 1):
-            timed = self._request(call, model, messages, repair)
+            timed = self._request(call, model, messages, repair, parts)
             tally.add(timed)
             text = timed.completion.text
             try:
@@ -183,10 +185,10 @@ class AgentRunner:
                         "your answer was cut off: it reached the reply's token limit before "
                         f"the JSON was complete. Answer again, shorter. (Parser: {error})"
                     )
-                self._report(call, model, messages, repair, timed, ok=False)
+                self._report(call, model, messages, repair, timed, parts, ok=False)
                 messages = [*messages, *_repair_messages(text, error)]
                 continue
-            self._report(call, model, messages, repair, timed, ok=True)
+            self._report(call, model, messages, repair, timed, parts, ok=True)
             return tally.reply(
                 output,
                 model,
@@ -213,7 +215,12 @@ class AgentRunner:
         return inputs
 
     def _request(
-        self, call: AgentCall, model: str, messages: Sequence[Message], repair: int
+        self,
+        call: AgentCall,
+        model: str,
+        messages: Sequence[Message],
+        repair: int,
+        parts: _PromptParts | None = None,
     ) -> _Timed:
         """One answered request, retrying transient provider failures. Every try is offered to
         `before_request` first (the engine charges it there), so no request goes unpaid."""
@@ -225,6 +232,8 @@ class AgentRunner:
             attempt=call.attempt,
             repair=repair,
             prompt_sha256=messages_sha256(list(messages)),
+            template_sha256=parts.template_sha256 if parts else None,
+            inputs_sha256=parts.inputs_sha256 if parts else None,
         )
         tries = self._config.retry.max_attempts
         for attempt in range(1, tries + 1):
@@ -302,6 +311,7 @@ class AgentRunner:
         messages: Sequence[Message],
         repair: int,
         timed: _Timed,
+        parts: _PromptParts | None = None,
         *,
         ok: bool,
     ) -> None:
@@ -323,10 +333,19 @@ class AgentRunner:
                 "replay": self._client.replay,
                 "prompt_sha256": messages_sha256(list(messages)),
                 "prompt_drift": done.prompt_drift,
+                "template_sha256": parts.template_sha256 if parts else None,
+                "inputs_sha256": parts.inputs_sha256 if parts else None,
+                "template_drift": done.template_drift,
                 "finish_reason": done.finish_reason,
                 "ok": ok,
             }
         )
+
+
+@dataclass(frozen=True)
+class _PromptParts:
+    template_sha256: str
+    inputs_sha256: str
 
 
 @dataclass(frozen=True)

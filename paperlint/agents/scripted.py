@@ -169,5 +169,7 @@ class ScriptedClient:
             tokens_out=entry.usage.completion_tokens,
             cost_usd=entry.cost_usd,  # a replay costs nothing, but its cost is unknown
             prompt_drift=recorded is not None and recorded != info.get("prompt_sha256"),
+            template_drift=entry.template_sha256 is not None
+            and entry.template_sha256 != info.get("template_sha256"),
             model=model,
         )

@@ -68,6 +68,11 @@ class TranscriptEntry(BaseModel):
     attempt: int = Field(default=1, ge=1)
     repair: int = Field(default=0, ge=0)
     prompt_sha256: str | None = None
+    # The parts of that prompt (prompts.Prompt): its template with includes and schema, and its
+    # inputs. A later run compares the template hash with its own: a changed template is
+    # reported as drift, as a note (`agents.drift`), never as a verdict change.
+    template_sha256: str | None = None
+    inputs_sha256: str | None = None
     response: str
     usage: Usage = Field(default_factory=Usage)
     model: str | None = Field(default=None, description="The live model that answered, if any.")
@@ -139,8 +144,10 @@ def call_metadata(
     attempt: int,
     repair: int,
     prompt_sha256: str,
+    template_sha256: str | None = None,
+    inputs_sha256: str | None = None,
 ) -> dict[str, Any]:
-    """The litellm `metadata` the runner sends: the transcript key plus the prompt's hash."""
+    """The litellm `metadata` the runner sends: the transcript key plus the prompt's hashes."""
     return {
         METADATA_KEY: {
             "task": task,
@@ -150,6 +157,8 @@ def call_metadata(
             "attempt": attempt,
             "repair": repair,
             "prompt_sha256": prompt_sha256,
+            "template_sha256": template_sha256,
+            "inputs_sha256": inputs_sha256,
         }
     }
 
@@ -205,6 +214,8 @@ class RecordingClient:
             attempt=info["attempt"],
             repair=info.get("repair", 0),
             prompt_sha256=info.get("prompt_sha256"),
+            template_sha256=info.get("template_sha256"),
+            inputs_sha256=info.get("inputs_sha256"),
             response=completion.text,
             usage=Usage(
                 prompt_tokens=completion.tokens_in, completion_tokens=completion.tokens_out
@@ -217,13 +228,15 @@ class RecordingClient:
 
 
 def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
-    """Write the prompt hashes a replay run reported (its `model_call` events) into the
+    """Write the prompt hashes (whole prompt, template, inputs) a replay run reported (its
+    `model_call` events) into the
     transcript's entries, so later drift is visible; returns how many entries changed.
 
     For hand-authored fixtures, whose entries start with `prompt_sha256: null`. The file is
     rewritten atomically (temp file, fsync, rename).
     """
     transcript = Transcript.load(path)
+    fields = ("prompt_sha256", "template_sha256", "inputs_sha256")
     hashes = {
         TranscriptKey(
             str(event["task"]),
@@ -231,16 +244,16 @@ def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
             event.get("obligation"),
             int(event["attempt"]),
             int(event.get("repair", 0)),
-        ): event["prompt_sha256"]
+        ): {name: event[name] for name in fields if event.get(name)}
         for event in events
         if event.get("type") == "model_call" and event.get("task") and event.get("prompt_sha256")
     }
     changed = 0
     lines = []
     for entry in transcript.entries():
-        new = hashes.get(entry.key)
-        if new is not None and new != entry.prompt_sha256:
-            entry = entry.model_copy(update={"prompt_sha256": new})
+        new = hashes.get(entry.key, {})
+        if any(getattr(entry, name) != value for name, value in new.items()):
+            entry = entry.model_copy(update=new)
             changed += 1
         lines.append(entry.model_dump_json() + "\n")
     if changed:

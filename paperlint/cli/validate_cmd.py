@@ -17,22 +17,27 @@ def validate(
     fmt: Format = FORMAT,
 ) -> int:
     """Re-derive every verdict from its evidence; exit 1 on any disagreement."""
+    from paperlint.agents.drift import template_drift_notes
     from paperlint.validate.load import load_snapshot
     from paperlint.validate.validator import validate as run_validate
 
     snap = load_snapshot(workspace)
     findings = run_validate(snap)
+    notes = template_drift_notes(snap.events or ())
     if fmt == "json":
         payload = {
             "workspace": str(workspace),
             "results": len(snap.records),
             "findings": [f.to_json() for f in findings],
+            "notes": notes,
             "ok": not findings,
         }
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         for finding in findings:
             typer.echo(finding.render(str(workspace)))
+        for note in notes:
+            typer.echo(f"note: {note}")
         verdicts = sum(1 for r in snap.records if r.verdict is not None)
         summary = f"{len(findings)} finding(s)" if findings else "every verdict re-derives"
         typer.echo(f"{workspace}: {verdicts} verdict(s) checked; {summary}", err=bool(findings))

@@ -64,6 +64,14 @@ PROBES = {
     "marked_over_repl": "theorem paperlint_m : True := trivial\n"
     + marked_axiom_queries(["paperlint_m"], "x"),
 }
+# Sent with `declarations=True`: what the REPL says each command declared (the field names
+# and kinds `repl_declarations.py` reads: a theorem, Mathlib's `lemma`, an instance, an
+# attributed def, in a namespace). The upstream REPL answers without the list.
+DECLARATION_PROBES = {
+    "declarations": "namespace PaperlintProbe\ntheorem helper : True := trivial\n"
+    "lemma main : True := helper\ninstance (priority := 10) probeInst : Inhabited ℕ := ⟨0⟩\n"
+    "@[simp] def probeDef : ℕ := 1\nend PaperlintProbe",
+}
 FINAL_OK = HEADER + "\n\nnamespace Paper\n\n" + CANDIDATES["clean"] + "\n\nend Paper\n"
 FINAL_BAD = HEADER + "\n\n" + CANDIDATES["sorry"] + "\n"
 
@@ -170,6 +178,15 @@ def _probes(warm: WarmVerifier, ctx: LeanContext, out: Path, timeout_s: float) -
             try:
                 raw: Any = warm._backend.run(text, env, timeout_s=timeout_s, keep=False)
             except Exception as exc:  # a probe records what happened, whatever it was
+                raw = {"exception": f"{type(exc).__name__}: {exc}"}
+            results[label] = raw
+            log.write(json.dumps({"label": label, "cmd": text, "response": raw}) + "\n")
+        for label, text in DECLARATION_PROBES.items():
+            try:
+                raw = warm._backend.run(
+                    text, env, timeout_s=timeout_s, keep=False, declarations=True
+                )
+            except Exception as exc:
                 raw = {"exception": f"{type(exc).__name__}: {exc}"}
             results[label] = raw
             log.write(json.dumps({"label": label, "cmd": text, "response": raw}) + "\n")

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from paperlint.lean.lexer import ident_parts
 from paperlint.lean.verifier import STANDARD_AXIOMS, LeanMessage
 
 # Current Lean prints backticks; older Lean printed quotes. Search, never anchor.
@@ -40,7 +41,14 @@ _OUTPUT_HEADER = re.compile(
     r"(?:\([^)\n]*\))?:\s?(?P<text>.*)$"
 )
 
+# Before Lean 4.24 a `native_decide` proof depended on these two library axioms; a model can
+# still name them directly. From then on (and on the pinned 4.35) `Lean.Meta.nativeEqTrue`
+# adds one auxiliary axiom per use, named `<decl>._native.<tactic>.ax_<i>[_<j>]` by
+# `mkAuxDeclName`: `<tactic>` is `native_decide` (also for `decide +native`), `bv_decide`, or
+# any tactic of a library that calls `nativeEqTrue` (`Smt.polynorm`, ...). So the rule is
+# structural: a `_native` component followed by a last component `ax_<digits>[_<digits>...]`.
 _NATIVE_AXIOMS = frozenset({"Lean.ofReduceBool", "Lean.trustCompiler"})
+_NATIVE_AUX_LAST = re.compile(r"ax(?:_\d+)+")
 
 
 class AxiomClass(StrEnum):
@@ -51,21 +59,34 @@ class AxiomClass(StrEnum):
 
 
 def classify_axiom(name: str) -> AxiomClass:
+    """The class of one name from a `#print axioms` answer (lean.md §5), exactly one of four.
+
+    Only the three standard names are STANDARD; everything unknown is CUSTOM, so a name this
+    function does not recognise can never count towards a verified verdict."""
+    name = name.strip()
     if name in STANDARD_AXIOMS:
         return AxiomClass.STANDARD
     if name == "sorryAx":
         return AxiomClass.SORRY
-    # Recent Lean adds one auxiliary axiom per `native_decide` use (lean-lsp-mcp's rule).
-    if name in _NATIVE_AXIOMS or "_native.native_decide.ax_" in name:
+    if name in _NATIVE_AXIOMS:
+        return AxiomClass.NATIVE
+    parts = ident_parts(name)  # Lean's printed components, `«…»` kept whole
+    if "_native" in parts[:-1] and _NATIVE_AUX_LAST.fullmatch(parts[-1]):
         return AxiomClass.NATIVE
     return AxiomClass.CUSTOM
+
+
+def never_allowed(name: str) -> bool:
+    """`sorryAx` and compiler-trusting axioms: refused whatever an allowlist says."""
+    return classify_axiom(name) in (AxiomClass.SORRY, AxiomClass.NATIVE)
 
 
 def disallowed_axioms(
     axioms: Iterable[str], allowlist: frozenset[str] = STANDARD_AXIOMS
 ) -> tuple[str, ...]:
-    """Axioms outside the allowlist, sorted. `sorryAx` is never allowed, whatever the list."""
-    return tuple(sorted({a for a in axioms if a not in allowlist or a == "sorryAx"}))
+    """Axioms outside the allowlist, sorted. `sorryAx` and native axioms are never allowed,
+    whatever the list (a configured allowlist may add a named custom axiom, nothing else)."""
+    return tuple(sorted({a for a in axioms if a not in allowlist or never_allowed(a)}))
 
 
 # --- messages -------------------------------------------------------------------------------

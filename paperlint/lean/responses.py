@@ -21,6 +21,7 @@ from paperlint.lean.messages import (
     parse_repl_axioms,
     unsolved_goals,
 )
+from paperlint.lean.repl_declarations import parse_declarations
 from paperlint.lean.verifier import AxiomReport, FailureCode, LeanCheck, LeanMessage, Outcome
 
 RawResponse = Mapping[str, Any]
@@ -99,6 +100,7 @@ def check_from_response(
     try:
         messages = parse_messages(raw, prepended_lines=prepended_lines)
         sorries = _sorries(raw, prepended_lines)
+        common["declarations"] = parse_declarations(raw, prepended_lines=prepended_lines)
     except ValueError as exc:
         return _incompatible(exc, common)
     errors = [m for m in messages if m.severity == "error"]

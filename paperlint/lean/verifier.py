@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint import domain
 from paperlint.lean.elaborated import Elaboration
+from paperlint.lean.repl_declarations import DeclaredByLean, answer_problems
 
 
 class Outcome(StrEnum):
@@ -89,6 +90,9 @@ class LeanCheck(_Frozen):
     axioms: tuple[str, ...] | None = None
     # The candidate with Lean's messages and goals inlined as comments, for the prover.
     feedback: str = ""
+    # What Lean parsed the candidate to declare (the REPL fork's `declarations`); None: the
+    # REPL gave no list (upstream REPL, or a recording made without it).
+    declarations: tuple[DeclaredByLean, ...] | None = None
 
     @property
     def accepted(self) -> bool:
@@ -191,7 +195,8 @@ def accept(
     within the allowlist" with one `#print axioms` on the context extended by the candidate
     (an unknown name gives no answer). The candidate is accepted only if all of that holds.
     """
-    checked = verifier.check(context, candidate, timeout_s=timeout_s)
+    checked = enforce_declarations(verifier.check(context, candidate, timeout_s=timeout_s),
+                                   candidate, target)  # fmt: skip
     if not checked.accepted:
         return checked
     report = verifier.print_axioms(context.extended(candidate), [target], timeout_s=timeout_s)
@@ -211,7 +216,9 @@ def accept(
                 f"{report.hint or 'no #print axioms answer'}",
             }
         )
-    bad = sorted({a for a in axioms if a not in allowlist or a == "sorryAx"})
+    from paperlint.lean.messages import disallowed_axioms  # messages imports this module
+
+    bad = disallowed_axioms(axioms, allowlist)
     if bad:
         return checked.model_copy(
             update={
@@ -223,3 +230,23 @@ def accept(
             }
         )
     return checked.model_copy(update={**base, "axioms": axioms})
+
+
+def enforce_declarations(check: LeanCheck, candidate: str, target: str | None) -> LeanCheck:
+    """An accepted check refused when Lean's own parse of the answer breaks the answer rules
+    (`repl_declarations.answer_problems`): a declaration the text does not show, one of a kind
+    or with an attribute an answer may not add, or a target that is not one theorem. Without
+    a `declarations` list (upstream REPL) the text scan stands alone and this is a no-op."""
+    if not check.accepted or check.declarations is None:
+        return check
+    problems = answer_problems(check.declarations, candidate, target=target)
+    if not problems:
+        return check
+    missing = target is not None and any(f"named {target}" in p for p in problems)
+    return check.model_copy(
+        update={
+            "outcome": Outcome.REJECTED,
+            "code": FailureCode.TARGET_NOT_FOUND if missing else FailureCode.REFUSED,
+            "hint": ("Lean's parse of the answer: " + "; ".join(problems))[:400],
+        }
+    )

@@ -70,10 +70,21 @@ Exchange = dict[str, Any]  # one request/answer pair, as `RecordingVerifier` sto
 class ReplBackend(Protocol):
     """What the warm verifier needs from a REPL; raises lean-interact's exceptions as they are."""
 
-    def run(self, cmd: str, env: int | None, *, timeout_s: float, keep: bool) -> dict[str, Any]:
+    def run(
+        self,
+        cmd: str,
+        env: int | None,
+        *,
+        timeout_s: float,
+        keep: bool,
+        all_tactics: bool = False,
+        declarations: bool = False,
+    ) -> dict[str, Any]:
         """Send one Command; `keep` = add to the session cache (a negative id comes back).
 
-        A backend may also accept `all_tactics: bool` (the prover's tools pass it only then).
+        `all_tactics` (the prover's tools) and `declarations` (candidate checks: the fork's
+        per-declaration info, `repl_declarations.py`) are passed only when true, so a test
+        double may leave them out.
         """
         ...
 
@@ -166,7 +177,7 @@ class WarmVerifier:
                 code=FailureCode.REFUSED,
                 hint="refused before Lean: " + "; ".join(refused)[:400],
             )
-        raw = self._call(context, candidate, timeout_s=timeout_s, keep=True)
+        raw = self._call(context, candidate, timeout_s=timeout_s, keep=True, declarations=True)
         duration = time.monotonic() - start
         if isinstance(raw, LeanCheck):
             result = raw.model_copy(update={"duration_s": duration})
@@ -262,6 +273,7 @@ class WarmVerifier:
         timeout_s: float,
         keep: bool,
         all_tactics: bool = False,
+        declarations: bool = False,
     ) -> dict[str, Any] | LeanCheck:
         """Prepare `context` and run `cmd` on it; a raw answer, or a typed failure."""
         if self._disabled:
@@ -274,6 +286,8 @@ class WarmVerifier:
             try:
                 env = self._prepare(context)
                 extra: dict[str, Any] = {"all_tactics": True} if all_tactics else {}
+                if declarations:
+                    extra["declarations"] = True
                 raw = self._backend.run(cmd, env, timeout_s=timeout_s, keep=keep, **extra)
             except _Failed as failed:
                 return failed.check
@@ -504,7 +518,14 @@ class LeanInteractBackend:
         return self._server
 
     def run(
-        self, cmd: str, env: int | None, *, timeout_s: float, keep: bool, all_tactics: bool = False
+        self,
+        cmd: str,
+        env: int | None,
+        *,
+        timeout_s: float,
+        keep: bool,
+        all_tactics: bool = False,
+        declarations: bool = False,
     ) -> dict[str, Any]:
         server = self._ensure()
         from lean_interact import Command
@@ -512,7 +533,14 @@ class LeanInteractBackend:
 
         # a plain LeanServer has no session cache: `keep` is honoured by our own rebuild
         response = server.run(
-            Command(cmd=cmd, env=env, all_tactics=all_tactics or None), timeout=timeout_s
+            Command(
+                cmd=cmd,
+                env=env,
+                all_tactics=all_tactics or None,
+                # the fork's DeclarationInfo list; the upstream REPL ignores the field
+                declarations=declarations or None,
+            ),
+            timeout=timeout_s,
         )
         if isinstance(response, LeanError):
             return {"message": response.message}

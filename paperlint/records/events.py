@@ -88,6 +88,13 @@ class ModelCall(_Event):
     replay: bool
     prompt_sha256: str
     prompt_drift: bool
+    template_sha256: str | None = Field(
+        default=None, description="the prompt template's hash (templates, includes, schema)"
+    )
+    inputs_sha256: str | None = Field(default=None, description="the prompt inputs' hash")
+    template_drift: bool = Field(
+        default=False, description="replay: the answer was recorded with another template"
+    )
     ok: bool
     finish_reason: str | None = Field(
         default=None, description="the provider's; `length` means the reply was cut off"

@@ -1,9 +1,11 @@
 """LiteLLMClient against litellm's own `mock_response` (no network): usage, cost, errors."""
 
+import re
+
 import litellm
 import pytest
 
-from paperlint.agents.client import LiteLLMClient, import_litellm, transient_errors
+from paperlint.agents.client import LiteLLMClient, call_id, import_litellm, transient_errors
 from paperlint.config import Config
 from paperlint.errors import ModelError
 
@@ -111,6 +113,10 @@ def test_role_settings_reach_litellm(mocked_litellm, monkeypatch):
     )
     assert (seen["temperature"], seen["max_tokens"]) == (0.2, 321)
     assert seen["extra_headers"]["X-Team"] == "maths"
-    assert seen["extra_headers"]["X-Paperlint-Call"].startswith("task=gate;result=lem:x")
+    # an opaque id of the call: no result label, obligation or attempt count in the header
+    call = seen["extra_headers"]["X-Paperlint-Call"]
+    assert call == call_id("gate", "lem:x", None, 1, 0) and "lem" not in call
+    assert re.fullmatch(r"[0-9a-f]{32}", call)
+    assert call != call_id("gate", "lem:x", None, 1, 1)  # a repair is another call
     # gpt-4o-mini takes a response schema, so the gate's output model is sent as one
     assert seen["response_format"]["json_schema"]["name"] == "gate"

@@ -236,8 +236,10 @@ def entries() -> list[dict[str, Any]]:
                         2,
                         0,
                         (2, 6),
+                        # Lean >= 4.24 (pinned 4.35): one auxiliary axiom per `native_decide`
+                        # (Lean.Meta.nativeEqTrue), no longer `Lean.ofReduceBool`.
                         "'Paper.big_check' depends on axioms: [propext,\n Classical.choice,\n "
-                        "Lean.ofReduceBool,\n Quot.sound]",
+                        "Quot.sound,\n Paper.big_check._native.native_decide.ax_1_1]",
                     ),
                 ],
                 "env": 8,

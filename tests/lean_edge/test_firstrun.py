@@ -29,7 +29,9 @@ def test_firstrun_flow_with_a_fake_repl(tmp_path):
     assert found["final"]["ok"]["outcome"] == "unavailable"  # no lake here
     kinds = [json.loads(line)["kind"] for line in (out / "lean.jsonl").read_text().splitlines()]
     assert "check" in kinds and "axioms" in kinds and "final" in kinds
-    assert len((out / "probes.jsonl").read_text().splitlines()) == len(firstrun.PROBES)
+    probes = (out / "probes.jsonl").read_text().splitlines()
+    assert len(probes) == len(firstrun.PROBES) + len(firstrun.DECLARATION_PROBES)
+    assert json.loads(probes[-1])["label"] == "declarations"
 
 
 def test_the_peak_of_a_changing_memory_figure_is_kept():

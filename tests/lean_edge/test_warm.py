@@ -36,7 +36,7 @@ class FakeBackend:
         self._session = 0
         self._repl = 0
 
-    def run(self, cmd, env, *, timeout_s, keep):
+    def run(self, cmd, env, *, timeout_s, keep, declarations=False):
         self.calls.append((cmd, env, keep, timeout_s))
         answer = self.answers.get(cmd, {})
         if isinstance(answer, list):

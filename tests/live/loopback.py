@@ -2,8 +2,9 @@
 
 `paperlint check` reaches it through litellm's real OpenAI client over real HTTP, so the
 request, error mapping, retry, charging and parsing code a live run uses all run here. The
-transcript entry is chosen by the `X-Paperlint-Call` header every live request carries (the
-prompt text is not needed). Faults are injected per request by a `faults` function.
+transcript entry is chosen by the `X-Paperlint-Call` header every live request carries, an
+opaque hash of the call's key that the server recomputes for each entry (the prompt text is
+not needed). Faults are injected per request by a `faults` function.
 
 Bounded: it refuses more than `max_requests` requests (answering 400, which stops the run)
 and shuts itself down after `lifetime_s`, so a test that goes wrong cannot hang.
@@ -14,13 +15,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from paperlint.agents.client import CALL_HEADER
+from paperlint.agents.client import CALL_HEADER, call_id
 from paperlint.agents.transcript import Transcript, TranscriptKey
 
 
@@ -57,22 +58,18 @@ def error_body(message: str, code: str | None = None) -> dict[str, Any]:
     return {"error": {"message": message, "type": "loopback", "code": code}}
 
 
-def parse_call_header(value: str | None) -> TranscriptKey | None:
-    if not value:
-        return None
-    fields = dict(part.split("=", 1) for part in value.split(";") if "=" in part)
-
-    def text(name: str) -> str | None:
-        raw = fields.get(name)
-        return None if raw in (None, "None") else raw
-
-    return TranscriptKey(
-        str(text("task")),
-        text("result"),
-        text("obligation"),
-        int(fields.get("attempt", "1")),
-        int(fields.get("repair", "0")),
-    )
+def call_index(keys: Iterable[TranscriptKey]) -> dict[str, TranscriptKey]:
+    """`X-Paperlint-Call` id -> transcript key, for every key and its retries and repairs (the
+    header is an opaque hash, `client.call_id`: the server recomputes it, as a proxy could)."""
+    index: dict[str, TranscriptKey] = {}
+    for key in keys:
+        for attempt in range(1, 7):
+            for repair in range(6):
+                variant = key._replace(attempt=attempt, repair=repair)
+                index.setdefault(call_id(*variant), variant)
+    for key in keys:
+        index[call_id(*key)] = key
+    return index
 
 
 class LoopbackProvider:
@@ -90,6 +87,7 @@ class LoopbackProvider:
         self.max_requests = max_requests
         self.lifetime_s = lifetime_s
         self.replies = replies or {}
+        self._calls = call_index([*(e.key for e in self.transcript.entries()), *self.replies])
         self.seen: list[Seen] = []
         self.unknown: list[TranscriptKey | None] = []
         self._lock = threading.Lock()
@@ -124,7 +122,7 @@ class LoopbackProvider:
             self.faults = faults
 
     def answer(self, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict, dict]:
-        key = parse_call_header(headers.get(CALL_HEADER.lower()))
+        key = self._calls.get(headers.get(CALL_HEADER.lower()) or "")
         with self._lock:
             number = len(self.seen) + 1
             fault = self.faults(number, key)

@@ -178,3 +178,30 @@ def test_latex_in_a_quote_survives_a_reply_that_does_not_escape_it(tmp_path, key
     assert record["verdict"] == "issue"
     assert record["issue"]["location"]["quote"] == printed  # found verbatim in the paper
     assert record["issue"]["location"]["line"] == 50
+
+
+def test_a_reply_in_the_fenced_format_reaches_the_same_verdicts(tmp_path, key_env):
+    """Every prover answer rewritten the way a model uses the fenced format (prose, a ```lean
+    block, CRLF line ends, a small JSON object naming the block) reaches the replay's
+    verdicts over real HTTP: the recorded Lean answers are keyed by the exact candidate text,
+    so this holds only if each proof comes out of the fences byte for byte."""
+    from tests.live.conftest import REPLAY
+    from tests.live.loopback import LoopbackProvider
+
+    replies = {}
+    for entry in Transcript.load(REPLAY / "transcript.jsonl").entries():
+        if entry.task != "prover":
+            continue
+        answer = json.loads(entry.response)
+        lean = answer.pop("lean")
+        fenced = f"Here is the proof.\n\n```lean\n{lean}\n```\n\n" + json.dumps(
+            {**answer, "lean": "@lean:1"}
+        )
+        replies[entry.key] = fenced.replace("\n", "\r\n")
+    assert len(replies) >= 5
+    with LoopbackProvider(REPLAY / "transcript.jsonl", replies=replies) as server:
+        config = write_config(tmp_path, server.url)
+        assert run(check_argv(tmp_path, config)) == 1
+        assert server.unknown == []
+    assert verdicts(tmp_path / "ws") == ANSWER_KEY
+    assert run(["validate", str(tmp_path / "ws")]) == 0

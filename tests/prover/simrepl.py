@@ -51,7 +51,7 @@ class SimulatedRepl:
     def script(self, cmd: str, answer: Any, *, all_tactics: bool = False) -> None:
         self.answers[(cmd, all_tactics)] = answer
 
-    def run(self, cmd, env, *, timeout_s, keep, all_tactics=False):
+    def run(self, cmd, env, *, timeout_s, keep, all_tactics=False, declarations=False):
         self.calls.append((cmd, all_tactics))
         if env is None and cmd.startswith("import"):
             answer: Any = {}

@@ -23,6 +23,7 @@ from paperlint.engine.steps.base import (
 )
 from paperlint.engine.steps.effects import ask, dependency_decls, lean, prompt_context, write_json
 from paperlint.lean.compose import context_for, parse_declaration
+from paperlint.lean.repl_declarations import statement_problem
 from paperlint.lean.verifier import LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
@@ -97,6 +98,9 @@ def _typecheck(
     write_text_atomic(ctx.ws.audit_dir(record.id) / f"draft-{given.action.attempt}.lean", text)
     if check.errors():
         return False, ports.feedback(text, check)
+    disagreement = statement_problem(check.declarations, text)
+    if disagreement:  # Lean's own parse (REPL `declarations`) backs the text's
+        return False, disagreement
     if check.outcome is LeanOutcome.TIMEOUT:
         return False, "Lean timed out elaborating the statement"
     if statement_only and check.outcome is not LeanOutcome.ACCEPTED:

@@ -23,7 +23,7 @@ from paperlint.engine.steps.base import (
 )
 from paperlint.engine.steps.effects import ask, base_context, lean, prompt_context, write_text
 from paperlint.lean.compose import parse_declaration
-from paperlint.lean.verifier import LeanCheck, LeanContext
+from paperlint.lean.verifier import LeanCheck, LeanContext, enforce_declarations
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage
@@ -76,6 +76,9 @@ def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOu
         check = ProofCheck(file=file, accepted=False, feedback=problem)
         return ProveOutcome(action=action, prover=prover, check=check)
     checked = ctx.verifier.check(given.context, prover.lean, timeout_s=ctx.settings.lean_timeout_s)
+    # Lean's own parse of the answer (REPL `declarations`) backs the text scan, when present.
+    target = parse_declaration(ob.skeleton)
+    checked = enforce_declarations(checked, prover.lean, target.name if target else None)
     answer = lean(ctx, action, "check", checked)
     accepted = answer.outcome is LeanOutcome.ACCEPTED
     check = ProofCheck(
