@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from paperlint.cli.options import FORMAT, QUIET, Format, require_paper
+from paperlint.cli.options import FORMAT, QUIET, VERBOSE, Format, require_paper
 from paperlint.cli.progress import StatusLine
 from paperlint.cli.root import app, crash_dir
 
@@ -63,6 +63,7 @@ def check(
     ),
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
     # Say something before the heavy imports (engine, blueprint, later litellm), so the user
@@ -108,6 +109,7 @@ def resume(
     max_calls: int | None = typer.Option(None, "--max-calls", help="New budget in calls."),
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Continue a check from its last complete record."""
     from paperlint.engine.check import resume_check
@@ -127,6 +129,7 @@ def status(
     workdir: Path = typer.Argument(..., help="The check folder."),
     fmt: Format = FORMAT,
     why: bool = typer.Option(False, "--why", help="Say why each result is not done."),
+    verbose: bool = VERBOSE,
 ) -> int:
     """Show each result's stage and verdict (read-only)."""
     from dataclasses import asdict

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, Format
+from paperlint.cli.options import FORMAT, VERBOSE, Format
 from paperlint.cli.root import lean_app
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
@@ -32,6 +32,7 @@ def scan(
     skeleton: Path | None = typer.Option(
         None, "--skeleton", help="The gated file: FILE may only fill its `sorry` holes."
     ),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Report sorry, axioms, native_decide, effects and other cheats in Lean files."""
     from paperlint.lean.audit import audit_files
