@@ -138,28 +138,32 @@ def test_no_file_definition_or_catcode_command_is_on_the_allowlist():
         assert name not in allowed, name
 
 
-def _hostile_workspace(tmp_path: Path, secret: Path) -> Path:
+def _hostile_workspace(tmp_path: Path, secret: Path, *, shadow: bool = False) -> Path:
+    """Paper text that names `secret` through \\input, \\lstinputlisting and a macro; with
+    `shadow`, the paper also defines a macro named \\input."""
     ws = build_workspace(tmp_path / "ws")
     inventory = json.loads((ws / "inventory.json").read_text())
     inventory["results"][1]["statement"] += f" \\input{{{secret}}} \\lstinputlisting{{{secret}}}"
-    inventory["macros"] = [
-        {"name": "\\input", "definition": "X", "arity": 1},  # a paper macro may not reopen it
-        {"name": "\\leak", "definition": f"\\input{{{secret}}}", "arity": 0},
-    ]
+    inventory["macros"] = [{"name": "\\leak", "definition": f"\\input{{{secret}}}", "arity": 0}]
+    if shadow:
+        inventory["macros"].insert(0, {"name": "\\input", "definition": "X", "arity": 1})
     inventory["results"][2]["statement"] += " \\leak"
     (ws / "inventory.json").write_text(json.dumps(inventory))
     return ws
 
 
-def test_a_paper_macro_cannot_smuggle_a_file_command(tmp_path):
+@pytest.mark.parametrize("shadow", [False, True], ids=["plain", "paper-defines-input"])
+def test_a_paper_macro_cannot_smuggle_a_file_command(tmp_path, shadow):
     secret = tmp_path / "secret.tex"
-    files = render_project(load_workspace(_hostile_workspace(tmp_path, secret)))
+    files = render_project(load_workspace(_hostile_workspace(tmp_path, secret, shadow=shadow)))
     common, content = files["macros/common.tex"], files["content.tex"]
     # The text does not rely on the definitions: the paper's macros are expanded into it (a
     # \providecommand{\input} would leave the built-in \input in force), then allowlisted.
     assert f"\\providecommand{{\\leak}}{{input{{{secret}}}}}" in common
     assert "\\leak" not in content and f"\\input{{{secret}}}" not in content
     assert f"lstinputlisting{{{secret}}}" in content and "\\lstinputlisting" not in content
+    if not shadow:
+        assert f"input{{{secret}}}" in content  # shown as text, not run
 
 
 # ------------------------------------------------------------------------- the real build
@@ -168,7 +172,7 @@ def test_a_paper_macro_cannot_smuggle_a_file_command(tmp_path):
 @needs_plastex
 @needs_latexmk
 def test_example_blueprint_builds_offline_with_the_papers_numbers(example, tmp_path):
-    from paperlint.preflight.latexrun import compile_project
+    from paperlint.preflight.latexrun import CompileStatus, compile_project
 
     folder = tmp_path / "blueprint"
     assert run(["report", str(example), "--format", "blueprint-web", "-o", str(folder)]) == 0
@@ -183,8 +187,10 @@ def test_example_blueprint_builds_offline_with_the_papers_numbers(example, tmp_p
     checked = {rid for rid, r in html.items() if r["check"]}
     assert checked == {"def:mean", "lem:mean-max"}  # the definition and the unconditional one
     # The printed blueprint keeps the numbers too (TeX Live on print.tex).
-    printed = compile_project(folder / "src", "print.tex").aux.numbers()
-    assert {k: printed[k] for k in tex_live if k in html} == {k: tex_live[k] for k in html}
+    printed = compile_project(folder / "src", "print.tex")
+    assert printed.status is CompileStatus.OK, printed.errors
+    numbers = printed.aux.numbers()
+    assert {k: numbers[k] for k in html} == {k: tex_live[k] for k in html}
     nodes = _graph_nodes(web)
     assert nodes["lem:mean-max"]["color"] == STATED
     assert nodes["lem:mean-max"]["fillcolor"] in PROOF_DONE
@@ -194,11 +200,18 @@ def test_example_blueprint_builds_offline_with_the_papers_numbers(example, tmp_p
 
 
 @needs_plastex
-def test_the_four_verdicts_are_marked_distinctly_in_the_built_graph(workspace, tmp_path):
-    data = load_workspace(workspace)
+@pytest.mark.parametrize("shadow", [False, True], ids=["plain", "paper-defines-input"])
+def test_the_four_verdicts_are_marked_distinctly_and_no_file_is_read(tmp_path, shadow):
+    # One build (plasTeX is slow on a shared machine): the synthetic workspace with all four
+    # verdicts, whose paper text also tries to read a file.
+    secret = tmp_path / "secret.tex"
+    secret.write_text("TOPSECRET-7f3a\n")
+    data = load_workspace(_hostile_workspace(tmp_path, secret, shadow=shadow))
     folder = tmp_path / "bp"
     write_project(data, folder)
     index = build_web(folder)
+    for page in index.parent.rglob("*.html"):
+        assert "TOPSECRET-7f3a" not in page.read_text(), page
     nodes = _graph_nodes(index.parent)
     assert set(nodes) == {_label(v) for v in data.views}
     marks: dict[str, set[tuple[str, str]]] = {}
@@ -229,17 +242,6 @@ def test_the_four_verdicts_are_marked_distinctly_in_the_built_graph(workspace, t
         if view.record.verdict_bearing:
             shown = unconditional and view.lean_statement is not None
             assert html[_label(view)]["check"] is shown, view.id
-
-
-@needs_plastex
-def test_a_hostile_paper_reads_no_file_into_the_blueprint(tmp_path):
-    secret = tmp_path / "secret.tex"
-    secret.write_text("TOPSECRET-7f3a\n")
-    folder = tmp_path / "bp"
-    write_project(load_workspace(_hostile_workspace(tmp_path, secret)), folder)
-    index = build_web(folder)
-    for page in index.parent.rglob("*.html"):
-        assert "TOPSECRET-7f3a" not in page.read_text(), page
 
 
 def test_without_the_extra_the_project_is_written_and_the_hint_names_it(
