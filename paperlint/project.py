@@ -20,7 +20,7 @@ LABEL = "Repository"
 def repository_url() -> str | None:
     """The `Repository` URL of `[project.urls]`, without a trailing slash; None if unknown."""
     try:
-        entries = metadata("paperlint").get_all("Project-URL") or []
+        entries = [str(e) for e in metadata("paperlint").get_all("Project-URL") or []]
     except PackageNotFoundError:
         entries = []
     for entry in entries:
