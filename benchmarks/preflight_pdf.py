@@ -146,10 +146,16 @@ def score_inventory(
     )
 
 
-def score_paper(paper: Path, scratch: Path, *, timeout: int, stubs: bool = False) -> PaperScore:
+def score_paper(
+    paper: Path, scratch: Path, *, timeout: int, stubs: bool = False, reuse: bool = False
+) -> PaperScore:
     import time
 
-    pdf, reason = compile_paper(paper, scratch, timeout=timeout, stubs=stubs)
+    kept = scratch / paper.name / Path(json.loads((paper / "meta.json").read_text())["main"])
+    if reuse and kept.with_suffix(".pdf").is_file():
+        pdf, reason = kept.with_suffix(".pdf"), "compiled"  # an earlier --keep compile
+    else:
+        pdf, reason = compile_paper(paper, scratch, timeout=timeout, stubs=stubs)
     if pdf is None:
         return PaperScore(paper.name, compiled=False, reason=reason)
     start = time.monotonic()
@@ -170,14 +176,16 @@ def run_pdf_benchmark(
     only: list[str] | None = None,
     keep: Path | None = None,
     stubs: bool = False,
+    reuse: bool = False,
 ) -> list[PaperScore]:
-    """Score every corpus paper (or those in `only`); `keep` keeps the compiled folders."""
+    """Score every corpus paper (or those in `only`); `keep` keeps the compiled folders, and
+    with `reuse` a PDF already compiled there is scored again without compiling."""
     papers = sorted(p for p in corpus.iterdir() if (p / "meta.json").exists())
     if only:
         papers = [p for p in papers if p.name in only]
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        return [score_paper(p, keep, timeout=timeout, stubs=stubs) for p in papers]
+        return [score_paper(p, keep, timeout=timeout, stubs=stubs, reuse=reuse) for p in papers]
     with tempfile.TemporaryDirectory(prefix="paperlint-pdfbench-") as scratch:
         return [score_paper(p, Path(scratch), timeout=timeout, stubs=stubs) for p in papers]
 
@@ -231,12 +239,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stubs", action="store_true", help="stub missing .sty/.cls files (scored apart)"
     )
+    parser.add_argument(
+        "--reuse", action="store_true", help="with --keep: score PDFs already compiled there"
+    )
     args = parser.parse_args(argv)
     if shutil.which("latexmk") is None:
         print("latexmk not found: install TeX Live to compile the corpus", file=sys.stderr)
         return 2
     scores = run_pdf_benchmark(
-        args.corpus, timeout=args.timeout, only=args.only, keep=args.keep, stubs=args.stubs
+        args.corpus,
+        timeout=args.timeout,
+        only=args.only,
+        keep=args.keep,
+        stubs=args.stubs,
+        reuse=args.reuse,
     )
     print(render(scores))
     if args.json:

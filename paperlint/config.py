@@ -150,11 +150,56 @@ class RetryConfig(_Section):
     )
 
 
+class AutomationConfig(_Section):
+    """The tactic ladder tried on an obligation before the prover model (issue #13)."""
+
+    enabled: bool = Field(
+        default=True,
+        description="Try the automation ladder (grind, simp_all, aesop, …) on an obligation's "
+        "first attempt, before any model call.",
+    )
+    timeout_s: float = Field(default=10.0, gt=0, description="Seconds per rung.")
+
+
+class LearningConfig(_Section):
+    """Learning across checks (issue #19): the reviewed lemma library and the run record."""
+
+    library: bool = Field(
+        default=True,
+        description="Offer the promoted lemmas of `paperlint library` to the prover.",
+    )
+    library_rungs: int = Field(
+        default=3, ge=0, le=20, description="Library lemmas tried per obligation, best first."
+    )
+    strategy: Literal["adaptive", "baseline"] = Field(
+        default="adaptive",
+        description="Choose a strategy per result from the run record (the baseline until it "
+        "holds `strategy_min_trials` live trials of the kind), or always the baseline.",
+    )
+    strategy_min_trials: int = Field(
+        default=20, ge=0, description="Live trials of a kind before the chooser leaves the default."
+    )
+    strategy_seed: int = Field(
+        default=0, description="Seed of the chooser's exploration; recorded in strategy.json."
+    )
+    convergence: bool = Field(
+        default=True,
+        description="When every result has a verdict, two reviewers (the gate's and the "
+        "auditor's models) read the frozen graph; what they flag is gated again.",
+    )
+    record_runs: bool = Field(
+        default=True,
+        description="Append each check's outcomes to the per-user run record (`paperlint runs`).",
+    )
+
+
 class Config(_Section):
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
     lean: LeanConfig = Field(default_factory=LeanConfig)
     retry: RetryConfig = Field(default_factory=RetryConfig)
+    automation: AutomationConfig = Field(default_factory=AutomationConfig)
+    learning: LearningConfig = Field(default_factory=LearningConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,
         description="Per-role endpoint settings; `default` applies to every role not named.",

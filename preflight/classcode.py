@@ -52,8 +52,9 @@ def provides(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 
 def declare_option(walker: Walker, text: str, m: re.Match[str]) -> int:
+    # the walker's match already holds a star written right after the name (`\\DeclareOption*`)
     star, pos = texscan.read_star(text, m.end())
-    if star:
+    if star or m.group(2):
         return texscan.read_args(text, pos, "{")[1]
     args, pos = texscan.read_args(text, pos, "{{")
     name, code = (args[0] or "").strip(), args[1] or ""

@@ -146,6 +146,10 @@ class Counters:
         self.values[name] = self.values.get(name, 0) + 1
         self._reset_children(name, set())
 
+    def reset_children(self, name: str) -> None:
+        """Zero the reset list of `name` without stepping it (KOMA's `\\addsec`)."""
+        self._reset_children(self.real(name), set())
+
     def _reset_children(self, name: str, seen: set[str]) -> None:
         for child in self.children.get(name, ()):
             if child in seen:

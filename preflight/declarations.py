@@ -7,6 +7,7 @@ well-known style files predefine.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -80,6 +81,9 @@ class Registry:
     packages: set[str] = field(default_factory=set)
     ntheorem_numbering: str = "arabic"
     notes: list[tuple[str, str]] = field(default_factory=list)
+    # `autonum`, or mathtools' `showonlyrefs`: only equations whose label is referenced
+    # get a number; the value names the package (they count different reference commands)
+    only_referenced: str | None = None
 
     @property
     def book(self) -> bool:
@@ -89,6 +93,7 @@ class Registry:
         self.notes.append((code, message))
 
 
+@functools.lru_cache(maxsize=512)
 def kind_of(env: str, title: str) -> str:
     """The result kind from the printed title, else from the environment name."""
     for text in (title.lower(), env.lower().rstrip("*")):
@@ -134,6 +139,11 @@ def newtheorem(
             )
         else:
             counters.within(env, within.strip(), style=style)
+            own = not reg.packages & {"amsthm", "ntheorem"}  # they replace IEEEtran's
+            if reg.doc_class == "IEEEtran" and own and within.strip() == "section":
+                # IEEEtran's \@xnthm: a theorem within section prints the section in arabic
+                # (`\@IEEEthmcounterinsection`, lettered once the appendices start)
+                counters.the[env] = f"\\{IEEE_THM_SECTION}.\\{style}{{{env}}}"
     reg.envs[env] = TheoremEnv(env, title, env, env)
     _ntheorem_star(reg, env)
 
@@ -176,6 +186,9 @@ def spnewtheorem(
     newtheorem(reg, env, title, shared=shared, within=within, numbered=numbered)
 
 
+IEEE_THM_SECTION = "@IEEEthmcounterinsection"
+
+
 def apply_class(reg: Registry, name: str, options: set[str]) -> None:
     """Counters of the class and the theorem environments it predefines (latex.md §12)."""
     reg.doc_class = name
@@ -192,16 +205,41 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         the["section"] = "\\Roman{section}"
         the["subsection"] = "\\thesection-\\Alph{subsection}"
         the["subsubsection"] = "\\thesubsection\\arabic{subsubsection}"
+        reg.counters.macros[IEEE_THM_SECTION] = "\\arabic{section}"
+    elif name in REVTEX_CLASSES:
+        _revtex(reg, options)
+
+
+REVTEX_CLASSES = ("revtex4", "revtex4-1", "revtex4-2")
+
+
+def _revtex(reg: Registry, options: set[str]) -> None:
+    """revtex4-x (APS/AIP): Roman sections, lettered subsections, secnumdepth 4; Physical
+    Review Letters (`prl`) numbers no section at all (aps4-2.rtx: secnumdepth -\\maxdimen)."""
+    counters = reg.counters
+    counters.the["section"] = "\\Roman{section}"
+    counters.the["subsection"] = "\\Alph{subsection}"
+    counters.the["subsubsection"] = "\\arabic{subsubsection}"
+    counters.set("secnumdepth", -1000 if "prl" in options else 4)
+
+
+# Packages that load another whose behaviour preflight models (from their `\\RequirePackage`
+# lines in TeX Live): `thm-restate` loads `thmtools`, whose unnumbered theorems step a dummy
+# counter, so a `\\label` in one writes an empty number.
+IMPLIED_PACKAGES: dict[str, tuple[str, ...]] = {"thm-restate": ("thmtools",)}
 
 
 def apply_package(reg: Registry, name: str, options: set[str]) -> None:
     """Side effects of well-known packages that are not in the project folder."""
     reg.packages.add(name)
+    for implied in IMPLIED_PACKAGES.get(name, ()):
+        if implied not in reg.packages:
+            apply_package(reg, implied, set())
     if name == "jmlr2e":
         reg.packages.add("ntheorem")
         _jmlr_family(reg, extra=("assumption",))
-    if name in ("mathtools", "autonum") and (name == "autonum" or "showonlyrefs" in options):
-        reg.note("showonlyrefs", f"{name}: only referenced equations are numbered; use --latex")
+    if name == "autonum" or (name == "mathtools" and "showonlyrefs" in options):
+        reg.only_referenced = name
 
 
 GUESSABLE = {
@@ -299,5 +337,8 @@ def _standard_counters(counters: Counters, *, book: bool) -> None:
     counters.new("subparagraph", "paragraph", "\\theparagraph.\\arabic{subparagraph}")
     counters.new("footnote")
     counters.new("page")
+    # \\section and its kin number only down to this depth (book 2, article 3)
+    counters.new("secnumdepth")
+    counters.set("secnumdepth", 2 if book else 3)
     for level, style in (("i", "arabic"), ("ii", "alph"), ("iii", "roman"), ("iv", "Alph")):
         counters.new("enum" + level, template=f"\\{style}{{enum{level}}}")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from paperlint.preflight import texscan
 from paperlint.preflight.counters import Counters
@@ -62,12 +63,17 @@ def number_rows(
     counters: Counters,
     expanders: dict[str, str] | None = None,
     pending: list[str] | None = None,
+    referenced: Referenced | None = None,
 ) -> list[tuple[str | None, list[str]]]:
     """Each row's printed number (None when unnumbered) and its labels; steps `equation`.
 
     A label in an unnumbered row waits for the next numbered row of the same display, as
-    amsmath's `\\df@label` (and eqnarray's pre-stepped counter) do.
+    amsmath's `\\df@label` (and eqnarray's pre-stepped counter) do. With `referenced`
+    (autonum, mathtools' `showonlyrefs`) a row is numbered only when one of its labels is
+    referenced somewhere in the document.
     """
+    if referenced is not None and env in referenced.envs:
+        return _number_referenced_rows(env, body, counters, expanders or {}, referenced)
     base = env.rstrip("*")
     starred = env.endswith("*") or base in ("displaymath", "math")
     body = expand_macros(body, expanders or {})
@@ -90,6 +96,57 @@ def number_rows(
         pending = []
     if pending:
         out.append((None, pending))
+    return out
+
+
+@dataclass(frozen=True)
+class Referenced:
+    """The labels a document references and the displays whose numbers depend on them."""
+
+    keys: frozenset[str]
+    envs: frozenset[str]
+    # autonum writes no `\\label` at all for an unreferenced row (its patched `\\label`
+    # does nothing); under mathtools' the label writes the number current before the display
+    drops_unreferenced: bool
+
+
+# The reference commands that mark a label as referenced, and the displays each package
+# patches: autonum (v0.3.11) patches `\\ref` (so `\\eqref`, which calls it) and
+# cleveref's `\\cref`, and turns `\\[ … \\]` into `equation`; mathtools counts `\\eqref` and
+# `\\refeq`.
+ONLY_REFERENCED = {
+    "autonum": (
+        frozenset({"ref", "eqref", "cref"}),
+        frozenset({"equation", "gather", "multline", "flalign", "align", "alignat", "\\["}),
+    ),
+    "mathtools": (
+        frozenset({"eqref", "refeq"}),
+        frozenset({"equation", "gather", "multline", "flalign", "align", "alignat"}),
+    ),
+}
+
+
+def _number_referenced_rows(
+    env: str, body: str, counters: Counters, expanders: dict[str, str], referenced: Referenced
+) -> list[tuple[str | None, list[str]]]:
+    base = env.rstrip("*")
+    body = expand_macros(body, expanders)
+    rows = split_rows(body) if base in MULTI else [body]
+    out: list[tuple[str | None, list[str]]] = []
+    for row in rows:
+        _counter_ops(row, counters)
+        labels = [m.group(1).strip() for m in _LABEL.finditer(row)]
+        shown = [key for key in labels if key in referenced.keys]
+        tag = _TAG.search(row)
+        if tag is not None:
+            group = texscan.read_group(row, tag.end() - 1)
+            out.append((tag_text(group[0] if group else "", counters), labels))
+        elif shown and not _NOTAG.search(row):
+            counters.step("equation")
+            kept = shown if referenced.drops_unreferenced else labels
+            out.append((counters.render("equation"), kept))
+        elif labels and not referenced.drops_unreferenced:
+            out.append((None, labels))
     return out
 
 

@@ -158,7 +158,8 @@ def _define(walker: Walker, at: int, macro: Macro | None) -> None:
 
 _DECLARES = re.compile(
     r"\\(?:newtheorem|renewtheorem|newenvironment|renewenvironment|declaretheorem|spnewtheorem"
-    r"|newtcbtheorem|NewTcbTheorem|newcounter|numberwithin|counterwithin)\b"
+    r"|newtcbtheorem|NewTcbTheorem|newcounter|numberwithin|counterwithin"
+    r"|@spynthm|@spothm|@spxnthm)(?![A-Za-z@])"
 )
 
 
@@ -285,15 +286,23 @@ def newtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
     if m.group(1) == "newproof":  # elsarticle: a proof environment, never numbered
         walker.proof_envs.add(env.strip())
         return pos
-    unnumbered_style = walker.theorem_style.startswith("nonumber")
-    if unnumbered_style and walker.is_proof_name(env.strip()):
-        # ntheorem `\\theoremstyle{nonumberplain}\\newtheorem{proof}{Proof}`: a proof
-        walker.proof_envs.add(env.strip())
-        walker.reg.envs.pop(env.strip(), None)
+    star = star or walker.theorem_style.startswith("nonumber")
+    if star and _unnumbered_proof(walker, env):
         return pos
-    star = star or unnumbered_style
     decl.newtheorem(walker.reg, env, title, shared=shared, within=within, numbered=not star)
     return pos
+
+
+def _unnumbered_proof(walker: Walker, env: str) -> bool:
+    """An unnumbered theorem-like environment named as a proof is a proof: ntheorem's
+    `\\theoremstyle{nonumberplain}\\newtheorem{proof}{Proof}`, svmult's and svjour's
+    `\\spnewtheorem*{proof}{Proof}`. It is recorded as a proof environment, not a result."""
+    name = env.strip()
+    if not walker.is_proof_name(name):
+        return False
+    walker.proof_envs.add(name)
+    walker.reg.envs.pop(name, None)
+    return True
 
 
 def newtcbtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -317,12 +326,34 @@ def spnewtheorem(walker: Walker, text: str, m: re.Match[str]) -> int:
     star = m.group(2) == "*"
     if star:
         args, pos = texscan.read_args(text, m.end(), "{{{{")
-        if args[0] and args[1] is not None:
+        if args[0] and args[1] is not None and not _unnumbered_proof(walker, args[0]):
             decl.spnewtheorem(walker.reg, args[0], args[1], None, None, numbered=False)
         return pos
     args, pos = texscan.read_args(text, m.end(), "{[{[{{")
     if args[0] and args[2] is not None:
-        decl.spnewtheorem(walker.reg, args[0], args[2], args[1], args[3])
+        within = args[3]
+        if within is not None and "\\" in within:
+            # svmult: `\\spnewtheorem{theorem}{Theorem}[\\envankh]`, `\\def\\envankh{chapter}`
+            within = walker.reg.counters.expand(within, 0)
+        decl.spnewtheorem(walker.reg, args[0], args[2], args[1], within)
+    return pos
+
+
+def sp_internal(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """The Springer classes' internal forms behind `\\spnewtheorem`, which svmult calls
+    through `\\spn@wtheorem` for its predefined environments: `\\@spynthm{env}{Title}{f}{f}`
+    (own counter), `\\@spothm{env}[shared]{Title}{f}{f}`, `\\@spxnthm{env}{Title}[within]{f}{f}`."""
+    word = m.group(1)
+    spec = {"@spynthm": "{{{{", "@spothm": "{[{{{", "@spxnthm": "{{[{{"}[word]
+    args, pos = texscan.read_args(text, m.end(), spec)
+    env = args[0]
+    title = args[2] if word == "@spothm" else args[1]
+    shared = args[1] if word == "@spothm" else None
+    within = args[2] if word == "@spxnthm" else None
+    if within is not None and "\\" in within:
+        within = walker.reg.counters.expand(within, 0)
+    if env and title is not None and "#" not in env:
+        decl.spnewtheorem(walker.reg, env, title, shared, within)
     return pos
 
 
@@ -377,6 +408,17 @@ def usepackage(walker: Walker, text: str, m: re.Match[str]) -> int:
     for name in texscan.split_keys(args[1] or ""):
         decl.apply_package(walker.reg, name, options)
         walker.options.passed[name] = options | walker.reg.class_options
+    return pos
+
+
+def mathtoolsset(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\mathtoolsset{showonlyrefs}` switches mathtools' only-referenced numbering on."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    for key in texscan.split_keys(args[0] or ""):
+        name, _, value = key.partition("=")
+        if name.strip() == "showonlyrefs":
+            on = value.strip().lower() in ("", "true")
+            walker.reg.only_referenced = "mathtools" if on else None
     return pos
 
 
@@ -460,6 +502,9 @@ def _table() -> dict[str, Handler]:
         "leanok": lean_mark,
         "mathlibok": lean_mark,
         "spnewtheorem": spnewtheorem,
+        "@spynthm": sp_internal,
+        "@spothm": sp_internal,
+        "@spxnthm": sp_internal,
         "declaretheorem": declaretheorem,
         "theoremnumbering": theoremnumbering,
         "newtheoremstyle": skip_args("{{{{{{{{{"),
@@ -483,6 +528,7 @@ def _table() -> dict[str, Handler]:
         "usepackage": usepackage,
         "RequirePackage": usepackage,
         "bibliography": bibliography,
+        "mathtoolsset": mathtoolsset,
         "addbibresource": bibliography,
         "crefname": skip_args("{{{"),
         "Crefname": skip_args("{{{"),
@@ -494,6 +540,7 @@ def _table() -> dict[str, Handler]:
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section
     table["subparagraph"] = sectioning.section
+    table.update(addchap=sectioning.koma_unnumbered, addsec=sectioning.koma_unnumbered)
     for name in ("frontmatter", "mainmatter", "backmatter"):
         table[name] = sectioning.matter
     return table

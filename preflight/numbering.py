@@ -14,6 +14,7 @@ from paperlint.preflight import (
     equations,
     macros,
     plaintext,
+    references,
     texscan,
 )
 from paperlint.preflight import declarations as decl
@@ -80,6 +81,20 @@ class Walker:
         self.class_loaded = False
         self.declarers: dict[str, Macro] = {}
         self.plain = "\\documentclass" not in text and "\\begin{document}" not in text
+        self._referenced: equations.Referenced | None = None
+
+    def referenced(self) -> equations.Referenced | None:
+        """The referenced labels, when a package numbers only referenced equations."""
+        package = self.reg.only_referenced
+        if package is None:
+            return None
+        if self._referenced is None:
+            commands, envs = equations.ONLY_REFERENCED[package]
+            keys = references.reference_keys(self.text, commands)
+            self._referenced = equations.Referenced(
+                frozenset(keys), envs, drops_unreferenced=package == "autonum"
+            )
+        return self._referenced
 
     # -- driver -------------------------------------------------------------------------
 
@@ -492,10 +507,9 @@ class Walker:
             self.reg.counters,
             self.expanders | self.row_macros,
             self.pending_labels,
+            self.referenced(),
         )
-        self._record_rows(
-            rows, owner_result, self.at(start), carry=name.rstrip("*") in equations.MULTI
-        )
+        self._record_rows(rows, owner_result, self.at(start), carry=self._carries(name))
         if close < 0:
             self.problem(
                 self.at(start),
@@ -518,10 +532,9 @@ class Walker:
             self.reg.counters,
             self.expanders | self.row_macros,
             self.pending_labels,
+            self.referenced(),
         )
-        self._record_rows(
-            rows, self.enclosing_result(), start, carry=name.rstrip("*") in equations.MULTI
-        )
+        self._record_rows(rows, self.enclosing_result(), start, carry=self._carries(name))
         self.resume_at = close.end() if close else len(self.text)
 
     def _record_rows(
@@ -541,6 +554,14 @@ class Walker:
             for key in labels:
                 self.record_label(key, Owner(number, "equation", result), at)
 
+    def _carries(self, name: str) -> bool:
+        """Whether a label of an unnumbered row waits for the next numbered row (amsmath's
+        align family); under only-referenced numbering it writes the current number."""
+        referenced = self.referenced()
+        if referenced is not None and name in referenced.envs:
+            return False
+        return name.rstrip("*") in equations.MULTI
+
     def _math_body(self, body: str) -> str:
         # A user environment used inside a display may end its row (`\\nonumber` in its code).
         for name, wrapper in self.wrappers.items():
@@ -555,7 +576,12 @@ class Walker:
         close = text.find("\\]", m.end())
         body_end = close if close >= 0 else len(text)
         body = text[m.end() : body_end]
-        if "\\tag" in body or "\\label" in body:
+        referenced = self.referenced()
+        if referenced is not None and "\\[" in referenced.envs:
+            # autonum: `\\[ … \\]` is `\\begin{equation} … \\end{equation}`
+            rows = equations.number_rows("\\[", body, self.reg.counters, None, [], referenced)
+            self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
+        elif "\\tag" in body or "\\label" in body:
             rows = equations.number_rows(
                 "equation*", body, self.reg.counters, None, self.pending_labels
             )

@@ -12,7 +12,7 @@ from paperlint.preflight.walkstate import WalkOutput
 _REF = re.compile(
     r"\\(?:ref|eqref|pageref|cref|Cref|cpageref|Cpageref|crefrange|Crefrange|cpagerefrange"
     r"|labelcref|labelcpageref|namecref|nameCref|lcnamecref|namecrefs|autoref|Autoref|nameref"
-    r"|vref|Vref|thref|uses|proves|subref)\*?\s*\{([^}]*)\}(?:\s*\{([^}]*)\})?"
+    r"|vref|Vref|thref|uses|proves|subref|refeq)\*?\s*\{([^}]*)\}(?:\s*\{([^}]*)\})?"
     r"|\\hyperref\s*\[([^\]]*)\]"
 )
 _RANGE_CMDS = ("crefrange", "Crefrange", "cpagerefrange")
@@ -23,14 +23,18 @@ _PLAIN = re.compile(
 )
 
 
-def reference_keys(text: str) -> list[str]:
-    """Every label key referenced in `text`, in order, comma lists split."""
+def reference_keys(text: str, commands: frozenset[str] | None = None) -> list[str]:
+    """Every label key referenced in `text`, in order, comma lists split; with `commands`,
+    only those referenced by one of these commands (names without the backslash)."""
     keys: list[str] = []
     for match in _REF.finditer(text):
         if match.group(3) is not None:
-            keys.append(match.group(3).strip())
+            if commands is None or "hyperref" in commands:
+                keys.append(match.group(3).strip())
             continue
         cmd = match.group(0)[1:].split("{")[0].rstrip("* \n")
+        if commands is not None and cmd not in commands:
+            continue
         groups = [match.group(1)] + (
             [match.group(2)] if cmd in _RANGE_CMDS and match.group(2) else []
         )

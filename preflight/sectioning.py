@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paperlint.preflight import declarations as decl
 from paperlint.preflight import texscan
 from paperlint.preflight.walkstate import Owner
 
@@ -34,11 +35,48 @@ def section(walker: Walker, text: str, m: re.Match[str]) -> int:
             walker.reg.counters.set("section", 1)
         return m.end()
     if name == "chapter" and not walker.main_matter:
+        if walker.reg.doc_class in KOMA_CLASSES:
+            walker.reg.counters.reset_children("chapter")  # KOMA still resets, as `\\addchap`
         return m.end()  # book: chapters in \\frontmatter and \\backmatter are unnumbered
     counters = walker.reg.counters
+    if LEVELS[name] - (name == "part" and walker.reg.book) > counters.value("secnumdepth"):
+        return m.end()  # deeper than \\secnumdepth: printed unnumbered, as `\\section*`
     counters.step(name)
-    walker.current = Owner(counters.render(name), "section")
+    number = counters.render(name)
+    if walker.reg.doc_class in decl.REVTEX_CLASSES and name in _REVTEX_REF_PREFIX:
+        # revtex's \\p@subsection is `\\thesection\\,`: a label writes `I\\,A`
+        parents = _REVTEX_REF_PREFIX[name]
+        number = "".join(counters.render(p) + "\\," for p in parents) + number
+    walker.current = Owner(number, "section")
     return m.end()
+
+
+_REVTEX_REF_PREFIX = {"subsection": ("section",), "subsubsection": ("section", "subsection")}
+
+
+# LaTeX's sectioning levels (a book's \\part is -1)
+LEVELS = {
+    "part": 0,
+    "chapter": 0,
+    "section": 1,
+    "subsection": 2,
+    "subsubsection": 3,
+    "paragraph": 4,
+    "subparagraph": 5,
+}
+
+
+KOMA_CLASSES = ("scrartcl", "scrreprt", "scrbook")
+
+
+def koma_unnumbered(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """KOMA-Script's `\\addchap`/`\\addsec`: unnumbered, but unlike `\\chapter*` they zero
+    the counters reset by the chapter or section (a compiled test: `Theorem 1.1` again)."""
+    _, pos = texscan.read_star(text, m.end())
+    level = "chapter" if m.group(1) == "addchap" else "section"
+    if walker.in_document and level in walker.reg.counters.values:
+        walker.reg.counters.reset_children(level)
+    return pos
 
 
 def matter(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -68,6 +106,13 @@ def apply_appendix(walker: Walker, *, sub: bool) -> None:
         counters.set("section", 0)
         counters.set("subsection", 0)
         counters.the["section"] = "\\Alph{section}"
+    if walker.reg.doc_class in decl.REVTEX_CLASSES:
+        # revtex's \\appendix: equations restart per section and print as `A1`
+        counters.add_reset("equation", "section")
+        counters.the["equation"] = "\\thesection\\arabic{equation}"
+        counters.the["subsection"] = "\\arabic{subsection}"
+    if walker.reg.doc_class == "IEEEtran":
+        counters.macros[decl.IEEE_THM_SECTION] = "\\Alph{section}"
 
 
 def caption(walker: Walker, text: str, m: re.Match[str]) -> int:

@@ -141,6 +141,7 @@ def context(data: ReportData) -> dict[str, Any]:
         },
         "versions": data.versions,
         "notes": data.notes,
+        "convergence": data.convergence,
         "since": _since(data),
         "results": [
             _result(data, view, texts.get(view.id), shared_of.get(view.id), resolve)
@@ -238,6 +239,8 @@ def _result(
         "issue": _issue(view),
         "counterexample": view.counterexample,
         "faithfulness": list(view.faithfulness),
+        "library": list(view.library),
+        "strategy": view.strategy,
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,

@@ -12,17 +12,21 @@ import datetime as dt
 import json
 import logging
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperlint.errors import StateError
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
+from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.reports.lean_text import find_declaration, first_declaration
 from paperlint.reports.since import load_since
 from paperlint.reports.texmath import paper_title
+
+if TYPE_CHECKING:
+    from paperlint.learning.offer import OfferedLemma
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,8 @@ class ResultView:
     # the blueprint's external inputs (citations: key, locator, where, bib_text), when present
     planned_inputs: tuple[dict[str, str], ...] = ()
     faithfulness: tuple[str, ...] = ()  # lines from audits/<id>/faithfulness.json (#15)
+    library: tuple[str, ...] = ()  # promoted library lemmas the accepted file uses (#19)
+    strategy: str | None = None  # the strategy chosen for it at the check's start (#19)
 
     @property
     def id(self) -> str:
@@ -100,6 +106,7 @@ class ReportData:
     since: dict[str, Any] | None = None  # after `paperlint revise`: changes since the last version
     title: str | None = None  # the paper's `\\title{…}`, when its root file has one
     paper_path: str | None = None  # the PAPER the check was given (the run snapshot's `paper`)
+    convergence: list[str] = field(default_factory=list)  # what the final review did (#19)
 
     @property
     def is_replay(self) -> bool:
@@ -123,7 +130,7 @@ def load_workspace(workspace: Path) -> ReportData:
             "folder `paperlint check` created, e.g. paper.paperlint/"
         )
     notes: list[str] = []
-    results = read_record(results_path, Results)
+    results = read_results(results_path)
     inventory = _load_inventory(workspace, notes)
     blueprint = _load_blueprint(workspace, notes)
     events = _load_events(workspace, notes)
@@ -142,7 +149,31 @@ def load_workspace(workspace: Path) -> ReportData:
         since=load_since(workspace),
         title=_paper_title(workspace, inventory),
         paper_path=_paper_path(workspace),
+        convergence=_convergence(workspace, notes),
     )
+
+
+def _convergence(workspace: Path, notes: list[str]) -> list[str]:
+    """What the final convergence review flagged and re-gated, as report lines."""
+    from paperlint.engine.converge import read_state
+    from paperlint.errors import InputError
+
+    try:
+        state = read_state(workspace)
+    except InputError as exc:
+        notes.append(f"the convergence review's record is unreadable: {exc}")
+        return []
+    if state is None:
+        return []
+    if state.status != "done":
+        return [f"The final convergence review did not run: {state.reason}"]
+    combined = state.combined
+    if combined is None or not combined.flagged:
+        models = " and ".join(r.model for r in state.reviews)
+        return [f"The final convergence review ({models}) flagged nothing."]
+    lines = [f"{flag.result} flagged ({flag.concern}): {flag.reason}" for flag in combined.flags]
+    lines.append("Gated again: " + ", ".join(combined.regate) + "; nothing else changed.")
+    return lines
 
 
 def _load_inventory(workspace: Path, notes: list[str]) -> Inventory | None:
@@ -291,12 +322,63 @@ def _build_views(
     by_id = {r.id: r for r in results.results}
     order = [r.id for r in inventory.results if r.id in by_id] if inventory else []
     order += [r.id for r in results.results if r.id not in set(order)]
+    offered = _offered(workspace, notes)
+    strategies = _strategies(workspace, notes)
     views = []
     for result_id in order:
         source = inventory.result(result_id) if inventory else None
         planned = (blueprint or {}).get(result_id, {})
-        views.append(_view(workspace, by_id[result_id], source, planned, notes))
+        view = _view(workspace, by_id[result_id], source, planned, notes)
+        library = _library_lines(workspace, view, offered)
+        views.append(replace(view, library=library, strategy=strategies.get(result_id)))
     return views
+
+
+def _strategies(workspace: Path, notes: list[str]) -> dict[str, str]:
+    from paperlint.errors import InputError
+    from paperlint.learning.strategy import read_strategies
+
+    try:
+        plan = read_strategies(workspace)
+    except InputError as exc:
+        notes.append(f"the strategy choices are unreadable: {exc}")
+        return {}
+    return {rid: f"{c.strategy} ({c.reason})" for rid, c in plan.choices.items()}
+
+
+def _offered(workspace: Path, notes: list[str]) -> dict[str, OfferedLemma]:
+    from paperlint.errors import InputError
+    from paperlint.learning.offer import read_offer
+
+    try:
+        return {lemma.name: lemma for lemma in read_offer(workspace).lemmas}
+    except InputError as exc:
+        notes.append(f"the offered-library copy is unreadable: {exc}")
+        return {}
+
+
+def _library_lines(
+    workspace: Path, view: ResultView, offered: dict[str, OfferedLemma]
+) -> tuple[str, ...]:
+    """ "Uses PaperlintLib.foo, proved in the library, promoted on …" for each offered lemma the
+    result's accepted Lean file declares (and so Lean checked again inside that file)."""
+    from paperlint.lean.declarations import declarations
+
+    rel = view.record.evidence.lean_file
+    path = _inside(workspace, rel) if offered and rel else None
+    if path is None or not path.is_file():
+        return ()
+    names = {d.name for d in declarations(path.read_text(encoding="utf-8")) if d.name}
+    lines = []
+    for name in sorted(names & set(offered)):
+        lemma = offered[name]
+        origin = lemma.provenance
+        lines.append(
+            f"uses {name}, proved in the library, promoted on {lemma.promoted_at[:10]} "
+            f"(from result {origin.result} of the paper sha256 {origin.paper_sha256[:12]}…); "
+            "Lean checked it again inside this file"
+        )
+    return tuple(lines)
 
 
 def _view(

@@ -97,6 +97,9 @@ def summary_lines(data: ReportData) -> list[str]:
     for name, table in cost_tables(data).items():
         lines += [f"### Cost by {name}", "", *_cost_table(name, table), ""]
     lines += _versions(data)
+    if data.convergence:
+        lines += ["### Convergence review", ""]
+        lines += [f"- {md.inline(line)}" for line in data.convergence] + [""]
     if data.notes:
         lines += ["### What this report could not show", ""]
         lines += [f"- {md.inline(note)}" for note in data.notes] + [""]
@@ -138,6 +141,11 @@ def result_lines(
     if view.faithfulness:
         lines += ["Faithfulness evidence:", ""]
         lines += [f"- {md.inline(line)}" for line in view.faithfulness] + [""]
+    if view.library:
+        lines += ["Library lemmas:", ""]
+        lines += [f"- {md.inline(line)}" for line in view.library] + [""]
+    if view.strategy:
+        lines += [f"Strategy: {md.inline(view.strategy)}", ""]
     lines += [f"**Verdict:** {label}", ""]
     lines += _verdict_details(data, view, unfinished, shared)
     files = evidence_files(view)

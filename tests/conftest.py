@@ -1,6 +1,7 @@
 import os
 import random
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,20 @@ ROOT = Path(__file__).resolve().parents[1]
 settings.register_profile("paperlint", deadline=1000, database=None)
 settings.register_profile("thorough", parent=settings.get_profile("paperlint"), max_examples=5000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "paperlint"))
+
+
+# No test writes into the real per-user data folder (the run record, the lemma library): the
+# whole session, module-scoped fixtures and subprocesses included, gets a fresh one, and each
+# test its own (the `data_dir` fixture below).
+os.environ["PAPERLINT_DATA_DIR"] = tempfile.mkdtemp(prefix="paperlint-test-data-")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own per-user data folder: nothing is written to the real home."""
+    folder = tmp_path_factory.mktemp("userdata")
+    monkeypatch.setenv("PAPERLINT_DATA_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture

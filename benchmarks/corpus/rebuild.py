@@ -7,7 +7,10 @@
 `manifest.json` (beside this file) lists each paper: `name`, `repo`, `commit`, `main`
 (relative to the repository), `class`, `features`. For each one this writes
 `OUT_DIR/<name>/src/` (the repository tree at `commit`, read with `git archive` from the
-snapshot `MIRROR/<owner>+<name>/repo`), `meta.json` (the manifest entry) and
+snapshot `MIRROR/<owner>+<name>/repo`; an entry with `local` copies that folder of this
+repository over it, or alone when there is no `repo`: our own faithful minimal papers of a
+publisher's conventions, compiled against the publisher's class from the pinned snapshot),
+`meta.json` (the manifest entry) and
 `groundtruth.json`: the committed one from `groundtruth/<name>.json`, or, with `--texgt`,
 LaTeX's own record made again by compiling `src/` (the committed one is then left alone).
 Nothing of the papers is kept in this repository: only the manifest, the ground truth we
@@ -23,6 +26,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 
 
 def load_manifest() -> list[dict[str, object]]:
@@ -95,6 +99,17 @@ def write_stubs(paper: dict[str, object], src: Path) -> None:
             target.write_text(STUBS[str(name)] + "\n", encoding="utf-8")
 
 
+def overlay(folder: Path, src: Path) -> None:
+    """Copy one of our own papers (`local`, relative to the repository root) into `src`,
+    over the pinned snapshot's files when the entry names one (a class we may not commit)."""
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if path.is_file() and rel.parts[0] != "expected":
+            target = src / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+
+
 def _inside(name: str) -> bool:
     parts = Path(name).parts
     return not Path(name).is_absolute() and ".." not in parts
@@ -107,7 +122,10 @@ def rebuild(
     folder = out / name
     src = folder / "src"
     if not src.exists():
-        extract(mirror, str(paper["repo"]), str(paper["commit"]), src)
+        if paper.get("repo"):
+            extract(mirror, str(paper["repo"]), str(paper["commit"]), src)
+        if paper.get("local"):
+            overlay(ROOT / str(paper["local"]), src)
     write_stubs(paper, src)
     (folder / "meta.json").write_text(json.dumps(paper, indent=1), encoding="utf-8")
     truth = HERE / "groundtruth" / f"{name}.json"

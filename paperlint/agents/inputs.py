@@ -132,7 +132,25 @@ class IssueCheckerInputs(_PaperContext):
     failed_attempts: list[FailedAttempt] = Field(default_factory=list)
 
 
-INPUT_MODELS: dict[str, type[_PaperContext]] = {
+class ReviewedResult(_In):
+    """One result of the frozen graph, as the convergence reviewers see it."""
+
+    id: str
+    kind: str
+    number: str | None = None
+    statement: str = Field(description="LaTeX source of the statement.")
+    lean: str | None = Field(default=None, description="The gated Lean statement.")
+    verdict: str | None = None
+    conditions: list[str] = Field(default_factory=list, description="name : type (kind)")
+    issue: str | None = Field(default=None, description="The recorded issue, class first.")
+
+
+class ConvergenceInputs(_In):
+    results: list[ReviewedResult]
+    macros: list[Macro] = Field(default_factory=list)
+
+
+INPUT_MODELS: dict[str, type[_In]] = {
     "architect": ArchitectInputs,
     "drafter": DrafterInputs,
     "gate": GateInputs,
@@ -140,4 +158,5 @@ INPUT_MODELS: dict[str, type[_PaperContext]] = {
     "auditor": AuditorInputs,
     "reviewer": ReviewerInputs,
     "issue_checker": IssueCheckerInputs,
+    "convergence": ConvergenceInputs,
 }

@@ -173,6 +173,21 @@ class IssueRuling(_Out):
     counterexample_name: str | None = None
 
 
+# --- convergence review (issue #19) -------------------------------------------------------------
+
+
+class ConvergenceFlag(_Out):
+    result: str = Field(description="The id of the result you flag.")
+    concern: Literal["statement", "condition", "issue"]
+    reason: str = Field(min_length=1, description="What is wrong, quoting the paper.")
+
+
+class ConvergenceOutput(_Out):
+    """One reviewer's reading of the whole frozen graph: only what it disagrees with."""
+
+    flags: list[ConvergenceFlag] = Field(default_factory=list)
+
+
 OUTPUT_MODELS: dict[str, type[BaseModel]] = {
     "architect": ArchitectOutput,
     "drafter": DraftOutput,
@@ -181,4 +196,5 @@ OUTPUT_MODELS: dict[str, type[BaseModel]] = {
     "auditor": AuditOutput,
     "reviewer": ReviewOutput,
     "issue_checker": IssueRuling,
+    "convergence": ConvergenceOutput,
 }

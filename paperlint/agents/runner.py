@@ -44,7 +44,11 @@ TASK_ROLES: dict[str, Role] = {
     "auditor": Role.AUDITOR,
     "reviewer": Role.AUDITOR,  # the auditor role gives second rulings on others' issues
     "issue_checker": Role.ISSUE_CHECKER,
+    # the final review is read twice, by the gate's and the auditor's models (the call names it)
+    "convergence": Role.GATE,
 }
+# Tasks a second role also does: the convergence review is read by two different models.
+SECOND_ROLES: dict[str, tuple[Role, ...]] = {"convergence": (Role.AUDITOR,)}
 
 
 @dataclass(frozen=True)
@@ -386,7 +390,7 @@ def _plus(total: _N | None, value: _N | None) -> _N | None:
 def _check_role(call: AgentCall) -> None:
     if call.task not in TASK_ROLES:
         raise ValueError(f"unknown task {call.task!r}")
-    if call.role != TASK_ROLES[call.task]:
+    if call.role != TASK_ROLES[call.task] and call.role not in SECOND_ROLES.get(call.task, ()):
         raise ValueError(
             f"task {call.task} is done by role {TASK_ROLES[call.task]}, not {call.role}"
         )

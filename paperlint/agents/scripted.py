@@ -11,6 +11,8 @@ check starts at once (its transcript is still read up front, to fail early).
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,7 @@ class ReplayProvider:
 
     def __init__(self) -> None:
         self._cache: dict[Path, tuple[tuple[int, int], Transcript]] = {}
+        self._lock = threading.Lock()  # actions run in parallel threads (`check --jobs`)
 
     def completion(self, *args: Any, **kwargs: Any) -> Any:
         # litellm passes everything by keyword; see litellm/llms/custom_llm.py.
@@ -73,23 +76,26 @@ class ReplayProvider:
         path = replay_dir / TRANSCRIPT_FILE
         stat = path.stat() if path.exists() else None
         stamp = (stat.st_mtime_ns, stat.st_size) if stat else (0, 0)
-        cached = self._cache.get(path)
-        if cached is None or cached[0] != stamp:
-            cached = (stamp, Transcript.load(path))
-            self._cache[path] = cached
-        return cached[1]
+        with self._lock:
+            cached = self._cache.get(path)
+            if cached is None or cached[0] != stamp:
+                cached = (stamp, Transcript.load(path))
+                self._cache[path] = cached
+            return cached[1]
 
 
 _provider: ReplayProvider | None = None
+_REGISTER = threading.RLock()
 _handler: Any = None
 
 
 def replay_provider() -> ReplayProvider:
     """The process's one transcript reader (no litellm needed)."""
     global _provider
-    if _provider is None:
-        _provider = ReplayProvider()
-    return _provider
+    with _REGISTER:
+        if _provider is None:
+            _provider = ReplayProvider()
+        return _provider
 
 
 def register_provider() -> ReplayProvider:
@@ -139,8 +145,11 @@ class ScriptedClient:
             # APIConnectionError, which the runner treats as transient and retries.
             raise ModelError(missing_entry_message(key, transcript.path))
         if not self._registered:
-            register_provider()
-            self._registered = True
+            with _REGISTER:
+                register_provider()
+                self._registered = True
+        if entry.latency_s:
+            time.sleep(entry.latency_s)
         litellm = import_litellm()
         info = dict(metadata[METADATA_KEY])
         info[_REPLAY_DIR] = str(self.replay_dir)

@@ -72,6 +72,10 @@ class TranscriptEntry(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     model: str | None = Field(default=None, description="The live model that answered, if any.")
     cost_usd: float | None = None
+    latency_s: float | None = Field(
+        default=None, ge=0, le=600, description="Seconds the replay waits before answering."
+    )
+    """A recorded call's wall time, replayed as a sleep (benchmarks/parallel.py sets it)."""
 
     @property
     def key(self) -> TranscriptKey:

@@ -11,12 +11,24 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from paperlint.cli.options import FORMAT, QUIET, VERBOSE, Format, require_paper
+from paperlint.cli.options import (
+    ADDRESS,
+    EXECUTOR,
+    FORMAT,
+    JOBS,
+    QUIET,
+    VERBOSE,
+    Executor,
+    Format,
+    require_paper,
+    resolve_jobs,
+)
 from paperlint.cli.progress import StatusLine
 from paperlint.cli.root import app, crash_dir
 
 if TYPE_CHECKING:
     from paperlint.engine.actions import Action
+    from paperlint.engine.executors import RunOptions
     from paperlint.engine.summary import Summary
     from paperlint.records.results import Results
 
@@ -61,6 +73,9 @@ def check(
     allow_unpriced: bool = typer.Option(
         False, "--allow-unpriced", help="Run with --max-cost although a model has no price."
     ),
+    jobs: int | None = JOBS,
+    executor: Executor = EXECUTOR,
+    address: str | None = ADDRESS,
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
     verbose: bool = VERBOSE,
@@ -70,6 +85,7 @@ def check(
     # sees at once that the command started.
     typer.echo(f"paperlint: checking {paper}", err=True)
     _announce(replay)
+    run = _run_options(jobs, executor, address)
     from paperlint.config import load_config
     from paperlint.engine.backends import EdgeOptions
     from paperlint.engine.check import CheckRequest, start_check
@@ -97,6 +113,7 @@ def check(
         fresh=fresh,
         edges=EdgeOptions(record=record, lean_replay=lean_replay),
         allow_unpriced=allow_unpriced,
+        run=run,
     )
     return _finish(start_check(request, progress=_progress(quiet, folder)), fmt)
 
@@ -107,6 +124,9 @@ def resume(
     until: Until | None = UNTIL,
     max_cost: float | None = typer.Option(None, "--max-cost", help="New budget in USD."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="New budget in calls."),
+    jobs: int | None = JOBS,
+    executor: Executor = EXECUTOR,
+    address: str | None = ADDRESS,
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
     verbose: bool = VERBOSE,
@@ -114,12 +134,14 @@ def resume(
     """Continue a check from its last complete record."""
     from paperlint.engine.check import resume_check
 
+    run = _run_options(jobs, executor, address)
     crash_dir.append(workdir)
     summary = resume_check(
         workdir,
         budget=_budget(max_cost, max_calls),
         until=until.value if until else None,
         progress=_progress(quiet, workdir),
+        run=run,
     )
     return _finish(summary, fmt)
 
@@ -160,6 +182,18 @@ def status(
     return 0
 
 
+def _run_options(jobs: int | None, executor: Executor, address: str | None) -> RunOptions:
+    """`--jobs/--executor/--address`; Ray asked for but not installed is a usage error."""
+    from paperlint.engine.executors import RunOptions, require_ray
+    from paperlint.errors import InputError
+
+    if address is not None and executor is not Executor.RAY:
+        raise InputError("--address names a Ray cluster; it needs --executor ray")
+    if executor is Executor.RAY:
+        require_ray()
+    return RunOptions(jobs=resolve_jobs(jobs), executor=executor.value, address=address)
+
+
 def _announce(replay: Path | None) -> None:
     if replay is not None:
         typer.echo(
@@ -190,7 +224,11 @@ def _progress(quiet: bool, workspace: Path | None = None) -> Any:
         done = sum(1 for r in results.results if r.verdict is not None)
         line.update(action.describe(), done=done, total=len(results.results))
 
-    return Progress(on_action=on_action)
+    def on_flight(action: Action, results: Results, in_flight: int) -> None:
+        done = sum(1 for r in results.results if r.verdict is not None)
+        line.update(action.describe(), done=done, total=len(results.results), in_flight=in_flight)
+
+    return Progress(on_action=on_action, on_flight=on_flight)
 
 
 def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:

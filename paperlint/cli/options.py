@@ -46,6 +46,34 @@ VERBOSE: Any = typer.Option(
 )
 
 
+class Executor(StrEnum):
+    THREADS = "threads"
+    RAY = "ray"
+
+
+JOBS: Any = typer.Option(
+    None,
+    "--jobs",
+    "-j",
+    min=1,
+    help="Actions at once. Default: the cores, and no more than memory / 5 GB per Lean worker.",
+)
+EXECUTOR: Any = typer.Option(
+    Executor.THREADS, "--executor", help="Where actions run: threads (local) or ray."
+)
+ADDRESS: Any = typer.Option(
+    None, "--address", help="With --executor ray: the cluster to join (default: start one here)."
+)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    if jobs is not None:
+        return jobs
+    from paperlint.lean.pool import default_jobs
+
+    return default_jobs()
+
+
 def require_paper(path: Path) -> Path:
     """Refuse what is not a paper (exit 2), naming what is accepted."""
     if not path.exists():

@@ -1,6 +1,7 @@
 """Progress of a long check: one live status line on a terminal, plain lines otherwise.
 
-The live line shows the action in flight, results done / total, elapsed time, the spend so far
+The live line shows the action just started (and, with `--jobs N`, how many are in flight),
+results done / total, elapsed time, the spend so far
 and an ETA from the pace so far; it is redrawn in place (`\\r`, erase line) and cut to the
 terminal's width. Redirected to a file or a CI log, each action is one plain line instead, so
 logs stay readable and greppable.
@@ -25,10 +26,18 @@ def format_seconds(seconds: float) -> str:
 
 
 def status_text(
-    action: str, *, done: int, total: int, elapsed: float, spend: tuple[int, float] | None
+    action: str,
+    *,
+    done: int,
+    total: int,
+    elapsed: float,
+    spend: tuple[int, float] | None,
+    in_flight: int | None = None,
 ) -> str:
     """The status line's text (pure, so it is tested without a terminal)."""
     parts = [f"[{done}/{total}]", action, f"elapsed {format_seconds(elapsed)}"]
+    if in_flight is not None:
+        parts.insert(1, f"{in_flight} in flight")
     if spend is not None:
         parts.append(f"{spend[0]} calls, ${spend[1]:.2f} known")  # unpriced calls add nothing
     if 0 < done < total:
@@ -60,14 +69,20 @@ class StatusLine:
             self._spend, self._read_at = self._spend_source(), now
         return self._spend
 
-    def update(self, action: str, *, done: int, total: int) -> None:
+    def update(self, action: str, *, done: int, total: int, in_flight: int | None = None) -> None:
         elapsed = self._clock() - self._start
         if not self.live:
-            self.stream.write(f"[{done}/{total}] {action}\n")
+            flight = f" ({in_flight} in flight)" if in_flight is not None else ""
+            self.stream.write(f"[{done}/{total}]{flight} {action}\n")
             self.stream.flush()
             return
         text = status_text(
-            action, done=done, total=total, elapsed=elapsed, spend=self._current_spend()
+            action,
+            done=done,
+            total=total,
+            elapsed=elapsed,
+            spend=self._current_spend(),
+            in_flight=in_flight,
         )
         width = shutil.get_terminal_size((100, 20)).columns - 1
         self.stream.write("\r\033[K" + text[:width])

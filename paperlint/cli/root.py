@@ -63,11 +63,13 @@ def _root(
 def _register_commands() -> None:
     # Imported for their side effect: each module decorates its commands onto `app`.
     from paperlint.cli import (  # noqa: F401
+        batch_cmd,
         check_cmd,
         lean_cmd,
         lean_tools_cmd,
         library_cmd,
         mcp_cmd,
+        migrate_cmd,
         preflight_cmd,
         report_cmd,
         revise_cmd,

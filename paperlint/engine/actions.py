@@ -1,4 +1,5 @@
-"""Actions the engine plans (each step's outcome is in its module, `engine/steps/`)."""
+"""Actions the engine plans (each step's readiness and outcome are in its module,
+`engine/steps/`; the registry there is the list of kinds)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from pydantic import BaseModel, ConfigDict
 
 
 class ActionKind(StrEnum):
+    """Names of the built-in steps' kinds, for code that refers to one of them; a new step
+    needs no member here (an `Action`'s kind is any registered step's kind)."""
+
     PLAN = "plan"  # architect: the paper's proof route, split into steps
     DRAFT = "draft"  # drafter: Lean statement and step obligations; must type-check
     GATE = "gate"  # gate: statement review before any proof search
@@ -20,7 +24,7 @@ class ActionKind(StrEnum):
 class Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: ActionKind
+    kind: ActionKind | str  # a registered step's kind (`paperlint.engine.steps.REGISTRY`)
     result: str
     obligation: str | None = None
     attempt: int = 1
@@ -28,7 +32,7 @@ class Action(BaseModel):
 
     def describe(self) -> str:
         ob = f" {self.obligation}" if self.obligation else ""
-        return f"{self.kind.value} {self.result}{ob} (attempt {self.attempt})"
+        return f"{self.kind} {self.result}{ob} (attempt {self.attempt})"
 
 
 class Failure(StrEnum):

@@ -9,6 +9,7 @@ as replays in every output. Without a model or without Lean the run says so and 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from paperlint.lean.verifier import (
 ROLES: tuple[str, ...] = tuple(role.value for role in Role if role is not Role.PROVER)
 Emit = Callable[[dict[str, Any]], None]
 SpendNow = Callable[[], Spend]
+Serialise = AbstractContextManager[Any]
 
 
 @dataclass
@@ -40,14 +42,18 @@ class Backends:
     verifier: Verifier
     models: dict[str, Any]  # role -> model string or None; "prover_ladder" -> list
     replay_parts: tuple[str, ...]
-    make_ask: Callable[[Emit, SpendNow], Ask]
+    make_ask: Callable[[Emit, SpendNow, Serialise], Ask]
     notes: list[str] = field(default_factory=list)
+    new_verifier: Callable[[], Verifier] | None = None
+    """Starts another warm worker like `verifier` (`check --jobs N` runs a pool of them);
+    None when the verifier is shared instead (a replay, a stand-in, one handed in)."""
 
-    def ask_with(self, emit: Emit, spend: SpendNow = Spend) -> Ask:
+    def ask_with(self, emit: Emit, spend: SpendNow = Spend, lock: Serialise | None = None) -> Ask:
         """The agents' entry point; `spend` reads the run's spend so far, checked before
-        every request an action makes beyond its first. Lean restarts go to `emit` too."""
+        every request an action makes beyond its first, under `lock` (the journal's, when
+        actions run in parallel). Lean restarts go to `emit` too."""
         report_restarts(self.verifier, emit)
-        return self.make_ask(emit, spend)
+        return self.make_ask(emit, spend, lock if lock is not None else nullcontext())
 
     def missing(self) -> list[tuple[str, str]]:
         """What stops any real work: (unfinished reason, what to do), model first."""
@@ -72,6 +78,7 @@ class UnavailableVerifier:
     """Stands in when no Lean can run: every answer is `unavailable` with the reason."""
 
     is_replay = False
+    thread_safe = True
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
@@ -122,7 +129,9 @@ def make_backends(
     made = _replay_backends(config, replay) if replay else _live_backends(config, edges)
     if verifier is not None:
         made.verifier = verifier
+        made.new_verifier = None
     if edges.record is not None and replay is None:
+        made.new_verifier = None  # one recording file, written by one verifier
         from paperlint.lean.replay import RecordingVerifier
 
         made.verifier = RecordingVerifier(made.verifier, edges.record)
@@ -140,7 +149,7 @@ def _replay_backends(config: Config, replay: Path) -> Backends:
         verifier=ReplayVerifier(replay),
         models=models,
         replay_parts=("model", "lean"),
-        make_ask=lambda emit, spend: _runner_ask(config, client, emit, spend),
+        make_ask=lambda emit, spend, lock: _runner_ask(config, client, emit, spend, lock),
     )
 
 
@@ -162,9 +171,19 @@ def _live_backends(config: Config, edges: EdgeOptions) -> Backends:
         verifier=verifier,
         models=models,
         replay_parts=parts,
-        make_ask=lambda emit, spend: _runner_ask(config, client, emit, spend),
+        make_ask=lambda emit, spend, lock: _runner_ask(config, client, emit, spend, lock),
         notes=[note] if note else [],
+        new_verifier=_another_worker(verifier),
     )
+
+
+def _another_worker(verifier: Verifier) -> Callable[[], Verifier] | None:
+    from paperlint.lean.warm import WarmVerifier
+
+    if not isinstance(verifier, WarmVerifier):
+        return None
+    settings = verifier.settings
+    return lambda: WarmVerifier(settings)
 
 
 def _live_verifier(config: Config) -> tuple[Verifier, str]:
@@ -186,7 +205,7 @@ def _live_verifier(config: Config) -> tuple[Verifier, str]:
     return WarmVerifier(settings), ""
 
 
-def _runner_ask(config: Config, client: Any, emit: Emit, spend: SpendNow) -> Ask:
+def _runner_ask(config: Config, client: Any, emit: Emit, spend: SpendNow, lock: Serialise) -> Ask:
     from paperlint.agents.runner import AgentCall, AgentRunner
 
     def charge(request: dict[str, Any]) -> None:
@@ -194,16 +213,8 @@ def _runner_ask(config: Config, client: Any, emit: Emit, spend: SpendNow) -> Ask
         # budget before it); every further request (a repair re-ask, a retry) is checked
         # against the budget and charged here, before it is sent.
         if request.get("repair", 0) or request.get("try", 1) > 1:
-            refuse_over_budget(config, spend())
-            emit(
-                {
-                    "type": "charge",
-                    "calls": 1,
-                    "result": request.get("result"),
-                    "repair": request.get("repair", 0),
-                    "try": request.get("try", 1),
-                }
-            )
+            with lock:  # check and charge as one step: no two actions spend one last call
+                charge_request(config, spend, emit, request)
 
     runner = AgentRunner(config, client=client, on_event=emit, before_request=charge)
 
@@ -228,6 +239,19 @@ def _runner_ask(config: Config, client: Any, emit: Emit, spend: SpendNow) -> Ask
         return runner.call(call, model=model).output
 
     return ask
+
+
+def charge_request(config: Config, spend: SpendNow, emit: Emit, request: dict[str, Any]) -> None:
+    refuse_over_budget(config, spend())
+    emit(
+        {
+            "type": "charge",
+            "calls": 1,
+            "result": request.get("result"),
+            "repair": request.get("repair", 0),
+            "try": request.get("try", 1),
+        }
+    )
 
 
 def report_restarts(verifier: Verifier, emit: Emit) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
 from paperlint.engine.backends import ROLES, Backends, EdgeOptions, make_backends
 from paperlint.engine.context import EngineContext, Settings
+from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy, is_open
 from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
 from paperlint.engine.summary import Summary, summarise
@@ -28,10 +30,14 @@ from paperlint.engine.workspace import (
 )
 from paperlint.errors import InputError
 from paperlint.lean import compose
+from paperlint.lean.pool import Pool
 from paperlint.lean.verifier import Verifier
+from paperlint.learning.offer import Offered, read_offer, write_offer
+from paperlint.learning.strategy import StrategyPlan, read_strategies, write_strategies
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.layout import transitive_deps
+from paperlint.records.migrate import read_results
 from paperlint.records.results import (
     Evidence,
     ResultRecord,
@@ -39,7 +45,7 @@ from paperlint.records.results import (
     Stage,
     UnfinishedReason,
 )
-from paperlint.records.store import write_text_atomic
+from paperlint.records.store import write_bytes_atomic, write_text_atomic
 from paperlint.reports import write_report
 
 log = logging.getLogger(__name__)
@@ -58,6 +64,8 @@ class CheckRequest:
     report: bool = True
     edges: EdgeOptions = EdgeOptions()
     allow_unpriced: bool = False
+    run: RunOptions = RunOptions()
+    """`--jobs/--executor`; the CLI's default jobs is `paperlint.lean.pool.default_jobs()`."""
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
@@ -88,6 +96,8 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         backends = make_backends(
             request.config, request.replay, verifier=request.verifier, edges=request.edges
         )
+        write_offer(ws.root, library_offer(request.config))
+        write_strategies(ws.root, strategy_plan(request.config, inventory))
         results = initial_results(inventory, blueprint, backends, paper.name)
         write_results(ws, results)
         summary = _run(
@@ -100,10 +110,65 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
             "check",
             request.until,
             progress,
+            request.run,
         )
+    record_run(request.config, ws.root)
     if request.report:
         write_report(ws.root)
     return summary
+
+
+def record_run(config: Config, folder: Path) -> None:
+    """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
+    cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
+    if not config.learning.record_runs:
+        return
+    from paperlint.learning.runrecord import record_check
+    from paperlint.learning.userdata import user_data_dir
+
+    try:
+        record_check(user_data_dir(), folder)
+    except (InputError, OSError) as exc:
+        log.warning(
+            "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
+        )
+
+
+def strategy_plan(config: Config, inventory: Inventory) -> StrategyPlan:
+    """A strategy per verdict-bearing result from the run record (`[learning] strategy`)."""
+    from paperlint.learning.runrecord import read_entries
+    from paperlint.learning.strategy import ChooserSettings, baseline_plan, plan_strategies
+    from paperlint.learning.userdata import user_data_dir
+
+    learning = config.learning
+    settings = ChooserSettings(seed=learning.strategy_seed, min_trials=learning.strategy_min_trials)
+    results = [(r.id, r.kind) for r in inventory.results if is_verdict_bearing(r)]
+    if learning.strategy == "baseline":
+        return baseline_plan(results, settings.seed)
+    try:
+        entries = read_entries(user_data_dir()).entries
+    except OSError as exc:
+        log.warning("the run record is unreadable (%s); every result gets the baseline", exc)
+        entries = []
+    return plan_strategies(entries, results, settings)
+
+
+def library_offer(config: Config) -> Offered:
+    """The promoted lemmas this check offers its prover, taken from the user's library now."""
+    if not config.learning.library:
+        return Offered()
+    from paperlint.learning.library import Library, current_pins, library_dir
+    from paperlint.learning.offer import take_offer
+    from paperlint.learning.userdata import user_data_dir
+
+    library = Library(library_dir(user_data_dir()))
+    if not library.manifest_path.is_file():
+        return Offered()
+    return take_offer(library, current_pins(_project_dir(config)))
+
+
+def _project_dir(config: Config) -> Path | None:
+    return Path(config.lean.project_dir) if config.lean.project_dir else None
 
 
 def resume_check(
@@ -114,18 +179,19 @@ def resume_check(
     progress: Progress | None = None,
     verifier: Verifier | None = None,
     report: bool = True,
+    run: RunOptions | None = None,
 ) -> Summary:
     ws = open_workspace(workdir)
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
     if budget:
         config = config.with_overrides(**budget)
-    run = extra.get("run", {})
-    replay_dir = run.get("replay_dir") or None
+    table = extra.get("run", {})
+    replay_dir = table.get("replay_dir") or None
     edges = EdgeOptions(
-        record=Path(run["record_dir"]) if run.get("record_dir") else None,
-        lean_replay=Path(run["lean_replay_dir"]) if run.get("lean_replay_dir") else None,
+        record=Path(table["record_dir"]) if table.get("record_dir") else None,
+        lean_replay=Path(table["lean_replay_dir"]) if table.get("lean_replay_dir") else None,
     )
-    if budget and not replay_dir and not run.get("allow_unpriced"):
+    if budget and not replay_dir and not table.get("allow_unpriced"):
         refuse_unpriced(config)
     with WorkspaceLock(ws.root):
         inventory = read_record(ws.inventory, Inventory)
@@ -134,8 +200,18 @@ def resume_check(
         replay = Path(replay_dir) if replay_dir else None
         backends = make_backends(config, replay, verifier=verifier, edges=edges)
         summary = _run(
-            ws, inventory, blueprint, config, backends, results, "resume", until, progress
+            ws,
+            inventory,
+            blueprint,
+            config,
+            backends,
+            results,
+            "resume",
+            until,
+            progress,
+            run or RunOptions(),
         )
+    record_run(config, ws.root)
     if report:
         write_report(ws.root)
     return summary
@@ -307,29 +383,171 @@ def _run(
     command: str,
     until: str | None,
     progress: Progress | None,
+    options: RunOptions,
 ) -> Summary:
     journal = Journal(ws.events())
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
     journal.emit(run_started_event(command, list(backends.replay_parts)))
+    if command == "check":
+        for event in learning_events(ws):
+            journal.emit(event)
     policy = policy_of(config, backends)
     missing = backends.missing()
     try:
         if missing:
             summary = _cannot_run(ws, results, journal, missing)
         else:
-            summary = run_loop(ctx, results, policy, journal, until=until, progress=progress)
+            summary = _loop(ctx, results, policy, journal, backends, options, until, progress)
+            if until is None and config.learning.convergence:
+
+                def again(rewound: Results) -> Summary:
+                    return _loop(ctx, rewound, policy, journal, backends, options, None, progress)
+
+                summary = _converge(ctx, blueprint, policy, journal, again) or summary
     finally:
         backends.verifier.close()
         _snapshot(ws, journal)
     return summary
 
 
+def _converge(
+    ctx: EngineContext,
+    blueprint: Blueprint,
+    policy: Policy,
+    journal: Journal,
+    loop: Callable[[Results], Summary],
+) -> Summary | None:
+    """The final convergence review (engine.converge): asked once per check, applied once."""
+    from paperlint.blueprint.graph import graph_of
+    from paperlint.engine import converge
+    from paperlint.engine.plan import budget_left
+    from paperlint.records.events import ConvergenceReviewed
+
+    ws = ctx.ws
+    state = converge.read_state(ws.root)
+    if state is None:
+        results = ws.load_results()
+        if not converge.ready(results):
+            return None
+        if not budget_left(policy, journal.spend):
+            state = converge.ConvergenceState(status="not_run", reason="the budget is spent")
+        else:
+            graph = graph_of(blueprint)
+            state = converge.review(ctx, results, list(graph.nodes), converge.combiner(graph))
+        converge.write_state(ws.root, state)
+        combined = state.combined
+        event = ConvergenceReviewed(
+            status=state.status,
+            reason=state.reason,
+            flagged=list(combined.flagged) if combined else [],
+            regate=state.regate,
+        )
+        journal.emit(event.as_event())
+    if state.status != "done" or not state.regate or state.applied:
+        return None
+    results = ws.load_results()
+    if not converge.was_applied(results, state):
+        _keep_before_regate(ws, state.regate)
+        write_results(ws, converge.rewound(results, state))
+    converge.write_state(ws.root, state.model_copy(update={"applied": True}))
+    return loop(ws.load_results())
+
+
+def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
+    """The records and audit folders a re-gate will write over, kept under
+    `snapshots/convergence/` (the attempt numbers start again at 1)."""
+    folder = ws.snapshots / "convergence"
+    for rid in regate:
+        source = ws.audit_dir(rid)
+        if source.is_dir():
+            shutil.copytree(source, folder / "audits" / source.name, dirs_exist_ok=True)
+    write_text_atomic(folder / ws.results.name, ws.results.read_text(encoding="utf-8"))
+
+
+def learning_events(ws: Workspace) -> list[dict[str, Any]]:
+    """What a check took from the user's library and run record at its start, as events."""
+    from paperlint.records.events import LibraryOffered, StrategyChosen
+
+    offered = read_offer(ws.root)
+    plan = read_strategies(ws.root)
+    events = [
+        StrategyChosen(
+            result=rid,
+            strategy=c.strategy,
+            kind=c.kind,
+            phase=c.phase,
+            reason=c.reason,
+            seed=plan.seed,
+        ).as_event()
+        for rid, c in plan.choices.items()
+    ]
+    if offered.lemmas or offered.skipped:
+        lemmas = [m.name for m in offered.lemmas]
+        events.append(LibraryOffered(lemmas=lemmas, skipped=list(offered.skipped)).as_event())
+    return events
+
+
+def _loop(
+    ctx: EngineContext,
+    results: Results,
+    policy: Policy,
+    journal: Journal,
+    backends: Backends,
+    options: RunOptions,
+    until: str | None,
+    progress: Progress | None,
+) -> Summary:
+    """The serial loop at one job on threads; else the scheduler with its runner and workers."""
+    if options.jobs <= 1 and options.executor == "threads":
+        return run_loop(ctx, results, policy, journal, until=until, progress=progress)
+    if options.executor == "ray":
+        from paperlint.engine.ray_executor import ray_run
+
+        return ray_run(ctx, results, policy, journal, backends, options, until, progress)
+    pool = worker_pool(backends, journal, options.jobs)
+    try:
+        return run_loop(
+            ctx,
+            results,
+            policy,
+            journal,
+            until=until,
+            progress=progress,
+            jobs=options.jobs,
+            pool=pool,
+        )
+    finally:
+        pool.close()
+
+
+def worker_pool(backends: Backends, journal: Journal, jobs: int) -> Pool:
+    """The Lean workers of a parallel run: a pool of warm REPLs, or the one shared verifier."""
+    from paperlint.engine.backends import report_restarts
+    from paperlint.lean.pool import SharedVerifier, VerifierPool
+
+    factory = backends.new_verifier
+    if factory is None:
+        return SharedVerifier(backends.verifier)
+
+    def start() -> Verifier:
+        worker = factory()
+        report_restarts(worker, journal.emit)
+        return worker
+
+    def replaced(reason: str) -> None:
+        journal.emit({"type": "lean_restart", "reason": reason, "rss_mb": 0})
+
+    return VerifierPool(start, jobs, first=backends.verifier, on_replace=replaced)
+
+
 def _snapshot(ws: Workspace, journal: Journal) -> None:
     """A checkpoint of the records at the end of every run (design §3 `snapshots/`)."""
     folder = ws.snapshots / f"event-{journal.seq:06d}"
-    for path in (ws.results, ws.blueprint, ws.inventory):
+    state = read_results(ws.results).engine_state if ws.results.exists() else None
+    paths = [ws.results, ws.blueprint, ws.inventory, *([ws.root / state] if state else [])]
+    for path in paths:
         if path.exists():
-            write_text_atomic(folder / path.name, path.read_text(encoding="utf-8"))
+            write_bytes_atomic(folder / ws.rel(path), path.read_bytes())
 
 
 def _cannot_run(
@@ -379,6 +597,15 @@ def build_context(
         lean_timeout_s=config.lean.timeout_s,
         final_timeout_s=config.lean.final_timeout_s,
         failed_attempts_in_prompt=config.budget.max_failed_attempts_in_prompt,
+        automation_first=config.automation.enabled,
+        automation_timeout_s=config.automation.timeout_s,
+        library=read_offer(ws.root).lemmas,
+        no_automation=frozenset(
+            rid
+            for rid, c in read_strategies(ws.root).choices.items()
+            if c.strategy == "no-automation"
+        ),
+        library_rungs=config.learning.library_rungs,
     )
     return EngineContext(
         ws=ws,
@@ -388,7 +615,7 @@ def build_context(
         modules={e.id: e.lean_file for e in blueprint.entries},
         deps=transitive_deps(blueprint, order),
         settings=settings,
-        ask=backends.ask_with(journal.emit, lambda: journal.spend),
+        ask=backends.ask_with(journal.emit, lambda: journal.spend, journal.lock),
         verifier=backends.verifier,
         emit=journal.emit,
     )

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import Verifier
+from paperlint.learning.offer import OfferedLemma
 from paperlint.preflight.model import Inventory, Result
 
 
@@ -43,6 +44,12 @@ class Settings:
     # Issue #13: the tactic ladder is tried on an obligation's first attempt before any model.
     automation_first: bool = True
     automation_timeout_s: float = 10.0
+    # Issue #19: the promoted library lemmas this check took at its start (library-offered.json),
+    # tried as automation rungs after the ladder; `library_rungs` of them per obligation.
+    library: tuple[OfferedLemma, ...] = ()
+    library_rungs: int = 3
+    # The results whose chosen strategy (strategy.json) turns the automation ladder off.
+    no_automation: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperlint import __version__
 from paperlint.engine.actions import Action, ActionKind, Failure
@@ -25,6 +26,10 @@ from paperlint.engine.workspace import write_results
 from paperlint.records import EventLog
 from paperlint.records.events import ActionFinished, ActionRef, ActionStarted, StageChange
 from paperlint.records.results import Results, Stage, UnfinishedReason, Verdict
+
+if TYPE_CHECKING:
+    from paperlint.engine.scheduler import Runner
+    from paperlint.lean.pool import Pool
 
 log = logging.getLogger(__name__)
 
@@ -51,20 +56,25 @@ class Journal:
         self.log = log_
         self.seq = 0
         self._tally = _Tally()
+        self.lock = threading.RLock()
+        """Held for every append; actions running in parallel also hold it from a budget
+        check to the charge it allows, so two of them never spend the same last call."""
         for event in log_.read():
             self.seq += 1
             self._tally.add(event)
 
     def emit(self, event: dict[str, Any]) -> None:
-        self.seq += 1
-        self._tally.add(event)
-        count = self.log.append({"seq": self.seq, "ts": now(), **event})
-        maybe_die(count)
+        with self.lock:
+            self.seq += 1
+            self._tally.add(event)
+            count = self.log.append({"seq": self.seq, "ts": now(), **event})
+            maybe_die(count)
 
     @property
     def spend(self) -> Spend:
         """Charges stay charged: a resume never refunds what an earlier run spent."""
-        return self._tally.spend()
+        with self.lock:
+            return self._tally.spend()
 
 
 @dataclass
@@ -97,6 +107,14 @@ class Progress:
     """Where the loop reports each step (the CLI draws a bar or prints lines)."""
 
     on_action: Callable[[Action, Results], None] = lambda action, results: None
+    on_flight: Callable[[Action, Results, int], None] | None = None
+    """With `--jobs N`: each action started, with how many are in flight now."""
+
+    def started(self, action: Action, results: Results, in_flight: int) -> None:
+        if self.on_flight is not None:
+            self.on_flight(action, results, in_flight)
+        else:
+            self.on_action(action, results)
 
 
 def run_loop(
@@ -107,7 +125,24 @@ def run_loop(
     *,
     until: str | None = None,
     progress: Progress | None = None,
+    jobs: int = 1,
+    runner: Runner | None = None,
+    pool: Pool | None = None,
 ) -> Summary:
+    if jobs > 1 or runner is not None:
+        from paperlint.engine.scheduler import run_parallel
+
+        return run_parallel(
+            ctx,
+            results,
+            policy,
+            journal,
+            jobs=jobs,
+            until=until,
+            progress=progress,
+            runner=runner,
+            pool=pool,
+        )
     progress = progress or Progress()
     allowed = UNTIL.get(until or "")
     held: set[str] = set()  # `--until`: results that reached the stage and wait there
@@ -116,26 +151,26 @@ def run_loop(
             order = [rid for rid in ctx.order if rid not in held]
             decision = plan(results, order, policy, journal.spend)
             if isinstance(decision, Stop) and held and decision.reason is None:
-                results = _finish(ctx, results, journal, None, until=until)
+                results = finish_run(ctx, results, journal, None, until=until)
                 return summarise(results, workspace=str(ctx.ws.root), stop_reason=f"until {until}")
             if isinstance(decision, Stop):
-                results = _finish(ctx, results, journal, decision.reason)
+                results = finish_run(ctx, results, journal, decision.reason)
                 return summarise(results, workspace=str(ctx.ws.root), stop_reason=_reason(decision))
             if allowed is not None and decision.kind not in allowed:
                 held.add(decision.result)
                 continue
             progress.on_action(decision, results)
             results = _step(ctx, results, policy, journal, decision)
-            if _stop_run(results, decision):
+            if stop_run(results, decision):
                 stopped = results.get(decision.result)
                 why = [stopped.unfinished.detail] if stopped and stopped.unfinished else []
-                results = _finish(ctx, results, journal, None)
+                results = finish_run(ctx, results, journal, None)
                 summary = summarise(
                     results, workspace=str(ctx.ws.root), stop_reason="edge unavailable"
                 )
                 return replace(summary, notes=[*summary.notes, *why])
     except KeyboardInterrupt:
-        results = _interrupt(ctx, results, journal)
+        results = interrupt_run(ctx, results, journal)
         return summarise(results, workspace=str(ctx.ws.root), interrupted=True)
 
 
@@ -146,11 +181,7 @@ def _reason(stop: Stop) -> str | None:
 def _step(
     ctx: EngineContext, results: Results, policy: Policy, journal: Journal, action: Action
 ) -> Results:
-    journal.emit(
-        ActionStarted(
-            action=ActionRef.model_validate(action.model_dump(mode="json")), charge={"calls": 1}
-        ).as_event()
-    )
+    journal.emit(started_event(action))
     outcome = execute(ctx, results, action)
     new = apply(results, outcome, policy)
     # The end of the action is one line, logged before the records are committed: a crash
@@ -158,6 +189,13 @@ def _step(
     journal.emit(finished_event(action, outcome, results, new).as_event())
     write_results(ctx.ws, new)  # evidence is on disk already; the state goes last
     return new
+
+
+def started_event(action: Action) -> dict[str, Any]:
+    """The start of an action, charging its first request before it is made."""
+    return ActionStarted(
+        action=ActionRef.model_validate(action.model_dump(mode="json")), charge={"calls": 1}
+    ).as_event()
 
 
 def finished_event(
@@ -181,7 +219,7 @@ def finished_event(
     )
 
 
-def _stop_run(results: Results, action: Action) -> bool:
+def stop_run(results: Results, action: Action) -> bool:
     """A missing model or Lean stops the whole run: every other result would fail the same way."""
     record = results.get(action.result)
     return bool(
@@ -193,7 +231,7 @@ def _stop_run(results: Results, action: Action) -> bool:
     )
 
 
-def _finish(
+def finish_run(
     ctx: EngineContext,
     results: Results,
     journal: Journal,
@@ -245,7 +283,7 @@ def _detail(reason: UnfinishedReason | None, stage: Stage) -> str:
     return f"{base} (reached stage {stage.value}); `paperlint resume` continues"
 
 
-def _interrupt(ctx: EngineContext, results: Results, journal: Journal) -> Results:
+def interrupt_run(ctx: EngineContext, results: Results, journal: Journal) -> Results:
     updated = [
         unfinished(
             r, UnfinishedReason.INTERRUPTED, "interrupted (^C); `paperlint resume` continues"

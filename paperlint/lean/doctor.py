@@ -58,7 +58,7 @@ _LAKE_LEAN_VERSION = re.compile(r"Lean \(?version (?P<v>[0-9][^\s,)]*)")
 
 
 @dataclass(frozen=True)
-class Check:
+class DoctorCheck:
     name: str
     ok: bool
     found: str
@@ -73,14 +73,14 @@ class Check:
 
 @dataclass(frozen=True)
 class Report:
-    checks: tuple[Check, ...]
+    checks: tuple[DoctorCheck, ...]
     pins: Mapping[str, str | None]
 
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks if c.required)
 
-    def missing(self) -> list[Check]:
+    def missing(self) -> list[DoctorCheck]:
         return [c for c in self.checks if c.required and not c.ok]
 
     def to_json(self) -> dict[str, object]:
@@ -107,13 +107,13 @@ class Report:
 # --- Python ---------------------------------------------------------------------------------
 
 
-def python_checks() -> list[Check]:
+def python_checks() -> list[DoctorCheck]:
     checks = []
     for name in PACKAGES:
         spec = importlib.util.find_spec(name)
         dist = "pdfminer.six" if name == "pdfminer" else name.replace("_", "-")
         checks.append(
-            Check(
+            DoctorCheck(
                 f"python: {name}",
                 spec is not None,
                 "importable" if spec else "not installed",
@@ -126,7 +126,7 @@ def python_checks() -> list[Check]:
         folder = Path(spec.origin).parent
         writable = (folder / "cache").is_dir() or os.access(folder, os.W_OK)
         checks.append(
-            Check(
+            DoctorCheck(
                 "python: lean_interact cache directory",
                 writable,
                 f"{folder} writable" if writable else f"{folder} is read-only",
@@ -136,10 +136,10 @@ def python_checks() -> list[Check]:
     return checks
 
 
-def tex_checks() -> list[Check]:
+def tex_checks() -> list[DoctorCheck]:
     found = shutil.which("latexmk")
     return [
-        Check(
+        DoctorCheck(
             "tex: latexmk (optional: compiled-PDF cross-checks)",
             found is not None,
             found or "not on PATH",
@@ -152,13 +152,13 @@ def tex_checks() -> list[Check]:
 # --- Lean -----------------------------------------------------------------------------------
 
 
-def sandbox_check(mode: str = "auto") -> Check:
+def sandbox_check(mode: str = "auto") -> DoctorCheck:
     """Whether every Lean process would run inside bubblewrap (sandbox.py)."""
     from paperlint.lean.sandbox import INSTALL_HINT, MODES, sandbox_status
 
     status = sandbox_status(next((m for m in MODES if m == mode), "auto"))
     found = f"active ({status.detail})" if status.active else f"not active: {status.detail}"
-    return Check(
+    return DoctorCheck(
         f"lean: sandbox (bubblewrap, [lean] sandbox = {mode!r})",
         status.active,
         found,
@@ -186,7 +186,7 @@ def _lake_found(paths: LeanPaths) -> str | None:
     return shutil.which(paths.lake)
 
 
-def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> Check:
+def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> DoctorCheck:
     name = "lean: toolchain installed"
     want = pins.toolchain or "the pinned toolchain (lean-toolchain is missing)"
     fix = (
@@ -196,15 +196,15 @@ def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> Check:
     elan_home = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
     folder = elan_home / "toolchains" / want.replace("/", "--").replace(":", "---")
     if lake is None:
-        return Check(name, False, f"{want}: cannot ask, no lake", fix)
+        return DoctorCheck(name, False, f"{want}: cannot ask, no lake", fix)
     if folder.is_dir() and lake.startswith(str(folder)):
-        return Check(name, True, f"{want} at {folder}")
+        return DoctorCheck(name, True, f"{want} at {folder}")
     # Not the elan layout: ask lake which Lean it belongs to, from inside the project.
     code, out = _run([lake, "--version"], paths.project)
     match = _LAKE_LEAN_VERSION.search(out)
     have = match["v"] if match else None
     ok = code == 0 and have is not None and f"v{have}" == pins.lean_version
-    return Check(name, ok, f"lake reports Lean {have or out[:120]!r}; pin {want}", fix)
+    return DoctorCheck(name, ok, f"lake reports Lean {have or out[:120]!r}; pin {want}", fix)
 
 
 def _in_project(project: Path, command: str) -> str:
@@ -215,12 +215,12 @@ def _in_project(project: Path, command: str) -> str:
     return f"cd {project} && {command}"
 
 
-def lean_checks(paths: LeanPaths) -> list[Check]:
+def lean_checks(paths: LeanPaths) -> list[DoctorCheck]:
     pins = read_pins(paths.project)
     project = paths.project
     exists = (project / "lakefile.toml").is_file()
     checks = [
-        Check(
+        DoctorCheck(
             "lean: Lake project",
             exists,
             f"{project} ({project_origin(project)})"
@@ -228,7 +228,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
             else f"no lakefile.toml in {project}",
             "reinstall paperlint (the wheel bundles the project), or set [lean] project_dir",
         ),
-        Check(
+        DoctorCheck(
             "lean: lean-project/lean-toolchain pins a v4 release",
             bool(pins.toolchain and _RELEASE.match(pins.toolchain)),
             f"{pins.toolchain} in {project}" if pins.toolchain else f"missing in {project}",
@@ -237,7 +237,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
     ]
     elan = shutil.which("elan")
     checks.append(
-        Check(
+        DoctorCheck(
             "lean: elan",
             elan is not None,
             elan or "not on PATH",
@@ -248,7 +248,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
     )
     lake = _lake_found(paths)
     checks.append(
-        Check(
+        DoctorCheck(
             "lean: lake",
             lake is not None,
             lake or f"no `{paths.lake}` on PATH",
@@ -259,7 +259,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
     checks.append(_toolchain_check(paths, pins, lake))
     rev = pins.mathlib_rev
     checks.append(
-        Check(
+        DoctorCheck(
             "lean: lake-manifest.json (mathlib resolved)",
             rev is not None,
             (
@@ -274,7 +274,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
     mathlib = project / ".lake" / "packages" / "mathlib"
     built = mathlib / ".lake" / "build" / "lib" / "lean" / "Mathlib.olean"
     checks.append(
-        Check(
+        DoctorCheck(
             "lean: Mathlib built",
             built.is_file(),
             str(built) if built.is_file() else f"no {built}",
@@ -283,7 +283,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
     )
     own = project / ".lake" / "build" / "lib" / "lean" / "PaperlintLean.olean"
     checks.append(
-        Check(
+        DoctorCheck(
             "lean: lean-project built",
             own.is_file(),
             str(own) if own.is_file() else f"no {own}",
@@ -294,7 +294,7 @@ def lean_checks(paths: LeanPaths) -> list[Check]:
     return checks
 
 
-def repl_check(paths: LeanPaths, pins: Pins) -> Check:
+def repl_check(paths: LeanPaths, pins: Pins) -> DoctorCheck:
     name = "lean: REPL built with the same toolchain"
     fix = (
         "paperlint setup   (networked machine: clones the fork at "
@@ -303,13 +303,13 @@ def repl_check(paths: LeanPaths, pins: Pins) -> Check:
     )
     binary = paths.repl_binary
     if not (binary.is_file() and os.access(binary, os.X_OK)):
-        return Check(name, False, f"no REPL binary at {binary}", fix)
+        return DoctorCheck(name, False, f"no REPL binary at {binary}", fix)
     theirs = read_toolchain(paths.repl_dir)
     if theirs != pins.toolchain:
         built = theirs or "an unknown toolchain (no lean-toolchain beside it)"
         pinned = pins.toolchain or "nothing (lean-toolchain is missing)"
-        return Check(name, False, f"REPL built for {built}, project pins {pinned}", fix)
-    return Check(name, True, f"{binary} ({theirs})")
+        return DoctorCheck(name, False, f"REPL built for {built}, project pins {pinned}", fix)
+    return DoctorCheck(name, True, f"{binary} ({theirs})")
 
 
 # --- models ---------------------------------------------------------------------------------
@@ -331,13 +331,13 @@ def provider_key(model: str) -> str | None:
     return None
 
 
-def model_checks(models: Mapping[str, Sequence[str]]) -> list[Check]:
+def model_checks(models: Mapping[str, Sequence[str]]) -> list[DoctorCheck]:
     """Whether each configured role's key is set; only presence is ever printed."""
     configured = {role: list(ms) for role, ms in models.items() if ms}
     if not configured:
         present = [v for v in PROVIDER_KEYS.values() if os.environ.get(v)]
         return [
-            Check(
+            DoctorCheck(
                 "models: configured roles",
                 False,
                 "no model configured"
@@ -352,7 +352,9 @@ def model_checks(models: Mapping[str, Sequence[str]]) -> list[Check]:
             ok = var is None or bool(os.environ.get(var))
             found = "no key needed" if var is None else f"{var} {'set' if ok else 'not set'}"
             checks.append(
-                Check(f"models: {role} ({model})", ok, found, f"export {var}=..." if var else "")
+                DoctorCheck(
+                    f"models: {role} ({model})", ok, found, f"export {var}=..." if var else ""
+                )
             )
     return checks
 

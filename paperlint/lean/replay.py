@@ -9,6 +9,7 @@ Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
      "raise": {"type": "TimeoutError", "message": "..."} | null,   # simulate a failure
      "failure": {"outcome": "...", "code": "...", "hint": "..."} | null,  # a recorded typed one
      "toolchain": "leanprover/lean4:v4.35.0",
+     "latency_s": 0.5,                 # optional: the replay sleeps this long (benchmarks)
      "note": "hand-written" | "recorded"}
 
     check:  request {"header", "accepted": [...], "candidate"}; key = key_for_check(...)
@@ -26,6 +27,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -133,6 +135,7 @@ class ReplayVerifier:
     """The `Verifier` protocol over recorded answers."""
 
     is_replay = True
+    thread_safe = True  # reads its recording only (paperlint.lean.pool)
 
     def __init__(self, replay_dir: Path, *, allowlist: frozenset[str] = STANDARD_AXIOMS) -> None:
         self.path = recording_path(replay_dir)
@@ -144,6 +147,9 @@ class ReplayVerifier:
     def _served(self, entry: dict[str, Any] | None) -> dict[str, Any] | None:
         if entry is not None and self.on_served is not None:
             self.on_served(entry)
+        latency = entry.get("latency_s") if entry is not None else None
+        if isinstance(latency, int | float) and 0 < latency <= 600:
+            time.sleep(latency)  # a recorded wall time, replayed (benchmarks/parallel.py)
         return entry
 
     def _missing(self, kind: str, key: str) -> tuple[Outcome, FailureCode, str]:

@@ -9,28 +9,21 @@ re-gated together with every result downstream of it along statement edges (thei
 may quote it) and every result whose proof uses a re-gated one — `blueprint.graph.dependents`
 with kind "proof" — and nothing else.
 
-The engine step that asks the two reviewers and applies the re-gating is not wired in yet.
+`paperlint.engine.converge` asks the two reviewers at the end of a check and applies this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
+from paperlint.agents.outputs import ConvergenceFlag
 from paperlint.blueprint.graph import dependents
 
-Concern = Literal["statement", "condition", "issue"]
-
-
-class ReviewFlag(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    result: str
-    concern: Concern
-    reason: str = Field(min_length=1)
+# One flag: the reviewer's own output record (one definition, in the agents' outputs).
+ReviewFlag = ConvergenceFlag
 
 
 class ConvergenceReview(BaseModel):

@@ -317,6 +317,28 @@ def read_entries(data_dir: Path) -> RecordRead:
     return RecordRead(entries=entries, skipped=skipped)
 
 
+def _entry_key(e: RunEntry) -> tuple[str, str, str]:
+    return (e.at, e.paper_sha256, e.result)
+
+
+def latest(entries: Sequence[RunEntry]) -> list[RunEntry]:
+    """One entry per result of each check: its last (a resumed check appends its new outcome)."""
+    last: dict[tuple[str, str, str], RunEntry] = {}
+    for e in entries:
+        last.pop(_entry_key(e), None)
+        last[_entry_key(e)] = e
+    return list(last.values())
+
+
+def record_check(data_dir: Path, folder: Path) -> int:
+    """Append a finished (or stopped) check's outcomes not yet in the record; how many."""
+    known = {(*_entry_key(e), e.outcome, e.detail) for e in read_entries(data_dir).entries}
+    new = [e for e in read_workspace(folder) if (*_entry_key(e), e.outcome, e.detail) not in known]
+    if new:
+        append_entries(data_dir, new)
+    return len(new)
+
+
 class StrategyRow(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -335,7 +357,7 @@ def summarise(
 ) -> list[StrategyRow]:
     """Per group and strategy: how many runs, with what outcome, at what cost (pure)."""
     groups: dict[tuple[str, str], list[RunEntry]] = defaultdict(list)
-    for e in entries:
+    for e in latest(entries):
         if live_only and e.replay:
             continue
         group = e.result_kind if by == "kind" else (e.features.area or "unknown")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -195,3 +196,74 @@ def trials_of(
         for e in entries
         if not (live_only and e.replay)
     ]
+
+
+# --- the engine's choice at the start of a check ----------------------------------------------
+# The factors the engine applies today: the automation ladder on or off. A strategy whose other
+# factors it would ignore (premises by search, a budget split, the second model) is not offered,
+# or the run record would credit it with runs made the baseline way.
+ENGINE_STRATEGIES: Final[tuple[Strategy, ...]] = tuple(
+    s for s in STRATEGIES if s.name in ("baseline", "no-automation")
+)
+STRATEGY_FILE: Final = "strategy.json"
+
+
+class StrategyPlan(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seed: int
+    records: int  # run-record entries the choice was made from
+    choices: dict[str, Choice] = Field(default_factory=dict)  # result id -> choice
+
+    def strategy(self, result_id: str) -> Strategy:
+        chosen = self.choices.get(result_id)
+        name = chosen.strategy if chosen else "baseline"
+        return next((s for s in STRATEGIES if s.name == name), STRATEGIES[0])
+
+
+def plan_strategies(
+    entries: Sequence[RunEntry],
+    results: Sequence[tuple[str, str]],
+    settings: ChooserSettings = DEFAULT_SETTINGS,
+    options: Sequence[Strategy] = ENGINE_STRATEGIES,
+) -> StrategyPlan:
+    """A strategy per (result id, result kind), chosen from the run record (pure).
+
+    The kind is the result kind: the Mathlib area is only known once a statement is gated.
+    Every result of one kind in one check gets the same choice (the record does not grow
+    during a check); with fewer than `settings.min_trials` live trials it is the default.
+    """
+    history = [t for t in trials_of(entries) if t.strategy in {o.name for o in options}]
+    by_kind = {kind: choose(history, kind, options, settings) for kind in {k for _, k in results}}
+    return StrategyPlan(
+        seed=settings.seed,
+        records=len(entries),
+        choices={rid: by_kind[kind] for rid, kind in results},
+    )
+
+
+def baseline_plan(results: Sequence[tuple[str, str]], seed: int) -> StrategyPlan:
+    """Every result the baseline, because the configuration says so."""
+    reason = "[learning] strategy = baseline: no choice is made"
+    return StrategyPlan(
+        seed=seed,
+        records=0,
+        choices={
+            rid: Choice(kind=kind, strategy="baseline", phase="default", iteration=0, reason=reason)
+            for rid, kind in results
+        },
+    )
+
+
+def write_strategies(workspace: Path, plan: StrategyPlan) -> None:
+    from paperlint.learning.files import write_model
+
+    write_model(workspace / STRATEGY_FILE, plan)
+
+
+def read_strategies(workspace: Path) -> StrategyPlan:
+    """The choices a check made at its start; the baseline everywhere for an older workspace."""
+    from paperlint.learning.files import read_model
+
+    found = read_model(workspace / STRATEGY_FILE, StrategyPlan, "strategy choices")
+    return found if found is not None else StrategyPlan(seed=0, records=0)

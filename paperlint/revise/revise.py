@@ -20,7 +20,7 @@ from paperlint.blueprint.model import Blueprint
 from paperlint.config import dump_config_toml, load_snapshot
 from paperlint.engine.check import keep_sources
 from paperlint.engine.run import Journal
-from paperlint.engine.workspace import Workspace, open_workspace, safe_name
+from paperlint.engine.workspace import Workspace, open_workspace, safe_name, write_results
 from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
@@ -81,7 +81,7 @@ def revise(request: ReviseRequest) -> Revision:
         _clear_stale_evidence(ws, prepared.plan["reset"], prepared.blueprint)
         write_record(ws.inventory, prepared.inventory)
         write_record(ws.blueprint, prepared.blueprint)
-        write_record(ws.results, prepared.results)
+        write_results(ws, prepared.results)
         _rewrite_run_config(ws, request.paper, request.replay)
         entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
         append_revision(ws.root, entry)

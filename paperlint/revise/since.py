@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from paperlint.records import read_record
+from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.revise.history import read_revisions
 
@@ -24,8 +24,8 @@ def since_previous(workdir: Path) -> dict[str, Any] | None:
     if not revisions:
         return None
     last = revisions[-1]
-    before = read_record(workdir / last["snapshot"] / "results.json", Results)
-    now = read_record(workdir / "results.json", Results)
+    before = read_results(workdir / last["snapshot"] / "results.json")
+    now = read_results(workdir / "results.json")
     section = compare_results(before, now, last["mapping"])
     return {
         "previous": last["snapshot"],

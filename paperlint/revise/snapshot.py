@@ -23,7 +23,7 @@ SNAPSHOT_FILES: Final = (
     "paperlint.toml",
     REVISION_FILE,
 )
-SNAPSHOT_DIRS: Final = ("source", "lean", "audits")
+SNAPSHOT_DIRS: Final = ("source", "lean", "audits", "engine")
 
 
 def take_snapshot(ws: Workspace, stamp: str) -> Path:

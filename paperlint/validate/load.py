@@ -10,7 +10,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from paperlint.errors import InputError
+from paperlint.records.migrate import upgrade
 from paperlint.records.results import ResultRecord, Results
+from paperlint.records.state import ENGINE_STATE_SCHEMA, is_state_path, matches_name
+from paperlint.records.work import ResultWork
 from paperlint.validate.model import Check, Finding, Snapshot
 
 # Rendered outputs and checkpoints are not evidence; leaving them out keeps the read small.
@@ -31,7 +34,7 @@ def load_snapshot(folder: Path) -> Snapshot:
             hint="give the folder `paperlint check` wrote, e.g. paper.paperlint/",
         )
     files = _read_files(folder)
-    records, errors = _parse_records(files.get("results.json", b""))
+    records, errors = _parse_records(files.get("results.json", b""), files)
     meta = _parse_meta(files.get("results.json", b""))
     source_inventory, source_error = rederive_inventory(folder, files.get("inventory.json"))
     return Snapshot(
@@ -92,15 +95,23 @@ def _read_files(folder: Path) -> dict[str, bytes]:
     return files
 
 
-def _parse_records(data: bytes) -> tuple[list[ResultRecord], list[Finding]]:
-    """Each record validated on its own, so one bad record does not hide the others."""
+def _parse_records(
+    data: bytes, files: dict[str, bytes]
+) -> tuple[list[ResultRecord], list[Finding]]:
+    """Each record validated on its own, so one bad record does not hide the others; each
+    carries the working state the engine left for it (read, never trusted: see
+    `paperlint.records.state`). An older `results.json` is upgraded in memory first."""
     try:
         raw = json.loads(data.decode("utf-8"))
     except ValueError as exc:
         return [], [Finding("results.json", Check.RESULTS_SCHEMA, f"not JSON: {exc}")]
-    if not isinstance(raw, dict) or raw.get("schema") != "paperlint.results/1":
-        message = "the schema is not paperlint.results/1"
-        return [], [Finding("results.json", Check.RESULTS_SCHEMA, message)]
+    if not isinstance(raw, dict):
+        return [], [Finding("results.json", Check.RESULTS_SCHEMA, "not a JSON object")]
+    try:
+        upgraded = upgrade(raw)
+    except ValueError as exc:
+        return [], [Finding("results.json", Check.RESULTS_SCHEMA, str(exc))]
+    raw = upgraded.results
     try:
         Results.model_validate({**raw, "results": []})  # the envelope: no unknown top-level key
     except ValidationError as exc:
@@ -127,7 +138,49 @@ def _parse_records(data: bytes) -> tuple[list[ResultRecord], list[Finding]]:
         errors.append(
             Finding("results.json", Check.RESULTS_SCHEMA, f"id {rid} appears twice", result=rid)
         )
-    return records, errors
+    state, state_errors = _parse_state(upgraded.state, raw.get("engine_state"), files)
+    records = [r.with_work(state.get(r.id, ResultWork())) for r in records]
+    return records, [*errors, *state_errors]
+
+
+def _parse_state(
+    embedded: dict[str, Any] | None, path: object, files: dict[str, bytes]
+) -> tuple[dict[str, ResultWork], list[Finding]]:
+    """The engine state `results.json` names (or, for an old one, held), entry by entry. Any
+    problem leaves the entries concerned empty, which can only fail a verdict."""
+    if embedded is None and path is None:
+        return {}, []
+    where = "results.json"
+    raw: Any = embedded
+    if embedded is None:
+        data = files.get(path) if isinstance(path, str) else None
+        if not is_state_path(path) or data is None:
+            message = f"the engine state {path!r} is not a state file of this workspace"
+            return {}, [Finding(where, Check.ENGINE_STATE, message)]
+        assert isinstance(path, str)
+        where = path
+        if not matches_name(path, data):
+            return {}, [Finding(where, Check.ENGINE_STATE, "the file does not match its name")]
+        try:
+            raw = json.loads(data.decode("utf-8"))
+        except ValueError as exc:
+            return {}, [Finding(where, Check.ENGINE_STATE, f"not JSON: {exc}")]
+    work = raw.get("work") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or raw.get("schema") != ENGINE_STATE_SCHEMA:
+        return {}, [Finding(where, Check.ENGINE_STATE, f"the schema is not {ENGINE_STATE_SCHEMA}")]
+    if not isinstance(work, dict) or set(raw) - {"schema", "work"}:
+        return {}, [Finding(where, Check.ENGINE_STATE, "not an engine state record")]
+    state: dict[str, ResultWork] = {}
+    errors: list[Finding] = []
+    for rid, entry in work.items():
+        try:
+            state[rid] = ResultWork.model_validate(entry)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            at = ".".join(str(p) for p in first["loc"])
+            message = f"the working state of {rid} is invalid at {at}: {first['msg']}"
+            errors.append(Finding(where, Check.ENGINE_STATE, message, result=rid))
+    return state, errors
 
 
 def _parse_meta(data: bytes) -> dict[str, Any]:

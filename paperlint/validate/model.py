@@ -21,6 +21,7 @@ from paperlint.records.results import ResultRecord
 class Check(StrEnum):
     # The workspace as a whole.
     RESULTS_SCHEMA = "results-schema"  # results.json unreadable or a record invalid
+    ENGINE_STATE = "engine-state"  # the engine state results.json names: missing or invalid
     RESULT_MISSING = "result-missing"  # a result of the inventory has no record
     RESULT_UNKNOWN = "result-unknown"  # a record the inventory does not know
     RECORD_INVENTORY_MISMATCH = "record-inventory-mismatch"  # kind or verdict-bearing changed

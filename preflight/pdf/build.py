@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ from paperlint.preflight.pdf.heads import (
     find_font_heads,
     is_result_destination,
     kind_of,
+    placeholder_anchors,
 )
 from paperlint.preflight.pdf.layout import ReadLine, reading_order
 from paperlint.preflight.pdf.records import PdfDocument
@@ -118,9 +120,16 @@ def _merge_heads(
     anchored = find_destination_heads(lines, document.destinations)
     has_anchors = any(is_result_destination(d.name) for d in document.destinations)
     by_index = {head.index: head for head in anchored}
+    vouched = placeholder_anchors(document.destinations)
     ignored: list[Head] = []
     for head in find_font_heads(lines, body_size, skip):
         if head.index in by_index:
+            continue
+        env = head.word.lower()
+        if has_anchors and head.number is not None and vouched[env] > 0:
+            # pdfTeX replaced this environment's anchor (a duplicate name) by a fixed one
+            vouched[env] -= 1
+            by_index[head.index] = replace(head, confidence="medium")
             continue
         if has_anchors and head.number is not None:
             ignored.append(head)  # a hand-made "{\bf Claim I.}": LaTeX printed no head
@@ -198,15 +207,20 @@ def _results(
 ) -> list[Result]:
     ids = _assign_ids(drafts)
     index: dict[tuple[str, str], str] = {}
+    first: dict[tuple[str, str], int] = {}
     for i, draft in enumerate(drafts):
         if draft.head.number:
             # the first occurrence owns the number; a later one restates it
             index.setdefault((draft.head.kind, draft.head.number), ids[i])
+            first.setdefault((draft.head.kind, draft.head.number), i)
     results = []
     for i, draft in enumerate(drafts):
         head = draft.head
         proof_text = draft.proof.text if draft.proof else ""
-        owner = index.get((head.kind, head.number or ""))
+        key = (head.kind, head.number or "")
+        owner = index.get(key)
+        if owner and owner != ids[i] and not _same_statement(drafts[first[key]], draft):
+            owner = None  # the same number printed twice (KOMA's \\addsec restarts a counter)
         citations = [
             *find_citations(head.note or "", bib, "note"),
             *find_citations(draft.statement.text, bib, "statement"),
@@ -231,6 +245,14 @@ def _results(
             )
         )
     return results
+
+
+def _same_statement(original: _Draft, again: _Draft) -> bool:
+    """A restatement prints the original's statement again; a different statement under
+    the same number is another result."""
+    a = " ".join(original.statement.text.split())[:300]
+    b = " ".join(again.statement.text.split())[:300]
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
 def _assign_ids(drafts: list[_Draft]) -> list[str]:

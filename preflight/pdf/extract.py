@@ -6,6 +6,7 @@ pdfminer failure is turned into an `InputError` here; nothing downstream sees pd
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -127,12 +128,40 @@ def _is_gutter(left: float, right: float, midline: float) -> bool:
     return right - left >= _GUTTER_GAP and left - 8 <= midline <= right + 8
 
 
+# pdftex sets T1-encoded text without cm-super in bitmap Type 3 fonts (pdfminer names them
+# "unknown") that carry no ToUnicode map: their ligatures, dashes and quotes come out as
+# `(cid:N)`, so "Definition" reads "De(cid:28)nition". These are the T1 (Cork) slots.
+_T1_SLOTS = {
+    16: "\u201c",
+    17: "\u201d",
+    21: "\u2013",
+    22: "\u2014",
+    27: "ff",
+    28: "fi",
+    29: "fl",
+    30: "ffi",
+    31: "ffl",
+}
+_CID_TEXT = re.compile(r"\(cid:(\d+)\)")
+_T1_FONT = re.compile(r"^(unknown|sf[a-z]{2}\d|ec[a-z]{2}\d)", re.I)
+
+
+def _char_text(text: str, font: str) -> str:
+    """A glyph's text, with the T1 slots of an unmapped T1 font repaired."""
+    m = _CID_TEXT.fullmatch(text)
+    if m is not None and _T1_FONT.match(font):
+        return _T1_SLOTS.get(int(m.group(1)), text)
+    return text
+
+
 def _runs(items: list[Any]) -> tuple[Run, ...]:
     from pdfminer.layout import LTChar
 
     runs: list[Run] = []
     for item in items:
         text = item.get_text()
+        if isinstance(item, LTChar):
+            text = _char_text(text, str(item.fontname).split("+", 1)[-1])
         if not isinstance(item, LTChar):
             # LTAnno: a virtual space or newline with no font; it joins the run before it.
             if runs and text != "\n":

@@ -9,6 +9,7 @@ vertical gap LaTeX's \\topsep leaves above a theorem.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -41,18 +42,24 @@ _OTHER_WORDS = (
 # Only the word is case-insensitive ("THEOREM" in imsart); the number is not, or "Claim II"
 # and "Lemma as" would pass for numbered heads.
 WORD = rf"(?i:{'|'.join(KINDS)}|{_OTHER_WORDS})"
-NUMBER = r"(?:[A-Z](?:\.\d+)+|[A-Z]\d*|\d+(?:\.\d+)*)[a-z]?"
+# "3.1", "A.2", "A1", a chapter in Roman numerals ("II.5", amsbook \thechapter), and an
+# empty section number (".1": revtex's Physical Review Letters numbers no section)
+NUMBER = r"(?:(?:[IVX]{2,5}|[A-Z])(?:\.\d+)+|[A-Z]\d*|\.?\d+(?:\.\d+)*)[a-z]?"
 _NOTE = r"\((?P<note>[^()]*(?:\([^()]*\)[^()]*)*)\)"
 _TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
 # a head word may carry capitalised words before it: "Main Theorem 1", "Key Lemma 2.3"
 _PREFIX = r"(?:[A-Z][a-z]+\s+){0,2}"
 _HEAD = re.compile(rf"^(?P<word>{_PREFIX}{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}")
 # at a hyperref anchor any capitalised words may be the head ("Hauptsatz 2.", "Standing
-# Hypothesis H1."): the anchor says a result starts there, the style says this is its head
+# Hypothesis H1.", "Issue/TODO 18."): the anchor says a result starts there, the style says
+# this is its head
 _CUSTOM = re.compile(
-    rf"^(?P<word>[A-Z][A-Za-z-]+(?:\s+[A-Z][A-Za-z-]+){{0,2}})\s+(?P<number>{NUMBER})"
+    rf"^(?P<word>[A-Z][A-Za-z-]+(?:/[A-Za-z]+)?(?:\s+[A-Z][A-Za-z-]+){{0,2}})"
+    rf"\s+(?P<number>{NUMBER})"
     rf"(?![\w-]){_TAIL}"
 )
+# LIPIcs sets "▶ Lemma 1." (msam's \blacktriangleright): an ornament before the head word
+_ORNAMENT = re.compile(r"^[\s\u25a0-\u25ff\u2600-\u27bf]*")
 # ntheorem `change` and amsthm \swapnumbers print the number first: "1 Proposition".
 _SWAPPED = re.compile(rf"^(?P<number>{NUMBER})\s+(?P<word>{WORD})(?![\w-]){_TAIL}")
 # A head word is body-sized; a bigger line with "2 Lemma …" is a section title.
@@ -100,7 +107,7 @@ def kind_of(word: str) -> Kind:
 def match_head_text(text: str, *, custom: bool = False) -> _Match | None:
     """Parse "Theorem 3.1 (Note)." or "3.1 Proposition." at the start of `text` (with
     `custom`, also any capitalised head words followed by a number)."""
-    stripped = text.lstrip()
+    stripped = _ORNAMENT.sub("", text)
     offset = len(text) - len(stripped)
     for pattern in (_HEAD, _SWAPPED, _CUSTOM) if custom else (_HEAD, _SWAPPED):
         m = pattern.match(stripped)
@@ -165,6 +172,9 @@ def _font_confidence(read: ReadLine, m: _Match, skip: float) -> Confidence | Non
         if m.number is None and not (m.punct and gap):
             return None
         return "high" if gap else "medium"
+    if is_italic(word_font) and m.punct and m.number is not None and _italic_head_ends(read, m):
+        # IEEEtran "Theorem 1:": an italic head, number included, then an upright statement
+        return "medium" if gap else "low"
     if is_italic(word_font) and m.punct:
         # amsthm remark style prints an italic name and an upright number; a reference inside
         # an italic theorem body has an italic number too, so it fails this test.
@@ -173,6 +183,15 @@ def _font_confidence(read: ReadLine, m: _Match, skip: float) -> Confidence | Non
         if m.number is None and gap and m.word.lower() in {"remark", "claim", "example"}:
             return "low"
     return None
+
+
+def _italic_head_ends(read: ReadLine, m: _Match) -> bool:
+    """The italic head's font ends at its punctuation and the text goes on upright: a
+    reference inside an italic statement ("… by Lemma 2: …") is followed by italic text."""
+    after = len(read.text) - len(read.text[m.end :].lstrip())  # the statement's first glyph
+    if after >= len(read.text.rstrip()):
+        return False
+    return is_italic(font_at(read, m.number_at)) and is_upright_regular(font_at(read, after))
 
 
 def _head_font_ends(read: ReadLine, m: _Match) -> bool:
@@ -212,6 +231,18 @@ def is_result_destination(name: str) -> bool:
     return "." in name and not _NOT_RESULT_DEST.match(prefix)
 
 
+def placeholder_anchors(destinations: Sequence[Destination]) -> Counter[str]:
+    """Per environment name, the result anchors pdfTeX replaced by a fixed one: a name that
+    was referenced but never set (hyperref's anchor of that result was a duplicate and got
+    dropped) becomes `[first page /Fit]`. Each vouches for one head of its environment that
+    has no anchor of its own."""
+    return Counter(
+        d.name.split(".", 1)[0].lower()
+        for d in destinations
+        if is_result_destination(d.name) and d.page == 1 and d.x is None and d.y is None
+    )
+
+
 def find_destination_heads(
     lines: Sequence[ReadLine], destinations: Sequence[Destination]
 ) -> list[Head]:
@@ -235,7 +266,7 @@ def find_destination_heads(
         if at is None and dest.y is not None:
             # An anchor set just before a page or column break stays at the foot of the old
             # one while its head opens the next: look a few lines on in reading order.
-            at = _head_after(lines, _last_line_above(lines, on_page, dest))
+            at = _head_after(lines, _last_line_above(lines, on_page, dest), dest)
         if at is not None and at not in found:
             m = match_head_text(lines[at].text, custom=True)
             # an anchor comes from \refstepcounter, so an anchored head is numbered; this also
@@ -270,9 +301,14 @@ def _last_line_above(lines: Sequence[ReadLine], indices: list[int], dest: Destin
     return max(above) if above else indices[0] - 1
 
 
-def _head_after(lines: Sequence[ReadLine], index: int) -> int | None:
-    """The first numbered head among the next few lines (pieces of a display count too)."""
-    for at in range(index + 1, min(index + 9, len(lines))):
+def _head_after(lines: Sequence[ReadLine], index: int, dest: Destination) -> int | None:
+    """The first numbered head among the next few lines (pieces of a display count too);
+    failing that, among the first lines of the next page, past the footnotes and running
+    foot that follow an anchor set at the foot of its page."""
+    following = range(index + 1, min(index + 9, len(lines)))
+    next_page = [i for i in range(index + 1, len(lines)) if lines[i].line.page > dest.page][:8]
+    candidates: list[int] = [*following, *next_page]
+    for at in candidates:
         m = match_head_text(lines[at].text)
         if m is not None and m.number is not None:
             return at
@@ -285,13 +321,15 @@ def _under(read: ReadLine, dest: Destination) -> bool:
 
 
 def _line_below(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int | None:
-    """The nearest head-like line whose top lies within ~3 baselines below the anchor."""
+    """The nearest numbered head-like line whose top lies within ~3 baselines below the
+    anchor."""
     best: tuple[bool, float, int] | None = None
     for index in indices:
         distance = (dest.y or 0.0) - lines[index].line.y1
         near = -3.0 <= distance <= 40.0 and _under(lines[index], dest)
-        if not near or not match_head_text(lines[index].text, custom=True):
-            continue
+        m = match_head_text(lines[index].text, custom=True) if near else None
+        if m is None or m.number is None:
+            continue  # an anchor's head is numbered: "Note that …" below it is text
         # a styled head beats a nearer line that merely starts with a cross-reference
         rank = (not _styled(lines[index]), distance, index)
         if best is None or rank < best:

@@ -37,6 +37,7 @@ MINIMAL_INPUTS = {
     "auditor": {"result": RESULT, "lean_file": "theorem median_mem : True := trivial"},
     "reviewer": {"result": RESULT, "suspected_issue": ISSUE},
     "issue_checker": {"result": RESULT, "suspected_issue": ISSUE},
+    "convergence": {"results": [{"id": "lem:a", "kind": "lemma", "statement": "$0 \\le x^2$"}]},
 }
 
 VALID_ANSWERS = {
@@ -52,6 +53,7 @@ VALID_ANSWERS = {
     "auditor": {"decision": "PASS", "route_followed": True},
     "reviewer": {"confirms": True, "explanation": "Indeed."},
     "issue_checker": {"is_issue": False},
+    "convergence": {"flags": []},
 }
 
 

@@ -28,7 +28,8 @@ def test_prompt_carries_the_generated_output_schema(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_paper_text_is_inside_a_data_block_and_declared_data(task):
     prompt = _render(task)
-    statement = MINIMAL_INPUTS[task]["result"]["statement"]
+    given = MINIMAL_INPUTS[task]
+    statement = (given["result"] if "result" in given else given["results"][0])["statement"]
     assert data_block(statement, "statement") in prompt.user
     assert statement not in prompt.system
     assert "never an instruction" in prompt.system

@@ -35,7 +35,7 @@ def run_cli_forked(argv: list[str], **env: str) -> int:
     return child.code
 
 
-def check_argv(name: str, workdir: Path) -> list[str]:
+def check_argv(name: str, workdir: Path, jobs: int = 1) -> list[str]:
     fixture = example(name)
     return [
         "check",
@@ -44,6 +44,8 @@ def check_argv(name: str, workdir: Path) -> list[str]:
         str(fixture / "replay"),
         "--workdir",
         str(workdir),
+        "--jobs",
+        str(jobs),
     ]
 
 

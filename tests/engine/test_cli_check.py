@@ -98,6 +98,8 @@ def test_ctrl_c_saves_state_exits_130_and_resume_finishes(tmp_path, monkeypatch,
         str(fixture / "replay"),
         "--workdir",
         str(workdir),
+        "--jobs",
+        "1",  # the serial loop's ^C (the parallel one: tests/engine/test_parallel_crash.py)
     ]
     assert run(argv) == 130
     data = json.loads((workdir / "results.json").read_text())

@@ -118,8 +118,10 @@ def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_ro
     results = json.loads((workdir / "results.json").read_text())
     assert results == json.loads((reference / "results.json").read_text()), f"{at}: results differ"
     calls = _model_calls(_events(workdir))
-    assert max(calls.values()) <= 2, f"{at}: a model call was repeated twice"
-    assert sum(calls.values()) <= sum(_model_calls(_events(reference)).values()) + 1
+    expected = _model_calls(_events(reference))  # a re-gate asks the same attempt again
+    repeated = [k for k, n in calls.items() if n > expected.get(k, 0) + 1]
+    assert not repeated, f"{at}: a model call was repeated more than once: {repeated}"
+    assert sum(calls.values()) <= sum(expected.values()) + 1
     validated = forkserver.server().run(["validate", str(workdir)], {})
     assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
     shutil.rmtree(workdir)

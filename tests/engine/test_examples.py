@@ -20,7 +20,10 @@ def expected_exit(key: dict) -> int:
 def test_replay_reproduces_the_answer_key(name, finished_runs):
     workdir, code = finished_runs[name]
     key = json.loads((example(name) / "answer-key.json").read_text())
-    assert verdicts(workdir) == key
+    # an answer key may carry notes beside the verdict and class (fixtures/convergence does)
+    assert verdicts(workdir) == {
+        rid: {"verdict": want["verdict"], "class": want["class"]} for rid, want in key.items()
+    }
     assert code == expected_exit(key)
 
 

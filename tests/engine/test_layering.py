@@ -80,3 +80,40 @@ def test_each_domain_fact_is_defined_once():
     }
     for fact, pattern in facts.items():
         assert _assignments(pattern) == ["domain.py"], (fact, _assignments(pattern))
+
+
+# Public class names defined twice across the product, still to be unified or renamed (issue
+# #18); the list may only shrink. Of the eight the issue named, `Declaration`, `Check`,
+# `Outcome`, `FailedAttempt` (the record's is now `FailedProof`) and `FidelityFields`/
+# `FidelityHints` are defined once; a full scan found the others below. Private helpers
+# (`_Record`, …) are local by name and not counted.
+KNOWN_DUPLICATE_CLASSES = {
+    "BibEntry": 2,  # preflight's record and the prompt input
+    "Macro": 2,  # idem
+    "Finding": 2,  # the validator's and lean/findings.py's
+    "Binder": 2,
+    "Edge": 2,
+    "LeanCheck": 2,
+    "ModelCall": 2,
+    "Probe": 2,
+    "ProveOutcome": 2,
+    "Revision": 2,
+    "Rung": 2,
+    "Run": 2,
+    "Step": 2,
+}
+
+
+def _class_counts() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    roots = [PACKAGE, *(PACKAGE.parent / name for name in ("blueprint", "preflight", "reports"))]
+    for path in [p for root in roots for p in root.rglob("*.py")]:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                counts[node.name] = counts.get(node.name, 0) + 1
+    return counts
+
+
+def test_no_class_name_is_defined_twice_beyond_the_known_list():
+    twice = {name: n for name, n in _class_counts().items() if n > 1}
+    assert twice == KNOWN_DUPLICATE_CLASSES

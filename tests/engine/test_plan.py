@@ -30,7 +30,7 @@ def draft(**kw):
 
 
 def record(rid="lem:a", kind="lemma", **work):
-    return ResultRecord(id=rid, number="1", kind=kind, work=ResultWork(**work))
+    return ResultRecord(id=rid, number="1", kind=kind).with_work(ResultWork(**work))
 
 
 def results(*records):
@@ -55,7 +55,7 @@ def test_one_obligation_is_active_at_a_time_in_order():
         Obligation(id="main", skeleton="…"),
     ]
     rec = record(plan=None, draft=draft(), fingerprint="sha256:x", obligations=obligations)
-    rec = rec.model_copy(update={"work": rec.work.model_copy(update={"plan": _plan()})})
+    rec = rec.with_work(rec.work.model_copy(update={"plan": _plan()}))
     action = plan(results(rec), ["lem:a"], POLICY, Spend())
     assert (action.kind, action.obligation, action.attempt) == (ActionKind.PROVE, "s2", 1)
 
@@ -74,7 +74,7 @@ def test_a_blocked_gate_sends_the_statement_back_until_rounds_run_out():
     )
     action = plan(results(rec), ["lem:a"], POLICY, Spend())
     assert (action.kind, action.attempt) == (ActionKind.DRAFT, 2)
-    spent = rec.model_copy(update={"work": rec.work.model_copy(update={"draft_rounds": 2})})
+    spent = rec.with_work(rec.work.model_copy(update={"draft_rounds": 2}))
     assert plan(results(spent), ["lem:a"], POLICY, Spend()) == Stop(None)
 
 

@@ -55,7 +55,7 @@ from paperlint.records.results import (
 )
 from paperlint.records.work import (
     CounterexampleCheck,
-    FailedAttempt,
+    FailedProof,
     FinalAudit,
     Obligation,
     ResultWork,
@@ -102,7 +102,7 @@ def action(kind: ActionKind, **kw: Any) -> Action:
 
 def record(kind: str = "lemma", **fields: Any) -> ResultRecord:
     work = fields.pop("work", {})
-    return ResultRecord(id="lem:a", number="1", kind=kind, work=ResultWork(**work), **fields)
+    return ResultRecord(id="lem:a", number="1", kind=kind, **fields).with_work(ResultWork(**work))
 
 
 def with_work(before: ResultRecord, **work: Any) -> ResultRecord:
@@ -372,8 +372,8 @@ def _proved(
     )
 
 
-def _failure(attempt: int) -> FailedAttempt:
-    return FailedAttempt(
+def _failure(attempt: int) -> FailedProof:
+    return FailedProof(
         attempt=attempt,
         model="cheap",
         file=f"audits/lem_a/attempts/s1-{attempt}.lean",

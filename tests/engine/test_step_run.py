@@ -183,6 +183,7 @@ def test_the_shell_turns_an_edge_failure_into_failed(monkeypatch, error, failure
     step = Step(
         kind=ActionKind.PLAN,
         role=Role.ARCHITECT,
+        ready=lambda record, policy: None,
         inputs=lambda record, view: None,
         run=run,
         apply=lambda record, outcome, policy: record,

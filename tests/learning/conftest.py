@@ -5,14 +5,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own per-user data folder: nothing is written to the real home."""
-    folder = tmp_path / "userdata"
-    monkeypatch.setenv("PAPERLINT_DATA_DIR", str(folder))
-    return folder
-
-
 @pytest.fixture(scope="module")
 def example_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample-variance example checked once from its replay (4 verdict-bearing results)."""

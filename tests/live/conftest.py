@@ -65,6 +65,8 @@ def check_argv(tmp_path: Path, config: Path, *more: str) -> list[str]:
         str(tmp_path / "ws"),
         "--lean-replay",
         str(REPLAY),
+        "--jobs",
+        "1",  # these count the serial run's requests; parallel runs: tests/engine/test_parallel*
         *more,
     ]
 

@@ -142,3 +142,48 @@ def test_accented_head_titles_become_unicode(tmp_path: Path) -> None:
     )
     inv = build_inventory(tmp_path, root="paper.tex")
     assert [(r.title, r.number) for r in inv.results] == [("Théorème", "1")]
+
+
+# A class written the way svmult declares its environments (svmult itself is not in TeX
+# Live; the corpus compiles it from a pinned snapshot): `\spn@wtheorem` chosen by the
+# options, calling the internal forms behind `\spnewtheorem`, and `\spnewtheorem*{proof}`.
+_SPRINGER_LIKE = r"""\ProvidesClass{spx}
+\let\if@envcntsame\iffalse
+\DeclareOption{envcountsame}{\let\if@envcntsame\iftrue}
+\ProcessOptions
+\LoadClass{article}
+\spnewtheorem{theorem}{Theorem}{\bfseries}{\itshape}
+\spnewtheorem*{proof}{Proof}{\itshape}{\rmfamily}
+\if@envcntsame
+  \def\spn@wtheorem#1#2#3#4{\@spothm{#1}[theorem]{#2}{#3}{#4}}
+\else
+  \def\spn@wtheorem#1#2#3#4{\@spynthm{#1}{#2}{#3}{#4}}
+\fi
+\spn@wtheorem{lemma}{Lemma}{\bfseries}{\itshape}
+\spn@wtheorem{remark}{Remark}{\itshape}{\rmfamily}
+"""
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ("", [("Theorem", "1"), ("Lemma", "1"), ("Remark", "1"), ("Lemma", "2")]),
+        ("envcountsame", [("Theorem", "1"), ("Lemma", "2"), ("Remark", "3"), ("Lemma", "4")]),
+    ],
+)
+def test_springer_internal_declarations_and_their_proof(
+    tmp_path: Path, options: str, expected: list[tuple[str, str]]
+) -> None:
+    (tmp_path / "spx.cls").write_text(_SPRINGER_LIKE)
+    (tmp_path / "paper.tex").write_text(
+        f"\\documentclass[{options}]{{spx}}\n\\begin{{document}}\n"
+        "\\begin{theorem}\\label{thm:a} A.\\end{theorem}\n"
+        "\\begin{proof} Proof of A.\\end{proof}\n"
+        "\\begin{lemma}\\label{lem:b} B.\\end{lemma}\n"
+        "\\begin{remark}\\label{rem:c} C.\\end{remark}\n"
+        "\\begin{lemma}\\label{lem:d} D.\\end{lemma}\n\\end{document}\n"
+    )
+    inv = build_inventory(tmp_path, root="paper.tex")
+    assert numbers(inv) == expected
+    assert proof_of(inv, "thm:a") == "Proof of A."
+    assert not any(d.code == "undeclared-environment" for d in inv.diagnostics)

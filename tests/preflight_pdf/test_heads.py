@@ -202,3 +202,92 @@ def test_cross_reference_line_above_a_head_does_not_take_its_anchor():
     )
     heads = find_destination_heads(lines, [Destination("theorem.3", 1, 699.0, 72.0)])
     assert [(h.number, h.index) for h in heads] == [("3", 1)]
+
+
+def test_ieeetran_italic_head_with_colon_then_upright_statement():
+    head = line(
+        622,
+        run("Theorem 1 (Capacity): ", "NimbusRomNo9L-ReguItal"),
+        run("The capacity is the maximum.", "NimbusRomNo9L-Regu"),
+    )
+    (result,) = _results(*_with_context(head))
+    assert (result.kind, result.number, result.note) == ("theorem", "1", "Capacity")
+
+
+def test_italic_reference_with_colon_inside_an_italic_statement_is_not_a_head():
+    reference = line(622, run("Lemma 2: the claim follows from it", "NimbusRomNo9L-ReguItal"))
+    assert _results(*_with_context(reference)) == []
+
+
+def test_lipics_ornament_before_the_head_word():
+    head = line(
+        622,
+        run("\u25b6 ", "MSAM10"),
+        run("Lemma 1. ", "LMSans10-Bold"),
+        run("Every bounded set is finite.", "LMRoman10-Italic"),
+    )
+    (result,) = _results(*_with_context(head))
+    assert (result.kind, result.number) == ("lemma", "1")
+
+
+@pytest.mark.parametrize(
+    ("text", "custom", "word", "number"),
+    [
+        ("Exercise II.5 (Local rings).", False, "Exercise", "II.5"),
+        ("Proposition IV.12. Let", False, "Proposition", "IV.12"),
+        ("Issue/TODO 18. Check this", True, "Issue/TODO", "18"),
+        ("Theorem .3. Let", False, "Theorem", ".3"),
+    ],
+)
+def test_roman_chapter_numbers_and_slashed_custom_words(text, custom, word, number):
+    m = match_head_text(text, custom=custom)
+    assert m is not None and (m.word, m.number) == (word, number)
+
+
+def test_anchor_at_a_page_foot_finds_its_head_on_the_next_page_past_a_note():
+    # "Note that …" right below the anchor is text (an anchored head is numbered), and the
+    # footnote under it must not hide the head that opens the next page.
+    lines = reading_order(
+        [
+            page(
+                *paragraph(700, 3),
+                line(130, "Note that the definition used here is weak"),
+                line(100, run("1 A footnote in a smaller font", size=8.0)),
+            ),
+            page(
+                line(727, run("Corollary 6. ", "CMBX10"), "The type is a group.", page=2),
+                *paragraph(715, 3, page=2),
+                number=2,
+            ),
+        ]
+    )
+    heads = find_destination_heads(lines, [Destination("theorem.6", 1, 140.0, 72.0)])
+    assert [(h.word, h.number, lines[h.index].line.page) for h in heads] == [("Corollary", "6", 2)]
+
+
+def test_a_dropped_anchor_vouches_for_one_unanchored_head_of_its_environment():
+    # pdfTeX replaces an anchor that was referenced but never set by `[page 1 /Fit]`; the
+    # other heads are anchored, so without it the unanchored head is taken as hand-made.
+    anchored = line(622, run("Exercise 1. ", "CMBX10"), run("Show that", "CMR10"))
+    unanchored = line(500, run("Exercise 2. ", "CMBX10"), run("Prove that", "CMR10"))
+    body = [*_with_context(anchored), *_with_context(unanchored)[5:]]
+    real = Destination("exercise.1", 1, 635.0, 72.0)
+    without = _results(*body, destinations=[real])
+    assert [r.number for r in without] == ["1"]
+    placeholder = Destination("exercise.2", 1, None, None)
+    kept = _results(*body, destinations=[real, placeholder])
+    assert [r.number for r in kept] == ["1", "2"]
+
+
+def test_the_same_number_over_a_different_statement_is_another_result():
+    # KOMA's \addsec restarts the theorem counter without a new section number
+    first = line(622, run("Theorem 1.1. ", "CMBX10"), run("Every set is finite.", "CMTI10"))
+    again = line(500, run("Theorem 1.1. ", "CMBX10"), run("No group is empty.", "CMTI10"))
+    results = _results(
+        *paragraph(700, 5),
+        first,
+        *paragraph(610, 2, "of the first statement and its sets"),
+        again,
+        *paragraph(488, 2, "while groups have a unit element"),
+    )
+    assert [(r.number, r.restates) for r in results] == [("1.1", None), ("1.1", None)]

@@ -89,3 +89,13 @@ def test_author_year_citations():
         ("Robbins1951", None),
     ]
     assert _keys("Smith et al. (2019) prove it") == [("Smith2019", None)]
+
+
+def test_t1_slots_of_an_unmapped_bitmap_font_are_repaired():
+    from paperlint.preflight.pdf.extract import _char_text
+
+    # pdfTeX's Type 3 bitmap fonts (T1 text without cm-super) have no ToUnicode map
+    assert _char_text("(cid:28)", "unknown") == "fi"
+    assert _char_text("(cid:21)", "SFRM1000") == "\u2013"
+    assert _char_text("(cid:28)", "CMMI10") == "(cid:28)"  # a math font's slot is not a ligature
+    assert _char_text("(cid:99)", "unknown") == "(cid:99)"

@@ -66,6 +66,9 @@ def _ctx(tmp_path: Path, repl: SimulatedRepl) -> _Ctx:
     settings = SimpleNamespace(
         automation_first=True,
         automation_timeout_s=5.0,
+        no_automation=frozenset(),
+        library=(),
+        library_rungs=3,
         lean_timeout_s=5.0,
         models={"prover": "scripted"},
     )

@@ -8,7 +8,7 @@ from paperlint.records.results import (
     Stage,
     Verdict,
 )
-from paperlint.records.work import FailedAttempt, FinalAudit, Obligation, ResultWork, Suspicion
+from paperlint.records.work import FailedProof, FinalAudit, Obligation, ResultWork, Suspicion
 from paperlint.revise.apply import rewind
 from paperlint.revise.since import compare_results
 
@@ -25,7 +25,7 @@ GATE = GateOutput.model_validate(
 
 
 def done_record() -> ResultRecord:
-    failure = FailedAttempt(attempt=1, model="m", file="f", feedback="no")
+    failure = FailedProof(attempt=1, model="m", file="f", feedback="no")
     work = ResultWork(
         draft=DRAFT,
         draft_rounds=1,
@@ -47,8 +47,7 @@ def done_record() -> ResultRecord:
         stage=Stage.DONE,
         verdict=Verdict.VERIFIED_UNCONDITIONAL,
         evidence=evidence,
-        work=work,
-    )
+    ).with_work(work)
 
 
 def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None:

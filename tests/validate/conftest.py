@@ -65,16 +65,39 @@ def dump(path: Path, data) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
+def load_merged(ws: Path) -> dict:
+    """results.json with each record's working state put back under `work` (as in
+    `paperlint.results/1`), so a forger's edit can reach either file."""
+    data = load(ws / "results.json")
+    state = load(ws / data["engine_state"])["work"] if data.get("engine_state") else {}
+    for entry in data["results"]:
+        entry["work"] = state.get(entry["id"], {})
+    return data
+
+
+def dump_merged(ws: Path, data: dict) -> None:
+    """Split what `load_merged` joined; the state file is renamed after its new content, as
+    a careful forger would."""
+    work = {entry["id"]: entry.pop("work") for entry in data["results"] if "work" in entry}
+    text = json.dumps({"schema": "paperlint.engine-state/1", "work": work}, indent=2) + "\n"
+    name = f"engine/state-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    if data.get("engine_state"):
+        (ws / data["engine_state"]).unlink()
+    (ws / name).parent.mkdir(exist_ok=True)
+    (ws / name).write_text(text, encoding="utf-8")
+    dump(ws / "results.json", {**data, "engine_state": name})
+
+
 def record(ws: Path, result_id: str) -> dict:
-    return next(r for r in load(ws / "results.json")["results"] if r["id"] == result_id)
+    return next(r for r in load_merged(ws)["results"] if r["id"] == result_id)
 
 
 def edit_record(ws: Path, result_id: str, change) -> None:
-    data = load(ws / "results.json")
+    data = load_merged(ws)
     for entry in data["results"]:
         if entry["id"] == result_id:
             change(entry)
-    dump(ws / "results.json", data)
+    dump_merged(ws, data)
 
 
 def edit_text(path: Path, old: str, new: str) -> None:

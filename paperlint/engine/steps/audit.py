@@ -9,10 +9,20 @@ from paperlint.agents.inputs import AuditorInputs
 from paperlint.agents.outputs import AuditOutput, DraftOutput
 from paperlint.domain import STANDARD_AXIOMS, Role
 from paperlint.engine import ports, prompts
-from paperlint.engine.actions import ActionKind
+from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    gated,
+    in_issue_review,
+    reopen,
+    unfinished,
+)
 from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
 from paperlint.lean.compose import module_text
 from paperlint.lean.verifier import LeanContext
@@ -171,4 +181,16 @@ def audit_problems(outcome: AuditOutcome) -> str:
     return " | ".join(problems)
 
 
-STEP = Step(kind=ActionKind.AUDIT, role=Role.AUDITOR, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """Gated, no issue under review, every obligation proved, no final audit yet."""
+    work = record.work
+    if not gated(record) or in_issue_review(record) or work.final is not None:
+        return None
+    if not all(o.status == "proved" for o in work.obligations):
+        return None
+    return Action(kind=ActionKind.AUDIT, result=record.id)
+
+
+STEP = Step(
+    kind=ActionKind.AUDIT, role=Role.AUDITOR, ready=ready, inputs=inputs, run=run, apply=apply
+)

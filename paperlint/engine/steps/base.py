@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from paperlint.domain import Role
-from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.domain import INPUT_KINDS, Role
+from paperlint.engine.actions import Action, Failure
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
+from paperlint.engine.policy import Policy
 from paperlint.records.results import (
     ResultRecord,
     Results,
@@ -64,21 +64,46 @@ class Failed(StepOutcome):
 
 @dataclass(frozen=True)
 class Step(Generic[In, Out]):
-    """One action: who does it, what it is given, what it does, how the records change.
+    """One action: when it is due, who does it, what it is given, what it does, how the
+    records change.
 
+    `ready(record, policy)` is pure: the action this step would take next on the record, or
+    None (the queue, `plan.next_action`, asks every registered step in turn);
     `inputs(record, view)` is pure; `run(ctx, record, inputs)` has the effects (one agent call
     and its Lean checks; evidence written before it returns); `apply(record, outcome, policy)`
     is pure and is the only place a verdict is decided.
     """
 
-    kind: ActionKind
+    kind: str  # the action kind it answers (`ActionKind` names the built-in ones)
     role: Role | None
+    ready: Callable[[ResultRecord, Policy], Action | None]
     inputs: Callable[[ResultRecord, View], In]
     run: Callable[[EngineContext, ResultRecord, In], Out]
     apply: Callable[[ResultRecord, Out, Policy], ResultRecord]
 
 
 AnyStep = Step[Any, Any]
+
+
+# --- readiness helpers for `ready` --------------------------------------------------------------
+
+
+def statement_only(record: ResultRecord) -> bool:
+    """A definition or an assumption: formalised and gated, never proved."""
+    return record.kind in INPUT_KINDS
+
+
+def gated(record: ResultRecord) -> bool:
+    """A result to prove, routed, whose statement passed the gate: proof work may start."""
+    work = record.work
+    return work.fingerprint is not None and work.plan is not None and not statement_only(record)
+
+
+def in_issue_review(record: ResultRecord) -> bool:
+    """A suspected issue, or an ambiguity not yet ruled on: no proof work until it is settled."""
+    work = record.work
+    ambiguous = work.draft is not None and bool(work.draft.ambiguity) and work.ruling is None
+    return work.suspicion is not None or ambiguous
 
 
 # --- record helpers for `apply` -----------------------------------------------------------------
@@ -113,11 +138,17 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def evolve(model: M, **changes: Any) -> M:
-    """`model` with `changes`; a misspelt field is an error, not a silently dropped key."""
+    """`model` with `changes`; a misspelt field is an error, not a silently dropped key.
+
+    A result record's `work` (its working state, not a contract field) is set the same way."""
+    work = changes.pop("work", None) if isinstance(model, ResultRecord) else None
     unknown = sorted(set(changes) - set(type(model).model_fields))
     if unknown:
         raise TypeError(f"{type(model).__name__} has no field {', '.join(unknown)}")
-    return model.model_copy(update=changes)
+    copy = model.model_copy(update=changes)
+    if isinstance(copy, ResultRecord) and work is not None:
+        return cast(M, copy.with_work(work))
+    return copy
 
 
 def reopen(record: ResultRecord, **work: Any) -> ResultRecord:

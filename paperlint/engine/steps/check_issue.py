@@ -9,10 +9,20 @@ from paperlint.agents.inputs import IssueCheckerInputs, SuspectedIssue
 from paperlint.agents.outputs import IssueRuling
 from paperlint.domain import STANDARD_AXIOMS, IssueClass, Role
 from paperlint.engine import ports, prompts
-from paperlint.engine.actions import ActionKind
+from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    gated,
+    in_issue_review,
+    reopen,
+    unfinished,
+)
 from paperlint.engine.steps.effects import (
     ask,
     base_context,
@@ -180,6 +190,20 @@ def unconfirmable(outcome: CheckIssueOutcome) -> str | None:
     return None
 
 
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """Gated, with a suspected issue (or an ambiguity the draft flagged) not yet ruled on."""
+    if not gated(record) or record.work.ruling is not None:
+        return None
+    if not in_issue_review(record):
+        return None
+    return Action(kind=ActionKind.CHECK_ISSUE, result=record.id)
+
+
 STEP = Step(
-    kind=ActionKind.CHECK_ISSUE, role=Role.ISSUE_CHECKER, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.CHECK_ISSUE,
+    role=Role.ISSUE_CHECKER,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

@@ -8,10 +8,19 @@ from paperlint.agents.inputs import DrafterInputs, FailedAttempt
 from paperlint.agents.outputs import DraftOutput
 from paperlint.domain import INPUT_KINDS, Role
 from paperlint.engine import ports, prompts
-from paperlint.engine.actions import ActionKind
+from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    reopen,
+    statement_only,
+    unfinished,
+)
 from paperlint.engine.steps.effects import ask, dependency_decls, lean, prompt_context, write_json
 from paperlint.lean.compose import context_for, parse_declaration
 from paperlint.lean.verifier import LeanContext
@@ -116,4 +125,20 @@ def apply(record: ResultRecord, outcome: DraftOutcome, policy: Policy) -> Result
     return new
 
 
-STEP = Step(kind=ActionKind.DRAFT, role=Role.DRAFTER, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """Routed (or a definition), not yet gated, and no draft standing: draft, while rounds last
+    (when they are spent, `apply` has recorded why the statement is not approved)."""
+    work = record.work
+    routed = work.plan is not None or statement_only(record)
+    if not routed or work.fingerprint is not None:
+        return None
+    if work.draft is not None and work.draft_feedback is None:
+        return None  # a draft waits for the gate
+    if work.draft_rounds >= policy.draft_rounds:
+        return None
+    return Action(kind=ActionKind.DRAFT, result=record.id, attempt=work.draft_rounds + 1)
+
+
+STEP = Step(
+    kind=ActionKind.DRAFT, role=Role.DRAFTER, ready=ready, inputs=inputs, run=run, apply=apply
+)

@@ -10,10 +10,19 @@ from paperlint.agents.inputs import GateInputs
 from paperlint.agents.outputs import DraftOutput, GateOutput
 from paperlint.domain import INPUT_KINDS, Role
 from paperlint.engine import prompts
-from paperlint.engine.actions import ActionKind
+from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    reopen,
+    statement_only,
+    unfinished,
+)
 from paperlint.engine.steps.effects import ask, base_context, prompt_context, write_json
 from paperlint.faithful.check import check_statement
 from paperlint.faithful.policy import Next, decide
@@ -246,4 +255,15 @@ def _obligations_of(record: ResultRecord) -> list[Obligation]:
     return [*steps, Obligation(id="main", skeleton=draft.statement)]
 
 
-STEP = Step(kind=ActionKind.GATE, role=Role.GATE, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """A standing draft (routed, not sent back) and no gated statement yet."""
+    work = record.work
+    routed = work.plan is not None or statement_only(record)
+    if not routed or work.fingerprint is not None:
+        return None
+    if work.draft is None or work.draft_feedback is not None:
+        return None
+    return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
+
+
+STEP = Step(kind=ActionKind.GATE, role=Role.GATE, ready=ready, inputs=inputs, run=run, apply=apply)

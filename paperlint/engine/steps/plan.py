@@ -6,10 +6,18 @@ from paperlint.agents.inputs import ArchitectInputs
 from paperlint.agents.outputs import ArchitectOutput
 from paperlint.domain import Role
 from paperlint.engine import prompts
-from paperlint.engine.actions import ActionKind
+from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    reopen,
+    statement_only,
+)
 from paperlint.engine.steps.effects import ask, write_json
 from paperlint.records.results import ResultRecord, Stage
 
@@ -37,4 +45,13 @@ def apply(record: ResultRecord, outcome: PlanOutcome, policy: Policy) -> ResultR
     return evolve(reopen(record, plan=outcome.plan), stage=Stage.PLANNED)
 
 
-STEP = Step(kind=ActionKind.PLAN, role=Role.ARCHITECT, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """First of all, for a result to be proved: the route."""
+    if statement_only(record) or record.work.plan is not None:
+        return None
+    return Action(kind=ActionKind.PLAN, result=record.id)
+
+
+STEP = Step(
+    kind=ActionKind.PLAN, role=Role.ARCHITECT, ready=ready, inputs=inputs, run=run, apply=apply
+)

@@ -8,17 +8,26 @@ from paperlint.agents.inputs import ProverInputs
 from paperlint.agents.outputs import ProverOutput, StepObligation
 from paperlint.domain import Role
 from paperlint.engine import ports, prompts
-from paperlint.engine.actions import ActionKind, ProofCheck
+from paperlint.engine.actions import Action, ActionKind, ProofCheck
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen
+from paperlint.engine.policy import Policy, prover_model
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    gated,
+    in_issue_review,
+    reopen,
+)
 from paperlint.engine.steps.effects import ask, base_context, lean, prompt_context, write_text
 from paperlint.lean.compose import parse_declaration
 from paperlint.lean.verifier import LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage
-from paperlint.records.work import FailedAttempt, Obligation, Suspicion
+from paperlint.records.work import FailedProof, Obligation, Suspicion
 
 MAX_FAILURES_KEPT = 5
 
@@ -54,7 +63,8 @@ def inputs(record: ResultRecord, view: View) -> ProveInputs:
 
 def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOutcome:
     action, ob = given.action, given.obligation
-    if ctx.settings.automation_first and action.attempt == 1:
+    automation = ctx.settings.automation_first and record.id not in ctx.settings.no_automation
+    if automation and action.attempt == 1:
         closed = _automation(ctx, record, given)
         if closed is not None:
             return closed
@@ -83,19 +93,21 @@ def _automation(
 ) -> ProveOutcome | None:
     """The automation ladder (paperlint.prover.automation): a rung accepted under the full rule
     closes the obligation with zero model calls; the evidence says which tactic did it."""
-    from paperlint.prover.automation import run_ladder
+    from paperlint.lean.declarations import declarations
+    from paperlint.learning.offer import library_rungs
+    from paperlint.prover.automation import run_ladder, run_rungs
 
     action, ob = given.action, given.obligation
     target = parse_declaration(ob.skeleton)
     if target is None or not target.name:
         return None
-    outcome = run_ladder(
-        ctx.verifier,
-        given.context,
-        ob.skeleton,
-        target.name,
-        timeout_s=ctx.settings.automation_timeout_s,
-    )
+    timeout = ctx.settings.automation_timeout_s
+    outcome = run_ladder(ctx.verifier, given.context, ob.skeleton, target.name, timeout_s=timeout)
+    declared = {d.name for text in given.context.accepted for d in declarations(text) if d.name}
+    limit = ctx.settings.library_rungs
+    rungs = library_rungs(ctx.settings.library, ob.skeleton, limit=limit, declared=declared)
+    if outcome.proof is None and rungs and outcome.stopped is None:
+        outcome = run_rungs(ctx.verifier, given.context, rungs, target.name, timeout_s=timeout)
     if outcome.proof is None or proof_problem(ob.skeleton, outcome.proof):
         return None
     folder = ctx.ws.audit_dir(record.id) / "attempts"
@@ -135,7 +147,7 @@ def _attempted(
     attempts = ob.attempts + 1
     if outcome.check.accepted:
         return evolve(ob, attempts=attempts, status="proved", proof=outcome.accepted_text), None
-    failure = FailedAttempt(
+    failure = FailedProof(
         attempt=outcome.action.attempt,
         model=outcome.action.model or "",
         file=outcome.check.file,
@@ -152,4 +164,23 @@ def _attempted(
     return ob, Suspicion(obligation=ob.id, reason=why)
 
 
-STEP = Step(kind=ActionKind.PROVE, role=Role.PROVER, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """Gated, no issue under review: the first open obligation, on the ladder's model."""
+    if not gated(record) or in_issue_review(record):
+        return None
+    active = next((o for o in record.work.obligations if o.status == "open"), None)
+    if active is None:
+        return None
+    attempt = active.attempts + 1
+    return Action(
+        kind=ActionKind.PROVE,
+        result=record.id,
+        obligation=active.id,
+        attempt=attempt,
+        model=prover_model(policy, attempt),
+    )
+
+
+STEP = Step(
+    kind=ActionKind.PROVE, role=Role.PROVER, ready=ready, inputs=inputs, run=run, apply=apply
+)

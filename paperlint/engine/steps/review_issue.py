@@ -7,10 +7,19 @@ from paperlint.agents.inputs import ReviewerInputs, SuspectedIssue
 from paperlint.agents.outputs import ReviewOutput
 from paperlint.domain import IssueClass, Role
 from paperlint.engine import prompts
-from paperlint.engine.actions import ActionKind
+from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
-from paperlint.engine.plan import Policy
-from paperlint.engine.steps.base import Given, Step, StepOutcome, View, evolve, reopen, unfinished
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import (
+    Given,
+    Step,
+    StepOutcome,
+    View,
+    evolve,
+    gated,
+    reopen,
+    unfinished,
+)
 from paperlint.engine.steps.effects import ask, locate_quote, prompt_context, sha, write_json
 from paperlint.records.results import (
     Issue,
@@ -129,4 +138,26 @@ def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> Resul
     return evolve(new, stage=Stage.DONE, verdict=Verdict.ISSUE, issue=issue, evidence=evidence)
 
 
-STEP = Step(kind=ActionKind.REVIEW_ISSUE, role=Role.AUDITOR, inputs=inputs, run=run, apply=apply)
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    """A ruling that the suspicion is an issue, not yet reviewed; an ERROR only once its
+    counterexample compiled with standard axioms."""
+    work = record.work
+    if not gated(record) or work.suspicion is None or work.review is not None:
+        return None
+    if work.ruling is None or not work.ruling.is_issue:
+        return None
+    if work.ruling.issue_class == "ERROR":
+        check = work.counterexample
+        if check is None or not (check.accepted and check.axioms_ok):
+            return None
+    return Action(kind=ActionKind.REVIEW_ISSUE, result=record.id)
+
+
+STEP = Step(
+    kind=ActionKind.REVIEW_ISSUE,
+    role=Role.AUDITOR,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
+)

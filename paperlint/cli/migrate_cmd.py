@@ -1,0 +1,28 @@
+"""`paperlint migrate WORKDIR`: store a workspace written by an older paperlint in the current
+schema (every command also reads old workspaces, upgrading them in memory)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from paperlint.cli.options import VERBOSE
+from paperlint.cli.root import app
+
+
+@app.command("migrate")
+def migrate(
+    workdir: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
+    verbose: bool = VERBOSE,
+) -> int:
+    """Rewrite an older workspace's records in the current schema; nothing else changes."""
+    from paperlint.engine.workspace import migrate_workspace
+    from paperlint.records.results import RESULTS_SCHEMA
+
+    old = migrate_workspace(workdir)
+    if old is None:
+        typer.echo(f"{workdir}: already {RESULTS_SCHEMA}; nothing to do")
+    else:
+        typer.echo(f"{workdir}: migrated {old} -> {RESULTS_SCHEMA}")
+    return 0

@@ -1,0 +1,165 @@
+"""The final convergence review (issue #19): the shell's last phase of a check.
+
+When every result has a verdict, two reviewers — the gate's model and the auditor's model, which
+must differ — each read the whole frozen graph (`agents` task `convergence`) and flag what they
+disagree with, statements the gate passed included. A flag from either counts; the flagged
+results and everything downstream of them (`learning.convergence.regate_set`) go through the
+statement gate again: a flagged result is re-drafted with the flag as the drafter's feedback, a
+dependent is re-gated on its kept draft (its context changed), and the run loop runs again.
+
+State, in `convergence.json` (written atomically): the two reviews, the combined flags, the
+results re-gated and `applied`. The file is written before the records are rewound and marked
+applied after, so a crash in between re-applies the same rewind on `resume` and never asks the
+reviewers twice. A review that cannot run (the two models are the same, a reviewer gives no
+valid answer, the budget is spent) is recorded with its reason and changes no verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from paperlint.agents.inputs import ConvergenceInputs, ReviewedResult
+from paperlint.agents.outputs import ConvergenceOutput
+from paperlint.domain import Role
+from paperlint.engine.context import EngineContext
+from paperlint.errors import ModelError
+from paperlint.learning.convergence import Combined, ConvergenceReview, combine
+from paperlint.learning.files import read_model, write_model
+from paperlint.records.results import ResultRecord, Results
+
+FILE: Final = "convergence.json"
+PAPER: Final = "paper"  # the `result` a paper-wide call is recorded under
+REVIEWERS: Final = (Role.GATE, Role.AUDITOR)
+MARK: Final = "re-gated by the convergence review"
+
+
+class ConvergenceState(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    status: Literal["done", "not_run"]
+    reason: str | None = None  # why it did not run
+    reviews: list[ConvergenceReview] = Field(default_factory=list)
+    combined: Combined | None = None
+    applied: bool = False  # the records were rewound for `combined.regate`
+
+    @property
+    def regate(self) -> list[str]:
+        return list(self.combined.regate) if self.combined else []
+
+
+def read_state(workspace: Path) -> ConvergenceState | None:
+    return read_model(workspace / FILE, ConvergenceState, "convergence review record")
+
+
+def write_state(workspace: Path, state: ConvergenceState) -> None:
+    write_model(workspace / FILE, state)
+
+
+def review_inputs(ctx: EngineContext, results: Results) -> ConvergenceInputs:
+    """The frozen graph as the reviewers read it, in document order (pure)."""
+    by_id = {r.id: r for r in results.results}
+    shown = []
+    for paper in ctx.inventory.results:
+        record = by_id.get(paper.id)
+        if record is None:
+            continue
+        shown.append(
+            ReviewedResult(
+                id=paper.id,
+                kind=paper.kind,
+                number=paper.number,
+                statement=paper.statement,
+                lean=_gated_statement(record),
+                verdict=record.verdict.value if record.verdict else None,
+                conditions=[f"{c.name} : {c.lean_type} ({c.kind})" for c in record.conditions],
+                issue=(f"{record.issue.class_}: {record.issue.summary}" if record.issue else None),
+            )
+        )
+    return ConvergenceInputs(results=shown)
+
+
+def _gated_statement(record: ResultRecord) -> str | None:
+    draft = record.work.draft
+    return draft.statement if draft is not None and record.work.fingerprint else None
+
+
+def ready(results: Results) -> bool:
+    """Every verdict-bearing result has a verdict (an unfinished one included)."""
+    return all(r.verdict is not None for r in results.results if r.verdict_bearing)
+
+
+def review(
+    ctx: EngineContext,
+    results: Results,
+    graph_nodes: list[str],
+    combine_with: Callable[..., Combined],
+) -> ConvergenceState:
+    """Ask the two reviewers; the state to record (effects: two model calls)."""
+    models = [ctx.settings.models.get(role.value) for role in REVIEWERS]
+    if not all(models) or models[0] == models[1]:
+        why = "the gate's and the auditor's models must both be set and differ"
+        return ConvergenceState(status="not_run", reason=why)
+    inputs = review_inputs(ctx, results).model_dump(mode="json")
+    reviews = []
+    for attempt, (role, model) in enumerate(zip(REVIEWERS, models, strict=True), start=1):
+        try:
+            answer = ctx.ask(
+                "convergence",
+                role=role.value,
+                result=PAPER,
+                obligation=None,
+                attempt=attempt,
+                model=str(model),
+                inputs=inputs,
+            )
+        except ModelError as exc:
+            return ConvergenceState(status="not_run", reason=f"{role.value} reviewer: {exc}")
+        assert isinstance(answer, ConvergenceOutput)
+        reviews.append(
+            ConvergenceReview(model=str(model), reviewed=graph_nodes, flags=list(answer.flags))
+        )
+    try:
+        combined = combine_with(reviews[0], reviews[1])
+    except ValueError as exc:  # a flag on an unknown result: the review is not usable
+        return ConvergenceState(status="not_run", reason=str(exc), reviews=reviews)
+    return ConvergenceState(status="done", reviews=reviews, combined=combined)
+
+
+def rewound(results: Results, state: ConvergenceState) -> Results:
+    """The records with the flagged results re-drafted and their dependents re-gated (pure)."""
+    from paperlint.revise.apply import rewind
+
+    if state.combined is None:
+        return results
+    reasons: dict[str, list[str]] = {}
+    for flag in state.combined.flags:
+        reasons.setdefault(flag.result, []).append(f"{flag.concern}: {flag.reason}")
+    regate = set(state.combined.regate)
+    records = []
+    for record in results.results:
+        if record.id in regate:
+            record = rewind(record, "re-gate")
+            update: dict[str, object] = {"notes": [MARK]}
+            if record.id in reasons:
+                feedback = "convergence review: " + "; ".join(reasons[record.id])
+                update["work"] = record.work.model_copy(update={"draft_feedback": feedback})
+            record = record.model_copy(update=update)
+        records.append(record)
+    return results.model_copy(update={"results": records})
+
+
+def combiner(graph: object) -> Callable[[ConvergenceReview, ConvergenceReview], Combined]:
+    import networkx as nx
+
+    assert isinstance(graph, nx.DiGraph)
+    return lambda first, second: combine(first, second, graph)
+
+
+def was_applied(results: Results, state: ConvergenceState) -> bool:
+    """The rewind is in the records already (a crash came before `applied` was written)."""
+    by_id = {r.id: r for r in results.results}
+    return any(MARK in by_id[rid].notes for rid in state.regate if rid in by_id)

@@ -1,0 +1,24 @@
+"""The run's policy (budgets, retries, the prover ladder): what `plan` and every step's
+readiness read. Its own module so the steps need not import the queue (`plan.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Policy:
+    prover_ladder: tuple[str, ...]
+    prover_attempts: int = 4
+    escalate_after: int = 2
+    draft_rounds: int = 2
+    max_calls: int | None = None
+    max_cost_usd: float | None = None
+
+
+def prover_model(policy: Policy, attempt: int) -> str | None:
+    """Escalate along the ladder every `escalate_after` failed attempts."""
+    if not policy.prover_ladder:
+        return None
+    rung = min((attempt - 1) // max(policy.escalate_after, 1), len(policy.prover_ladder) - 1)
+    return policy.prover_ladder[rung]

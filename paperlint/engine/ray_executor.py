@@ -1,0 +1,299 @@
+"""`check --executor ray [--address ADDR]`: the same actions as Ray tasks, Lean workers as Ray
+actors that reserve memory, the records on the driver (issue #14).
+
+The driver runs the scheduler of `paperlint.engine.scheduler` unchanged: it plans, charges,
+applies and commits, and it alone writes `results.json` and `events.jsonl`. Only the runner
+differs: each action is a Ray task that rebuilds the run's context from the workspace (its
+config snapshot, inventory and blueprint), runs the step, and returns the outcome with the
+events it emitted; the driver appends those, then the action's end, then commits. Each task
+leases one `LeanWorker` actor for its length; an actor reserves the memory a warm REPL holds
+(`paperlint.lean.pool.WORKER_FOOTPRINT_MB`; a replay's worker, which holds no Lean, reserves
+`REPLAY_WORKER_MB`), so a cluster runs as many warm verifiers as its memory allows. A dead
+actor is replaced and its action planned again, as in the local pool.
+
+What this needs of the cluster: every node sees the workspace (and the replay or the Lean
+project) at the same path, since evidence is written where the action runs. A local cluster
+(`ray.init()` here, the default without `--address`) always does. The budget an action checks
+before a repair re-ask is the spend when it started plus its own charges: with N actions in
+flight a call cap can then be passed by at most the re-asks in flight.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from paperlint.engine.actions import Action
+from paperlint.engine.executors import RunOptions, ray_cluster
+from paperlint.engine.plan import Spend
+from paperlint.engine.run import Journal
+from paperlint.engine.scheduler import Done, Work, run_parallel
+from paperlint.lean.pool import WORKER_FOOTPRINT_MB
+from paperlint.lean.verifier import (
+    AxiomReport,
+    FailureCode,
+    FinalCheck,
+    LeanCheck,
+    LeanContext,
+    Outcome,
+)
+from paperlint.records.results import Results
+
+if TYPE_CHECKING:
+    from paperlint.engine.backends import Backends
+    from paperlint.engine.context import EngineContext
+    from paperlint.engine.plan import Policy
+    from paperlint.engine.run import Progress
+    from paperlint.engine.summary import Summary
+
+REPLAY_WORKER_MB = 64
+"""What a worker answering from a recording reserves: it holds no Lean, only the recording."""
+MB = 1024 * 1024
+
+
+def ray_run(
+    ctx: EngineContext,
+    results: Results,
+    policy: Policy,
+    journal: Journal,
+    backends: Backends,
+    options: RunOptions,
+    until: str | None,
+    progress: Progress | None,
+) -> Summary:
+    live_lean = backends.new_verifier is not None
+    with ray_cluster(options):
+        runner = RayRunner(ctx.ws.root, live_lean=live_lean, spend=lambda: journal.spend)
+        try:
+            return run_parallel(
+                ctx,
+                results,
+                policy,
+                journal,
+                jobs=options.jobs,
+                until=until,
+                progress=progress,
+                runner=runner,
+            )
+        finally:
+            runner.close()
+
+
+class RayRunner:
+    """Actions as Ray tasks; one `LeanWorker` actor leased by each task in flight."""
+
+    def __init__(self, root: Path, *, live_lean: bool, spend: Callable[[], Spend]) -> None:
+        import ray
+
+        self.root = str(root)
+        self._spend = spend
+        self._memory = (WORKER_FOOTPRINT_MB if live_lean else REPLAY_WORKER_MB) * MB
+        self._worker_class = ray.remote(LeanWorker)
+        # An action mostly waits (on a model, on its Lean actor): it reserves no CPU, or a
+        # two-core machine would run two at a time whatever --jobs says. A warm REPL's actor
+        # does the CPU work and reserves one core and its memory.
+        self._task = ray.remote(num_cpus=0, max_retries=0)(remote_action)
+        self._cpus = 1 if live_lean else 0
+        self._idle: list[Any] = []
+        self.started = 0  # actors started; at most one per action in flight is busy
+        self._lock = threading.Lock()
+
+    def _actor(self) -> Any:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            self.started += 1
+        return self._worker_class.options(memory=self._memory, num_cpus=self._cpus).remote(
+            self.root
+        )
+
+    def _give_back(self, actor: Any, lost: bool) -> None:
+        import ray
+
+        if lost:
+            ray.kill(actor)  # a dead or suspect actor: the next task starts a new one
+            return
+        with self._lock:
+            self._idle.append(actor)
+
+    def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
+        spent = self._spend()
+        actor = self._actor()
+        ref = self._task.remote(self.root, results, action, (spent.calls, spent.cost_usd), actor)
+        done: Future[Done] = Future()
+
+        def finished(inner: Future[Any]) -> None:
+            try:
+                outcome, events, lost = inner.result()
+            except Exception as exc:  # the task or its actor died: plan the action again
+                from paperlint.engine.actions import Failure
+                from paperlint.engine.steps import Failed
+
+                self._give_back(actor, True)
+                failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
+                done.set_result(Done(outcome=failed, lost=True))
+                return
+            self._give_back(actor, lost)
+            done.set_result(Done(outcome=outcome, lost=lost, events=tuple(events)))
+
+        ref.future().add_done_callback(finished)
+        return done
+
+    def close(self) -> None:
+        import ray
+
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for actor in idle:
+            ray.kill(actor)
+
+
+class LeanWorker:
+    """A Ray actor holding one verifier built as the run's is (warm REPL, or a replay)."""
+
+    def __init__(self, root: str) -> None:
+        backends, _ = _workspace_backends(root)
+        self.verifier = backends.verifier
+
+    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        if method not in _VERIFIER_METHODS:
+            raise ValueError(f"not a verifier method: {method}")
+        target = getattr(self.verifier, method, None)
+        return None if target is None else target(*args, **kwargs)
+
+
+_VERIFIER_METHODS = frozenset({"check", "print_axioms", "final_check", "elaborate_statements"})
+
+
+class RemoteVerifier:
+    """The `Verifier` an action in a Ray task sees: every call goes to its leased actor."""
+
+    def __init__(self, actor: Any, is_replay: bool) -> None:
+        self.actor = actor
+        self.is_replay = is_replay
+        self.lost = False
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        import ray
+
+        try:
+            return ray.get(self.actor.call.remote(method, *args, **kwargs))
+        except ray.exceptions.RayActorError:
+            self.lost = True
+            return None
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        answer = self._call("check", context, candidate, timeout_s=timeout_s)
+        return answer if isinstance(answer, LeanCheck) else _dead(LeanCheck)
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        answer = self._call("print_axioms", context, list(names), timeout_s=timeout_s)
+        if isinstance(answer, AxiomReport):
+            return answer
+        return AxiomReport(
+            outcome=Outcome.UNAVAILABLE, axioms=dict.fromkeys(names), code=FailureCode.DEAD_SERVER
+        )
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        answer = self._call("final_check", file, list(names), timeout_s=timeout_s)
+        if isinstance(answer, FinalCheck):
+            return answer
+        return FinalCheck(outcome=Outcome.UNAVAILABLE, file_sha256="", code=FailureCode.DEAD_SERVER)
+
+    def elaborate_statements(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float, declaration: str = ""
+    ) -> Any:
+        return self._call(
+            "elaborate_statements",
+            context,
+            list(names),
+            timeout_s=timeout_s,
+            declaration=declaration,
+        )
+
+    def close(self) -> None:
+        return None
+
+
+def _dead(kind: type[LeanCheck]) -> LeanCheck:
+    return kind(outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died")
+
+
+class _Collecting(Journal):
+    """A task's journal: events are kept for the driver; the spend starts where it was."""
+
+    def __init__(self, spent: tuple[int, float]) -> None:
+        self.log = None  # type: ignore[assignment]  # never appended to in a task
+        self.seq = 0
+        self.lock = threading.RLock()
+        self.events: list[dict[str, Any]] = []
+        self._start = Spend(calls=spent[0], cost_usd=spent[1])
+        from paperlint.engine.run import _Tally
+
+        self._tally = _Tally()
+
+    def emit(self, event: dict[str, Any]) -> None:
+        with self.lock:
+            self._tally.add(event)
+            self.events.append(event)
+
+    @property
+    def spend(self) -> Spend:
+        with self.lock:
+            own = self._tally.spend()
+        return Spend(
+            calls=self._start.calls + own.calls, cost_usd=self._start.cost_usd + own.cost_usd
+        )
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _workspace_backends(root: str) -> tuple[Backends, dict[str, Any]]:
+    """The run's edges as the driver built them, from the workspace's config snapshot."""
+    from paperlint.config import load_snapshot
+    from paperlint.engine.backends import EdgeOptions, make_backends
+    from paperlint.engine.workspace import open_workspace
+
+    ws = open_workspace(Path(root))
+    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
+    table = extra.get("run", {})
+    replay = Path(table["replay_dir"]) if table.get("replay_dir") else None
+    edges = EdgeOptions(
+        lean_replay=Path(table["lean_replay_dir"]) if table.get("lean_replay_dir") else None
+    )
+    return make_backends(config, replay, edges=edges), {"config": config, "ws": ws}
+
+
+def remote_action(
+    root: str, results: Results, action: Action, spent: tuple[int, float], actor: Any
+) -> tuple[Any, list[dict[str, Any]], bool]:
+    """A Ray task: run one action against the workspace at `root`; (outcome, events, lost)."""
+    from paperlint.blueprint.model import Blueprint
+    from paperlint.engine.check import build_context
+    from paperlint.engine.execute import execute
+    from paperlint.preflight.model import Inventory
+    from paperlint.records import read_record
+
+    cached = _CACHE.get(root)
+    if cached is None:
+        backends, parts = _workspace_backends(root)
+        ws = parts["ws"]
+        inventory = read_record(ws.inventory, Inventory)
+        blueprint = read_record(ws.blueprint, Blueprint)
+        cached = _CACHE[root] = (backends, parts["config"], ws, inventory, blueprint)
+    backends, config, ws, inventory, blueprint = cached
+    journal = _Collecting(spent)
+    ctx = build_context(ws, inventory, blueprint, config, backends, journal)
+    verifier = RemoteVerifier(actor, backends.verifier.is_replay)
+    ctx.verifier = verifier
+    outcome = execute(ctx, results, action)
+    return outcome, journal.events, verifier.lost
+
+
+__all__ = ["LeanWorker", "RayRunner", "ray_run", "remote_action"]

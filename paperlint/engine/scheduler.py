@@ -1,0 +1,258 @@
+"""Run up to N actions at once (`check --jobs N`): the policy stays in `plan.ready`, this is
+the shell around it.
+
+The main thread alone plans, charges, applies and commits. For each free slot it asks
+`ready` (dependency order, one action per result, budgets) for the actions that may start,
+charges the first (`action_started`, under the journal's lock, so the budget check and the
+charge are one step) and hands it to the runner: a local thread (the default) or a Ray task.
+Each outcome is applied to the records and committed through the one atomic writer, in the
+order the actions finish; the `action_finished` line is appended before the commit, as in the
+serial loop, so a crash anywhere leaves at most the actions in flight to be redone.
+
+Why any N gives the same records: an action reads its own record and those of its
+dependencies, and `ready` starts nothing on a result while a dependency still has work, so
+every action sees what it would have seen in the serial queue. Budgets are checked before
+every request and calls are charged before they are made; with N actions in flight a cap on
+cost can be passed by at most the N requests already under way (their cost is known only
+when they answer), a cap on calls not at all.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.apply import apply
+from paperlint.engine.context import EngineContext
+from paperlint.engine.execute import execute
+from paperlint.engine.plan import Policy, Stop, ready
+from paperlint.engine.run import (
+    UNTIL,
+    Journal,
+    Progress,
+    finish_run,
+    finished_event,
+    interrupt_run,
+    started_event,
+    stop_run,
+)
+from paperlint.engine.steps import Failed, StepOutcome
+from paperlint.engine.summary import Summary, summarise
+from paperlint.engine.workspace import write_results
+from paperlint.lean.pool import Pool, SharedVerifier
+from paperlint.records.results import Results
+
+log = logging.getLogger(__name__)
+
+REPLANS = 2
+"""How often one action is planned again after its Lean worker died, before its outcome (Lean
+unavailable) is applied as it came."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """What one action came back with; `lost`: its worker died, so it is planned again."""
+
+    outcome: StepOutcome
+    lost: bool = False
+    events: tuple[dict[str, Any], ...] = ()
+    """Events the action emitted where the journal could not see them (a Ray task): the
+    driver appends them, in order, before the action's end."""
+
+
+Work = Callable[[], Done]
+
+
+class Runner(Protocol):
+    """Where actions run: local threads (`ThreadRunner`) or Ray tasks (`ray_executor`)."""
+
+    def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
+        """Start `action` on `results`: `work` runs it in this process (threads); a remote
+        runner runs the same action from `results` and `action` alone."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ThreadRunner:
+    def __init__(self, jobs: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="paperlint-action")
+
+    def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
+        return self._pool.submit(work)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+@dataclass
+class Flight:
+    """The actions in flight and what the loop decided about starting more."""
+
+    running: dict[Future[Done], Action]
+    held: set[str]
+    stop: Stop | None = None  # no more actions will start: why
+    edge: Action | None = None  # an action found the model or Lean unavailable
+    replans: dict[Action, int] = field(default_factory=dict)  # after a worker died
+
+    def busy(self) -> set[str]:
+        return {action.result for action in self.running.values()}
+
+
+class Parallel:
+    """The loop's state across calls: what is in flight and how to run one action."""
+
+    def __init__(
+        self,
+        ctx: EngineContext,
+        policy: Policy,
+        journal: Journal,
+        runner: Runner,
+        pool: Pool,
+        jobs: int,
+        allowed: set[ActionKind] | None,
+        on_action: Callable[[Action, Results, int], None],
+    ) -> None:
+        self.ctx = ctx
+        self.policy = policy
+        self.journal = journal
+        self.runner = runner
+        self.pool = pool
+        self.jobs = max(1, jobs)
+        self.allowed = allowed
+        self.on_action = on_action
+        self.flight = Flight(running={}, held=set())
+
+    def fill(self, results: Results) -> None:
+        """Start actions until every slot is taken or none is ready."""
+        flight = self.flight
+        while flight.stop is None and flight.edge is None and len(flight.running) < self.jobs:
+            with self.journal.lock:
+                order = [rid for rid in self.ctx.order if rid not in flight.held]
+                decision = ready(
+                    results,
+                    order,
+                    self.policy,
+                    self.journal.spend,
+                    deps=self.ctx.deps,
+                    busy=flight.busy(),
+                    limit=1,  # one at a time: each start changes the spend the next is checked by
+                )
+                if isinstance(decision, Stop):
+                    flight.stop = decision
+                    return
+                if not decision:
+                    return  # everything left waits for an action in flight
+                action = decision[0]
+                if self.allowed is not None and action.kind not in self.allowed:
+                    flight.held.add(action.result)
+                    continue
+                self.journal.emit(started_event(action))
+            self.on_action(action, results, len(flight.running) + 1)
+            future = self.runner.submit(self._work(results, action), results, action)
+            flight.running[future] = action
+
+    def _work(self, results: Results, action: Action) -> Work:
+        ctx, pool = self.ctx, self.pool
+
+        def work() -> Done:
+            with pool.lease() as lease:
+                outcome = execute(replace(ctx, verifier=lease), results, action)
+            return Done(outcome=outcome, lost=lease.lost)
+
+        return work
+
+    def settle(self, results: Results) -> Results:
+        """Wait for at least one action; apply and commit every one that has finished."""
+        done, _ = wait(list(self.flight.running), return_when=FIRST_COMPLETED)
+        # Several may finish together: commit them in the order they were started.
+        for future in [f for f in self.flight.running if f in done]:
+            action = self.flight.running.pop(future)
+            results = self._commit(results, action, future.result())
+        return results
+
+    def _commit(self, results: Results, action: Action, done: Done) -> Results:
+        flight = self.flight
+        for event in done.events:
+            self.journal.emit(event)
+        if done.lost and flight.replans.get(action, 0) < REPLANS:
+            # The worker died under the action: log its end, change no record, so the same
+            # action is planned again (on a new worker).
+            flight.replans[action] = flight.replans.get(action, 0) + 1
+            lost = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail="worker died")
+            self.journal.emit(finished_event(action, lost, results, results).as_event())
+            return results
+        new = apply(results, done.outcome, self.policy)
+        self.journal.emit(finished_event(action, done.outcome, results, new).as_event())
+        write_results(self.ctx.ws, new)
+        if stop_run(new, action):
+            flight.edge = flight.edge or action
+        return new
+
+    def drain(self, results: Results) -> Results:
+        while self.flight.running:
+            results = self.settle(results)
+        return results
+
+
+def run_parallel(
+    ctx: EngineContext,
+    results: Results,
+    policy: Policy,
+    journal: Journal,
+    *,
+    jobs: int,
+    until: str | None = None,
+    progress: Progress | None = None,
+    runner: Runner | None = None,
+    pool: Pool | None = None,
+) -> Summary:
+    """The loop of `run.run_loop` with up to `jobs` actions in flight; same stops, same ends."""
+    progress = progress or Progress()
+    runner = runner or ThreadRunner(jobs)
+    pool = pool or SharedVerifier(ctx.verifier)
+    loop = Parallel(
+        ctx, policy, journal, runner, pool, jobs, UNTIL.get(until or ""), progress.started
+    )
+    where = str(ctx.ws.root)
+    try:
+        try:
+            while True:
+                loop.fill(results)
+                if not loop.flight.running:
+                    break
+                results = loop.settle(results)
+        except KeyboardInterrupt:
+            # Let what is in flight finish and commit (a second ^C stops at once; `resume`
+            # redoes what was in flight then, as after a crash).
+            results = loop.drain(results)
+            results = interrupt_run(ctx, results, journal)
+            return summarise(results, workspace=where, interrupted=True)
+    finally:
+        runner.close()
+    flight = loop.flight
+    if flight.edge is not None:
+        why = edge_reason(results, flight.edge)
+        results = finish_run(ctx, results, journal, None)
+        summary = summarise(results, workspace=where, stop_reason="edge unavailable")
+        return replace(summary, notes=[*summary.notes, *why])
+    stop = flight.stop or Stop(None)
+    if flight.held and stop.reason is None:
+        results = finish_run(ctx, results, journal, None, until=until)
+        return summarise(results, workspace=where, stop_reason=f"until {until}")
+    results = finish_run(ctx, results, journal, stop.reason)
+    return summarise(
+        results, workspace=where, stop_reason=stop.reason.value if stop.reason else None
+    )
+
+
+def edge_reason(results: Results, action: Action) -> list[str]:
+    stopped = results.get(action.result)
+    return [stopped.unfinished.detail] if stopped and stopped.unfinished else []
+
+
+__all__ = ["Done", "Parallel", "Runner", "ThreadRunner", "run_parallel"]

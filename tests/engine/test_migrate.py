@@ -1,0 +1,199 @@
+"""A real `paperlint.results/1` workspace (fixtures/workspaces/, written by the engine before
+the working state left `results.json`) is read, migrated and checked by today's commands."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlint.cli.root import run
+from paperlint.engine.workspace import Workspace, load_results_at, migrate_workspace, write_results
+from paperlint.errors import StateError
+from paperlint.records.migrate import upgrade
+from paperlint.records.results import RESULTS_SCHEMA
+from paperlint.records.state import ENGINE_STATE_SCHEMA, is_state_path
+from paperlint.records.work import ResultWork
+
+ROOT = Path(__file__).resolve().parents[2]
+V1 = ROOT / "fixtures" / "workspaces" / "v1-sample-variance"
+LEAN_REPLAY = ROOT / "fixtures" / "sample-variance" / "replay"
+
+
+@pytest.fixture
+def old(tmp_path: Path) -> Path:
+    target = tmp_path / "old.paperlint"
+    shutil.copytree(V1, target)
+    return target
+
+
+def _json(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_fixture_is_a_v1_workspace_with_embedded_work():
+    data = _json(V1 / "results.json")
+    assert data["schema"] == "paperlint.results/1"
+    assert all("work" in entry for entry in data["results"])
+    assert not (V1 / "engine").exists()
+
+
+def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old, capsys):
+    before = _json(old / "results.json")
+    assert run(["migrate", str(old)]) == 0
+    assert "migrated paperlint.results/1 -> paperlint.results/2" in capsys.readouterr().out
+    after = _json(old / "results.json")
+    assert after["schema"] == RESULTS_SCHEMA
+    assert is_state_path(after["engine_state"])
+    state = _json(old / after["engine_state"])
+    assert state["schema"] == ENGINE_STATE_SCHEMA
+    assert list(state["work"]) == [e["id"] for e in before["results"]]
+    for old_entry, new_entry in zip(before["results"], after["results"], strict=True):
+        assert "work" not in new_entry
+        assert {k: v for k, v in old_entry.items() if k != "work"} == new_entry
+        assert state["work"][old_entry["id"]] == old_entry["work"]
+    rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
+    assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
+
+
+def test_a_second_migrate_changes_nothing(old, capsys):
+    assert migrate_workspace(old) == "paperlint.results/1"
+    first = (old / "results.json").read_bytes()
+    assert run(["migrate", str(old)]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    assert (old / "results.json").read_bytes() == first
+
+
+def test_loading_upgrades_in_memory_exactly_as_migrate_writes(old):
+    in_memory = load_results_at(old / "results.json")
+    migrate_workspace(old)
+    stored = load_results_at(old / "results.json")
+    assert [r.work for r in in_memory.results] == [r.work for r in stored.results]
+    assert in_memory.results == stored.results
+    assert any(r.work.final is not None for r in stored.results)  # the state really came along
+
+
+@pytest.mark.parametrize("migrated", [False, True], ids=["read-in-memory", "migrated"])
+def test_validate_replay_report_and_status_work_on_an_old_workspace(old, migrated, capsys):
+    if migrated:
+        migrate_workspace(old)
+    assert run(["validate", str(old)]) == 0
+    assert run(["replay", str(old), "--lean-replay", str(LEAN_REPLAY)]) == 0
+    assert run(["report", str(old)]) == 0
+    assert (old / "report" / "report.html").is_file()
+    assert run(["status", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert "verified_unconditional" in out and "issue" in out
+
+
+def test_an_unknown_schema_is_refused_not_guessed():
+    with pytest.raises(ValueError, match="paperlint.results/9"):
+        upgrade({"schema": "paperlint.results/9", "results": []})
+
+
+# --- the state file beside results.json -----------------------------------------------------
+
+
+def _migrated(old: Path) -> tuple[Workspace, dict]:
+    migrate_workspace(old)
+    return Workspace(old), _json(old / "results.json")
+
+
+def test_write_results_names_a_state_file_that_exists_and_prunes_the_old_one(old):
+    ws, data = _migrated(old)
+    results = ws.load_results()
+    first = results.results[0]
+    changed = results.model_copy(
+        update={"results": [first.with_work(first.work.model_copy(update={"draft_rounds": 7}))]}
+    )
+    write_results(ws, changed)
+    now = _json(old / "results.json")
+    assert now["engine_state"] != data["engine_state"]
+    assert sorted(p.name for p in ws.state_dir.iterdir()) == [Path(now["engine_state"]).name]
+    assert ws.load_results().results[0].work.draft_rounds == 7
+
+
+def test_an_orphan_state_file_from_a_crash_is_harmless_and_pruned(old):
+    ws, data = _migrated(old)
+    orphan = ws.state_dir / "state-0000000000000000.json"
+    orphan.write_text('{"schema": "paperlint.engine-state/1", "work": {}}')
+    assert ws.load_results().results[1].work.final is not None  # the named file is read
+    write_results(ws, ws.load_results())
+    assert not orphan.exists()
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda ws, d: (ws.root / d["engine_state"]).unlink(), "missing"),
+        (lambda ws, d: (ws.root / d["engine_state"]).write_text("{}"), "does not match"),
+        (lambda ws, d: _point(ws, "audits/lem_mean-max/final-audit.json"), "not an engine"),
+        (lambda ws, d: _point(ws, "engine/../../outside.json"), "not an engine"),
+    ],
+    ids=["missing", "edited", "another-file", "outside"],
+)
+def test_the_engine_refuses_a_state_file_it_did_not_write(old, edit, message):
+    ws, data = _migrated(old)
+    edit(ws, data)
+    with pytest.raises(StateError, match=message):
+        ws.load_results()
+
+
+def _point(ws: Workspace, path: str) -> None:
+    data = _json(ws.results)
+    (ws.results).write_text(json.dumps({**data, "engine_state": path}))
+
+
+def _state_named(ws: Workspace, text: str) -> str:
+    """A state file whose name matches its (bad) content: only its shape can refuse it."""
+    import hashlib
+
+    name = f"engine/state-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    (ws.root / name).write_text(text)
+    return name
+
+
+@pytest.mark.parametrize(
+    ("results_json", "message"),
+    [
+        (None, "record not found"),
+        ("{", "not JSON"),
+        ("[]", "not a JSON object"),
+        ('{"schema": "paperlint.results/9"}', "not a valid Results record"),
+        ('{"schema": "paperlint.results/2", "results": [{"id": 1}]}', "not a valid Results"),
+        (
+            '{"schema": "paperlint.results/1", "results": [{"id": "a", "number": null, '
+            '"kind": "lemma", "work": {"gates": 3}}]}',
+            "not a valid engine state record",
+        ),
+    ],
+    ids=["missing", "not-json", "not-object", "unknown-schema", "bad-record", "bad-v1-work"],
+)
+def test_load_refuses_what_it_cannot_read(tmp_path, results_json, message):
+    path = tmp_path / "results.json"
+    if results_json is not None:
+        path.write_text(results_json)
+    with pytest.raises(StateError, match=message):
+        load_results_at(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"schema": "paperlint.engine-state/1", "work": {"x": {"gates": 1}}}', "not a valid"),
+        ("{not json", "the engine state is not JSON"),
+    ],
+    ids=["wrong-shape", "not-json"],
+)
+def test_a_well_named_state_that_is_wrong_inside_is_refused(old, text, message):
+    ws, data = _migrated(old)
+    _point(ws, _state_named(ws, text))
+    with pytest.raises(StateError, match=message):
+        ws.load_results()
+
+
+def test_a_workspace_never_worked_on_has_empty_working_state(tmp_path):
+    path = tmp_path / "results.json"
+    entry = {"id": "a", "number": None, "kind": "lemma"}
+    path.write_text(json.dumps({"schema": RESULTS_SCHEMA, "results": [entry]}))
+    assert load_results_at(path).results[0].work == ResultWork()

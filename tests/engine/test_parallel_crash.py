@@ -1,0 +1,71 @@
+"""Killed after any event of a `--jobs 4` run and resumed, a check ends where the serial run
+ends, `paperlint validate` is clean, and no paid call is made more than twice (issue #14).
+
+The same machinery as tests/engine/test_crash_resume.py (the failpoint, the fork server, the
+sampled sweep with every other index under the `crash_sweep_full` marker). With four actions
+in flight, a kill can cut up to four of them short; each is redone once by `resume`, so the
+calls made exceed the uninterrupted run's by at most the jobs, and none is made three times.
+The event at a given index differs between parallel runs (threads finish in any order); what
+must not differ is the end.
+"""
+
+import atexit
+import functools
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests import forkserver
+from tests.conftest import FULL_SWEEP, crash_seed
+from tests.engine.conftest import EXAMPLES, check_argv, run_cli_forked
+from tests.engine.test_crash_resume import CRASHED, _events, _model_calls, crash_root, sample
+
+JOBS = 4
+__all__ = ["crash_root"]  # the fixture, shared with the serial sweep
+
+
+@functools.cache
+def parallel_reference(name: str) -> Path:
+    root = Path(tempfile.mkdtemp(prefix="paperlint-parallel-reference-"))
+    atexit.register(shutil.rmtree, root, True)
+    workdir = root / name / "ws"
+    code = run_cli_forked(check_argv(name, workdir, jobs=JOBS))
+    assert code in (0, 1, 4), f"{name}: the --jobs {JOBS} reference run exited {code}"
+    return workdir
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "parallel_crash_index" not in metafunc.fixturenames:
+        return
+    params = []
+    for name in EXAMPLES:
+        events = _events(parallel_reference(name))
+        sampled = sample(f"parallel:{name}", events, metafunc.config.stash[crash_seed])
+        for index in range(1, len(events) + 1):
+            marks = [] if index in sampled else [getattr(pytest.mark, FULL_SWEEP)]
+            params.append(pytest.param(name, index, marks=marks, id=f"{name}-j{JOBS}-{index:03d}"))
+    metafunc.parametrize(("name", "parallel_crash_index"), params)
+
+
+def test_kill_a_parallel_run_after_event_then_resume(
+    name, parallel_crash_index, finished_runs, crash_root
+):
+    serial, _ = finished_runs[name]
+    at = f"{name} --jobs {JOBS}: killed after event {parallel_crash_index}"
+    workdir = crash_root / f"{name}-j{JOBS}-{parallel_crash_index}"
+    failpoint = f"after-event:{parallel_crash_index}"
+    code = run_cli_forked(check_argv(name, workdir, jobs=JOBS), PAPERLINT_FAILPOINT=failpoint)
+    assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
+    code = run_cli_forked(["resume", str(workdir), "--jobs", str(JOBS)])
+    assert code in (0, 1, 4), f"{at}: resume exited {code}"
+    results = json.loads((workdir / "results.json").read_text())
+    assert results == json.loads((serial / "results.json").read_text()), f"{at}: results differ"
+    calls = _model_calls(_events(workdir))
+    assert max(calls.values()) <= 2, f"{at}: a model call was made three times"
+    assert sum(calls.values()) <= sum(_model_calls(_events(serial)).values()) + JOBS
+    validated = forkserver.server().run(["validate", str(workdir)], {})
+    assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
+    shutil.rmtree(workdir)
