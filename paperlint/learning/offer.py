@@ -30,8 +30,8 @@ from paperlint.lean.lexer import Kind
 from paperlint.learning.files import read_model, write_model
 from paperlint.learning.library import Library, LibraryPins, Provenance, status_of
 from paperlint.prover.automation import Rung, gated_statement
-from paperlint.prover.index import Declaration as IndexEntry
 from paperlint.prover.index import DeclIndex
+from paperlint.prover.index import MathlibDeclaration as IndexEntry
 
 OFFERED_FILE: Final = "library-offered.json"
 OFFERED_SCHEMA: Final = "paperlint.library-offered/1"
