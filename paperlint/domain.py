@@ -86,6 +86,7 @@ class ReportFormat(StrEnum):
     JSON = "json"
     SARIF = "sarif"
     BLUEPRINT = "blueprint"
+    BLUEPRINT_WEB = "blueprint-web"  # a leanblueprint project, built with plasTeX (a folder)
 
 
 class ValidateFormat(StrEnum):

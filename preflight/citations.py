@@ -56,12 +56,13 @@ def unresolved(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
         for key in texscan.split_keys(args[2] or ""):
             if key in known or key == "*" or key in out:
                 continue
-            file, line = flat.locate(match.start())
+            file, line, column = flat.position(match.start())
             message = f"citation key {key!r} not in the bibliography"
             out[key] = Diagnostic(
                 severity="warning",
                 file=file,
                 line=line,
+                column=column,
                 code="unresolved-citation",
                 message=message,
             )

@@ -158,8 +158,18 @@ def _load(state: _State, rel: str) -> SourceFile | None:
     return source
 
 
-def _diag(flat: FlatSource, sev: str, file: str, line: int | None, code: str, msg: str) -> None:
-    flat.diagnostics.append(Diagnostic(severity=sev, file=file, line=line, code=code, message=msg))
+def _diag(
+    flat: FlatSource,
+    sev: str,
+    file: str,
+    line: int | None,
+    code: str,
+    msg: str,
+    column: int | None = None,
+) -> None:
+    flat.diagnostics.append(
+        Diagnostic(severity=sev, file=file, line=line, column=column, code=code, message=msg)
+    )
 
 
 def _line(source: SourceFile, offset: int) -> int:
@@ -237,6 +247,7 @@ def _include(
 ) -> None:
     only = state.includeonly
     line = _line(source, at)
+    column = at - source.line_starts[line - 1] + 1
     if not name:
         return
     if kind == "include" and only is not None and name.removesuffix(".tex") not in only:
@@ -244,21 +255,20 @@ def _include(
             f"{name!r} is left out by \\includeonly; LaTeX keeps its counters from an "
             "earlier full run, so later numbers may differ (use --latex)"
         )
-        _diag(state.flat, "info", source.rel, line, "includeonly", message)
+        _diag(state.flat, "info", source.rel, line, "includeonly", message, column)
         return
     if kind == "package":
         path = _package_path(state, name, base)
     else:
-        path = _input_path(state, source, line, name, base)
+        path = _input_path(state, source, (line, column), name, base)
     if path is None:
         return
     flat = state.flat
     rel = path.resolve().relative_to(flat.project.resolve()).as_posix()
     if rel in state.stack or depth >= MAX_DEPTH:
         cycle = " -> ".join([*state.stack, rel])
-        _diag(
-            flat, "error", source.rel, line, "include-cycle", f"{name!r} includes itself ({cycle})"
-        )
+        message = f"{name!r} includes itself ({cycle})"
+        _diag(flat, "error", source.rel, line, "include-cycle", message, column)
         return
     state.emit("\n", source.rel, at)
     new_base = path.parent if kind == "import" else base
@@ -280,26 +290,28 @@ def _package_path(state: _State, name: str, base: Path) -> Path | None:
     return path
 
 
-def _input_path(state: _State, source: SourceFile, line: int, name: str, base: Path) -> Path | None:
+def _input_path(
+    state: _State, source: SourceFile, where: tuple[int, int], name: str, base: Path
+) -> Path | None:
     """The file an `\\input`-like command reads, or None with a diagnostic saying why."""
     flat = state.flat
+    line, column = where
     absolute = PurePosixPath(name).is_absolute() or re.match(r"^[A-Za-z]:[\\/]", name)
     if absolute or name.startswith("~"):
         message = f"absolute path {name!r} is never read"
-        _diag(flat, "error", source.rel, line, "path-outside-project", message)
+        _diag(flat, "error", source.rel, line, "path-outside-project", message, column)
         return None
     names = [name] if name.endswith((".tex", ".ltx")) else [name + ".tex", name]
     bases = (base, state.main_dir, (flat.project / source.rel).parent)
     tries = [b / n for b in bases for n in names]
     if any(not inside(flat.project, p) for p in tries[: len(names)]):
         message = f"{name!r} leaves the project folder and is never read"
-        _diag(flat, "error", source.rel, line, "path-outside-project", message)
+        _diag(flat, "error", source.rel, line, "path-outside-project", message, column)
         return None
     path = _first_existing(state, tries)
     if path is None:
-        _diag(
-            flat, "warning", source.rel, line, "missing-input", f"included file {name!r} not found"
-        )
+        message = f"included file {name!r} not found"
+        _diag(flat, "warning", source.rel, line, "missing-input", message, column)
     return path
 
 

@@ -151,12 +151,13 @@ def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
     out = list(flat.diagnostics)
     for problem in walk.problems:
         pos = problem.pos
-        file, line = flat.locate(pos) if pos is not None else (flat.root, None)
+        file, line, column = flat.position(pos) if pos is not None else (flat.root, None, None)
         out.append(
             Diagnostic(
                 severity=problem.severity,
                 file=file,
                 line=line,
+                column=column,
                 code=problem.code,
                 message=problem.message,
             )

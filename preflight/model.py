@@ -6,6 +6,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paperlint.diagnostics import gnu_line
+
 INVENTORY_SCHEMA: Final = "paperlint.inventory/1"
 
 Kind = Literal[
@@ -81,10 +83,11 @@ class Diagnostic(_Record):
     line: int | None = None
     code: str
     message: str
+    column: int | None = None  # 1-based, in characters; None where only the line is known
 
     def render(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line is not None else self.file
-        return f"{where}: {self.severity}: {self.message} [{self.code}]"
+        """`file:line:column: severity: message [code]` (paperlint.diagnostics)."""
+        return gnu_line(self.file, self.line, self.column, self.severity, self.message, self.code)
 
 
 class Result(_Record):

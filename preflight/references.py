@@ -152,11 +152,12 @@ def undefined(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
         for key in reference_keys(match.group(0)):
             if key in known or key in out or "#" in key:  # `#1`: inside a macro definition
                 continue
-            file, line = flat.locate(match.start())
+            file, line, column = flat.position(match.start())
             out[key] = Diagnostic(
                 severity="warning",
                 file=file,
                 line=line,
+                column=column,
                 code="undefined-reference",
                 message=f"reference to undefined label {key!r} (LaTeX prints ??)",
             )

@@ -81,20 +81,30 @@ class FlatSource:
 
     def locate(self, pos: int) -> tuple[str, int]:
         """The (file, 1-based line) of an offset in the flat text."""
+        file, line, _column = self.position(pos)
+        return file, line
+
+    def position(self, pos: int) -> tuple[str, int, int]:
+        """The (file, 1-based line, 1-based column) of an offset in the flat text.
+
+        The pre-pass blanks comments and verbatim in place, so offsets are the file's own."""
         if not self.segments:
-            return self.root, 1
+            return self.root, 1, 1
         if not self._starts:
             self._starts = [s.flat_start for s in self.segments]
         index = max(bisect.bisect_right(self._starts, pos) - 1, 0)
         seg = self.segments[index]
         source = self.files[seg.file]
         offset = seg.file_offset + min(max(pos - seg.flat_start, 0), seg.length)
-        return seg.file, bisect.bisect_right(source.line_starts, offset)
+        line = bisect.bisect_right(source.line_starts, offset)
+        return seg.file, line, offset - source.line_starts[line - 1] + 1
 
     def diagnose(self, severity: str, pos: int | None, code: str, message: str) -> None:
-        file, line = self.locate(pos) if pos is not None else (self.root, None)
+        file, line, column = self.position(pos) if pos is not None else (self.root, None, None)
         self.diagnostics.append(
-            Diagnostic(severity=severity, file=file, line=line, code=code, message=message)
+            Diagnostic(
+                severity=severity, file=file, line=line, column=column, code=code, message=message
+            )
         )
 
 

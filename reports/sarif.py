@@ -21,15 +21,16 @@ from urllib.parse import quote
 
 from paperlint import __version__
 from paperlint.domain import IssueClass
+from paperlint.project import repository_url
 from paperlint.records.results import Verdict
 from paperlint.reports.describe import ISSUE_CLASSES, SIDES, issue_confirmation
 from paperlint.reports.load import ReportData, ResultView
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID: Final = "PAPERROOT"
-# Where the rules are explained (docs/sarif.md in the repository); one place to change.
-INFORMATION_URI: Final = "https://github.com/paperlint/paperlint"
-HELP_URI: Final = INFORMATION_URI + "/blob/main/docs/sarif.md"
+# The rules are explained in docs/sarif.md of paperlint's repository, whose URL is stated once,
+# in pyproject's [project.urls] (paperlint.project).
+HELP_PATH: Final = "/blob/main/docs/sarif.md"
 UNFINISHED: Final = "unfinished"
 
 HELP: Final[dict[str, str]] = {
@@ -75,15 +76,16 @@ def render_sarif(data: ReportData) -> dict[str, Any]:
     folder = _root_uri(data)
     if folder is not None:
         base["uri"] = folder
+    driver: dict[str, Any] = {
+        "name": "paperlint",
+        "version": data.versions.get("paperlint", __version__),
+        "rules": [_rule(rule_id) for rule_id in rules],
+    }
+    home = repository_url()
+    if home is not None:
+        driver["informationUri"] = home
     run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "paperlint",
-                "version": data.versions.get("paperlint", __version__),
-                "informationUri": INFORMATION_URI,
-                "rules": [_rule(rule_id) for rule_id in rules],
-            }
-        },
+        "tool": {"driver": driver},
         "originalUriBaseIds": {BASE_ID: base},
         "results": findings,
         "properties": {"replay": data.is_replay, "replayParts": data.replay_parts},
@@ -133,9 +135,14 @@ def _rule(rule_id: str) -> dict[str, Any]:
         "shortDescription": {"text": short},
         "fullDescription": {"text": full},
         "help": {"text": HELP[rule_id], "markdown": HELP[rule_id]},
-        "helpUri": f"{HELP_URI}#{rule_id.lower().replace('_', '-')}",
+        **_help_uri(rule_id),
         "defaultConfiguration": {"level": level},
     }
+
+
+def _help_uri(rule_id: str) -> dict[str, str]:
+    home = repository_url()
+    return {"helpUri": f"{home}{HELP_PATH}#{rule_id.lower().replace('_', '-')}"} if home else {}
 
 
 def _finding(view: ResultView, root_dir: str, pdf: bool) -> dict[str, Any] | None:

@@ -13,10 +13,11 @@ def test_clean_files_exit_0_and_print_nothing(capsys):
 
 
 def test_blocking_finding_exits_1_with_file_line_col_rule(capsys):
+    # GNU form (issue #17): 1-based column (Lean's col 8 is column 9), severity, rule last
     path = FIXTURES / "adversarial" / "sorry_after_nested_comment.lean"
     assert run(["lean", "scan", str(path)]) == 1
     out = capsys.readouterr().out.strip().splitlines()
-    assert out == [f"{path}:7:8: sorry: `sorry` leaves a proof obligation open"]
+    assert out == [f"{path}:7:9: error: `sorry` leaves a proof obligation open [sorry]"]
 
 
 def test_json_format_lists_findings(capsys):
@@ -52,7 +53,7 @@ def test_imported_local_file_is_scanned_under_the_project_root(tmp_path, capsys)
     main = tmp_path / "Main.lean"
     main.write_text("import Paper.Hidden\ntheorem t : False := cheat\n")
     assert run(["lean", "scan", "--project-root", str(tmp_path), str(main)]) == 1
-    assert "Hidden.lean:1:0: axiom:" in capsys.readouterr().out
+    assert "Hidden.lean:1:1: error: " in capsys.readouterr().out
 
 
 def test_missing_file_exits_2(tmp_path, capsys):
@@ -73,7 +74,7 @@ def test_import_root_is_guessed_from_the_module_path(tmp_path, capsys):
     main = paper / "Main.lean"
     main.write_text("import Mathlib.Tactic\nimport Paper.Hidden\ntheorem t : False := cheat\n")
     assert run(["lean", "scan", str(main)]) == 1
-    assert "Hidden.lean:1:0: axiom:" in capsys.readouterr().out
+    assert "Hidden.lean:1:1: error: " in capsys.readouterr().out
 
 
 def test_skeleton_option_checks_the_candidate_against_the_gate(capsys):

@@ -36,7 +36,7 @@ def test_diagnostics_go_to_stderr_and_exit_zero(
         encoding="utf-8",
     )
     assert root.run(["preflight", str(paper)]) == 0
-    assert "paper.tex:3: warning:" in capsys.readouterr().err
+    assert "paper.tex:3:1: warning:" in capsys.readouterr().err
 
 
 def test_input_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING
 import typer
 
 from paperlint.cli.check_cmd import _run_options
-from paperlint.cli.options import ADDRESS, EXECUTOR, FORMAT, JOBS, QUIET, Executor, Format
+from paperlint.cli.options import (
+    ADDRESS,
+    EXECUTOR,
+    FORMAT,
+    JOBS,
+    QUIET,
+    VERBOSE,
+    Executor,
+    Format,
+)
 from paperlint.cli.root import app
 
 if TYPE_CHECKING:
@@ -35,6 +44,7 @@ def batch(
     address: str | None = ADDRESS,
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Check every paper in its own workspace; print one summary table."""
     from paperlint.cli.options import require_paper

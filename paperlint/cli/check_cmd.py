@@ -17,6 +17,7 @@ from paperlint.cli.options import (
     FORMAT,
     JOBS,
     QUIET,
+    VERBOSE,
     Executor,
     Format,
     require_paper,
@@ -77,6 +78,7 @@ def check(
     address: str | None = ADDRESS,
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."""
     # Say something before the heavy imports (engine, blueprint, later litellm), so the user
@@ -127,6 +129,7 @@ def resume(
     address: str | None = ADDRESS,
     fmt: Format = FORMAT,
     quiet: bool = QUIET,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Continue a check from its last complete record."""
     from paperlint.engine.check import resume_check
@@ -148,6 +151,7 @@ def status(
     workdir: Path = typer.Argument(..., help="The check folder."),
     fmt: Format = FORMAT,
     why: bool = typer.Option(False, "--why", help="Say why each result is not done."),
+    verbose: bool = VERBOSE,
 ) -> int:
     """Show each result's stage and verdict (read-only)."""
     from dataclasses import asdict

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from paperlint.cli.options import FORMAT, Format
+from paperlint.cli.options import FORMAT, VERBOSE, Format
 from paperlint.cli.root import lean_app
+from paperlint.diagnostics import gnu_line
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from paperlint.lean.findings import Finding
 
 
 @lean_app.command("scan")
@@ -32,6 +37,7 @@ def scan(
     skeleton: Path | None = typer.Option(
         None, "--skeleton", help="The gated file: FILE may only fill its `sorry` holes."
     ),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Report sorry, axioms, native_decide, effects and other cheats in Lean files."""
     from paperlint.lean.audit import audit_files
@@ -47,8 +53,18 @@ def scan(
         typer.echo(json.dumps([f.model_dump(mode="json") for f in findings], indent=2))
     else:
         for finding in findings:
-            typer.echo(finding.render())
+            typer.echo(gnu_finding(finding))
     raise typer.Exit(ExitCode.ISSUE if has_blocking(findings) else ExitCode.VERIFIED)
+
+
+def gnu_finding(finding: Finding) -> str:
+    """A finding as `file:line:column: error|warning: message [rule]` (paperlint.diagnostics):
+    a blocking one is an error, an advisory a warning. The column is 1-based here, as GNU tools
+    count (Lean prints 0-based columns; the JSON keeps Lean's `col`)."""
+    severity, note = ("error", "") if finding.blocking else ("warning", " (advisory)")
+    return gnu_line(
+        finding.file, finding.line, finding.col + 1, severity, finding.message + note, finding.rule
+    )
 
 
 def lean_files(paths: list[Path]) -> list[Path]:

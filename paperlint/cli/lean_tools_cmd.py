@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import lean_app
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
@@ -26,6 +27,7 @@ def search(
         None, "--replay", help="Confirm hits from recorded Lean answers (lean-probe.jsonl)."
     ),
     no_lean: bool = typer.Option(False, "--no-lean", help="Do not confirm hits with #check."),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Search the pinned environment's declarations; hits are confirmed with #check."""
     from paperlint.lean.pins import locate
@@ -53,6 +55,7 @@ def goals(
     replay: Path | None = typer.Option(
         None, "--replay", help="Answer from recorded Lean answers (lean-probe.jsonl)."
     ),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Show the goal at every `sorry` and `?_` of a Lean file."""
     from paperlint.lean.pins import locate

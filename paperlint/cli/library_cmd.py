@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import app
 from paperlint.errors import InputError
 
@@ -39,7 +40,10 @@ def _library() -> Library:
 
 
 @library_app.command("list")
-def list_cmd(fmt: str = typer.Option("text", "--format", help="text or json")) -> None:
+def list_cmd(
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+    verbose: bool = VERBOSE,
+) -> None:
     """Every promoted lemma, its provenance and whether it needs re-verification."""
     from paperlint.learning.library import current_pins, entries_with_status
 
@@ -59,7 +63,10 @@ def list_cmd(fmt: str = typer.Option("text", "--format", help="text or json")) -
 
 
 @library_app.command("show")
-def show(name: str = typer.Argument(..., help="A library lemma, e.g. PaperlintLib.foo.")) -> None:
+def show(
+    name: str = typer.Argument(..., help="A library lemma, e.g. PaperlintLib.foo."),
+    verbose: bool = VERBOSE,
+) -> None:
     """Print a promoted lemma's module."""
     lib = _library()
     entry = lib.find(name)
@@ -72,6 +79,7 @@ def show(name: str = typer.Argument(..., help="A library lemma, e.g. PaperlintLi
 def candidates(
     workspace: Path = typer.Argument(..., help="A check workspace, e.g. paper.paperlint/."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
+    verbose: bool = VERBOSE,
 ) -> None:
     """The helper lemmas of a check's verified results, and which of them can be promoted."""
     from paperlint.learning.library import read_candidates
@@ -93,6 +101,7 @@ def promote(
     workspace: Path = typer.Argument(..., help="The check workspace the lemma comes from."),
     name: str = typer.Argument(..., help="The helper lemma's name, as `candidates` lists it."),
     yes: bool = typer.Option(False, "--yes", help="Promote without asking (you read it)."),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Promote a helper lemma into the library after you have read it (a person's step)."""
     from paperlint.learning.library import current_pins, read_candidates
@@ -119,7 +128,9 @@ def promote(
 
 
 @library_app.command("remove")
-def remove(name: str = typer.Argument(..., help="A library lemma.")) -> None:
+def remove(
+    name: str = typer.Argument(..., help="A library lemma."), verbose: bool = VERBOSE
+) -> None:
     """Take a lemma out of the library."""
     entry = _library().remove(name)
     typer.echo(f"removed {entry.name}")

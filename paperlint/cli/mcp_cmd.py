@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import typer
 
+from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import app
 from paperlint.errors import InputError
 
 
 @app.command("mcp")
-def mcp() -> None:
+def mcp(verbose: bool = VERBOSE) -> None:
     """Serve paperlint's commands as MCP tools over stdio (needs `paperlint[mcp]`)."""
     try:
         from paperlint.mcp.server import main

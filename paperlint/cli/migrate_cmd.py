@@ -7,12 +7,14 @@ from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import app
 
 
 @app.command("migrate")
 def migrate(
     workdir: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
+    verbose: bool = VERBOSE,
 ) -> int:
     """Rewrite an older workspace's records in the current schema; nothing else changes."""
     from paperlint.engine.workspace import migrate_workspace

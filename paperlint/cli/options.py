@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from enum import StrEnum
@@ -30,6 +31,19 @@ class Format(StrEnum):
 # Shared option objects (typer reads them as defaults; one definition, the same everywhere).
 FORMAT: Any = typer.Option(Format.TEXT, "--format", help="Output: text or json.")
 QUIET: Any = typer.Option(False, "--quiet", "-q", help="Print no progress; only the outcome.")
+
+
+def _verbose(value: bool) -> bool:
+    # The root callback (`paperlint -v CMD`) configured logging before this command's options
+    # are parsed; `paperlint CMD -v` raises the level the same way.
+    if value:
+        logging.getLogger().setLevel(logging.INFO)
+    return value
+
+
+VERBOSE: Any = typer.Option(
+    False, "--verbose", "-v", help="Log progress to stderr.", callback=_verbose
+)
 
 
 class Executor(StrEnum):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, Format, colour, paint, require_paper
+from paperlint.cli.options import FORMAT, VERBOSE, Format, colour, paint, require_paper
 from paperlint.cli.root import app
 from paperlint.errors import InputError
 
@@ -26,6 +26,7 @@ def preflight(
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Print only the diagnostics, not the inventory."
     ),
+    verbose: bool = VERBOSE,
 ) -> int:
     """List every numbered result with its number, label, place, proof and uses."""
     from paperlint.preflight.inventory import build_inventory

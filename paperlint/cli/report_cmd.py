@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import app
 from paperlint.domain import ReportFormat
 from paperlint.errors import InputError
@@ -22,12 +23,18 @@ def report(
         None,
         "--format",
         "-f",
-        help="One of md, html, json, sarif, blueprint; without it every output goes to "
-        "DIR/report/.",
+        help=f"One of {', '.join(FORMATS)}; without it every output but blueprint-web goes to "
+        "DIR/report/. blueprint-web writes a leanblueprint project (src/) and builds its web "
+        "blueprint (web/) with plasTeX: the extra paperlint[blueprint].",
     ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="File for --format (default: stdout), or folder for all."
+        None,
+        "--output",
+        "-o",
+        help="File for --format (default: stdout), or folder for all and for blueprint-web "
+        "(default: DIR/report/blueprint/).",
     ),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Write the author report: md, html, json, sarif, graph, worksheet, files to check."""
     # Imported here: jinja2 and networkx must not slow down `paperlint --help`.
@@ -36,6 +43,13 @@ def report(
 
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}")
+    if fmt == ReportFormat.BLUEPRINT_WEB:
+        from paperlint.reports.blueprint_build import build_web, write_project
+
+        folder = output or workspace / "report" / "blueprint"
+        write_project(load_workspace(workspace), folder)
+        typer.echo(str(build_web(folder)))
+        return
     if fmt is None:
         for path in write_all(workspace, output):
             typer.echo(str(path))

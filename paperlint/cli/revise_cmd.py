@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from paperlint.cli.options import FORMAT, Format, require_paper
+from paperlint.cli.options import FORMAT, VERBOSE, Format, require_paper
 from paperlint.cli.root import app, crash_dir
 from paperlint.errors import InputError
 
@@ -26,6 +26,7 @@ def revise(
         None, "--replay", help="The replay the following `resume` uses (offline)."
     ),
     undo: bool = typer.Option(False, "--undo", help="Restore the workspace as it was before."),
+    verbose: bool = VERBOSE,
 ) -> int:
     """Reset the results a new version changed; then `paperlint resume DIR` re-checks them."""
     from paperlint.revise import revise as engine

@@ -20,6 +20,7 @@ import typer
 from typer import Abort, Exit, TyperException
 
 from paperlint import __version__
+from paperlint.cli.options import VERBOSE
 from paperlint.errors import InputError, PaperlintError
 from paperlint.exitcodes import ExitCode
 
@@ -50,14 +51,13 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version."
     ),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress to stderr."),
+    verbose: bool = VERBOSE,
 ) -> None:
     """paperlint: every numbered result gets a verdict backed by Lean evidence."""
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logging.basicConfig(format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    # Set on every run (basicConfig only configures once per process); each command's own
+    # `-v` (paperlint.cli.options.VERBOSE) raises it again after this.
+    logging.getLogger().setLevel(logging.INFO if verbose else logging.WARNING)
 
 
 def _register_commands() -> None:

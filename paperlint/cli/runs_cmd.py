@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import app
 from paperlint.errors import InputError
 
@@ -72,6 +73,7 @@ def summary(
 def add(
     workspace: Path = typer.Argument(..., help="A check workspace, e.g. paper.paperlint/."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Append a finished check's results to the run record."""
     from paperlint.learning.runrecord import append_entries, read_workspace
@@ -92,6 +94,7 @@ def choose_cmd(
     seed: int = typer.Option(0, "--seed", help="The chooser's seed."),
     min_trials: int = typer.Option(20, "--min-trials", help="Trials before it leaves the default."),
     fmt: str = typer.Option("text", "--format", help="text or json"),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Say which strategy the chooser would take for the next obligation of KIND, and why."""
     from paperlint.learning.runrecord import read_entries

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, Format
+from paperlint.cli.options import FORMAT, VERBOSE, Format
 from paperlint.cli.root import app
 from paperlint.exitcodes import ExitCode
 
@@ -23,7 +23,7 @@ def _settings(config: Path | None) -> tuple[dict[str, list[str]], str | None, st
 
 
 @app.command("doctor")
-def doctor(format: Format = FORMAT, config: Path | None = CONFIG) -> int:
+def doctor(format: Format = FORMAT, config: Path | None = CONFIG, verbose: bool = VERBOSE) -> int:
     """Say which pieces a real check needs are present, and the command that fixes each."""
     from paperlint.config import load_config
     from paperlint.lean.doctor import run_doctor
@@ -44,6 +44,7 @@ def setup(
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the commands; run nothing."),
     config: Path | None = CONFIG,
     fmt: Format = FORMAT,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Install the pinned toolchain, Mathlib and the REPL (needs network, once)."""
     from paperlint.lean.pins import resolve_paths

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, Format
+from paperlint.cli.options import FORMAT, VERBOSE, Format
 from paperlint.cli.root import app
 
 
@@ -15,6 +15,7 @@ from paperlint.cli.root import app
 def validate(
     workspace: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
     fmt: Format = FORMAT,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Re-derive every verdict from its evidence; exit 1 on any disagreement."""
     from paperlint.agents.drift import template_drift_notes
@@ -60,6 +61,7 @@ def replay(
         "else the bundled one; never the workspace's).",
     ),
     fmt: Format = FORMAT,
+    verbose: bool = VERBOSE,
 ) -> int:
     """Re-run every Lean check and the mechanical audit with no model; re-derive each verdict."""
     from paperlint.validate.load import load_snapshot

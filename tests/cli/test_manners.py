@@ -113,7 +113,7 @@ def test_an_undefined_reference_is_a_diagnostic(tmp_path, capsys):
     )
     assert run(["preflight", str(paper), "-q"]) == 0
     err = capsys.readouterr().err
-    assert "p.tex:3: warning: reference to undefined label 'lem:missing'" in err
+    assert "p.tex:3:32: warning: reference to undefined label 'lem:missing'" in err
     assert "lem:a'" not in err
 
 

@@ -91,4 +91,4 @@ def test_the_hook_passes_a_clean_paper_and_fails_on_an_error_diagnostic(tmp_path
     broken = _run(repo)
     assert broken.returncode == 1, broken.stdout
     assert "Failed" in broken.stdout
-    assert "main.tex:7: error:" in broken.stdout and "[path-outside-project]" in broken.stdout
+    assert "main.tex:7:1: error:" in broken.stdout and "[path-outside-project]" in broken.stdout

@@ -2,6 +2,7 @@
 
 import json
 
+from paperlint.records.results import Verdict
 from paperlint.reports.blueprint_tex import render_blueprint
 from paperlint.reports.load import load_workspace
 from tests.reports.workspace_factory import build_workspace
@@ -28,9 +29,10 @@ def test_each_label_once_and_the_papers_leanok_never_carried_over(tmp_path):
     for view in data.views:
         label = view.source.labels[0] if view.source.labels else view.id
         assert tex.count(f"\\label{{{label}}}") == 1, label
-    # \leanok only where paperlint verified (statement and proof)
-    verified = [v for v in data.views if v.record.verdict and "verified" in v.record.verdict.value]
-    assert tex.count("\\begin{proof}\\leanok") == len(verified)
+    # \leanok on a proof only where paperlint verified it unconditionally: leanblueprint reads a
+    # proof's \leanok as "formalised" and propagates "fully proved", which a conditional is not
+    unconditional = [v for v in data.views if v.record.verdict is Verdict.VERIFIED_UNCONDITIONAL]
+    assert unconditional and tex.count("\\begin{proof}\\leanok") == len(unconditional)
 
 
 def test_lean_names_exist_or_are_the_papers_own_plan(tmp_path):
