@@ -167,6 +167,8 @@ def _convergence(workspace: Path, notes: list[str]) -> list[str]:
         return []
     if state is None:
         return []
+    if state.status == "asking":
+        return ["The final convergence review was interrupted; `paperlint resume` finishes it."]
     if state.status != "done":
         return [f"The final convergence review did not run: {state.reason}"]
     combined = state.combined

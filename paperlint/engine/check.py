@@ -425,7 +425,7 @@ def _converge(
 
     ws = ctx.ws
     state = converge.read_state(ws.root)
-    if state is None:
+    if state is None or state.status == "asking":
         results = ws.load_results()
         if not converge.ready(results):
             return None
@@ -433,7 +433,14 @@ def _converge(
             state = converge.ConvergenceState(status="not_run", reason="the budget is spent")
         else:
             graph = graph_of(blueprint)
-            state = converge.review(ctx, results, list(graph.nodes), converge.combiner(graph))
+            state = converge.review(
+                ctx,
+                results,
+                list(graph.nodes),
+                converge.combiner(graph),
+                answered=state.reviews if state else (),
+                keep=lambda partial: converge.write_state(ws.root, partial),
+            )
         converge.write_state(ws.root, state)
         combined = state.combined
         event = ConvergenceReviewed(

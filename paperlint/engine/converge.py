@@ -16,7 +16,7 @@ valid answer, the budget is spent) is recorded with its reason and changes no ve
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final, Literal
 
@@ -40,7 +40,7 @@ MARK: Final = "re-gated by the convergence review"
 class ConvergenceState(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    status: Literal["done", "not_run"]
+    status: Literal["asking", "done", "not_run"]  # asking: the reviews answered so far
     reason: str | None = None  # why it did not run
     reviews: list[ConvergenceReview] = Field(default_factory=list)
     combined: Combined | None = None
@@ -97,15 +97,23 @@ def review(
     results: Results,
     graph_nodes: list[str],
     combine_with: Callable[..., Combined],
+    *,
+    answered: Sequence[ConvergenceReview] = (),
+    keep: Callable[[ConvergenceState], None] = lambda state: None,
 ) -> ConvergenceState:
-    """Ask the two reviewers; the state to record (effects: two model calls)."""
+    """Ask the two reviewers; the state to record (effects: up to two model calls).
+
+    A review already `answered` (recorded before a crash) is not asked again; each new one is
+    handed to `keep` as soon as it is in, so a crash between the two calls repeats neither."""
     models = [ctx.settings.models.get(role.value) for role in REVIEWERS]
     if not all(models) or models[0] == models[1]:
         why = "the gate's and the auditor's models must both be set and differ"
         return ConvergenceState(status="not_run", reason=why)
     inputs = review_inputs(ctx, results).model_dump(mode="json")
-    reviews = []
+    reviews = list(answered)
     for attempt, (role, model) in enumerate(zip(REVIEWERS, models, strict=True), start=1):
+        if attempt <= len(reviews):
+            continue
         try:
             answer = ctx.ask(
                 "convergence",
@@ -122,6 +130,7 @@ def review(
         reviews.append(
             ConvergenceReview(model=str(model), reviewed=graph_nodes, flags=list(answer.flags))
         )
+        keep(ConvergenceState(status="asking", reviews=reviews))
     try:
         combined = combine_with(reviews[0], reviews[1])
     except ValueError as exc:  # a flag on an unknown result: the review is not usable
