@@ -54,7 +54,7 @@ class FenceError(ValueError):
 
 
 @dataclass(frozen=True)
-class Block:
+class FencedBlock:
     lang: str  # first word of the info string, lower-cased ("" for none)
     body: str
     line: int  # 1-based line of the opening fence
@@ -63,11 +63,11 @@ class Block:
 
 @dataclass(frozen=True)
 class Reply:
-    blocks: tuple[Block, ...]
+    blocks: tuple[FencedBlock, ...]
     outside: str  # the reply with every block's lines blanked (positions kept)
 
     @property
-    def lean(self) -> tuple[Block, ...]:
+    def lean(self) -> tuple[FencedBlock, ...]:
         return tuple(b for b in self.blocks if b.lang in LEAN_LANGS)
 
     def other_bodies(self) -> list[str]:
@@ -82,7 +82,7 @@ def normalize_newlines(text: str) -> str:
 def split_reply(text: str) -> Reply:
     """Every fenced block of `text`, in order; an unclosed one last, with `closed=False`."""
     lines = normalize_newlines(text).split("\n")
-    blocks: list[Block] = []
+    blocks: list[FencedBlock] = []
     outside = list(lines)
     index = 0
     while index < len(lines):
@@ -98,7 +98,7 @@ def split_reply(text: str) -> Reply:
         words = info.split()
         lang = words[0].lower() if words else ""
         body = "\n".join(lines[index + 1 : stop])
-        blocks.append(Block(lang=lang, body=body, line=index + 1, closed=end is not None))
+        blocks.append(FencedBlock(lang=lang, body=body, line=index + 1, closed=end is not None))
         for j in range(index, min(stop + 1, len(lines))):
             outside[j] = ""
         index = stop + 1
@@ -127,7 +127,7 @@ def fill_lean(task: str, data: dict[str, Any], reply: Reply) -> dict[str, Any]:
 
 
 def _replace(
-    node: Any, path: tuple[str, ...], where: tuple[str, ...], blocks: tuple[Block, ...]
+    node: Any, path: tuple[str, ...], where: tuple[str, ...], blocks: tuple[FencedBlock, ...]
 ) -> int:
     if not path:
         return 0
@@ -157,7 +157,7 @@ def _is_reference(value: Any) -> bool:
     return isinstance(value, str) and REFERENCE.fullmatch(value.strip()) is not None
 
 
-def _resolve(value: str, field: str, blocks: tuple[Block, ...]) -> str:
+def _resolve(value: str, field: str, blocks: tuple[FencedBlock, ...]) -> str:
     match = REFERENCE.fullmatch(value.strip())
     assert match is not None  # checked by _is_reference
     number = int(match.group(1))
@@ -168,7 +168,7 @@ def _resolve(value: str, field: str, blocks: tuple[Block, ...]) -> str:
     return _body(blocks[number - 1], field)
 
 
-def _body(block: Block, field: str) -> str:
+def _body(block: FencedBlock, field: str) -> str:
     if not block.closed:
         raise FenceError(
             f"the ```lean block for `{field}` (opened on line {block.line}) is never closed; "

@@ -398,7 +398,7 @@ def _run(
             summary = _cannot_run(ws, results, journal, missing)
         else:
             summary = _loop(ctx, results, policy, journal, backends, options, until, progress)
-            if until is None and config.learning.convergence:
+            if until is None and config.learning.convergence and not summary.interrupted:
 
                 def again(rewound: Results) -> Summary:
                     return _loop(ctx, rewound, policy, journal, backends, options, None, progress)
