@@ -4,7 +4,7 @@ ends, `paperlint validate` is clean, and no paid call is made more than twice (i
 The same machinery as tests/engine/test_crash_resume.py (the failpoint, the fork server, the
 sampled sweep with every other index under the `crash_sweep_full` marker). With four actions
 in flight, a kill can cut up to four of them short; each is redone once by `resume`, so the
-calls made exceed the uninterrupted run's by at most the jobs, and none is made three times.
+calls made exceed the uninterrupted run's by at most the jobs, and none is repeated twice.
 The event at a given index differs between parallel runs (threads finish in any order); what
 must not differ is the end.
 """
@@ -64,8 +64,10 @@ def test_kill_a_parallel_run_after_event_then_resume(
     results = json.loads((workdir / "results.json").read_text())
     assert results == json.loads((serial / "results.json").read_text()), f"{at}: results differ"
     calls = _model_calls(_events(workdir))
-    assert max(calls.values()) <= 2, f"{at}: a model call was made three times"
-    assert sum(calls.values()) <= sum(_model_calls(_events(serial)).values()) + JOBS
+    expected = _model_calls(_events(serial))  # a convergence re-gate asks an attempt again
+    repeated = [k for k, n in calls.items() if n > expected.get(k, 0) + 1]
+    assert not repeated, f"{at}: a model call was repeated more than once: {repeated}"
+    assert sum(calls.values()) <= sum(expected.values()) + JOBS
     validated = forkserver.server().run(["validate", str(workdir)], {})
     assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
     shutil.rmtree(workdir)
