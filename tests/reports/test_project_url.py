@@ -10,7 +10,17 @@ from paperlint.reports.load import load_workspace
 from paperlint.reports.sarif import render_sarif
 
 ROOT = Path(__file__).resolve().parents[2]
-SKIP_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    "build",
+    "dist",
+}
+# build/ and dist/: setuptools copies of the sources (a wheel build leaves them)
 
 
 def _declared() -> str:
