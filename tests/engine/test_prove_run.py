@@ -12,6 +12,7 @@ import pytest
 from paperlint.agents.inputs import ProverInputs, ResultText, StepObligation
 from paperlint.agents.outputs import ProverOutput
 from paperlint.engine.actions import Action, ActionKind
+from paperlint.engine.context import Settings
 from paperlint.engine.steps.prove import ProveInputs, run
 from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import AxiomReport, LeanCheck, LeanContext, LeanMessage, Outcome
@@ -54,14 +55,12 @@ def _ctx(tmp_path, lean, *, reply=None, automation=False):
     return SimpleNamespace(
         ws=Workspace(tmp_path / "ws"),
         verifier=lean,
-        settings=SimpleNamespace(
-            lean_timeout_s=5.0,
+        settings=Settings(
+            header="",
             models={},
+            lean_timeout_s=5.0,
             automation_first=automation,
             automation_timeout_s=5.0,
-            no_automation=frozenset(),
-            library=(),
-            library_rungs=3,
         ),
         emit=events.append,
         ask=ask,

@@ -16,6 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from paperlint.engine.actions import Action, ActionKind
+from paperlint.engine.context import Settings
 from paperlint.engine.steps import prove
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
@@ -63,14 +64,12 @@ def _given(attempt: int = 1) -> prove.ProveInputs:
 
 
 def _ctx(tmp_path: Path, repl: SimulatedRepl) -> _Ctx:
-    settings = SimpleNamespace(
+    settings = Settings(
+        header="",
+        models={"prover": "scripted"},
+        lean_timeout_s=5.0,
         automation_first=True,
         automation_timeout_s=5.0,
-        no_automation=frozenset(),
-        library=(),
-        library_rungs=3,
-        lean_timeout_s=5.0,
-        models={"prover": "scripted"},
     )
     return _Ctx(ws=_Ws(tmp_path), verifier=warm(tmp_path, repl), settings=settings)
 
