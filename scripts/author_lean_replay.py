@@ -9,9 +9,10 @@ them through the same parsing path as a live run. On a machine with Lean, re-rec
 Rules: a text containing `sorry` elaborates with a sorry warning (statements with `sorry`
 proofs); a candidate whose text contains a key of `replay/lean-rules.json`'s "reject" table is
 rejected with that error; everything else is accepted. Final checks build cleanly and print
-the three standard axioms.
+the three standard axioms, except a file containing a key of the "final_reject" table, whose
+build fails with that error (a proof the warm REPL accepted that the cold build does not).
 
-usage: python scripts/author_lean_replay.py fixtures/<name>
+usage: python scripts/author_lean_replay.py fixtures/<name> [OUT.jsonl]
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class AuthoringVerifier:
         # acceptance rule asks); off by default, as the older fixtures were authored without.
         self.answer_axioms = answer_axioms
         self.reject: dict[str, str] = rules.get("reject", {})
+        # final checks of a file containing a key of "final_reject" fail with that error
+        self.final_reject: dict[str, str] = rules.get("final_reject", {})
         self.toolchain = read_pins(default_project_dir()).toolchain
         self.env = 0
         self.lines: list[str] = []
@@ -120,6 +123,12 @@ class AuthoringVerifier:
         text = file.read_text(encoding="utf-8")
         sha = hashlib.sha256(text.encode()).hexdigest()
         build = ProcessRun(exit_code=0, output="", duration_s=0.0)
+        failed = next((err for key, err in self.final_reject.items() if key in text), None)
+        if failed is not None:  # the cold build fails where the warm check passed
+            line = next(n for n, t in enumerate(text.splitlines(), 1) if _first_key(t, self))
+            build = ProcessRun(
+                exit_code=1, output=f"{file.name}:{line}:2: error: {failed}\n", duration_s=0.0
+            )
         lines = []
         for name in names:
             mid = marker_id(name, sha)
@@ -154,6 +163,10 @@ class AuthoringVerifier:
         self.out.write_text("\n".join([header, *self.lines]) + "\n", encoding="utf-8")
 
 
+def _first_key(line: str, verifier: AuthoringVerifier) -> bool:
+    return any(key in line for key in verifier.final_reject)
+
+
 def _sorry_answers(candidate: str, env: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     messages, sorries = [], []
     lines = candidate.splitlines()
@@ -181,11 +194,12 @@ def _sorry_answers(candidate: str, env: int) -> tuple[list[dict[str, Any]], list
     return messages, sorries
 
 
-def main(fixture: Path) -> None:
+def main(fixture: Path, out: Path | None = None) -> None:
+    """Author `fixture`'s Lean answers into `out` (default: its `replay/lean.jsonl`)."""
     replay = fixture / "replay"
     rules_path = replay / "lean-rules.json"
     rules = json.loads(rules_path.read_text()) if rules_path.exists() else {}
-    verifier = AuthoringVerifier(replay / "lean.jsonl", rules)
+    verifier = AuthoringVerifier(out or replay / "lean.jsonl", rules)
 
     with tempfile.TemporaryDirectory() as tmp:
         request = CheckRequest(
@@ -201,4 +215,4 @@ def main(fixture: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)

@@ -19,6 +19,7 @@ class ActionKind(StrEnum):
     CHECK_ISSUE = "check_issue"  # issue checker: rules on a suspected issue
     REVIEW_ISSUE = "review_issue"  # auditor: a second, independent ruling
     AUDIT = "audit"  # final build, axioms, hygiene, fingerprint, final audit
+    RECONNECT = "reconnect"  # discharge a clause by its now-verified predecessor, in Lean
 
 
 class Action(BaseModel):

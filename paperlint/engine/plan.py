@@ -85,9 +85,12 @@ def ready(
     found: list[Action] = []
     for result_id in order:
         record = by_id.get(result_id)
-        if record is None or not is_open(record):
+        if record is None:
             continue
-        action = next_action(record, policy)
+        if is_open(record):
+            action = next_action(record, policy)
+        else:
+            action = revisit_action(record, results, policy)
         if action is None:
             continue
         blocked = result_id in busy or any(d in working for d in (deps or {}).get(result_id, ()))
@@ -101,6 +104,19 @@ def ready(
     if not found and not working:
         return Stop(None)
     return found
+
+
+def revisit_action(record: ResultRecord, results: Results, policy: Policy) -> Action | None:
+    """An action on a settled result that other records call for (a reconnection, issue #14):
+    the first registered step with a `revisit` that answers. Its dependents wait for it, as
+    for any action, so the records stay the serial queue's for any number of jobs."""
+    if not record.verdict_bearing:
+        return None
+    for step in REGISTRY.values():
+        action = step.revisit(record, results, policy) if step.revisit else None
+        if action is not None:
+            return action
+    return None
 
 
 def next_action(record: ResultRecord, policy: Policy) -> Action | None:

@@ -147,3 +147,75 @@ def accepted_declarations(record: ResultRecord) -> list[str]:
         proofs = [o.proof for o in record.work.obligations if o.proof]
         return [*draft.definitions, *proofs]
     return []
+
+
+# --- reconnection (issue #14) --------------------------------------------------------------------
+
+_BRACKETS = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
+
+
+def binder_groups(binders: str) -> list[tuple[str, str]]:
+    """The top-level bracketed groups of a binder text, as (opening bracket, inner text)."""
+    groups: list[tuple[str, str]] = []
+    depth, start, opener = 0, 0, ""
+    for index, ch in enumerate(binders):
+        if depth == 0 and ch in _BRACKETS:
+            start, opener = index, ch
+        if ch in _BRACKETS:
+            depth += 1
+        elif ch in _BRACKETS.values():
+            depth -= 1
+            if depth == 0 and opener:
+                groups.append((opener, binders[start + 1 : index]))
+    return groups
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A composed declaration, or why there is none."""
+
+    text: str | None
+    why: str = ""
+
+
+def discharge_declaration(gated: str, *, name: str, new_name: str, by: dict[str, str]) -> Composed:
+    """`theorem NEW_NAME <binders without the discharged> : <type> := NAME (b := b) … (h := T)`.
+
+    The gated statement with each hypothesis `h` of `by` removed, proved by applying the
+    conditional theorem `NAME` to the predecessor's theorem `by[h]`, every other binder passed
+    by name (an anonymous instance binder is found by instance search). Lean decides whether
+    `by[h]` has the clause's type; nothing here does."""
+    decl = parse_declaration(gated)
+    if decl is None or decl.keyword not in ("theorem", "lemma"):
+        return Composed(None, "the gated statement is not a theorem this step can read")
+    kept: list[str] = []
+    args: list[str] = []
+    found: set[str] = set()
+    for opener, inner in binder_groups(decl.binders):
+        colon = _top_colon(inner)
+        names = inner[:colon].split() if colon is not None else []
+        keep = [n for n in names if n not in by]
+        found |= set(names) - set(keep)
+        if names and not keep:
+            continue
+        group = f"{' '.join(keep)} :{inner[colon + 1 :]}" if colon is not None else inner
+        kept.append(f"{opener}{group}{_BRACKETS[opener]}")
+        args += [f"({n} := {n})" for n in keep if n != "_"]
+    missing = sorted(set(by) - found)
+    if missing:
+        return Composed(None, f"not a named hypothesis of `{name}`: {', '.join(missing)}")
+    args += [f"({h} := {by[h]})" for h in sorted(by)]
+    binders = (" " + " ".join(kept)) if kept else ""
+    return Composed(f"theorem {new_name}{binders} : {decl.type} :=\n  {name} {' '.join(args)}")
+
+
+def _top_colon(inner: str) -> int | None:
+    depth = 0
+    for index, ch in enumerate(inner):
+        if ch in _BRACKETS:
+            depth += 1
+        elif ch in _BRACKETS.values():
+            depth -= 1
+        elif ch == ":" and depth == 0 and inner[index + 1 : index + 2] != "=":
+            return index
+    return None

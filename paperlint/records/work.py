@@ -66,6 +66,37 @@ class FinalAudit(_Record):
     detail: str = ""
 
 
+class Discharge(_Record):
+    """A condition (kind iii) discharged by the predecessor's theorem (issue #14)."""
+
+    condition: str  # the hypothesis' name in the conditional theorem
+    result: str  # the predecessor's result id
+    by: str  # the predecessor's Lean theorem
+    fingerprint: str | None = None  # the predecessor's statement fingerprint when it was tried
+
+
+class Reconnection(_Record):
+    """The last reconnection tried: a declaration applying the conditional theorem to the
+    predecessors' theorems, checked by the verifier and then by a cold final build."""
+
+    discharges: list[Discharge]
+    name: str  # the composed declaration's Lean name
+    accepted: bool  # warm check, final build, axioms and hygiene all passed
+    file: str | None = None  # the composed module, workspace-relative
+    final_check: str | None = None  # audits/<id>/reconnect-check.json
+    axioms: list[str] | None = None
+    record: str  # audits/<id>/reconnect.json
+    detail: str = ""  # why it was not accepted
+
+
+class KeptProof(_Record):
+    """What a re-gate keeps of a proved result: its gated fingerprint and its proofs, used
+    again if the gate passes the same statement (issue #14)."""
+
+    fingerprint: str
+    obligations: list[Obligation]
+
+
 class ResultWork(_Record):
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
@@ -80,3 +111,6 @@ class ResultWork(_Record):
     review: ReviewOutput | None = None
     final: FinalAudit | None = None
     audit: AuditOutput | None = None
+    reconnection: Reconnection | None = None
+    kept: KeptProof | None = None  # a re-gate's kept proof (see `KeptProof`)
+    proof_kept: bool = False  # the obligations are a kept proof, not proved in this gating

@@ -5,7 +5,9 @@ Pure: records in, records out. Each reset rewinds a result's working state to th
 
 - `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
 - `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
-  cleared; stage drafted, so the next action is the gate.
+  cleared; stage drafted, so the next action is the gate. A proved result's fingerprint and
+  proofs are kept aside (`KeptProof`): if the gate passes the same statement again, the gate
+  step takes them back instead of proving it again, and the audit rebuilds them (issue #14).
 - `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
   skeletons (no proof, no attempts); suspicion, ruling, review, counterexample, final check and
   audit cleared; stage gated, so the next action is the first obligation.
@@ -26,7 +28,7 @@ from paperlint.engine.check import initial_record, is_verdict_bearing
 from paperlint.engine.workspace import safe_name
 from paperlint.preflight.model import Inventory
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage
-from paperlint.records.work import Obligation, ResultWork
+from paperlint.records.work import KeptProof, Obligation, ResultWork
 from paperlint.revise.changes import Reset, ResetAction
 from paperlint.revise.match import Match, find_quote
 
@@ -117,7 +119,9 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
     if action == "re-draft":
         new_work, stage = ResultWork(), Stage.PENDING
     elif action == "re-gate":
-        new_work = ResultWork(plan=work.plan, draft=work.draft, draft_rounds=work.draft_rounds)
+        new_work = ResultWork(
+            plan=work.plan, draft=work.draft, draft_rounds=work.draft_rounds, kept=kept_proof(work)
+        )
         stage = Stage.DRAFTED
     else:
         new_work = ResultWork(
@@ -147,6 +151,15 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
             "notes": [],
         }
     ).with_work(new_work)
+
+
+def kept_proof(work: ResultWork) -> KeptProof | None:
+    """The gated fingerprint and proofs of a fully proved result (or what an earlier re-gate
+    kept, if it was not used yet), for a re-gate to take back."""
+    proved = bool(work.obligations) and all(o.status == "proved" for o in work.obligations)
+    if work.fingerprint is not None and proved:
+        return KeptProof(fingerprint=work.fingerprint, obligations=list(work.obligations))
+    return work.kept
 
 
 def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:

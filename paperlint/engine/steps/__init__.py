@@ -26,7 +26,16 @@ Edge failures (no model, an invalid answer, no Lean) are handled once, by the sh
 
 from __future__ import annotations
 
-from paperlint.engine.steps import audit, check_issue, draft, gate, plan, prove, review_issue
+from paperlint.engine.steps import (
+    audit,
+    check_issue,
+    draft,
+    gate,
+    plan,
+    prove,
+    reconnect,
+    review_issue,
+)
 from paperlint.engine.steps.base import AnyStep, Failed, Given, Step, StepOutcome, View
 
 REGISTRY: dict[str, AnyStep] = {
@@ -39,6 +48,7 @@ REGISTRY: dict[str, AnyStep] = {
         review_issue.STEP,
         prove.STEP,
         audit.STEP,
+        reconnect.STEP,
     )
 }
 

@@ -36,7 +36,7 @@ from paperlint.records.results import (
     to_condition,
 )
 from paperlint.records.store import write_text_atomic
-from paperlint.records.work import FinalAudit
+from paperlint.records.work import FinalAudit, Obligation
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,11 @@ def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> Result
     )
     new = evolve(new, evidence=evidence, stage=Stage.AUDITED)
     problems = audit_problems(outcome)
+    if problems and record.work.proof_kept and not final.clean:
+        # A kept proof (a re-gate with the same statement) that no longer builds in the new
+        # context is proved again, not failed: it was never proved in this context.
+        fresh = [Obligation(id=o.id, skeleton=o.skeleton) for o in record.work.obligations]
+        return reopen(record, obligations=fresh, proof_kept=False)
     if problems:
         return unfinished(new, UnfinishedReason.AUDIT_FAILED, problems, stage=Stage.DONE)
     drafted = record.work.draft.conditions if record.work.draft else []

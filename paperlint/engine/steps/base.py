@@ -80,6 +80,10 @@ class Step(Generic[In, Out]):
     inputs: Callable[[ResultRecord, View], In]
     run: Callable[[EngineContext, ResultRecord, In], Out]
     apply: Callable[[ResultRecord, Out, Policy], ResultRecord]
+    # A step that revisits a settled result because of other records (a reconnection reads
+    # the predecessors' verdicts): `revisit(record, results, policy)`, pure, asked by `plan`
+    # for results that `ready` no longer concerns (done, not open).
+    revisit: Callable[[ResultRecord, Results, Policy], Action | None] | None = None
 
 
 AnyStep = Step[Any, Any]

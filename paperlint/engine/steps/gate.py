@@ -222,11 +222,15 @@ def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultR
     gates = [*record.work.gates, gate]
     evidence = evolve(record.evidence, gate=outcome.record)
     if gate.decision == "PASS" and outcome.fingerprint:
+        obligations = _obligations_of(record)
+        kept = _kept_proof(record, outcome.fingerprint, obligations)
         new = reopen(
             record,
             gates=gates,
             fingerprint=outcome.fingerprint,
-            obligations=_obligations_of(record),
+            obligations=kept or obligations,
+            kept=None,
+            proof_kept=kept is not None,
         )
         evidence = evolve(evidence, statement_fingerprint=outcome.fingerprint)
         statement_only = not record.verdict_bearing
@@ -245,6 +249,19 @@ def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultR
             new, UnfinishedReason.STATEMENT_NOT_APPROVED, reasons[:400], stage=Stage.DONE
         )
     return new
+
+
+def _kept_proof(
+    record: ResultRecord, fingerprint: str, obligations: list[Obligation]
+) -> list[Obligation] | None:
+    """A re-gate's kept proof, when the gate passed the same statement with the same steps
+    (`revise.apply.rewind`): proved again it would be the same proof (issue #14)."""
+    kept = record.work.kept
+    if kept is None or kept.fingerprint != fingerprint:
+        return None
+    if [(o.id, o.skeleton) for o in kept.obligations] != [(o.id, o.skeleton) for o in obligations]:
+        return None
+    return list(kept.obligations)
 
 
 def _obligations_of(record: ResultRecord) -> list[Obligation]:

@@ -1,0 +1,213 @@
+"""reconnect — a result proved with a predecessor's clause as a parameter (condition kind iii)
+is revisited once that predecessor is verified unconditionally (issue #14).
+
+The engine, not a model, composes one declaration: the gated statement without the clause's
+hypothesis, proved by applying the conditional theorem to the predecessor's theorem
+(`compose.discharge_declaration`). The verifier checks it on the result's context, then a cold
+build of a self-contained module checks it again with `#print axioms` and the hygiene scan.
+Only if all of that passes does `apply` drop the discharged conditions (unconditional when none
+is left); otherwise the result stays conditional and its notes say why (a clause that is not
+the predecessor's statement is a type mismatch Lean reports).
+
+Why the case arises: `plan` orders results by dependency, so a successor normally waits. It
+proceeds on a clause when the predecessor ended without a verdict that a dependent can use
+(unfinished, an issue) and is verified later: after the convergence review re-gates it
+(`engine/converge.py`; fixtures/reconnect), after `paperlint revise`, or after a resume.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from paperlint.domain import STANDARD_AXIOMS, ConditionKind
+from paperlint.engine import ports
+from paperlint.engine.actions import Action, ActionKind
+from paperlint.engine.context import EngineContext
+from paperlint.engine.policy import Policy
+from paperlint.engine.steps.base import Step, StepOutcome, View, evolve
+from paperlint.engine.steps.effects import LeanUnavailable, base_context, lean, sha, write_json
+from paperlint.lean.compose import context_for, discharge_declaration, module_text
+from paperlint.lean.verifier import LeanContext
+from paperlint.records.layout import safe_name
+from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
+from paperlint.records.store import write_text_atomic
+from paperlint.records.work import Discharge, Reconnection
+
+SUFFIX = "_reconnected"  # the composed declaration's name: the theorem's, with this suffix
+NOTE = "reconnected: "
+NOT_MADE = "reconnection not made: "
+
+
+def due(record: ResultRecord, results: Results) -> list[Discharge]:
+    """The gated clause hypotheses whose predecessor is now verified unconditionally (pure)."""
+    draft = record.work.draft
+    if draft is None or record.work.final is None:
+        return []
+    out = []
+    for condition in draft.conditions:
+        if condition.kind != ConditionKind.CLAUSE_UNVERIFIED or not condition.result:
+            continue
+        pred = results.get(condition.result)
+        if pred is None or pred.verdict is not Verdict.VERIFIED_UNCONDITIONAL:
+            continue
+        name = pred.evidence.lean_name or (pred.work.draft.lean_name if pred.work.draft else "")
+        if name:
+            out.append(
+                Discharge(
+                    condition=condition.name,
+                    result=pred.id,
+                    by=name,
+                    fingerprint=pred.evidence.statement_fingerprint,
+                )
+            )
+    return out
+
+
+def revisit(record: ResultRecord, results: Results, policy: Policy) -> Action | None:
+    """A verified result with a clause its predecessor now proves, not yet tried for it."""
+    if record.stage is not Stage.DONE or record.verdict not in (
+        Verdict.VERIFIED_CONDITIONAL,
+        Verdict.VERIFIED_UNCONDITIONAL,
+    ):
+        return None
+    wanted = due(record, results)
+    last = record.work.reconnection
+    if not wanted or (last is not None and last.discharges == wanted):
+        return None
+    return Action(kind=ActionKind.RECONNECT, result=record.id)
+
+
+def ready(record: ResultRecord, policy: Policy) -> Action | None:
+    return None  # a reconnection reads the predecessors' records: see `revisit`
+
+
+@dataclass(frozen=True)
+class ReconnectInputs:
+    action: Action
+    discharges: tuple[Discharge, ...]
+    gated: str  # the gated statement of the conditional theorem
+    name: str  # the conditional theorem's Lean name
+    context: LeanContext  # the result's context with its own proofs: where the discharge is checked
+    module: str  # the composed module's file, workspace-relative
+
+
+class ReconnectOutcome(StepOutcome):
+    reconnection: Reconnection
+    hashes: dict[str, str] = {}
+
+
+def inputs(record: ResultRecord, view: View) -> ReconnectInputs:
+    ctx, draft = view.ctx, record.work.draft
+    if draft is None:
+        raise ValueError(f"{record.id}: a reconnection needs a draft")  # revisit never asks
+    base = base_context(ctx, view.results, record)
+    proofs = [o.proof for o in record.work.obligations if o.proof]
+    own = PurePosixPath(ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"))
+    return ReconnectInputs(
+        view.action,
+        tuple(due(record, view.results)),
+        draft.statement,
+        draft.lean_name,
+        context_for(ctx.settings.header, [*base.accepted, *proofs]),
+        str(own.with_name(own.stem + "_reconnect.lean")),
+    )
+
+
+def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> ReconnectOutcome:
+    new_name = given.name + SUFFIX
+    folder = ctx.ws.audit_dir(record.id)
+    found = Reconnection(
+        discharges=list(given.discharges),
+        name=new_name,
+        accepted=False,
+        record=ctx.ws.rel(folder / "reconnect.json"),
+    )
+    composed = discharge_declaration(
+        given.gated,
+        name=given.name,
+        new_name=new_name,
+        by={d.condition: d.by for d in given.discharges},
+    )
+    hashes: dict[str, str] = {}
+    if composed.text is None:
+        found = evolve(found, detail=composed.why)
+    else:
+        try:
+            found, hashes = _check(ctx, given, composed.text, found)
+        except LeanUnavailable as exc:  # no evidence either way: the verdict stands as it is
+            found = evolve(found, detail=f"Lean did not answer: {exc}")
+    path = write_json(
+        ctx, folder / "reconnect.json", {"schema": "paperlint.reconnect/1", **found.model_dump()}
+    )
+    hashes[path] = sha(ctx.ws.root / path)
+    return ReconnectOutcome(action=given.action, reconnection=found, hashes=hashes)
+
+
+def _check(
+    ctx: EngineContext, given: ReconnectInputs, text: str, found: Reconnection
+) -> tuple[Reconnection, dict[str, str]]:
+    """The warm check, then the cold build with axioms and the hygiene scan (effects)."""
+    timeout = ctx.settings.lean_timeout_s
+    warm = ctx.verifier.check(given.context, text, timeout_s=timeout)
+    lean(ctx, given.action, "reconnect", warm)
+    if not warm.accepted:
+        why = f"Lean rejected the discharge: {ports.feedback(text, warm)}"
+        return evolve(found, detail=why), {}
+    path = ctx.ws.root / given.module
+    write_text_atomic(path, module_text(given.context, text))
+    final = ctx.verifier.final_check(path, [found.name], timeout_s=ctx.settings.final_timeout_s)
+    record = write_json(
+        ctx,
+        ctx.ws.audit_dir(given.action.result) / "reconnect-check.json",
+        {"schema": "paperlint.final-check/1", **final.model_dump(mode="json")},
+    )
+    axioms = final.axioms.get(found.name)
+    findings = ports.scan(path, ctx.ws.root)
+    problems = [
+        *([] if final.clean else [f"final build not clean: {'; '.join(final.errors[:2])}"]),
+        *([] if axioms is not None and set(axioms) <= STANDARD_AXIOMS else [f"axioms {axioms}"]),
+        *(f"hygiene: {f}" for f in findings[:2]),
+    ]
+    checked = evolve(
+        found,
+        accepted=not problems,
+        file=ctx.ws.rel(path),
+        final_check=record,
+        axioms=list(axioms) if axioms is not None else None,
+        detail="; ".join(problems),
+    )
+    return checked, {ctx.ws.rel(path): sha(path), record: sha(ctx.ws.root / record)}
+
+
+def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> ResultRecord:
+    """Upgrade only through the accepted Lean evidence; otherwise stay as verified, with why."""
+    found = outcome.reconnection
+    notes = [n for n in record.notes if not n.startswith((NOTE, NOT_MADE))]
+    new = evolve(record, work=evolve(record.work, reconnection=found))
+    if not found.accepted:
+        return evolve(new, notes=[*notes, NOT_MADE + found.detail[:400]])
+    gone = {d.condition for d in found.discharges}
+    drafted = record.work.draft.conditions if record.work.draft else []
+    remaining = [to_condition(c) for c in drafted if c.name not in gone]
+    verdict = Verdict.VERIFIED_CONDITIONAL if remaining else Verdict.VERIFIED_UNCONDITIONAL
+    what = ", ".join(f"{d.condition} by {d.by} ({d.result})" for d in found.discharges)
+    evidence = evolve(record.evidence, hashes={**record.evidence.hashes, **outcome.hashes})
+    return evolve(
+        new,
+        verdict=verdict,
+        conditions=remaining,
+        evidence=evidence,
+        notes=[*notes, f"{NOTE}{what}, in Lean: {found.file} ({found.record})"],
+    )
+
+
+STEP = Step(
+    kind=ActionKind.RECONNECT,
+    role=None,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
+    revisit=revisit,
+)
