@@ -7,7 +7,7 @@ holds what `plan` needs to decide the next action, so a resume needs nothing els
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -73,6 +73,9 @@ class Discharge(_Record):
     result: str  # the predecessor's result id
     by: str  # the predecessor's Lean theorem
     fingerprint: str | None = None  # the predecessor's statement fingerprint when it was tried
+
+
+RECONNECT_SCHEMA: Final = "paperlint.reconnect/1"  # audits/<id>/reconnect.json
 
 
 class Reconnection(_Record):

@@ -15,14 +15,19 @@ from paperlint.validate.model import Check, Finding
 
 
 def condition_findings(
-    ctx: Context, record: ResultRecord, binders: list[leanfile.Binder], path: str
+    ctx: Context,
+    record: ResultRecord,
+    binders: list[leanfile.Binder],
+    path: str,
+    discharged: frozenset[str] | set[str] = frozenset(),
 ) -> list[Finding]:
+    """`discharged`: the hypotheses a reconnection re-derived in Lean (`reconnect_rules`);
+    they are binders of the conditional theorem, no longer conditions of the verdict."""
     found: list[Finding] = []
-    listed = {c.name for c in record.conditions}
+    listed = {c.name for c in record.conditions} | set(discharged)
     draft = record.work.draft
-    if record.verdict is Verdict.VERIFIED_UNCONDITIONAL and (
-        record.conditions or (draft is not None and draft.conditions)
-    ):
+    gated = [c for c in draft.conditions if c.name not in discharged] if draft else []
+    if record.verdict is Verdict.VERIFIED_UNCONDITIONAL and (record.conditions or gated):
         message = "an unconditional verdict with conditions (listed or in the gated draft)"
         found.append(ctx.at(record, Check.UNCONDITIONAL_HAS_CONDITIONS, message))
     if record.verdict is Verdict.VERIFIED_CONDITIONAL and not record.conditions:

@@ -82,6 +82,8 @@ class Check(StrEnum):
     CONDITIONS_MISMATCH = "conditions-mismatch"  # results.json vs the gated draft's conditions
     HIDDEN_HYPOTHESIS = "hidden-hypothesis"  # a condition-shaped binder that is not listed
     CONTRADICTORY_HYPOTHESES = "contradictory-hypotheses"  # e.g. `x < 0` and `0 < x`
+    # a reconnection (issue #14) that does not re-derive: it discharges nothing
+    DISCHARGE_INVALID = "discharge-invalid"
     # Issues.
     ISSUE_MISSING = "issue-missing"
     ISSUE_QUOTE = "issue-quote"  # the quote is not verbatim in the kept source at that line

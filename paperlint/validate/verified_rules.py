@@ -19,6 +19,7 @@ from paperlint.validate.condition_rules import condition_findings
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.model import Check, Finding
+from paperlint.validate.reconnect_rules import reconnection_findings
 from paperlint.validate.reconstruct import proof_module, rebuilt_findings
 
 _SKELETON_RULES = {
@@ -34,12 +35,14 @@ _SKELETON_RULES = {
 
 def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     found, gated = gate_findings(ctx, record)
+    discharge, discharged = reconnection_findings(ctx, record)
+    found.extend(discharge)
     lean_file = record.evidence.lean_file
     text = ctx.snap.text(lean_file)
     if lean_file is None or text is None:
         found.append(ctx.at(record, Check.LEAN_FILE_MISSING, f"no Lean file at {lean_file}"))
     else:
-        found.extend(lean_file_findings(ctx, record, lean_file, text, gated))
+        found.extend(lean_file_findings(ctx, record, lean_file, text, gated, discharged))
         found.extend(rebuilt_findings(ctx, record, lean_file, proof_module(ctx, record)))
     found.extend(final_check_findings(ctx, record, lean_file))
     found.extend(audit_findings(ctx, record))
@@ -72,8 +75,15 @@ def engine_audit_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
 
 
 def lean_file_findings(
-    ctx: Context, record: ResultRecord, path: str, text: str, gated: str | None
+    ctx: Context,
+    record: ResultRecord,
+    path: str,
+    text: str,
+    gated: str | None,
+    discharged: frozenset[str] | set[str] = frozenset(),
 ) -> list[Finding]:
+    """The Lean file against the gated records; `discharged`: hypotheses a reconnection that
+    re-derives has discharged (`reconnect_rules`), no longer conditions of the verdict."""
     name = record.evidence.lean_name or (record.work.draft.lean_name if record.work.draft else "")
     found = [_hygiene(ctx, record, f) for f in leanfile.hygiene_findings(path, ctx.snap.files)]
     for item in leanfile.skeleton_findings(ctx.header, text, ctx.gated, file=path):
@@ -103,8 +113,8 @@ def lean_file_findings(
         found.append(ctx.about(record, path, Check.STATEMENT_CHANGED, message, line))
     for problem in leanfile.contradictions(binders):
         found.append(ctx.about(record, path, Check.CONTRADICTORY_HYPOTHESES, problem, line))
-    found.extend(condition_findings(ctx, record, binders, path))
-    found.extend(_draft_condition_findings(ctx, record))
+    found.extend(condition_findings(ctx, record, binders, path, discharged))
+    found.extend(_draft_condition_findings(ctx, record, discharged))
     return found
 
 
@@ -113,12 +123,16 @@ def _hygiene(ctx: Context, record: ResultRecord, item: Any) -> Finding:
     return ctx.about(record, item.file, Check.HYGIENE, message, item.line)
 
 
-def _draft_condition_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
-    """results.json's conditions are exactly the gated draft's (none may be dropped)."""
+def _draft_condition_findings(
+    ctx: Context, record: ResultRecord, discharged: frozenset[str] | set[str]
+) -> list[Finding]:
+    """results.json's conditions are exactly the gated draft's (none may be dropped), less
+    those a reconnection discharged in Lean."""
     draft = record.work.draft
     if draft is None:
         return []
-    expected = [to_condition(c).model_dump(mode="json") for c in draft.conditions]
+    kept = [c for c in draft.conditions if c.name not in discharged]
+    expected = [to_condition(c).model_dump(mode="json") for c in kept]
     listed = [c.model_dump(mode="json") for c in record.conditions]
     if expected == listed:
         return []

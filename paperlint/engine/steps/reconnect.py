@@ -32,7 +32,7 @@ from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
 from paperlint.records.store import write_text_atomic
-from paperlint.records.work import Discharge, Reconnection
+from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
 
 SUFFIX = "_reconnected"  # the composed declaration's name: the theorem's, with this suffix
 NOTE = "reconnected: "
@@ -137,9 +137,8 @@ def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> Rec
             found, hashes = _check(ctx, given, composed.text, found)
         except LeanUnavailable as exc:  # no evidence either way: the verdict stands as it is
             found = evolve(found, detail=f"Lean did not answer: {exc}")
-    path = write_json(
-        ctx, folder / "reconnect.json", {"schema": "paperlint.reconnect/1", **found.model_dump()}
-    )
+    data = {"schema": RECONNECT_SCHEMA, **found.model_dump(mode="json")}
+    path = write_json(ctx, folder / "reconnect.json", data)
     hashes[path] = sha(ctx.ws.root / path)
     return ReconnectOutcome(action=given.action, reconnection=found, hashes=hashes)
 
