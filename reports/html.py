@@ -239,6 +239,8 @@ def _result(
         "issue": _issue(view),
         "counterexample": view.counterexample,
         "faithfulness": list(view.faithfulness),
+        "reconnection": list(view.reconnection),
+        "reconnected_lean": view.reconnected_lean,
         "library": list(view.library),
         "strategy": view.strategy,
         "unfinished": unfinished,

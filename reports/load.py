@@ -63,6 +63,9 @@ class ResultView:
     faithfulness: tuple[str, ...] = ()  # lines from audits/<id>/faithfulness.json (#15)
     library: tuple[str, ...] = ()  # promoted library lemmas the accepted file uses (#19)
     strategy: str | None = None  # the strategy chosen for it at the check's start (#19)
+    # a condition discharged by its predecessor's theorem in Lean (#14): what, and the Lean
+    reconnection: tuple[str, ...] = ()
+    reconnected_lean: str | None = None
 
     @property
     def id(self) -> str:
@@ -411,7 +414,35 @@ def _view(
             if isinstance(item, dict)
         ),
         faithfulness=_faithfulness(workspace, record),
+        **_reconnection(workspace, record),
     )
+
+
+def _reconnection(workspace: Path, record: ResultRecord) -> dict[str, Any]:
+    """The accepted reconnection of a verified result, from its record file (issue #14)."""
+    from paperlint.records.layout import safe_name
+    from paperlint.records.work import Reconnection
+
+    path = workspace / "audits" / safe_name(record.id) / "reconnect.json"
+    if record.verdict not in (Verdict.VERIFIED_CONDITIONAL, Verdict.VERIFIED_UNCONDITIONAL):
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data.pop("schema", None)
+        found = Reconnection.model_validate(data)
+    except (OSError, ValueError):
+        return {}
+    if not found.accepted or found.file is None:
+        return {}
+    lines = tuple(
+        f"{d.condition} (a clause of {d.result}) discharged by its theorem {d.by}"
+        for d in found.discharges
+    )
+    lines += (f"checked by the verifier and a cold build: {found.final_check}",)
+    text = (workspace / found.file).read_text(encoding="utf-8", errors="replace")
+    start = text.rfind(f"theorem {found.name}")  # the module's last declaration
+    lean = text[start:].rstrip() if start >= 0 else None
+    return {"reconnection": lines, "reconnected_lean": lean}
 
 
 def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:

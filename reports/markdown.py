@@ -138,6 +138,11 @@ def result_lines(
     statement = view.source.statement if view.source else "(not in the inventory)"
     lines += [md.block(statement, "latex"), ""]
     lines += _lean_lines(view)
+    if view.reconnection:
+        lines += ["Reconnection (a clause discharged in Lean):", ""]
+        lines += [f"- {md.inline(line)}" for line in view.reconnection] + [""]
+        if view.reconnected_lean:
+            lines += [md.block(view.reconnected_lean, "lean"), ""]
     if view.faithfulness:
         lines += ["Faithfulness evidence:", ""]
         lines += [f"- {md.inline(line)}" for line in view.faithfulness] + [""]
