@@ -38,6 +38,7 @@ from paperlint.engine.steps.draft import DraftOutcome
 from paperlint.engine.steps.gate import GateOutcome, Vacuity
 from paperlint.engine.steps.plan import PlanOutcome
 from paperlint.engine.steps.prove import ProveOutcome
+from paperlint.engine.steps.reconnect import ReconnectOutcome
 from paperlint.engine.steps.review_issue import ReviewOutcome
 from paperlint.records.results import (
     Condition,
@@ -55,9 +56,12 @@ from paperlint.records.results import (
 )
 from paperlint.records.work import (
     CounterexampleCheck,
+    Discharge,
     FailedProof,
     FinalAudit,
+    KeptProof,
     Obligation,
+    Reconnection,
     ResultWork,
     Suspicion,
 )
@@ -912,6 +916,180 @@ AUDIT_CASES = [
 
 @pytest.mark.parametrize("case", AUDIT_CASES, ids=_ids(AUDIT_CASES))
 def test_audit(case):
+    _run(case)
+
+
+# --- a re-gate with the same statement keeps its proof (issue #14) -----------------------------
+
+_KEPT = KeptProof(fingerprint="sha256:f", obligations=_PROVED)
+_REGATED = with_work(_DRAFTED, kept=_KEPT)
+_GATED_AGAIN = evolve(
+    with_work(_REGATED, gates=[PASS], fingerprint="sha256:f", kept=None),
+    stage=Stage.GATED,
+    evidence=Evidence(gate=GATE_RECORD, statement_fingerprint="sha256:f"),
+)
+KEPT_CASES = [
+    Case(
+        "the gate passes the same fingerprint: the kept proofs stand, nothing to prove",
+        _REGATED,
+        _gated(PASS, "sha256:f"),
+        with_work(_GATED_AGAIN, obligations=_PROVED, proof_kept=True),
+    ),
+    Case(
+        "the gate passes another statement: the kept proofs are dropped, obligations open",
+        _REGATED,
+        _gated(PASS, "sha256:other"),
+        evolve(
+            with_work(_GATED_AGAIN, fingerprint="sha256:other", obligations=OBLIGATIONS),
+            evidence=Evidence(gate=GATE_RECORD, statement_fingerprint="sha256:other"),
+        ),
+    ),
+    Case(
+        "the same fingerprint with other steps: not the same proof, obligations open",
+        with_work(_REGATED, kept=evolve(_KEPT, obligations=_PROVED[1:])),
+        _gated(PASS, "sha256:f"),
+        with_work(_GATED_AGAIN, obligations=OBLIGATIONS),
+    ),
+    Case(
+        "a kept proof that no longer builds in the new context is proved again, not failed",
+        with_work(_AUDITING, proof_kept=True),
+        _audited(_UNCLEAN),
+        with_work(_AUDITING, obligations=OBLIGATIONS, proof_kept=False),
+    ),
+    Case(
+        "a kept proof the auditor fails is a failed audit, as any proof",
+        with_work(_AUDITING, proof_kept=True),
+        _audited(audit=_FAILED_AUDIT),
+        with_work(
+            _audit_failed(_audited(audit=_FAILED_AUDIT), "final audit did not pass: skips step s1"),
+            proof_kept=True,
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", KEPT_CASES, ids=_ids(KEPT_CASES))
+def test_kept_proof(case):
+    _run(case)
+
+
+# --- reconnect (issue #14) ----------------------------------------------------------------------
+
+CLAUSE = DraftCondition(
+    name="h_clause_b",
+    lean_type="∀ y : ℕ, y = y",
+    kind=ConditionKind.CLAUSE_UNVERIFIED,
+    result="lem:b",
+    used_by="s1",
+)
+_CLAUSE_CONDITION = Condition(
+    name="h_clause_b",
+    lean_type="∀ y : ℕ, y = y",
+    kind=ConditionKind.CLAUSE_UNVERIFIED,
+    source=ConditionSource(result="lem:b"),
+    used_by="s1",
+)
+_CITED_CONDITION = Condition(
+    name="h_cite",
+    lean_type="True",
+    kind=ConditionKind.CITED,
+    source=ConditionSource(key="k", locator="Theorem 2"),
+)
+_ON_CLAUSE = evolve(
+    with_work(_AUDITING, draft=evolve(DRAFT, conditions=[CLAUSE]), final=CLEAN, audit=PASSED),
+    stage=Stage.DONE,
+    verdict=Verdict.VERIFIED_CONDITIONAL,
+    conditions=[_CLAUSE_CONDITION],
+    evidence=_audit_evidence(CLEAN),
+)
+_ON_BOTH = evolve(
+    with_work(_ON_CLAUSE, draft=evolve(DRAFT, conditions=[CONDITION, CLAUSE])),
+    conditions=[_CITED_CONDITION, _CLAUSE_CONDITION],
+)
+_DISCHARGE = Discharge(condition="h_clause_b", result="lem:b", by="lem_b", fingerprint="sha256:b")
+_RECONNECT_FILE = "lean/Paper/T_reconnect.lean"
+_RECONNECTED = Reconnection(
+    discharges=[_DISCHARGE],
+    name="t_reconnected",
+    accepted=True,
+    file=_RECONNECT_FILE,
+    final_check="audits/lem_a/reconnect-check.json",
+    axioms=["propext"],
+    record="audits/lem_a/reconnect.json",
+)
+_RECONNECT_HASHES = {_RECONNECT_FILE: "ee", "audits/lem_a/reconnect.json": "ff"}
+_NOTE = (
+    "reconnected: h_clause_b by lem_b (lem:b), in Lean: "
+    "lean/Paper/T_reconnect.lean (audits/lem_a/reconnect.json)"
+)
+_MISMATCH = "Lean rejected the discharge: type mismatch: lem_b has type ∀ y : ℕ, 0 ≤ y"
+
+
+def _reconnected(found: Reconnection = _RECONNECTED) -> ReconnectOutcome:
+    hashes = _RECONNECT_HASHES if found.accepted else {"audits/lem_a/reconnect.json": "ff"}
+    return ReconnectOutcome(action=action(ActionKind.RECONNECT), reconnection=found, hashes=hashes)
+
+
+def _upgraded(before: ResultRecord, verdict: Verdict, conditions: list[Condition]) -> ResultRecord:
+    hashes = {**before.evidence.hashes, **_RECONNECT_HASHES}
+    return evolve(
+        with_work(before, reconnection=_RECONNECTED),
+        verdict=verdict,
+        conditions=conditions,
+        evidence=evolve(before.evidence, hashes=hashes),
+        notes=[*before.notes, _NOTE],
+    )
+
+
+_REJECTED = evolve(_RECONNECTED, accepted=False, detail=_MISMATCH, file=None, final_check=None)
+RECONNECT_CASES = [
+    Case(
+        "the discharge passes Lean: the clause is gone, verified unconditionally",
+        _ON_CLAUSE,
+        _reconnected(),
+        _upgraded(_ON_CLAUSE, Verdict.VERIFIED_UNCONDITIONAL, []),
+    ),
+    Case(
+        "another condition remains: still conditional, on that one only",
+        _ON_BOTH,
+        _reconnected(),
+        _upgraded(_ON_BOTH, Verdict.VERIFIED_CONDITIONAL, [_CITED_CONDITION]),
+    ),
+    Case(
+        "the clause does not match the predecessor: stays conditional, Lean's reason noted",
+        _ON_CLAUSE,
+        _reconnected(_REJECTED),
+        evolve(
+            with_work(_ON_CLAUSE, reconnection=_REJECTED),
+            notes=["reconnection not made: " + _MISMATCH],
+        ),
+    ),
+    Case(
+        "Lean accepted the warm check but the cold build failed: stays conditional",
+        _ON_CLAUSE,
+        _reconnected(evolve(_REJECTED, detail="final build not clean: unknown constant")),
+        evolve(
+            with_work(
+                _ON_CLAUSE,
+                reconnection=evolve(_REJECTED, detail="final build not clean: unknown constant"),
+            ),
+            notes=["reconnection not made: final build not clean: unknown constant"],
+        ),
+    ),
+    Case(
+        "a later success replaces the earlier note",
+        evolve(_ON_CLAUSE, notes=["re-gated", "reconnection not made: " + _MISMATCH]),
+        _reconnected(),
+        evolve(
+            _upgraded(_ON_CLAUSE, Verdict.VERIFIED_UNCONDITIONAL, []),
+            notes=["re-gated", _NOTE],
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", RECONNECT_CASES, ids=_ids(RECONNECT_CASES))
+def test_reconnect(case):
     _run(case)
 
 
