@@ -145,7 +145,7 @@ def review(
 
 def rewound(results: Results, state: ConvergenceState) -> Results:
     """The records with the flagged results re-drafted and their dependents re-gated (pure)."""
-    from paperlint.revise.apply import rewind
+    from paperlint.revise.apply import regated
 
     if state.combined is None:
         return results
@@ -156,7 +156,7 @@ def rewound(results: Results, state: ConvergenceState) -> Results:
     records = []
     for record in results.results:
         if record.id in regate:
-            record = rewind(record, "re-gate")
+            record = regated(record, "re-gate")
             record = record.model_copy(update={"notes": [MARK]}).with_work(record.work)
             if record.id in reasons:
                 feedback = "convergence review: " + "; ".join(reasons[record.id])

@@ -5,9 +5,11 @@ Pure: records in, records out. Each reset rewinds a result's working state to th
 
 - `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
 - `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
-  cleared; stage drafted, so the next action is the gate. A proved result's fingerprint and
-  proofs are kept aside (`KeptProof`): if the gate passes the same statement again, the gate
-  step takes them back instead of proving it again, and the audit rebuilds them (issue #14).
+  cleared; stage drafted, so the next action is the gate. `regated` (the convergence
+  review's re-gate) also keeps a proved result's fingerprint and proofs aside (`KeptProof`):
+  if the gate passes the same statement again, the gate step takes them back instead of
+  proving it again, and the audit rebuilds them (issue #14). A revision does not use it yet:
+  its call estimate (`revise.changes`) counts a re-gated result as proved again.
 - `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
   skeletons (no proof, no attempts); suspicion, ruling, review, counterexample, final check and
   audit cleared; stage gated, so the next action is the first obligation.
@@ -119,9 +121,7 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
     if action == "re-draft":
         new_work, stage = ResultWork(), Stage.PENDING
     elif action == "re-gate":
-        new_work = ResultWork(
-            plan=work.plan, draft=work.draft, draft_rounds=work.draft_rounds, kept=kept_proof(work)
-        )
+        new_work = ResultWork(plan=work.plan, draft=work.draft, draft_rounds=work.draft_rounds)
         stage = Stage.DRAFTED
     else:
         new_work = ResultWork(
@@ -151,6 +151,14 @@ def rewind(record: ResultRecord, action: ResetAction) -> ResultRecord:
             "notes": [],
         }
     ).with_work(new_work)
+
+
+def regated(record: ResultRecord, action: ResetAction) -> ResultRecord:
+    """`rewind`, with a re-gated result's proof kept aside for the gate (`kept_proof`)."""
+    new = rewind(record, action)
+    if action != "re-gate":
+        return new
+    return new.with_work(new.work.model_copy(update={"kept": kept_proof(record.work)}))
 
 
 def kept_proof(work: ResultWork) -> KeptProof | None:

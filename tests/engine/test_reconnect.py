@@ -237,3 +237,20 @@ def test_a_resume_of_the_finished_example_does_not_reconnect_again(checked):
     assert run(["resume", str(checked)]) == 0
     after = _events(checked)[before:]
     assert not [e for e in after if e["type"] in ("model_call", "lean_check")]
+
+
+# --- a re-gate keeps a proved result's proof aside -----------------------------------------------
+
+
+def test_a_regate_keeps_a_proved_results_proof_aside_and_a_redraft_does_not():
+    from paperlint.records.work import KeptProof, Obligation
+    from paperlint.revise.apply import regated
+
+    proved = [Obligation(id="main", skeleton="sk", status="proved", proof="p", attempts=1)]
+    done = _successor(obligations=proved)
+    again = regated(done, "re-gate")
+    assert again.work.kept == KeptProof(fingerprint="sha256:b", obligations=proved)
+    assert again.work.obligations == [] and again.work.fingerprint is None
+    assert regated(done, "re-draft").work.kept is None
+    unproved = _successor(obligations=[Obligation(id="main", skeleton="sk", status="failed")])
+    assert regated(unproved, "re-gate").work.kept is None
