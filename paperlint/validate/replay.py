@@ -296,7 +296,11 @@ def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
     """The files whose Lean build backs the verdict, with the names whose axioms matter."""
     name = record.evidence.lean_name or ""
     if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
-        return [(record.evidence.lean_file or "", (name,))]
+        jobs = [(record.evidence.lean_file or "", (name,))]
+        found = record.work.reconnection  # a clause discharged in Lean (issue #14)
+        if found is not None and found.accepted and found.file:
+            jobs.append((found.file, (found.name,)))
+        return jobs
     issue = record.issue
     if record.verdict is Verdict.ISSUE and issue and issue.class_ is IssueClass.ERROR:
         return [(issue.evidence.counterexample or "", (f"{name}_counterexample",))]
