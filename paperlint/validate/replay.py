@@ -296,7 +296,7 @@ def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
     """The files whose Lean build backs the verdict, with the names whose axioms matter."""
     name = record.evidence.lean_name or ""
     if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
-        jobs = [(record.evidence.lean_file or "", (name,))]
+        jobs: list[tuple[str, tuple[str, ...]]] = [(record.evidence.lean_file or "", (name,))]
         found = record.work.reconnection  # a clause discharged in Lean (issue #14)
         if found is not None and found.accepted and found.file:
             jobs.append((found.file, (found.name,)))
