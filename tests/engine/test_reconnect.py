@@ -254,3 +254,65 @@ def test_a_regate_keeps_a_proved_results_proof_aside_and_a_redraft_does_not():
     assert regated(done, "re-draft").work.kept is None
     unproved = _successor(obligations=[Obligation(id="main", skeleton="sk", status="failed")])
     assert regated(unproved, "re-gate").work.kept is None
+
+
+# --- a clause that is not the predecessor's statement --------------------------------------------
+
+
+def test_a_clause_the_predecessor_does_not_prove_stays_conditional_with_leans_reason(tmp_path):
+    """fixtures/reconnect with Theorem 2's clause changed to `∀ y, 0 < y ^ 2 + 1`, which is not
+    Lemma 1's statement. Lean is the hand-written stand-in of scripts/author_lean_replay.py
+    (no Lean here), told to reject the discharge with the type mismatch Lean would report."""
+    import importlib.util
+
+    from paperlint.config import Config
+    from paperlint.engine.check import CheckRequest, start_check
+
+    spec = importlib.util.spec_from_file_location(
+        "author_lean_replay", ROOT / "scripts" / "author_lean_replay.py"
+    )
+    assert spec is not None and spec.loader is not None
+    author = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(author)
+
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    lines = (FIXTURE / "replay" / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
+    changed = [
+        line.replace("∀ y : ℝ, 0 ≤ y ^ 2", "∀ y : ℝ, 0 < y ^ 2 + 1")
+        if json.loads(line)["result"] == "thm:sq-add"
+        else line
+        for line in lines
+    ]
+    (replay / "transcript.jsonl").write_text("\n".join(changed) + "\n", encoding="utf-8")
+    rules = json.loads((FIXTURE / "replay" / "lean-rules.json").read_text(encoding="utf-8"))
+    mismatch = (
+        "application type mismatch\n  thm_sq_add (h_clause_lem_sq := lem_sq)\nargument\n  lem_sq\n"
+        "has type\n  ∀ (y : ℝ), 0 ≤ y ^ 2 : Prop\nbut is expected to have type\n"
+        "  ∀ (y : ℝ), 0 < y ^ 2 + 1 : Prop"
+    )
+    rules["reject"] = {"(h_clause_lem_sq := lem_sq)": mismatch}
+    verifier = author.AuthoringVerifier(replay / "lean.jsonl", rules)
+    work = tmp_path / "ws"
+    request = CheckRequest(
+        paper=FIXTURE / "paper.tex",
+        config=Config(),
+        workdir=work,
+        replay=replay,
+        verifier=verifier,
+        report=False,
+    )
+    start_check(request)
+    record = next(
+        r
+        for r in json.loads((work / "results.json").read_text())["results"]
+        if r["id"] == "thm:sq-add"
+    )
+    assert record["verdict"] == "verified_conditional"
+    assert [c["name"] for c in record["conditions"]] == ["h_clause_lem_sq"]
+    (note,) = [n for n in record["notes"] if n.startswith("reconnection not made")]
+    assert "Lean rejected the discharge" in note and "application type mismatch" in note
+    found = json.loads((work / "audits" / "thm_sq-add" / "reconnect.json").read_text())
+    assert found["accepted"] is False and found["file"] is None
+    assert not (work / "lean" / "Paper" / "Thm_sq_add_reconnect.lean").exists()
+    assert run(["validate", str(work)]) == 0  # conditional on the clause, as the records say
