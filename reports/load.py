@@ -423,26 +423,40 @@ def _reconnection(workspace: Path, record: ResultRecord) -> dict[str, Any]:
     from paperlint.records.layout import safe_name
     from paperlint.records.work import Reconnection
 
-    path = workspace / "audits" / safe_name(record.id) / "reconnect.json"
     if record.verdict not in (Verdict.VERIFIED_CONDITIONAL, Verdict.VERIFIED_UNCONDITIONAL):
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data.pop("schema", None)
-        found = Reconnection.model_validate(data)
-    except (OSError, ValueError):
-        return {}
-    if not found.accepted or found.file is None:
+    folder = workspace / "audits" / safe_name(record.id)
+    tried = []
+    for path in folder.glob("reconnect-*.json"):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data.pop("schema", None)
+            tried.append(Reconnection.model_validate(data))
+        except (OSError, ValueError):
+            continue  # a check record (`reconnect-<n>-check.json`), or unreadable
+    accepted = sorted((r for r in tried if r.accepted), key=lambda r: _attempt(r.record))
+    found = accepted[-1] if accepted else None
+    if found is None or found.file is None:
         return {}
     lines = tuple(
         f"{d.condition} (a clause of {d.result}) discharged by its theorem {d.by}"
         for d in found.discharges
     )
     lines += (f"checked by the verifier and a cold build: {found.final_check}",)
-    text = (workspace / found.file).read_text(encoding="utf-8", errors="replace")
+    try:
+        text = (workspace / found.file).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {"reconnection": lines}
     start = text.rfind(f"theorem {found.name}")  # the module's last declaration
     lean = text[start:].rstrip() if start >= 0 else None
     return {"reconnection": lines, "reconnected_lean": lean}
+
+
+def _attempt(record_path: str) -> int:
+    """n of `audits/<id>/reconnect-<n>.json`."""
+    stem = record_path.rsplit("/", 1)[-1].removesuffix(".json")
+    tail = stem.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:

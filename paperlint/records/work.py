@@ -75,20 +75,20 @@ class Discharge(_Record):
     fingerprint: str | None = None  # the predecessor's statement fingerprint when it was tried
 
 
-RECONNECT_SCHEMA: Final = "paperlint.reconnect/1"  # audits/<id>/reconnect.json
+RECONNECT_SCHEMA: Final = "paperlint.reconnect/1"  # audits/<id>/reconnect-<n>.json
 
 
 class Reconnection(_Record):
-    """The last reconnection tried: a declaration applying the conditional theorem to the
+    """One reconnection tried: a declaration applying the conditional theorem to the
     predecessors' theorems, checked by the verifier and then by a cold final build."""
 
     discharges: list[Discharge]
     name: str  # the composed declaration's Lean name
     accepted: bool  # warm check, final build, axioms and hygiene all passed
     file: str | None = None  # the composed module, workspace-relative
-    final_check: str | None = None  # audits/<id>/reconnect-check.json
+    final_check: str | None = None  # audits/<id>/reconnect-<n>-check.json
     axioms: list[str] | None = None
-    record: str  # audits/<id>/reconnect.json
+    record: str  # audits/<id>/reconnect-<n>.json
     detail: str = ""  # why it was not accepted
 
 
@@ -114,6 +114,11 @@ class ResultWork(_Record):
     review: ReviewOutput | None = None
     final: FinalAudit | None = None
     audit: AuditOutput | None = None
-    reconnection: Reconnection | None = None
+    reconnections: list[Reconnection] = Field(default_factory=list)  # every one tried, in order
     kept: KeptProof | None = None  # a re-gate's kept proof (see `KeptProof`)
     proof_kept: bool = False  # the obligations are a kept proof, not proved in this gating
+
+    @property
+    def reconnected(self) -> Reconnection | None:
+        """The last accepted reconnection: the discharges the verdict rests on."""
+        return next((r for r in reversed(self.reconnections) if r.accepted), None)

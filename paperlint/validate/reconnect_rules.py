@@ -25,8 +25,8 @@ from paperlint.validate.reconstruct import base_context
 def reconnection_findings(ctx: Context, record: ResultRecord) -> tuple[list[Finding], set[str]]:
     """What disagrees with the record's reconnection, and the hypotheses it validly discharged
     (none when anything disagrees)."""
-    found = record.work.reconnection
-    if found is None or not found.accepted:
+    found = record.work.reconnected
+    if found is None:
         return [], set()
     problems = [
         *_record_problems(ctx, found),

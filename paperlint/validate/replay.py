@@ -297,7 +297,7 @@ def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
     name = record.evidence.lean_name or ""
     if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
         jobs: list[tuple[str, tuple[str, ...]]] = [(record.evidence.lean_file or "", (name,))]
-        found = record.work.reconnection  # a clause discharged in Lean (issue #14)
+        found = record.work.reconnected  # a clause discharged in Lean (issue #14)
         if found is not None and found.accepted and found.file:
             jobs.append((found.file, (found.name,)))
         return jobs

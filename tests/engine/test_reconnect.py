@@ -114,7 +114,7 @@ def test_a_clause_is_due_only_once_its_predecessor_is_verified_unconditionally(p
 
 
 def test_a_reconnection_tried_for_these_predecessors_is_not_tried_again():
-    tried = _successor(reconnection=TRIED)
+    tried = _successor(reconnections=[TRIED])
     pred = _predecessor(Verdict.VERIFIED_UNCONDITIONAL)
     assert reconnect.revisit(tried, _results(pred, tried), POLICY) is None
     # the predecessor's statement changed since (re-gated, revised): tried again
@@ -199,7 +199,7 @@ def test_the_re_gate_kept_the_proof_instead_of_proving_again(checked):
 
 
 def test_the_lean_evidence_of_the_discharge_is_in_the_workspace_and_the_report(checked):
-    found = json.loads((checked / "audits" / "thm_sq-add" / "reconnect.json").read_text())
+    found = json.loads((checked / "audits" / "thm_sq-add" / "reconnect-1.json").read_text())
     assert found["accepted"] is True
     assert found["discharges"][0]["by"] == "lem_sq"
     module = (checked / found["file"]).read_text()
@@ -312,7 +312,7 @@ def test_a_clause_the_predecessor_does_not_prove_stays_conditional_with_leans_re
     assert [c["name"] for c in record["conditions"]] == ["h_clause_lem_sq"]
     (note,) = [n for n in record["notes"] if n.startswith("reconnection not made")]
     assert "Lean rejected the discharge" in note and "application type mismatch" in note
-    found = json.loads((work / "audits" / "thm_sq-add" / "reconnect.json").read_text())
+    found = json.loads((work / "audits" / "thm_sq-add" / "reconnect-1.json").read_text())
     assert found["accepted"] is False and found["file"] is None
-    assert not (work / "lean" / "Paper" / "Thm_sq_add_reconnect.lean").exists()
+    assert not (work / "lean" / "Paper" / "Thm_sq_add_reconnect_1.lean").exists()
     assert run(["validate", str(work)]) == 0  # conditional on the clause, as the records say

@@ -1007,33 +1007,33 @@ _ON_BOTH = evolve(
     conditions=[_CITED_CONDITION, _CLAUSE_CONDITION],
 )
 _DISCHARGE = Discharge(condition="h_clause_b", result="lem:b", by="lem_b", fingerprint="sha256:b")
-_RECONNECT_FILE = "lean/Paper/T_reconnect.lean"
+_RECONNECT_FILE = "lean/Paper/T_reconnect_1.lean"
 _RECONNECTED = Reconnection(
     discharges=[_DISCHARGE],
     name="t_reconnected",
     accepted=True,
     file=_RECONNECT_FILE,
-    final_check="audits/lem_a/reconnect-check.json",
+    final_check="audits/lem_a/reconnect-1-check.json",
     axioms=["propext"],
-    record="audits/lem_a/reconnect.json",
+    record="audits/lem_a/reconnect-1.json",
 )
-_RECONNECT_HASHES = {_RECONNECT_FILE: "ee", "audits/lem_a/reconnect.json": "ff"}
+_RECONNECT_HASHES = {_RECONNECT_FILE: "ee", "audits/lem_a/reconnect-1.json": "ff"}
 _NOTE = (
     "reconnected: h_clause_b by lem_b (lem:b), in Lean: "
-    "lean/Paper/T_reconnect.lean (audits/lem_a/reconnect.json)"
+    "lean/Paper/T_reconnect_1.lean (audits/lem_a/reconnect-1.json)"
 )
 _MISMATCH = "Lean rejected the discharge: type mismatch: lem_b has type ∀ y : ℕ, 0 ≤ y"
 
 
 def _reconnected(found: Reconnection = _RECONNECTED) -> ReconnectOutcome:
-    hashes = _RECONNECT_HASHES if found.accepted else {"audits/lem_a/reconnect.json": "ff"}
+    hashes = _RECONNECT_HASHES if found.accepted else {found.record: "ff"}
     return ReconnectOutcome(action=action(ActionKind.RECONNECT), reconnection=found, hashes=hashes)
 
 
 def _upgraded(before: ResultRecord, verdict: Verdict, conditions: list[Condition]) -> ResultRecord:
     hashes = {**before.evidence.hashes, **_RECONNECT_HASHES}
     return evolve(
-        with_work(before, reconnection=_RECONNECTED),
+        with_work(before, reconnections=[*before.work.reconnections, _RECONNECTED]),
         verdict=verdict,
         conditions=conditions,
         evidence=evolve(before.evidence, hashes=hashes),
@@ -1060,7 +1060,7 @@ RECONNECT_CASES = [
         _ON_CLAUSE,
         _reconnected(_REJECTED),
         evolve(
-            with_work(_ON_CLAUSE, reconnection=_REJECTED),
+            with_work(_ON_CLAUSE, reconnections=[_REJECTED]),
             notes=["reconnection not made: " + _MISMATCH],
         ),
     ),
@@ -1071,7 +1071,7 @@ RECONNECT_CASES = [
         evolve(
             with_work(
                 _ON_CLAUSE,
-                reconnection=evolve(_REJECTED, detail="final build not clean: unknown constant"),
+                reconnections=[evolve(_REJECTED, detail="final build not clean: unknown constant")],
             ),
             notes=["reconnection not made: final build not clean: unknown constant"],
         ),
@@ -1086,6 +1086,24 @@ RECONNECT_CASES = [
         ),
     ),
 ]
+
+
+_SECOND = Discharge(condition="h_clause_c", result="lem:c", by="lem_c", fingerprint="sha256:c")
+_LATER_REJECTED = evolve(
+    _REJECTED, discharges=[_DISCHARGE, _SECOND], record="audits/lem_a/reconnect-2.json"
+)
+_FIRST_DONE = _upgraded(_ON_CLAUSE, Verdict.VERIFIED_UNCONDITIONAL, [])
+RECONNECT_CASES.append(
+    Case(
+        "a later attempt Lean rejects keeps the earlier discharge and its verdict",
+        _FIRST_DONE,
+        _reconnected(_LATER_REJECTED),
+        evolve(
+            with_work(_FIRST_DONE, reconnections=[_RECONNECTED, _LATER_REJECTED]),
+            notes=[_NOTE, "reconnection not made: " + _MISMATCH],
+        ),
+    )
+)
 
 
 @pytest.mark.parametrize("case", RECONNECT_CASES, ids=_ids(RECONNECT_CASES))

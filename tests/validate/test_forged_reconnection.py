@@ -9,9 +9,9 @@ import pytest
 from tests.validate.conftest import ROOT, dump, edit_record, edit_text, load, rehash, rules, sha
 
 RESULT = "thm:sq-add"
-MODULE = "lean/Paper/Thm_sq_add_reconnect.lean"
-CHECK = "audits/thm_sq-add/reconnect-check.json"
-RECORD = "audits/thm_sq-add/reconnect.json"
+MODULE = "lean/Paper/Thm_sq_add_reconnect_1.lean"
+CHECK = "audits/thm_sq-add/reconnect-1-check.json"
+RECORD = "audits/thm_sq-add/reconnect-1.json"
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def forged(reconnected, tmp_path):
 
 def _both(ws, change) -> None:
     """Edit the reconnection in the engine state and in its record file alike."""
-    edit_record(ws, RESULT, lambda e: change(e["work"]["reconnection"]))
+    edit_record(ws, RESULT, lambda e: change(e["work"]["reconnections"][0]))
     data = load(ws / RECORD)
     change(data)
     dump(ws / RECORD, data)
@@ -46,7 +46,7 @@ def test_the_untouched_reconnection_validates_clean(reconnected):
 
 
 def test_an_upgrade_without_any_reconnection_is_rejected(forged):
-    edit_record(forged, RESULT, lambda e: e["work"].update(reconnection=None))
+    edit_record(forged, RESULT, lambda e: e["work"].update(reconnections=[]))
     found = rules(forged)
     assert {"unconditional-has-conditions", "conditions-mismatch", "hidden-hypothesis"} <= found
 

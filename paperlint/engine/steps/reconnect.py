@@ -72,8 +72,8 @@ def revisit(record: ResultRecord, results: Results, policy: Policy) -> Action | 
     ):
         return None
     wanted = due(record, results)
-    last = record.work.reconnection
-    if not wanted or (last is not None and last.discharges == wanted):
+    tried = record.work.reconnections
+    if not wanted or (tried and tried[-1].discharges == wanted):
         return None
     return Action(kind=ActionKind.RECONNECT, result=record.id)
 
@@ -90,6 +90,7 @@ class ReconnectInputs:
     name: str  # the conditional theorem's Lean name
     context: LeanContext  # the result's context with its own proofs: where the discharge is checked
     module: str  # the composed module's file, workspace-relative
+    attempt: int  # this reconnection's number: its files are named with it
 
 
 class ReconnectOutcome(StepOutcome):
@@ -104,13 +105,15 @@ def inputs(record: ResultRecord, view: View) -> ReconnectInputs:
     base = base_context(ctx, view.results, record)
     proofs = [o.proof for o in record.work.obligations if o.proof]
     own = PurePosixPath(ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"))
+    n = len(record.work.reconnections) + 1  # an earlier accepted one keeps its own files
     return ReconnectInputs(
         view.action,
         tuple(due(record, view.results)),
         draft.statement,
         draft.lean_name,
         context_for(ctx.settings.header, [*base.accepted, *proofs]),
-        str(own.with_name(own.stem + "_reconnect.lean")),
+        str(own.with_name(f"{own.stem}_reconnect_{n}.lean")),
+        n,
     )
 
 
@@ -121,7 +124,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> Rec
         discharges=list(given.discharges),
         name=new_name,
         accepted=False,
-        record=ctx.ws.rel(folder / "reconnect.json"),
+        record=ctx.ws.rel(folder / f"reconnect-{given.attempt}.json"),
     )
     composed = discharge_declaration(
         given.gated,
@@ -138,7 +141,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> Rec
         except LeanUnavailable as exc:  # no evidence either way: the verdict stands as it is
             found = evolve(found, detail=f"Lean did not answer: {exc}")
     data = {"schema": RECONNECT_SCHEMA, **found.model_dump(mode="json")}
-    path = write_json(ctx, folder / "reconnect.json", data)
+    path = write_json(ctx, ctx.ws.root / found.record, data)
     hashes[path] = sha(ctx.ws.root / path)
     return ReconnectOutcome(action=given.action, reconnection=found, hashes=hashes)
 
@@ -158,7 +161,7 @@ def _check(
     final = ctx.verifier.final_check(path, [found.name], timeout_s=ctx.settings.final_timeout_s)
     record = write_json(
         ctx,
-        ctx.ws.audit_dir(given.action.result) / "reconnect-check.json",
+        ctx.ws.audit_dir(given.action.result) / f"reconnect-{given.attempt}-check.json",
         {"schema": "paperlint.final-check/1", **final.model_dump(mode="json")},
     )
     axioms = final.axioms.get(found.name)
@@ -180,12 +183,15 @@ def _check(
 
 
 def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> ResultRecord:
-    """Upgrade only through the accepted Lean evidence; otherwise stay as verified, with why."""
+    """Upgrade only through the accepted Lean evidence; otherwise stay as verified (on an
+    earlier accepted reconnection, if any), with why."""
     found = outcome.reconnection
-    notes = [n for n in record.notes if not n.startswith((NOTE, NOT_MADE))]
-    new = evolve(record, work=evolve(record.work, reconnection=found))
+    tried = [*record.work.reconnections, found]
+    new = evolve(record, work=evolve(record.work, reconnections=tried))
     if not found.accepted:
+        notes = [n for n in record.notes if not n.startswith(NOT_MADE)]
         return evolve(new, notes=[*notes, NOT_MADE + found.detail[:400]])
+    notes = [n for n in record.notes if not n.startswith((NOTE, NOT_MADE))]
     gone = {d.condition for d in found.discharges}
     drafted = record.work.draft.conditions if record.work.draft else []
     remaining = [to_condition(c) for c in drafted if c.name not in gone]
