@@ -145,7 +145,10 @@ def accepted_declarations(record: ResultRecord) -> list[str]:
         return [*draft.definitions, draft.statement]
     if record.verdict in _VERIFIED:
         proofs = [o.proof for o in record.work.obligations if o.proof]
-        return [*draft.definitions, *proofs]
+        # a reconnected result (#14): its unconditional form, for dependents to use
+        found = record.work.reconnected
+        reconnected = [found.declaration] if found is not None and found.declaration else []
+        return [*draft.definitions, *proofs, *reconnected]
     return []
 
 

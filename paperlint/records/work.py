@@ -84,6 +84,7 @@ class Reconnection(_Record):
 
     discharges: list[Discharge]
     name: str  # the composed declaration's Lean name
+    declaration: str | None = None  # its text, once composed (dependents build on it)
     accepted: bool  # warm check, final build, axioms and hygiene all passed
     file: str | None = None  # the composed module, workspace-relative
     final_check: str | None = None  # audits/<id>/reconnect-<n>-check.json

@@ -82,6 +82,8 @@ def _module_problems(ctx: Context, record: ResultRecord, found: Reconnection) ->
     )
     if composed.text is None:
         return [f"no discharge composes from the gated statement: {composed.why}"]
+    if found.declaration != composed.text:
+        return ["the recorded declaration is not the one the gated records compose to"]
     proofs = [o.proof for o in record.work.obligations if o.proof]
     expected = module_text(context_for(ctx.header, [*base.accepted, *proofs]), composed.text)
     if ctx.snap.text(found.file) != expected:

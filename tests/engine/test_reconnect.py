@@ -316,3 +316,20 @@ def test_a_clause_the_predecessor_does_not_prove_stays_conditional_with_leans_re
     assert found["accepted"] is False and found["file"] is None
     assert not (work / "lean" / "Paper" / "Thm_sq_add_reconnect_1.lean").exists()
     assert run(["validate", str(work)]) == 0  # conditional on the clause, as the records say
+
+
+def test_a_dependent_builds_on_the_reconnected_declaration_once_it_is_accepted():
+    from paperlint.lean.compose import accepted_declarations
+    from paperlint.records.work import Obligation
+
+    proved = [Obligation(id="main", skeleton="sk", status="proved", proof="theorem thm_b …")]
+    text = "theorem thm_b_reconnected : True :=\n  thm_b (h_clause_a := lem_a)"
+    accepted = evolve_reconnection(TRIED, accepted=True, declaration=text)
+    rejected = evolve_reconnection(TRIED, declaration="theorem thm_b_reconnected : False := x")
+    assert accepted_declarations(_successor(obligations=proved)) == ["theorem thm_b …"]
+    on = _successor(obligations=proved, reconnections=[accepted, rejected])
+    assert accepted_declarations(on) == ["theorem thm_b …", text]
+
+
+def evolve_reconnection(found: Reconnection, **changes) -> Reconnection:
+    return found.model_copy(update=changes)

@@ -114,3 +114,12 @@ def test_a_clause_that_is_not_of_kind_iii_cannot_be_discharged(forged):
 
     edit_record(forged, RESULT, change)
     assert "discharge-invalid" in rules(forged)
+
+
+def test_a_recorded_declaration_other_than_the_composed_one_is_rejected(forged):
+    # dependents build on the recorded declaration: it must be the one the records compose to
+    def change(found):
+        found["declaration"] = "theorem thm_sq_add_reconnected : False := sorry"
+
+    _both(forged, change)
+    assert "discharge-invalid" in rules(forged)

@@ -136,6 +136,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> Rec
     if composed.text is None:
         found = evolve(found, detail=composed.why)
     else:
+        found = evolve(found, declaration=composed.text)
         try:
             found, hashes = _check(ctx, given, composed.text, found)
         except LeanUnavailable as exc:  # no evidence either way: the verdict stands as it is
