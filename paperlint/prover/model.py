@@ -202,3 +202,31 @@ class RecordedTurn(BaseModel):
     key: dict[str, Any]
     reply: ToolTurn
     results: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class RecordingToolModel:
+    """Wraps a live tool model and appends each turn to `<dir>/prover-turns.jsonl`, in the
+    shape `ScriptedToolModel.load` replays (`check --record DIR`)."""
+
+    def __init__(self, inner: ToolModel, folder: Path) -> None:
+        self.inner = inner
+        self.replay = inner.replay
+        self.path = folder / TURNS_FILE
+
+    def native(self, model: str) -> bool:
+        return self.inner.native(model)
+
+    def turn(
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        key: TurnKey,
+    ) -> ToolTurn:
+        reply = self.inner.turn(model, messages, tools=tools, key=key)
+        entry = {"key": key._asdict(), "reply": reply.model_dump(mode="json"), "note": "recorded"}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        return reply
