@@ -145,7 +145,7 @@ def _tool_loop(
         prover=prover,
         check=check,
         accepted_text=accepted,
-        spent=toolloop.spent(outcome),
+        spent=toolloop.spent(ctx, outcome, toolloop.turn_log_path(ctx, record, task)),
     )
 
 

@@ -25,7 +25,6 @@ from typing import Any
 from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext, ToolEdge
 from paperlint.engine.steps.effects import ModelUnavailable
-from paperlint.lean.verifier import LeanContext
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.prover.loop import LoopStatus, TurnLog
 from paperlint.prover.strategy import ObligationTask, ProveOutcome, Prover
@@ -36,12 +35,11 @@ TURNS_DIR = "turns"
 TURN_TASK = "prover_turn"
 
 
-def turn_log_path(
-    ctx: EngineContext, record: ResultRecord, skeleton: str, context: LeanContext
-) -> Path:
+def turn_log_path(ctx: EngineContext, record: ResultRecord, task: ObligationTask) -> Path:
     """One log per obligation statement and Lean context: a re-gated or revised obligation
     (same id, attempts counted again from 1) never replays the turns of an older one."""
-    digest = hashlib.sha256(f"{skeleton}\0{context.key()}".encode()).hexdigest()[:16]
+    key = f"{task.obligation}\0{task.skeleton}\0{task.context.key()}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     return ctx.ws.audit_dir(record.id) / TURNS_DIR / f"{digest}.jsonl"
 
 
@@ -133,7 +131,7 @@ def run_loop(
         probe=tools.probe,
         model=tools.model,
         model_name=model,
-        log=TurnLog(turn_log_path(ctx, record, task.skeleton, task.context)),
+        log=TurnLog(turn_log_path(ctx, record, task)),
         index=tools.index,
         budget=ctx.settings.loop_budget,
         emit=LoopEvents(ctx, action, replay=tools.model.replay),
@@ -166,15 +164,19 @@ def describe(outcome: ProveOutcome) -> str:
     loop = outcome.loop
     if outcome.closed_by is None or loop is None:
         return outcome.reason[:300]
-    if loop.premises_used:
-        return "uses " + ", ".join(loop.premises_used)
-    return "library suggestion used" if loop.library_used else outcome.reason[:300]
+    names = ", ".join(loop.premises_used)
+    if loop.library_used:
+        return "a `library` suggestion" + (f" ({names})" if names else "")
+    return f"uses {names}" if names else outcome.reason[:300]
 
 
-def spent(outcome: ProveOutcome) -> str | None:
-    """The loop's reason when its budget was spent before the obligation was proved."""
+def spent(ctx: EngineContext, outcome: ProveOutcome, log: Path) -> str | None:
+    """Why the loop ended unproved when its budget was spent, and where its turns are kept."""
     loop = outcome.loop
-    return loop.reason if loop is not None and loop.status is LoopStatus.UNFINISHED else None
+    if loop is None or loop.status is not LoopStatus.UNFINISHED:
+        return None
+    reason = loop.reason.removeprefix("budget_exhausted: ")
+    return f"{reason}; its {loop.turns} turns are kept in {ctx.ws.rel(log)}"
 
 
 def _tools(ctx: EngineContext) -> ToolEdge:
