@@ -190,7 +190,8 @@ def _closed_by_automation(
     proof = outcome.proof or ""
     folder = ctx.ws.audit_dir(record.id) / "attempts"
     file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", proof)
-    lean(ctx, action, f"automation:{outcome.closed_by}", LeanCheck(outcome=LeanOutcome.ACCEPTED))
+    accepted = LeanCheck(outcome=LeanOutcome.ACCEPTED, replay=ctx.verifier.is_replay)
+    lean(ctx, action, f"automation:{outcome.closed_by}", accepted)
     if ctx.settings.tool_loop:
         toolloop.finished(ctx, action, toolloop.automation_closed(outcome))
     prover = ProverOutput(lean=proof, notes=outcome.summary())
