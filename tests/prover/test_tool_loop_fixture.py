@@ -18,7 +18,7 @@ import pytest
 
 from paperlint.prover.loop import TurnLog
 from paperlint.prover.model import TurnKey
-from tests.engine.conftest import example, reference_run
+from tests.engine.conftest import check_argv, example, reference_run, run_cli_forked
 
 FIXTURE = example("tool-loop")
 KEY = json.loads((FIXTURE / "answer-key.json").read_text(encoding="utf-8"))
@@ -132,3 +132,37 @@ def test_every_paid_turn_is_charged_before_it_is_asked(run: tuple[Path, list[dic
             assert before["type"] == "action_started" and before["action"]["kind"] == "prove"
         else:
             assert before["type"] == "charge" and before["result"] == event["result"]
+
+
+def _turn_calls(events: list[dict]) -> list[tuple[str, int]]:
+    return [(e["result"], e["turn"]) for e in events if e.get("task") == "prover_turn"]
+
+
+@pytest.mark.parametrize("where", ["model_call", "charge"])
+def test_a_kill_inside_the_loop_resumes_from_the_turn_log(
+    tmp_path: Path, run: tuple[Path, list[dict]], where: str
+) -> None:
+    """Killed right after turn 2 of lem:max-left was paid for (its `model_call`), the resumed
+    run asks no turn again: the reply was in the workspace's turn log before the event. Killed
+    right after turn 3's charge (before it is asked), the resumed run asks turn 3 (once) and
+    replays turns 1 and 2 from the log: every turn is paid for exactly once either way."""
+    reference, events = run
+    turn = 2 if where == "model_call" else 3
+    index = next(
+        i
+        for i, e in enumerate(events, 1)
+        if e["type"] == where
+        and e["result"] == "lem:max-left"
+        and (e.get("turn") == turn if where == "model_call" else events[i].get("turn") == turn)
+    )
+    workdir = tmp_path / "ws"
+    code = run_cli_forked(
+        check_argv("tool-loop", workdir), PAPERLINT_FAILPOINT=f"after-event:{index}"
+    )
+    assert code == 77
+    assert run_cli_forked(["resume", str(workdir)]) == 4
+    resumed = _events(workdir)
+    assert sorted(_turn_calls(resumed)) == sorted(_turn_calls(events))
+    assert json.loads((workdir / "results.json").read_text()) == json.loads(
+        (reference / "results.json").read_text()
+    )
