@@ -240,6 +240,7 @@ def _result(
         "counterexample": view.counterexample,
         "faithfulness": list(view.faithfulness),
         "library": list(view.library),
+        "proving": list(view.proving),
         "strategy": view.strategy,
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,

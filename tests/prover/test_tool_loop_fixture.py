@@ -92,7 +92,7 @@ def test_the_search_hit_and_the_library_suggestion_are_in_the_proofs(
     workdir, events = run
     finished = {e["result"]: e for e in events if e["type"] == "prover_finished"}
     assert finished["lem:max-left"]["detail"] == "uses le_max_left"
-    assert "library" in finished["lem:exp-tangent"]["detail"]
+    assert finished["lem:exp-tangent"]["detail"] == "uses Real.add_one_le_exp"
     tools = [(e["result"], e["turn"], e["tool"]) for e in events if e["type"] == "prover_tool"]
     assert ("lem:max-left", 1, "search") in tools and ("lem:exp-tangent", 1, "library") in tools
     results = {r["id"]: r for r in json.loads((workdir / "results.json").read_text())["results"]}
@@ -166,3 +166,26 @@ def test_a_kill_inside_the_loop_resumes_from_the_turn_log(
     assert json.loads((workdir / "results.json").read_text()) == json.loads(
         (reference / "results.json").read_text()
     )
+
+
+def test_the_report_says_how_each_obligation_was_closed(run: tuple[Path, list[dict]]) -> None:
+    from paperlint.reports.load import load_workspace
+
+    views = {v.id: v.proving for v in load_workspace(run[0]).views}
+    assert views == {
+        "lem:sq-pos": ("main: closed by automation (`positivity`); 0 model turns, 0 tool calls",),
+        "lem:max-left": (
+            "main: closed by a search hit the prover then used (uses le_max_left); "
+            "3 model turns, 3 tool calls",
+        ),
+        "lem:exp-tangent": (
+            "main: closed by a `library` suggestion (uses Real.add_one_le_exp); "
+            "2 model turns, 2 tool calls",
+        ),
+        "lem:fact-pow": (
+            "main: not proved (unfinished): budget_exhausted: model turns (3) spent before the "
+            "obligation was proved; 3 model turns, 3 tool calls",
+        ),
+    }
+    markdown = (run[0] / "report" / "report.md").read_text(encoding="utf-8")
+    assert "closed by automation" in markdown

@@ -165,8 +165,6 @@ def describe(outcome: ProveOutcome) -> str:
     if outcome.closed_by is None or loop is None:
         return outcome.reason[:300]
     names = ", ".join(loop.premises_used)
-    if loop.library_used:
-        return "a `library` suggestion" + (f" ({names})" if names else "")
     return f"uses {names}" if names else outcome.reason[:300]
 
 
