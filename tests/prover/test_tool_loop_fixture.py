@@ -189,3 +189,28 @@ def test_the_report_says_how_each_obligation_was_closed(run: tuple[Path, list[di
     }
     markdown = (run[0] / "report" / "report.md").read_text(encoding="utf-8")
     assert "closed by automation" in markdown
+
+
+def test_the_run_budget_is_checked_before_every_turn_and_resume_continues(
+    tmp_path: Path, run: tuple[Path, list[dict]]
+) -> None:
+    """`--max-calls 9` is spent by lem:max-left's first turn (5 charged for lem:sq-pos, whose
+    prove action is charged before automation is known to close it, 3 before lem:max-left's
+    prove action, 1 by it): the second turn is refused before it is asked, the
+    result is unfinished (budget_exhausted), and `resume --max-calls 100` continues the same
+    loop from its turn log, asking turn 1 no second time."""
+    reference, events = run
+    workdir = tmp_path / "ws"
+    code = run_cli_forked([*check_argv("tool-loop", workdir), "--max-calls", "9"])
+    assert code == 4
+    stopped = _events(workdir)
+    assert _turn_calls(stopped) == [("lem:max-left", 1)]
+    charged = sum(e["charge"]["calls"] for e in stopped if e["type"] == "action_started")
+    assert charged + sum(e["calls"] for e in stopped if e["type"] == "charge") <= 9
+    results = {r["id"]: r for r in json.loads((workdir / "results.json").read_text())["results"]}
+    assert results["lem:max-left"]["unfinished"]["reason"] == "budget_exhausted"
+    assert run_cli_forked(["resume", str(workdir), "--max-calls", "100"]) == 4
+    assert sorted(_turn_calls(_events(workdir))) == sorted(_turn_calls(events))
+    assert json.loads((workdir / "results.json").read_text()) == json.loads(
+        (reference / "results.json").read_text()
+    )
