@@ -1,0 +1,42 @@
+"""Which prove path a run takes (`[prover] tool_loop`, issue #13): the tool loop when a replay
+holds recorded tool turns or the first prover model calls tools; the one-shot completion for
+the older fixtures, whose replays hold no `prover-turns.jsonl`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperlint.config import Config
+from paperlint.engine.backends import make_backends, uses_tool_loop
+from paperlint.prover.model import ScriptedToolModel
+from paperlint.prover.probe import ScriptedProbe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _config(tool_loop: str = "auto") -> Config:
+    return Config.model_validate({"prover": {"tool_loop": tool_loop}})
+
+
+def test_a_replay_with_recorded_tool_turns_runs_the_tool_loop() -> None:
+    backends = make_backends(_config(), ROOT / "fixtures/tool-loop/replay")
+    assert backends.tools is not None
+    assert isinstance(backends.tools.model, ScriptedToolModel)
+    assert isinstance(backends.tools.probe, ScriptedProbe)
+    assert backends.tools.index is not None and backends.tools.index.get("le_max_left")
+    assert uses_tool_loop(_config(), backends)
+
+
+@pytest.mark.parametrize("fixture", ["sample-variance", "proportions", "library-reuse"])
+def test_a_replay_without_tool_turns_keeps_the_one_shot_path(fixture: str) -> None:
+    backends = make_backends(_config(), ROOT / "fixtures" / fixture / "replay")
+    assert backends.tools is None
+    assert not uses_tool_loop(_config(), backends)
+
+
+def test_tool_loop_off_never_builds_the_tool_edge() -> None:
+    backends = make_backends(_config("off"), ROOT / "fixtures/tool-loop/replay")
+    assert backends.tools is None
+    assert not uses_tool_loop(_config("off"), backends)
