@@ -169,8 +169,8 @@ def tool_edge(
     else:
         model = _live_tool_model(config)
         probe = UnavailableProbe("Lean cannot answer probe commands here")
-    if hasattr(verifier, "command"):
-        probe = verifier  # type: ignore[assignment]  # the warm REPL (or an authoring double)
+    if isinstance(verifier, Probe):
+        probe = verifier  # the warm REPL (or an authoring double) answers probe commands too
     if record is not None and replay is None:
         from paperlint.prover.model import RecordingToolModel
         from paperlint.prover.probe import RecordingProbe

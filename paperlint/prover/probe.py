@@ -18,7 +18,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from paperlint.errors import InputError
 from paperlint.lean import guard
@@ -28,6 +28,7 @@ RawAnswer = dict[str, Any]
 PROBE_FILE = "lean-probe.jsonl"
 
 
+@runtime_checkable
 class Probe(Protocol):
     is_replay: bool
 

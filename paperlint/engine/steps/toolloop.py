@@ -27,6 +27,7 @@ from paperlint.engine.context import EngineContext, ToolEdge
 from paperlint.engine.steps.effects import ModelUnavailable
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.prover.loop import LoopStatus, TurnLog
+from paperlint.prover.probe import Probe
 from paperlint.prover.strategy import ObligationTask, ProveOutcome, Prover
 from paperlint.records.events import ModelCall, ProverFinished, ProverTool
 from paperlint.records.results import ResultRecord
@@ -128,7 +129,8 @@ def run_loop(
         )
     prover = Prover(
         verifier=ctx.verifier,
-        probe=tools.probe,
+        # the action's own Lean worker answers the probes when it can (`--jobs N` pools them)
+        probe=ctx.verifier if isinstance(ctx.verifier, Probe) else tools.probe,
         model=tools.model,
         model_name=model,
         log=TurnLog(turn_log_path(ctx, record, task)),
