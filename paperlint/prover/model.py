@@ -18,6 +18,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.agents.client import completion_cost, import_litellm, redact, transient_errors
+from paperlint.agents.faults import FaultKind, classify, stop_error
 from paperlint.errors import InputError, ModelError
 from paperlint.prover.protocol import ToolCall, parse_arguments, parse_text_calls
 
@@ -119,6 +120,10 @@ class LiteLLMToolModel:
         except transient_errors():
             raise
         except Exception as exc:  # litellm maps provider failures to its own classes
+            fault = classify(exc, litellm=litellm)
+            if fault is not None and fault.kind in (FaultKind.AUTH, FaultKind.CONFIG):
+                # a bad key or model name is no fault of the model: resumable, the fix named
+                raise stop_error(fault, model, redact(str(exc)), None) from None
             raise ModelError(f"model {model} failed: {redact(str(exc))}") from None
         return to_turn(litellm, response, native=native, turn=key.turn, model=model)
 

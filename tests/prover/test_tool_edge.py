@@ -5,6 +5,7 @@ the older fixtures, whose replays hold no `prover-turns.jsonl`."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,3 +41,25 @@ def test_tool_loop_off_never_builds_the_tool_edge() -> None:
     backends = make_backends(_config("off"), ROOT / "fixtures/tool-loop/replay")
     assert backends.tools is None
     assert not uses_tool_loop(_config("off"), backends)
+
+
+def test_a_provider_failure_inside_the_loop_stops_the_run_resumably() -> None:
+    """A rate limit (litellm's own exception) becomes ModelUnavailableError: the engine records
+    a soft `model_unavailable` and `resume` continues from the turn log."""
+    from paperlint.agents.client import import_litellm
+    from paperlint.agents.faults import ModelUnavailableError
+    from paperlint.engine.steps.toolloop import guarded
+
+    litellm = import_litellm()
+
+    def limited() -> Any:
+        raise litellm.RateLimitError(message="slow down", llm_provider="openai", model="m")
+
+    with pytest.raises(ModelUnavailableError, match="slow down"):
+        guarded(limited, "openai/m")
+
+    def bug() -> Any:
+        raise KeyError("not a provider failure")
+
+    with pytest.raises(KeyError):
+        guarded(bug, "openai/m")

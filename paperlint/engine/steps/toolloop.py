@@ -18,6 +18,7 @@ and tool calls instead of one tool-less completion. What the engine adds around 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext, ToolEdge
 from paperlint.engine.steps.effects import ModelUnavailable
+from paperlint.errors import ModelError
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.prover.loop import LoopStatus, TurnLog
 from paperlint.prover.probe import Probe
@@ -139,9 +141,29 @@ def run_loop(
         emit=LoopEvents(ctx, action, replay=tools.model.replay),
         check_timeout_s=ctx.settings.lean_timeout_s,
     )
-    outcome = prover.loop(task, automation)
+    outcome = guarded(lambda: prover.loop(task, automation), model)
     finished(ctx, action, outcome)
     return outcome
+
+
+def guarded(run: Callable[[], ProveOutcome], model: str) -> ProveOutcome:
+    """A provider failure inside the loop (a rate limit, a bad key, a missing model) stops the
+    run resumably, as the agents' runner does: the turns before it are in the turn log and a
+    `resume` continues from them. The loop itself does not wait and retry (yet)."""
+    try:
+        return run()
+    except ModelError:
+        raise
+    except Exception as exc:  # litellm's provider exceptions, sorted once by `classify`
+        from paperlint.agents.client import import_litellm
+        from paperlint.agents.faults import ModelUnavailableError, classify, fix_for
+
+        fault = classify(exc, litellm=import_litellm())
+        if fault is None:
+            raise
+        raise ModelUnavailableError(
+            f"{model}: {fault.message}", fix=fix_for(fault, model, None), kind=fault.kind
+        ) from exc
 
 
 def finished(ctx: EngineContext, action: Action, outcome: ProveOutcome) -> None:
