@@ -63,3 +63,27 @@ def test_a_provider_failure_inside_the_loop_stops_the_run_resumably() -> None:
 
     with pytest.raises(KeyError):
         guarded(bug, "openai/m")
+
+
+def test_recorded_turns_and_probe_answers_replay_as_they_were(tmp_path: Path) -> None:
+    """`check --record DIR` wraps the live tool model and probe; what they write is what
+    `ScriptedToolModel.load` and `ScriptedProbe.load` serve (here: a scripted inner edge)."""
+    from paperlint.lean.verifier import LeanContext
+    from paperlint.prover.model import RecordingToolModel, ToolTurn, TurnKey
+    from paperlint.prover.probe import RecordingProbe
+
+    key = TurnKey("prover", "lem:a", "main", 1, 1)
+    reply = ToolTurn(text="look", tokens_in=10)
+    model = RecordingToolModel(ScriptedToolModel({key: reply}), tmp_path)
+    model.turn("m", [{"role": "user", "content": "x"}], tools=[], key=key)
+    context = LeanContext(header="import Mathlib")
+    inner = ScriptedProbe()
+    inner.add(context, "#check @le_refl", {"env": 1, "messages": []})
+    probe = RecordingProbe(inner, tmp_path)
+    probe.command(context, "#check @le_refl", timeout_s=1.0)
+    probe.command(context, "#check @unrecorded", timeout_s=1.0)  # no answer: nothing written
+    replayed = ScriptedToolModel.load(tmp_path / "prover-turns.jsonl")
+    assert replayed.turn("m", [], tools=[], key=key).text == "look"
+    served = ScriptedProbe.load(tmp_path / "lean-probe.jsonl")
+    assert served.command(context, "#check @le_refl", timeout_s=1.0) == {"env": 1, "messages": []}
+    assert len((tmp_path / "lean-probe.jsonl").read_text().splitlines()) == 1
