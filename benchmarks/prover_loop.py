@@ -1,7 +1,11 @@
 # ruff: noqa: E501
 """Per-obligation cost of the prove strategy: model turns, tool calls, prompt tokens, automation.
 
-Runs `paperlint.prover.strategy.Prover` (automation ladder, then the tool loop) offline on
+Runs offline on
+  0. fixtures/tool-loop/ checked END TO END by the engine (`start_check … --replay`): per
+     obligation, from the run's events, the model turns, tool calls and how it was closed, and
+     the prompt tokens of every turn the engine's tool loop sent;
+then `paperlint.prover.strategy.Prover` (automation ladder, then the tool loop) alone on
   1. the replayed example, fixtures/prover_replay/ (4 obligations, hand-written answers), and
   2. a synthetic 50-result paper: one obligation per result, cycling through the example's four
      kinds (automation / search-then-prove / library / budget-exhausted), each renamed.
@@ -58,6 +62,7 @@ class Measuring:
     ) -> ToolTurn:
         size = sum(len(str(m.get("content") or "")) for m in messages) + len(json.dumps(tools))
         self.prompt_chars.setdefault(key.obligation, []).append(size)
+        self.prompt_chars.setdefault(f"{key.obligation}@{key.result}", []).append(size)
         return self.inner.turn(model, messages, tools=tools, key=key)
 
 
@@ -108,6 +113,60 @@ def run(folder: Path, answers: list[dict[str, Any]], header: str) -> list[dict[s
     return rows
 
 
+def engine_run() -> list[dict[str, Any]]:
+    """Check fixtures/tool-loop/ through the engine, measuring each prompt the loop sends."""
+    import os
+
+    import paperlint.engine.backends as backends
+    from paperlint.config import load_config
+    from paperlint.engine.check import CheckRequest, start_check
+    from paperlint.engine.context import ToolEdge
+    from paperlint.learning.userdata import ENV_VAR
+
+    fixture = ROOT / "fixtures" / "tool-loop"
+    measured: list[Measuring] = []
+    edge = backends.tool_edge
+
+    def measuring_edge(*args: Any, **kwargs: Any) -> ToolEdge | None:
+        made = edge(*args, **kwargs)
+        if made is None:
+            return None
+        assert isinstance(made.model, ScriptedToolModel)
+        measured.append(Measuring(made.model))
+        return ToolEdge(model=measured[-1], probe=made.probe, index=made.index)
+
+    backends.tool_edge = measuring_edge  # type: ignore[assignment]
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ[ENV_VAR] = str(Path(tmp) / "data")  # the run record stays out of $HOME
+        request = CheckRequest(
+            paper=fixture / "paper.tex",
+            config=load_config(None, start=fixture).config,
+            workdir=Path(tmp) / "ws",
+            replay=fixture / "replay",
+            report=False,
+        )
+        start_check(request)
+        lines = (Path(tmp) / "ws" / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    backends.tool_edge = edge  # type: ignore[assignment]
+    sizes = measured[0].prompt_chars if measured else {}
+    rows = []
+    for event in (json.loads(line) for line in lines):
+        if event["type"] != "prover_finished":
+            continue
+        sent = sizes.get(event["obligation"] + "@" + event["result"], [])
+        rows.append(
+            {
+                "obligation": f"{event['result']}/{event['obligation']}",
+                "closed_by": event["closed_by"] or event["status"],
+                "model_turns": event["model_turns"],
+                "tool_calls": event["tool_calls"],
+                "prompt_tokens": sum(sent) // 4,
+                "first_prompt_tokens": (sent[0] // 4) if sent else 0,
+            }
+        )
+    return rows
+
+
 def report(title: str, rows: list[dict[str, Any]]) -> None:
     print(f"\n== {title}: {len(rows)} obligations")
     if len(rows) <= 8:
@@ -135,6 +194,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=int, default=50)
     args = parser.parse_args()
+    report("fixtures/tool-loop through the engine (replay; hand-written answers)", engine_run())
     key = json.loads((fixture.FOLDER / "answers.json").read_text(encoding="utf-8"))
     report(
         "replayed example (fixtures/prover_replay)",

@@ -19,7 +19,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from paperlint.prover.index import Declaration, DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex, MathlibDeclaration, read_extraction
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "decl_index"
@@ -109,7 +109,7 @@ def zipf_choice(rng: random.Random, items: list[str]) -> str:
     return items[index]
 
 
-def synthetic(size: int, seed: int) -> list[Declaration]:
+def synthetic(size: int, seed: int) -> list[MathlibDeclaration]:
     rng = random.Random(seed)
     out = []
     for i in range(size):
@@ -119,7 +119,7 @@ def synthetic(size: int, seed: int) -> list[Declaration]:
             name = f"{rng.choice(NAMESPACES)}.{name}"
         terms = range(rng.randint(2, 6))
         body = " ".join(f"{zipf_choice(rng, NAME_PARTS)} x {rng.choice(SYMBOLS)}" for _ in terms)
-        out.append(Declaration(name=name, type=f"∀ {{α : Type u_1}} (x y : α), {body} y"))
+        out.append(MathlibDeclaration(name=name, type=f"∀ {{α : Type u_1}} (x y : α), {body} y"))
     return out
 
 

@@ -161,6 +161,24 @@ class AutomationConfig(_Section):
     timeout_s: float = Field(default=10.0, gt=0, description="Seconds per rung.")
 
 
+class ProverConfig(_Section):
+    """The prover's tool loop (issue #13): model turns with check, goals, search, library and
+    try, under a budget per obligation charged before use."""
+
+    tool_loop: Literal["auto", "on", "off"] = Field(
+        default="auto",
+        description="Run the tool loop instead of one tool-less completion per attempt: `auto` "
+        "when the first prover model supports tool calling (or a replay folder holds recorded "
+        "tool turns, `prover-turns.jsonl`), `on` always (the text protocol for a model without "
+        "tool calling), `off` never.",
+    )
+    max_turns: int = Field(default=8, ge=1, description="Model turns per obligation.")
+    max_tool_calls: int = Field(default=24, ge=1, description="Tool calls per obligation.")
+    max_wall_s: float = Field(
+        default=900.0, gt=0, description="Wall-clock seconds per obligation's loop."
+    )
+
+
 class LearningConfig(_Section):
     """Learning across checks (issue #19): the reviewed lemma library and the run record."""
 
@@ -199,6 +217,7 @@ class Config(_Section):
     lean: LeanConfig = Field(default_factory=LeanConfig)
     retry: RetryConfig = Field(default_factory=RetryConfig)
     automation: AutomationConfig = Field(default_factory=AutomationConfig)
+    prover: ProverConfig = Field(default_factory=ProverConfig)
     learning: LearningConfig = Field(default_factory=LearningConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,

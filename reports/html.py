@@ -242,6 +242,7 @@ def _result(
         "reconnection": list(view.reconnection),
         "reconnected_lean": view.reconnected_lean,
         "library": list(view.library),
+        "proving": list(view.proving),
         "strategy": view.strategy,
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,

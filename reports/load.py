@@ -66,6 +66,7 @@ class ResultView:
     # a condition discharged by its predecessor's theorem in Lean (#14): what, and the Lean
     reconnection: tuple[str, ...] = ()
     reconnected_lean: str | None = None
+    proving: tuple[str, ...] = ()  # how each obligation was closed, or why not (#13)
 
     @property
     def id(self) -> str:
@@ -140,6 +141,7 @@ def load_workspace(workspace: Path) -> ReportData:
     events = _load_events(workspace, notes)
     notes += template_drift_notes(events)
     views = _build_views(workspace, results, inventory, blueprint, notes)
+    views = [replace(v, proving=prover_lines(events, v.id)) for v in views]
     return ReportData(
         workspace=workspace,
         results=results,
@@ -316,6 +318,34 @@ def wall_time(events: list[dict[str, Any]]) -> float | None:
     if first is not None and last is not None:
         total += (last - first).total_seconds()
     return total if seen else None
+
+
+_CLOSED_BY = {
+    "automation": "closed by automation",
+    "search": "closed by a search hit the prover then used",
+    "library": "closed by a `library` suggestion",
+    "model": "closed by the prover",
+}
+
+
+def prover_lines(events: list[dict[str, Any]], result_id: str) -> tuple[str, ...]:
+    """One line per obligation from its last `prover_finished` event: how it was closed
+    (automation, search, library) or why the prover stopped, with its model turns."""
+    last: dict[str, dict[str, Any]] = {}
+    for event in events:
+        if event.get("type") == "prover_finished" and event.get("result") == result_id:
+            last[str(event.get("obligation"))] = event
+    lines = []
+    for obligation, event in last.items():
+        turns, tools = int(event.get("model_turns") or 0), int(event.get("tool_calls") or 0)
+        cost = f"{turns} model turn{'s' * (turns != 1)}, {tools} tool call{'s' * (tools != 1)}"
+        how = _CLOSED_BY.get(str(event.get("closed_by")))
+        if how is None:
+            how = f"not proved ({event.get('status')}): {event.get('detail', '')}"
+        else:
+            how = f"{how} ({event.get('detail', '')})"
+        lines.append(f"{obligation}: {how}; {cost}")
+    return tuple(lines)
 
 
 def _build_views(

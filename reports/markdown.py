@@ -149,6 +149,9 @@ def result_lines(
     if view.library:
         lines += ["Library lemmas:", ""]
         lines += [f"- {md.inline(line)}" for line in view.library] + [""]
+    if view.proving:
+        lines += ["Prover:", ""]
+        lines += [f"- {md.inline(line)}" for line in view.proving] + [""]
     if view.strategy:
         lines += [f"Strategy: {md.inline(view.strategy)}", ""]
     lines += [f"**Verdict:** {label}", ""]

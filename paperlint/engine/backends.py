@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from paperlint.config import Config
 from paperlint.domain import Role
-from paperlint.engine.context import Ask
+from paperlint.engine.context import Ask, ToolEdge
 from paperlint.engine.plan import Spend
 from paperlint.lean.verifier import (
     AxiomReport,
@@ -47,6 +47,8 @@ class Backends:
     new_verifier: Callable[[], Verifier] | None = None
     """Starts another warm worker like `verifier` (`check --jobs N` runs a pool of them);
     None when the verifier is shared instead (a replay, a stand-in, one handed in)."""
+    tools: ToolEdge | None = None
+    """The tool loop's model, probe and declaration index (issue #13); None: no tool model."""
 
     def ask_with(self, emit: Emit, spend: SpendNow = Spend, lock: Serialise | None = None) -> Ask:
         """The agents' entry point; `spend` reads the run's spend so far, checked before
@@ -130,12 +132,86 @@ def make_backends(
     if verifier is not None:
         made.verifier = verifier
         made.new_verifier = None
+    made.tools = tool_edge(config, replay, made.verifier, record=edges.record)
     if edges.record is not None and replay is None:
         made.new_verifier = None  # one recording file, written by one verifier
         from paperlint.lean.replay import RecordingVerifier
 
         made.verifier = RecordingVerifier(made.verifier, edges.record)
     return made
+
+
+REPLAY_INDEX = "declarations.jsonl"
+"""A replay folder's recorded extraction of the pinned environment (the `search` index)."""
+
+
+def tool_edge(
+    config: Config, replay: Path | None, verifier: Verifier, *, record: Path | None = None
+) -> ToolEdge | None:
+    """The tool loop's edges: a replay's recorded turns (`prover-turns.jsonl`, else None: its
+    answers are one-shot), or the live tool-calling model. Lean's raw answers come from the
+    verifier when it can answer probe commands (the warm REPL), else from the replay's
+    `lean-probe.jsonl`; the index from the replay folder or from `paperlint setup`."""
+    from paperlint.prover.model import TURNS_FILE, ToolModel
+    from paperlint.prover.probe import PROBE_FILE, Probe, ScriptedProbe, UnavailableProbe
+
+    if config.prover.tool_loop == "off":
+        return None
+    model: ToolModel
+    probe: Probe
+    if replay is not None:
+        from paperlint.prover.model import ScriptedToolModel
+
+        if not (replay / TURNS_FILE).is_file():
+            return None
+        model = ScriptedToolModel.load(replay / TURNS_FILE)
+        probe = ScriptedProbe.load(replay / PROBE_FILE)
+    else:
+        model = _live_tool_model(config)
+        probe = UnavailableProbe("Lean cannot answer probe commands here")
+    if isinstance(verifier, Probe):
+        probe = verifier  # the warm REPL (or an authoring double) answers probe commands too
+    if record is not None and replay is None:
+        from paperlint.prover.model import RecordingToolModel
+        from paperlint.prover.probe import RecordingProbe
+
+        model, probe = RecordingToolModel(model, record), RecordingProbe(probe, record)
+    return ToolEdge(model=model, probe=probe, index=_index(config, replay))
+
+
+def _live_tool_model(config: Config) -> Any:
+    import os
+
+    from paperlint.prover.model import LiteLLMToolModel
+
+    role = config.role_settings("prover")
+    return LiteLLMToolModel(
+        mode="auto",  # native tools when litellm says the model has them, else the text protocol
+        request_timeout_s=role.timeout_s,
+        api_base=role.api_base,
+        api_key=os.environ.get(role.api_key_env) if role.api_key_env else None,
+    )
+
+
+def _index(config: Config, replay: Path | None) -> Any:
+    from paperlint.lean.pins import resolve_paths
+    from paperlint.prover.commands import index_file
+    from paperlint.prover.index import DeclIndex, read_extraction
+
+    if replay is not None:
+        path = replay / REPLAY_INDEX
+    else:
+        path = index_file(resolve_paths(config.lean.project_dir, config.lean.repl_dir))
+    return DeclIndex(read_extraction(path)) if path.is_file() else None
+
+
+def uses_tool_loop(config: Config, backends: Backends) -> bool:
+    """`[prover] tool_loop`: on, off, or (auto) when the first prover model calls tools
+    natively; a replay with recorded tool turns does, one without them does not."""
+    tools, ladder = backends.tools, backends.models.get("prover_ladder") or []
+    if tools is None or not ladder:
+        return False
+    return config.prover.tool_loop == "on" or tools.model.native(str(ladder[0]))
 
 
 def _replay_backends(config: Config, replay: Path) -> Backends:

@@ -16,7 +16,14 @@ from paperlint.config import Config, dump_config_toml, load_snapshot
 from paperlint.domain import INPUT_KINDS
 from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
-from paperlint.engine.backends import ROLES, Backends, EdgeOptions, make_backends
+from paperlint.engine.backends import (
+    ROLES,
+    Backends,
+    EdgeOptions,
+    charge_request,
+    make_backends,
+    uses_tool_loop,
+)
 from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy, is_open
@@ -35,6 +42,7 @@ from paperlint.lean.verifier import Verifier
 from paperlint.learning.offer import Offered, read_offer, write_offer
 from paperlint.learning.strategy import StrategyPlan, read_strategies, write_strategies
 from paperlint.preflight.model import Inventory, Result
+from paperlint.prover.loop import LoopBudget
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.layout import transitive_deps
 from paperlint.records.migrate import read_results
@@ -615,6 +623,12 @@ def build_context(
             if c.strategy == "no-automation"
         ),
         library_rungs=config.learning.library_rungs,
+        tool_loop=not backends.missing() and uses_tool_loop(config, backends),
+        loop_budget=LoopBudget(
+            max_turns=config.prover.max_turns,
+            max_tool_calls=config.prover.max_tool_calls,
+            max_wall_s=config.prover.max_wall_s,
+        ),
     )
     return EngineContext(
         ws=ws,
@@ -627,4 +641,13 @@ def build_context(
         ask=backends.ask_with(journal.emit, lambda: journal.spend, journal.lock),
         verifier=backends.verifier,
         emit=journal.emit,
+        tools=backends.tools if settings.tool_loop else None,
+        charge=lambda request: _charge_turn(config, journal, request),
     )
+
+
+def _charge_turn(config: Config, journal: Journal, request: dict[str, Any]) -> None:
+    """A prover turn beyond its action's first: checked against the budget and charged, as one
+    step under the journal's lock (no two actions spend one last call)."""
+    with journal.lock:
+        charge_request(config, lambda: journal.spend, journal.emit, request)

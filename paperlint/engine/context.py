@@ -12,6 +12,10 @@ from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import Verifier
 from paperlint.learning.offer import OfferedLemma
 from paperlint.preflight.model import Inventory, Result
+from paperlint.prover.index import DeclIndex
+from paperlint.prover.loop import LoopBudget
+from paperlint.prover.model import ToolModel
+from paperlint.prover.probe import Probe
 
 
 class Ask(Protocol):
@@ -50,6 +54,20 @@ class Settings:
     library_rungs: int = 3
     # The results whose chosen strategy (strategy.json) turns the automation ladder off.
     no_automation: frozenset[str] = frozenset()
+    # Issue #13: each prove attempt runs the tool loop (`[prover] tool_loop`), under this
+    # budget per obligation; off, an attempt is one tool-less completion.
+    tool_loop: bool = False
+    loop_budget: LoopBudget = field(default_factory=LoopBudget)
+
+
+@dataclass(frozen=True)
+class ToolEdge:
+    """What the tool loop reaches besides the verifier: the model's turns, Lean's raw answers
+    (goals, `#check`, `exact?`), and the declaration index (None: `search` says to set it up)."""
+
+    model: ToolModel
+    probe: Probe
+    index: DeclIndex | None = None
 
 
 @dataclass
@@ -64,6 +82,10 @@ class EngineContext:
     ask: Ask
     verifier: Verifier
     emit: Callable[[dict[str, Any]], None] = field(default=lambda event: None)
+    tools: ToolEdge | None = None  # the tool loop's edges, when it runs
+    charge: Callable[[dict[str, Any]], None] = field(default=lambda request: None)
+    """Check the run's budget and charge one more request (a prover turn beyond an action's
+    first) before it is made; raises `BudgetSpent` when it would overspend."""
 
     def paper_result(self, result_id: str) -> Result:
         found = self.inventory.result(result_id)

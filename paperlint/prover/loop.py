@@ -17,6 +17,7 @@ Older tool results are cut to their first line in the messages sent (the last
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -229,6 +230,9 @@ class ProverLoop:
             {
                 "event": "prover_turn",
                 **key._asdict(),
+                "model": reply.model or self.model_name,
+                "duration_s": round(elapsed, 3),
+                "prompt_sha256": prompt_sha256(messages, tools),
                 "calls": [c.name for c in reply.calls],
                 "tokens_in": reply.tokens_in,
                 "tokens_out": reply.tokens_out,
@@ -342,6 +346,12 @@ class _State:
             premises_used=used,
             library_used=library,
         )
+
+
+def prompt_sha256(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]) -> str:
+    """The hash of what a turn sent (messages and tool schemas), as model calls record it."""
+    text = json.dumps([list(messages), list(tools)], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _suggested(suggestion: str, proof: str) -> bool:

@@ -18,6 +18,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.agents.client import completion_cost, import_litellm, redact, transient_errors
+from paperlint.agents.faults import FaultKind, classify, stop_error
 from paperlint.errors import InputError, ModelError
 from paperlint.prover.protocol import ToolCall, parse_arguments, parse_text_calls
 
@@ -119,6 +120,10 @@ class LiteLLMToolModel:
         except transient_errors():
             raise
         except Exception as exc:  # litellm maps provider failures to its own classes
+            fault = classify(exc, litellm=litellm)
+            if fault is not None and fault.kind in (FaultKind.AUTH, FaultKind.CONFIG):
+                # a bad key or model name is no fault of the model: resumable, the fix named
+                raise stop_error(fault, model, redact(str(exc)), None) from None
             raise ModelError(f"model {model} failed: {redact(str(exc))}") from None
         return to_turn(litellm, response, native=native, turn=key.turn, model=model)
 
@@ -202,3 +207,31 @@ class RecordedTurn(BaseModel):
     key: dict[str, Any]
     reply: ToolTurn
     results: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class RecordingToolModel:
+    """Wraps a live tool model and appends each turn to `<dir>/prover-turns.jsonl`, in the
+    shape `ScriptedToolModel.load` replays (`check --record DIR`)."""
+
+    def __init__(self, inner: ToolModel, folder: Path) -> None:
+        self.inner = inner
+        self.replay = inner.replay
+        self.path = folder / TURNS_FILE
+
+    def native(self, model: str) -> bool:
+        return self.inner.native(model)
+
+    def turn(
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        key: TurnKey,
+    ) -> ToolTurn:
+        reply = self.inner.turn(model, messages, tools=tools, key=key)
+        entry = {"key": key._asdict(), "reply": reply.model_dump(mode="json"), "note": "recorded"}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        return reply

@@ -18,7 +18,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from paperlint.errors import InputError
 from paperlint.lean import guard
@@ -28,6 +28,7 @@ RawAnswer = dict[str, Any]
 PROBE_FILE = "lean-probe.jsonl"
 
 
+@runtime_checkable
 class Probe(Protocol):
     is_replay: bool
 
@@ -103,4 +104,47 @@ class ScriptedProbe:
                 hint="no recorded probe answer for this command",
                 replay=True,
             )
+        return answer
+
+
+class UnavailableProbe:
+    """Stands in when nothing can answer a probe command: each answer says why."""
+
+    is_replay = False
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )
+
+
+class RecordingProbe:
+    """Wraps a live probe and appends each raw answer to `<dir>/lean-probe.jsonl`, in the
+    shape `ScriptedProbe.load` replays (`check --record DIR`)."""
+
+    def __init__(self, inner: Probe, folder: Path) -> None:
+        self.inner = inner
+        self.is_replay = inner.is_replay
+        self.path = folder / PROBE_FILE
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        answer = self.inner.command(context, cmd, timeout_s=timeout_s, all_tactics=all_tactics)
+        if isinstance(answer, dict):
+            request = {
+                "header": context.header,
+                "accepted": list(context.accepted),
+                "text": cmd,
+                "all_tactics": all_tactics,
+            }
+            entry = {"kind": "command", "request": request, "response": answer, "note": "recorded"}
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
         return answer

@@ -73,6 +73,7 @@ class Prover:
     budget: LoopBudget = field(default_factory=LoopBudget)
     ladder: Sequence[str] = LADDER
     emit: Emit = lambda event: None
+    check_timeout_s: float = 120.0  # each `check` tool call's Lean timeout
 
     def prove(self, task: ObligationTask) -> ProveOutcome:
         automation = run_ladder(
@@ -98,9 +99,10 @@ class Prover:
             return ProveOutcome(
                 proof=None, closed_by=None, reason=automation.stopped, automation=automation
             )
-        return self._loop(task, automation)
+        return self.loop(task, automation)
 
-    def _loop(self, task: ObligationTask, automation: AutomationOutcome) -> ProveOutcome:
+    def loop(self, task: ObligationTask, automation: AutomationOutcome) -> ProveOutcome:
+        """The tool loop alone, after automation `automation` (run by the caller) failed."""
         bench = Workbench(
             verifier=self.verifier,
             probe=self.probe,
@@ -109,6 +111,7 @@ class Prover:
             index=self.index,
             hidden=task.hidden,
             skeleton=task.skeleton,
+            check_timeout_s=self.check_timeout_s,
         )
         found = premises(bench, task.skeleton, task.step_text)
         user = user_prompt(

@@ -99,6 +99,9 @@ class ModelCall(_Event):
     finish_reason: str | None = Field(
         default=None, description="the provider's; `length` means the reply was cut off"
     )
+    turn: int | None = Field(
+        default=None, description="a prover tool-loop turn (task `prover_turn`), 1-based"
+    )
 
 
 class LeanCheck(_Event):
@@ -113,6 +116,36 @@ class LeanCheck(_Event):
     duration_s: float
     replay: bool
     checked: int | None = Field(default=None, description="vacuity: candidates Lean answered")
+
+
+class ProverTool(_Event):
+    """One tool call of the prover's tool loop (check, goals, search, library, try, give_up),
+    after it ran; its answer is in `prover-turns.jsonl` (issue #13)."""
+
+    type: Literal["prover_tool"] = "prover_tool"
+    result: str
+    obligation: str
+    attempt: int
+    turn: int
+    index: int = Field(description="the call's place in its turn, 0-based")
+    tool: str
+    ok: bool
+    accepted: bool = Field(description="`check` only: the candidate closed the obligation")
+
+
+class ProverFinished(_Event):
+    """How a prove attempt ended, by automation or the tool loop (issue #13)."""
+
+    type: Literal["prover_finished"] = "prover_finished"
+    result: str
+    obligation: str
+    attempt: int
+    status: str = Field(description="accepted, gave_up, unfinished or rejected")
+    closed_by: str | None = Field(description="automation, search, library or model; or null")
+    detail: str = Field(description="the tactic, the names used, or why it ended")
+    model_turns: int
+    tool_calls: int
+    tokens_in: int
 
 
 class ActionFinished(_Event):
@@ -254,6 +287,8 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     ActionStarted,
     ModelCall,
     LeanCheck,
+    ProverTool,
+    ProverFinished,
     ActionFinished,
     RunFinished,
     Retry,
@@ -274,6 +309,8 @@ Event = Annotated[
     | ActionStarted
     | ModelCall
     | LeanCheck
+    | ProverTool
+    | ProverFinished
     | ActionFinished
     | RunFinished
     | Retry

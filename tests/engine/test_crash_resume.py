@@ -91,8 +91,9 @@ def crash_root(tmp_path_factory):
 
 
 def _model_calls(events: list[dict]) -> Counter:
+    """Paid calls by key; a prover tool-loop turn (issue #13) is keyed by its turn too."""
     return Counter(
-        (e["role"], e["result"], e["obligation"], e["attempt"])
+        (e["role"], e["result"], e["obligation"], e["attempt"], e.get("turn"))
         for e in events
         if e["type"] == "model_call"
     )

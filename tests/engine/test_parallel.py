@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlint.config import Config
+from paperlint.config import Config, load_config
 from paperlint.engine.actions import ActionKind
 from paperlint.engine.check import CheckRequest, resume_check, start_check
 from paperlint.engine.executors import RunOptions
@@ -89,10 +89,11 @@ def test_default_jobs_is_bounded_by_cores_and_by_memory_per_lean_worker():
 
 def _check(name, workdir, jobs, **config):
     fixture = example(name)
+    # the fixture's own paperlint.toml, if any, as `paperlint check` reads it (tool-loop has one)
     return start_check(
         CheckRequest(
             paper=fixture / "paper.tex",
-            config=Config(**config),
+            config=load_config(None, start=fixture, cli=config).config,
             workdir=workdir,
             replay=fixture / "replay",
             report=False,

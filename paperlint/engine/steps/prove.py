@@ -11,6 +11,7 @@ from paperlint.engine import ports, prompts
 from paperlint.engine.actions import Action, ActionKind, ProofCheck
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy, prover_model
+from paperlint.engine.steps import toolloop
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -20,13 +21,15 @@ from paperlint.engine.steps.base import (
     gated,
     in_issue_review,
     reopen,
+    unfinished,
 )
 from paperlint.engine.steps.effects import ask, base_context, lean, prompt_context, write_text
 from paperlint.lean.compose import parse_declaration
 from paperlint.lean.verifier import LeanCheck, LeanContext, enforce_declarations
 from paperlint.lean.verifier import Outcome as LeanOutcome
+from paperlint.prover.automation import AutomationOutcome
 from paperlint.records.layout import safe_name
-from paperlint.records.results import ResultRecord, Stage
+from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
 from paperlint.records.work import FailedProof, Obligation, Suspicion
 
 MAX_FAILURES_KEPT = 5
@@ -42,6 +45,7 @@ class ProveOutcome(StepOutcome):
     prover: ProverOutput
     check: ProofCheck
     accepted_text: str | None = None  # the accepted declaration
+    spent: str | None = None  # the tool loop's budget ran out: why (the obligation ends)
 
 
 def inputs(record: ResultRecord, view: View) -> ProveInputs:
@@ -62,12 +66,19 @@ def inputs(record: ResultRecord, view: View) -> ProveInputs:
 
 
 def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOutcome:
-    action, ob = given.action, given.obligation
+    action = given.action
     automation = ctx.settings.automation_first and record.id not in ctx.settings.no_automation
-    if automation and action.attempt == 1:
-        closed = _automation(ctx, record, given)
-        if closed is not None:
-            return closed
+    ladder = _ladder(ctx, given) if automation and action.attempt == 1 else None
+    if ladder is not None and ladder.proof is not None:
+        return _closed_by_automation(ctx, record, given, ladder)
+    if ctx.settings.tool_loop:
+        return _tool_loop(ctx, record, given, ladder or AutomationOutcome())
+    return _one_shot(ctx, record, given)
+
+
+def _one_shot(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOutcome:
+    """One tool-less completion, checked by the verifier (the path with the tool loop off)."""
+    action, ob = given.action, given.obligation
     prover = ask(ctx, "prover", Role.PROVER, action, given.prompt, ProverOutput, model=action.model)
     folder = ctx.ws.audit_dir(record.id) / "attempts"
     file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", prover.lean)
@@ -91,16 +102,70 @@ def run(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> ProveOu
     return ProveOutcome(action=action, prover=prover, check=check, accepted_text=text)
 
 
-def _automation(
-    ctx: EngineContext, record: ResultRecord, given: ProveInputs
-) -> ProveOutcome | None:
-    """The automation ladder (paperlint.prover.automation): a rung accepted under the full rule
-    closes the obligation with zero model calls; the evidence says which tactic did it."""
+def _tool_loop(
+    ctx: EngineContext, record: ResultRecord, given: ProveInputs, ladder: AutomationOutcome
+) -> ProveOutcome:
+    """The attempt as a tool loop (paperlint.engine.steps.toolloop); the accepted proof is
+    held to the same rule as a one-shot answer before it counts."""
+    from paperlint.prover.strategy import ObligationTask
+
+    action, ob = given.action, given.obligation
+    target = parse_declaration(ob.skeleton)
+    name = target.name if target and target.name else ob.id
+    task = ObligationTask(
+        result=record.id,
+        obligation=ob.id,
+        attempt=action.attempt,
+        skeleton=ob.skeleton,
+        target=name,
+        step_text=_step_text(ctx, record, given),
+        context=given.context,
+        failures=[
+            {"attempt": f.attempt, "tried": f.file, "error": f.feedback} for f in ob.failures
+        ],
+        hidden=toolloop.hidden_names(ctx, record, name),
+    )
+    outcome = toolloop.run_loop(ctx, record, action, task, ladder)
+    proof = outcome.proof
+    problem = proof_problem(ob.skeleton, proof) if proof else outcome.reason
+    folder = ctx.ws.audit_dir(record.id) / "attempts"
+    text = proof or f"-- the tool loop ended: {outcome.reason[:300]}\n{ob.skeleton}"
+    file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", text)
+    suspected = outcome.reason if outcome.suspected_problem else None
+    prover = ProverOutput(
+        lean=text,
+        notes=f"closed by {outcome.closed_by.value}" if outcome.closed_by else outcome.reason,
+        gives_up=suspected is not None,
+        suspected_problem=suspected,
+    )
+    check = ProofCheck(file=file, accepted=not problem, feedback=problem)
+    accepted = proof.strip() if proof and not problem else None
+    return ProveOutcome(
+        action=action,
+        prover=prover,
+        check=check,
+        accepted_text=accepted,
+        spent=toolloop.spent(ctx, outcome, toolloop.turn_log_path(ctx, record, task)),
+    )
+
+
+def _step_text(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> str:
+    step = given.prompt.step
+    if step is not None:
+        return f"{step.text}\n{step.justification}".strip()
+    proof = ctx.paper_result(record.id).proof
+    return proof.text[:2000] if proof else given.prompt.result.statement[:2000]
+
+
+def _ladder(ctx: EngineContext, given: ProveInputs) -> AutomationOutcome | None:
+    """The automation ladder (paperlint.prover.automation), then the offered library lemmas
+    as further rungs; None when the skeleton names no target. A rung's proof that breaks the
+    candidate rule does not count."""
     from paperlint.lean.declarations import declarations
     from paperlint.learning.offer import library_rungs
     from paperlint.prover.automation import run_ladder, run_rungs
 
-    action, ob = given.action, given.obligation
+    ob = given.obligation
     target = parse_declaration(ob.skeleton)
     if target is None or not target.name:
         return None
@@ -111,14 +176,27 @@ def _automation(
     rungs = library_rungs(ctx.settings.library, ob.skeleton, limit=limit, declared=declared)
     if outcome.proof is None and rungs and outcome.stopped is None:
         outcome = run_rungs(ctx.verifier, given.context, rungs, target.name, timeout_s=timeout)
-    if outcome.proof is None or proof_problem(ob.skeleton, outcome.proof):
-        return None
+    if outcome.proof is not None and proof_problem(ob.skeleton, outcome.proof):
+        return outcome.model_copy(update={"proof": None, "closed_by": None})
+    return outcome
+
+
+def _closed_by_automation(
+    ctx: EngineContext, record: ResultRecord, given: ProveInputs, outcome: AutomationOutcome
+) -> ProveOutcome:
+    """A rung accepted under the full rule closes the obligation with zero model calls; the
+    evidence says which tactic did it."""
+    action, ob = given.action, given.obligation
+    proof = outcome.proof or ""
     folder = ctx.ws.audit_dir(record.id) / "attempts"
-    file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", outcome.proof)
-    lean(ctx, action, f"automation:{outcome.closed_by}", LeanCheck(outcome=LeanOutcome.ACCEPTED))
-    prover = ProverOutput(lean=outcome.proof, notes=outcome.summary())
+    file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", proof)
+    accepted = LeanCheck(outcome=LeanOutcome.ACCEPTED, replay=ctx.verifier.is_replay)
+    lean(ctx, action, f"automation:{outcome.closed_by}", accepted)
+    if ctx.settings.tool_loop:
+        toolloop.finished(ctx, action, toolloop.automation_closed(outcome))
+    prover = ProverOutput(lean=proof, notes=outcome.summary())
     check = ProofCheck(file=file, accepted=True)
-    return ProveOutcome(action=action, prover=prover, check=check, accepted_text=outcome.proof)
+    return ProveOutcome(action=action, prover=prover, check=check, accepted_text=proof)
 
 
 def proof_problem(skeleton: str, candidate: str) -> str:
@@ -139,8 +217,15 @@ def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> Result
         obligations.append(ob)
     fresh = suspicion is not record.work.suspicion
     cleared = {"ruling": None, "review": None, "counterexample": None} if fresh else {}
-    new = reopen(record, obligations=obligations, suspicion=suspicion, **cleared)
-    return evolve(new, stage=Stage.PROVING)
+    new = evolve(
+        reopen(record, obligations=obligations, suspicion=suspicion, **cleared), stage=Stage.PROVING
+    )
+    spent = next((o for o in obligations if o.status == "failed" and suspicion is None), None)
+    if spent is not None and spent.failures:
+        # A tool loop spent its budget on this obligation: no proof and no suspected problem,
+        # so the result is unfinished with the loop's reason (kept while later obligations run).
+        return unfinished(new, UnfinishedReason.BUDGET_EXHAUSTED, spent.failures[-1].feedback)
+    return new
 
 
 def _attempted(
@@ -154,9 +239,11 @@ def _attempted(
         attempt=outcome.action.attempt,
         model=outcome.action.model or "",
         file=outcome.check.file,
-        feedback=outcome.check.feedback[:2000],
+        feedback=(outcome.spent or outcome.check.feedback)[:2000],
     )
     failures = [*ob.failures, failure][-MAX_FAILURES_KEPT:]
+    if outcome.spent is not None:  # the loop's budget is the obligation's: it ends here
+        return evolve(ob, attempts=attempts, failures=failures, status="failed"), None
     exhausted = attempts >= policy.prover_attempts or outcome.prover.gives_up
     ob = evolve(ob, attempts=attempts, failures=failures, status="failed" if exhausted else "open")
     if not exhausted:

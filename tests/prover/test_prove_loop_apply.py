@@ -1,0 +1,65 @@
+"""How the prove step's `apply` records a tool loop's endings (issue #13), as pure cases.
+
+A loop that spent its budget ends its obligation (status failed, its reason kept as the
+failure's feedback) without a suspicion: the result is *unfinished* (budget_exhausted) with the
+loop's reason, and stays so while the result's other obligations are proved. A loop that gave
+up with a suspected problem is a give-up like a one-shot one: the Suspicion path.
+"""
+
+from __future__ import annotations
+
+from paperlint.agents.outputs import ProverOutput
+from paperlint.engine.actions import ActionKind, ProofCheck
+from paperlint.engine.apply import apply_one
+from paperlint.engine.steps.prove import ProveOutcome
+from paperlint.records.results import Stage, UnfinishedReason, Verdict
+from paperlint.records.work import Suspicion
+from tests.engine.test_step_apply import _PROVING, OBLIGATIONS, POLICY, action
+
+SPENT = "model turns (3) spent before the obligation was proved; its 3 turns are kept in t.jsonl"
+
+
+def _looped(
+    obligation: str, *, spent: str | None = None, suspected: str | None = None
+) -> ProveOutcome:
+    accepted = spent is None and suspected is None
+    proof = f"theorem t_{obligation} : True := by\n  trivial"
+    return ProveOutcome(
+        action=action(ActionKind.PROVE, obligation=obligation, attempt=1, model="cheap"),
+        prover=ProverOutput(
+            lean=proof, gives_up=suspected is not None, suspected_problem=suspected
+        ),
+        check=ProofCheck(file=f"audits/lem_a/attempts/{obligation}-1.lean", accepted=accepted),
+        accepted_text=proof if accepted else None,
+        spent=spent,
+    )
+
+
+def test_a_spent_loop_ends_the_obligation_and_the_result_is_unfinished() -> None:
+    after = apply_one(_PROVING, _looped("s1", spent=SPENT), POLICY)
+    s1 = after.work.obligations[0]
+    assert (s1.status, s1.attempts, s1.failures[-1].feedback) == ("failed", 1, SPENT)
+    assert after.work.suspicion is None
+    assert after.verdict is Verdict.UNFINISHED and after.stage is Stage.PROVING
+    assert after.unfinished is not None
+    assert after.unfinished.reason is UnfinishedReason.BUDGET_EXHAUSTED
+    assert after.unfinished.detail == SPENT
+
+
+def test_the_result_stays_unfinished_while_its_other_obligations_are_proved() -> None:
+    spent = apply_one(_PROVING, _looped("s1", spent=SPENT), POLICY)
+    other = OBLIGATIONS[1].id
+    after = apply_one(spent, _looped(other), POLICY)
+    assert after.work.obligations[1].status == "proved"
+    assert after.unfinished is not None and after.unfinished.detail == SPENT
+
+
+def test_a_loop_that_suspects_the_step_raises_a_suspicion() -> None:
+    after = apply_one(_PROVING, _looped("s1", suspected="the step needs n > 0"), POLICY)
+    assert after.work.suspicion == Suspicion(obligation="s1", reason="the step needs n > 0")
+    assert after.verdict is None
+
+
+def test_an_accepted_loop_proves_the_obligation() -> None:
+    after = apply_one(_PROVING, _looped("s1"), POLICY)
+    assert after.work.obligations[0].status == "proved" and after.verdict is None
