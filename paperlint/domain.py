@@ -50,6 +50,11 @@ class Role(StrEnum):
     ISSUE_CHECKER = "issue_checker"
 
 
+SECOND_DRAFTER: Final = "second_drafter"
+"""The `[models]` key (and transcript task) of the second, independent draft (issue #15): a
+drafter call (role `drafter`), on its own model when one is named."""
+
+
 # --- issues and conditions ---------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ cannot drift.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -104,12 +105,48 @@ class FieldReview(_Out):
     comment: str = ""
 
 
+class Reading(StrEnum):
+    """Which of two independent drafts states what the paper states (issue #15)."""
+
+    FIRST = "first"
+    SECOND = "second"
+    BOTH_DEFENSIBLE = "both_defensible"
+    NEITHER = "neither"
+
+
+class GateRuling(_Out):
+    """The gate's answer to the faithfulness questions it was shown (issue #15): which draft
+    is the paper's when Lean does not prove them equivalent, whether a statement Lean refutes
+    is the paper's, and a word on each advisory lint. Decisions after reasoning."""
+
+    lint_answers: list[str] = Field(
+        default_factory=list,
+        description="One line per advisory lint: why it is or is not a problem.",
+    )
+    reading: Reading | None = Field(
+        default=None,
+        description="When the two drafts disagree: which one states what the paper states "
+        "(both_defensible when the paper supports both readings).",
+    )
+    statement_faithful: bool | None = Field(
+        default=None,
+        description="When Lean refutes the statement: true if the Lean says exactly what the "
+        "paper says (then the paper is wrong), false if the Lean mistranslates it.",
+    )
+
+
 class GateOutput(_Out):
-    decision: Literal["PASS", "BLOCK"]
+    # Reasoning first, decisions last: the model writes its review before it decides.
     fields: list[FieldReview] = Field(
         description="One review per fidelity field; a PASS needs every field, each ok."
     )
     reasons: list[str] = Field(default_factory=list)
+    ruling: GateRuling | None = Field(
+        default=None,
+        description="Required when the faithfulness evidence asks a question (drafts that "
+        "disagree, a statement Lean refutes); otherwise null.",
+    )
+    decision: Literal["PASS", "BLOCK"]
 
     @model_validator(mode="after")
     def _pass_reviews_every_field(self) -> GateOutput:

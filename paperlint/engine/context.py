@@ -50,6 +50,8 @@ class Settings:
     library_rungs: int = 3
     # The results whose chosen strategy (strategy.json) turns the automation ladder off.
     no_automation: frozenset[str] = frozenset()
+    # Issue #15: re-check a verified proof with each explicit hypothesis removed.
+    minimal_hypotheses: bool = True
 
 
 @dataclass

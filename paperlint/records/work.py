@@ -44,6 +44,7 @@ class Obligation(_Record):
 class Suspicion(_Record):
     obligation: str | None
     reason: str
+    raised_by: str = "prover"  # the role: the prover, or the gate (issue #15)
 
 
 class CounterexampleCheck(_Record):
@@ -71,6 +72,11 @@ class ResultWork(_Record):
     draft: DraftOutput | None = None
     draft_rounds: int = 0
     draft_feedback: str | None = None  # why the last draft was sent back (Lean or gate)
+    # Issue #15: the second, independent draft (asked once per result; None if it did not
+    # type-check), compared with each draft in Lean at the gate.
+    second_draft: DraftOutput | None = None
+    second_draft_asked: bool = False
+    second_draft_feedback: str | None = None  # why the second draft was not usable
     gates: list[GateOutput] = Field(default_factory=list)
     fingerprint: str | None = None
     obligations: list[Obligation] = Field(default_factory=list)

@@ -26,7 +26,16 @@ Edge failures (no model, an invalid answer, no Lean) are handled once, by the sh
 
 from __future__ import annotations
 
-from paperlint.engine.steps import audit, check_issue, draft, gate, plan, prove, review_issue
+from paperlint.engine.steps import (
+    audit,
+    check_issue,
+    draft,
+    gate,
+    plan,
+    prove,
+    review_issue,
+    second_draft,
+)
 from paperlint.engine.steps.base import AnyStep, Failed, Given, Step, StepOutcome, View
 
 REGISTRY: dict[str, AnyStep] = {
@@ -34,6 +43,7 @@ REGISTRY: dict[str, AnyStep] = {
     for step in (
         plan.STEP,
         draft.STEP,
+        second_draft.STEP,
         gate.STEP,
         check_issue.STEP,
         review_issue.STEP,
