@@ -159,6 +159,7 @@ class ConvergenceInputs(_In):
 INPUT_MODELS: dict[str, type[_In]] = {
     "architect": ArchitectInputs,
     "drafter": DrafterInputs,
+    "second_drafter": DrafterInputs,  # the same inputs, without the first draft (#15)
     "gate": GateInputs,
     "prover": ProverInputs,
     "auditor": AuditorInputs,

@@ -228,6 +228,7 @@ class ConvergenceOutput(_Out):
 OUTPUT_MODELS: dict[str, type[BaseModel]] = {
     "architect": ArchitectOutput,
     "drafter": DraftOutput,
+    "second_drafter": DraftOutput,  # the independent second draft (#15)
     "gate": GateOutput,
     "prover": ProverOutput,
     "auditor": AuditOutput,

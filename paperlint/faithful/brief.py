@@ -13,6 +13,7 @@ from paperlint.faithful.model import (
     Equivalence,
     FaithfulnessEvidence,
     HypothesisStatus,
+    MinimalHypotheses,
     ProbeResult,
 )
 
@@ -105,10 +106,18 @@ def report_lines(evidence: FaithfulnessEvidence) -> list[str]:
     rules = sorted({lint.rule.value for lint in evidence.lints})
     lines.append(f"Lints raised: {', '.join(rules) if rules else 'none'}.")
     if evidence.minimal is not None:
-        unneeded = [f"`{c.name} : {c.lean_type}`" for c in evidence.minimal.unneeded]
-        lines.append(
-            "Hypotheses the proof does not need: "
-            + (", ".join(unneeded) if unneeded else "none found")
-            + "."
-        )
+        lines.append(minimal_line(evidence.minimal))
     return lines
+
+
+def minimal_line(minimal: MinimalHypotheses) -> str:
+    """What the minimal-hypotheses check showed, never more: unanswered checks say so."""
+    if minimal.skipped:
+        return f"Minimal hypotheses not checked: {minimal.skipped}."
+    unneeded = [f"`{c.name} : {c.lean_type}`" for c in minimal.unneeded]
+    if unneeded:
+        return f"Hypotheses the proof does not need: {', '.join(unneeded)}."
+    unanswered = [c.name for c in minimal.checks if c.status is HypothesisStatus.NO_ANSWER]
+    if unanswered:
+        return f"Minimal hypotheses: Lean gave no answer for {', '.join(unanswered)}."
+    return "Hypotheses the proof does not need: none found."

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from paperlint.agents.inputs import GateInputs
 from paperlint.agents.outputs import DraftOutput, GateOutput
-from paperlint.domain import INPUT_KINDS, Role
+from paperlint.domain import INPUT_KINDS, SECOND_DRAFT_FILE, Role
 from paperlint.engine import prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
@@ -30,6 +30,7 @@ from paperlint.faithful.check import check_statement
 from paperlint.faithful.model import FaithfulnessEvidence
 from paperlint.faithful.policy import Decision, Next, decide
 from paperlint.faithful.store import FILE as FAITHFUL_FILE
+from paperlint.faithful.store import round_file
 from paperlint.lean.compose import context_for, fingerprint
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
@@ -160,7 +161,9 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     }
     path = write_json(ctx, ctx.ws.audit_dir(record.id) / f"gate-{action.attempt}.json", data)
     folder = ctx.ws.audit_dir(record.id)
-    stem = "second-draft-1" if second is not None else f"draft-{record.work.draft_rounds}"
+    stem = (
+        SECOND_DRAFT_FILE.removesuffix(".json") if second else f"draft-{record.work.draft_rounds}"
+    )
     draft_file = folder / f"{stem}.lean"
     return GateOutcome(
         action=action,
@@ -284,11 +287,12 @@ def _faithfulness(
             "replay": ctx.verifier.is_replay,
         }
     )
-    write_json(
-        ctx,
-        ctx.ws.audit_dir(record.id) / FAITHFUL_FILE,
-        evidence.model_dump(mode="json", by_alias=True),
-    )
+    data = evidence.model_dump(mode="json", by_alias=True)
+    folder = ctx.ws.audit_dir(record.id)
+    # this round's evidence is kept beside the latest (a redrafted statement's refutation
+    # stays on record after the next round passes)
+    write_json(ctx, folder / round_file(given.action.attempt), data)
+    write_json(ctx, folder / FAITHFUL_FILE, data)
     return evidence
 
 

@@ -14,7 +14,7 @@ goes on with one draft, and the record says why.
 from __future__ import annotations
 
 from paperlint.agents.outputs import DraftOutput
-from paperlint.domain import SECOND_DRAFTER, Role
+from paperlint.domain import SECOND_DRAFT_FILE, SECOND_DRAFTER, Role
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
@@ -26,7 +26,8 @@ from paperlint.faithful.drafting import independent_inputs
 from paperlint.records.results import ResultRecord
 
 KIND = ActionKind.SECOND_DRAFT
-FILE = "second-draft.json"
+STEM = SECOND_DRAFT_FILE.removesuffix("-1.json")  # its Lean text: second-draft-1.lean
+FILE = SECOND_DRAFT_FILE
 
 
 class SecondDraftOutcome(StepOutcome):
@@ -60,32 +61,11 @@ def run(ctx: EngineContext, record: ResultRecord, given: first.DraftInputs) -> S
             ctx, SECOND_DRAFTER, Role.DRAFTER, action, given.prompt, DraftOutput, model=model
         )
     except ModelError as exc:
-        return _recorded(ctx, record, action, None, f"invalid answer: {str(exc)[:300]}")
-    ok, feedback = first.typecheck(ctx, record, given, draft, stem="second-draft")
-    return _recorded(ctx, record, action, draft if ok else None, feedback, answer=draft)
-
-
-def _recorded(
-    ctx: EngineContext,
-    record: ResultRecord,
-    action: Action,
-    draft: DraftOutput | None,
-    feedback: str,
-    *,
-    answer: DraftOutput | None = None,
-) -> SecondDraftOutcome:
-    write_json(
-        ctx,
-        ctx.ws.audit_dir(record.id) / FILE,
-        {
-            "schema": "paperlint.second-draft/1",
-            "result": record.id,
-            "usable": draft is not None,
-            "feedback": feedback,
-            "draft": answer.model_dump(mode="json") if answer is not None else None,
-        },
-    )
-    return SecondDraftOutcome(action=action, draft=draft, feedback=feedback)
+        return SecondDraftOutcome(action=action, draft=None, feedback=f"invalid answer: {exc}")
+    # the same shape as the first draft's `draft-N.json`, so `validate` reads either alike
+    write_json(ctx, ctx.ws.audit_dir(record.id) / FILE, draft.model_dump(mode="json"))
+    ok, feedback = first.typecheck(ctx, record, given, draft, stem=STEM)
+    return SecondDraftOutcome(action=action, draft=draft if ok else None, feedback=feedback)
 
 
 def apply(record: ResultRecord, outcome: SecondDraftOutcome, policy: Policy) -> ResultRecord:
