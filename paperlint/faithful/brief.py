@@ -7,6 +7,7 @@ verdict. Pure text from the record, so the report shows the same words.
 
 from __future__ import annotations
 
+from paperlint.agents.outputs import GateRuling, Reading
 from paperlint.faithful.model import (
     Agreement,
     Direction,
@@ -121,3 +122,29 @@ def minimal_line(minimal: MinimalHypotheses) -> str:
     if unanswered:
         return f"Minimal hypotheses: Lean gave no answer for {', '.join(unanswered)}."
     return "Hypotheses the proof does not need: none found."
+
+
+_READINGS = {
+    Reading.FIRST: "draft 1 is the paper's reading",
+    Reading.SECOND: "draft 2 is the paper's reading",
+    Reading.BOTH_DEFENSIBLE: "both readings are defensible (a DOMAIN_CLARIFICATION)",
+    Reading.NEITHER: "neither draft is the paper's reading",
+}
+
+
+def ruling_lines(gate_round: int, decision: str, ruling: GateRuling | None, why: str) -> list[str]:
+    """What the gate answered to the faithfulness evidence of one round, for the report."""
+    lines = [f"Gate review, round {gate_round}: {decision} ({why})."]
+    if ruling is None:
+        return lines
+    if ruling.reading is not None:
+        lines.append(f"Gate ruling: {_READINGS[ruling.reading]}.")
+    if ruling.statement_faithful is not None:
+        said = (
+            "the Lean says what the paper says, so the paper's claim is false"
+            if ruling.statement_faithful
+            else "the Lean mistranslates the paper"
+        )
+        lines.append(f"Gate ruling on the refutation: {said}.")
+    lines += [f"Lint answered by the gate: {answer}" for answer in ruling.lint_answers]
+    return lines

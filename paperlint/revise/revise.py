@@ -42,7 +42,7 @@ from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
     "re-draft": (),
     "re-gate": ("plan.json", "draft-*", "second-draft-*"),
-    "re-prove": ("plan.json", "draft-*", "second-draft-*", "gate-*", "faithfulness*"),
+    "re-prove": ("plan.json", "draft-*", "second-draft-*", "gate-*"),
 }
 
 
