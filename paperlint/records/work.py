@@ -67,6 +67,16 @@ class FinalAudit(_Record):
     detail: str = ""
 
 
+class PreviousProof(_Record):
+    """A verified result's statement and proof before a revision changed its statement (#15):
+    if the new gated statement is equivalent to it in Lean, the proof carries over."""
+
+    statement: str  # the gated declaration, `sorry` body
+    lean_name: str
+    proof: str  # the verified main declaration
+    definitions: list[str] = Field(default_factory=list)
+
+
 class ResultWork(_Record):
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
@@ -77,6 +87,9 @@ class ResultWork(_Record):
     second_draft: DraftOutput | None = None
     second_draft_asked: bool = False
     second_draft_feedback: str | None = None  # why the second draft was not usable
+    # Issue #15: the proof a revision set aside, and whether the restatement check ran on it.
+    previous: PreviousProof | None = None
+    restated: bool = False
     gates: list[GateOutput] = Field(default_factory=list)
     fingerprint: str | None = None
     obligations: list[Obligation] = Field(default_factory=list)

@@ -33,6 +33,7 @@ from paperlint.engine.steps import (
     gate,
     plan,
     prove,
+    restate,
     review_issue,
     second_draft,
 )
@@ -47,6 +48,7 @@ REGISTRY: dict[str, AnyStep] = {
         gate.STEP,
         check_issue.STEP,
         review_issue.STEP,
+        restate.STEP,
         prove.STEP,
         audit.STEP,
     )
