@@ -148,3 +148,80 @@ def test_the_gate_ruling_is_decided_last_in_its_output_schema():
     assert fields[-1] == "decision" and fields.index("ruling") > fields.index("reasons")
     ruling = GateRuling(reading=Reading.SECOND)
     assert list(GateRuling.model_fields)[0] == "lint_answers" and ruling.statement_faithful is None
+
+
+# --- second_draft: what it is asked, and of whom ----------------------------------------------
+
+
+def _asking_ctx(tmp_path, models, reply):
+    from types import SimpleNamespace
+
+    from paperlint.lean.verifier import LeanCheck, Outcome
+
+    asked: list[dict] = []
+
+    def ask(task, **kw):
+        asked.append({"task": task, **kw})
+        return reply
+
+    verifier = SimpleNamespace(
+        check=lambda context, text, timeout_s: LeanCheck(outcome=Outcome.ACCEPTED, replay=True)
+    )
+    ctx = SimpleNamespace(
+        ask=ask,
+        verifier=verifier,
+        emit=lambda e: None,
+        settings=SimpleNamespace(models=models, lean_timeout_s=60),
+        ws=SimpleNamespace(audit_dir=lambda rid: tmp_path, rel=lambda p: p.name),
+    )
+    return ctx, asked
+
+
+def _first_inputs():
+    from paperlint.agents.inputs import DrafterInputs, FailedAttempt, ResultText
+    from paperlint.engine.steps.draft import DraftInputs
+    from paperlint.lean.verifier import LeanContext
+
+    prompt = DrafterInputs(
+        result=ResultText(id="lem:a", kind="lemma", statement="$x = x$"),
+        failed_attempts=[FailedAttempt(lean="theorem t (x : ℤ) …", feedback="gate blocked")],
+    )
+    return DraftInputs(action(ActionKind.SECOND_DRAFT), prompt, LeanContext(header="H"))
+
+
+@pytest.mark.parametrize(
+    ("models", "model"),
+    [
+        ({"drafter": "m-draft", "second_drafter": "m-second"}, "m-second"),
+        ({"drafter": "m-draft"}, "m-draft"),  # default: the same model, in a fresh context
+    ],
+)
+def test_the_second_draft_is_asked_afresh_on_the_configured_model(tmp_path, models, model):
+    first = _first_inputs()
+    from paperlint.engine.steps.draft import DraftInputs
+    from paperlint.faithful.drafting import independent_inputs
+
+    given = DraftInputs(first.action, independent_inputs(first.prompt), first.context)
+    ctx, asked = _asking_ctx(tmp_path, models, SECOND)
+    outcome = second_draft.run(ctx, _DRAFTED, given)
+    assert outcome.draft == SECOND and outcome.feedback == ""
+    [call] = asked
+    assert (call["task"], call["role"], call["model"]) == ("second_drafter", "drafter", model)
+    assert call["inputs"]["failed_attempts"] == []  # nothing of the first round
+    assert (tmp_path / "second-draft-1.json").is_file()
+    assert (tmp_path / "second-draft-1.lean").is_file()
+
+
+def test_an_invalid_second_draft_is_no_second_draft_never_a_stop(tmp_path):
+    from paperlint.errors import ModelError
+
+    first = _first_inputs()
+    ctx, _ = _asking_ctx(tmp_path, {"drafter": "m"}, None)
+
+    def broken(task, **kw):
+        raise ModelError("not JSON after 2 repairs")
+
+    ctx.ask = broken
+    outcome = second_draft.run(ctx, _DRAFTED, first)
+    assert outcome.draft is None and "not JSON" in outcome.feedback
+    assert second_draft.apply(_DRAFTED, outcome, ON).work.second_draft_asked

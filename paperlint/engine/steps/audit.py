@@ -24,6 +24,7 @@ from paperlint.engine.steps.base import (
     unfinished,
 )
 from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
+from paperlint.engine.steps.restate import SUFFIX
 from paperlint.faithful.check import after_proof
 from paperlint.faithful.model import FaithfulnessEvidence, MinimalHypotheses
 from paperlint.faithful.store import FILE as FAITHFUL_FILE
@@ -161,9 +162,14 @@ def _minimal_hypotheses(
     `validate` re-checks every claim on one context. Lean calls only, no model."""
     path = ctx.ws.audit_dir(record.id) / FAITHFUL_FILE
     evidence = read_evidence(path) or FaithfulnessEvidence(result=record.id, context=given.context)
+    skipped, previous = None, record.work.previous
     if len(given.proofs) > 1:  # step lemmas: removing a hypothesis changes what they prove
-        minimal = MinimalHypotheses(declaration=main, skipped="the proof uses step lemmas")
-        evidence = evidence.model_copy(update={"minimal": minimal})
+        skipped = "the proof uses step lemmas"
+    elif previous is not None and f"theorem {previous.lean_name}{SUFFIX}" in main:
+        skipped = "the proof was carried over from the previous version's statement"
+    if skipped is not None:
+        found = MinimalHypotheses(declaration=main, skipped=skipped)
+        evidence = evidence.model_copy(update={"minimal": found})
     else:
         evidence = after_proof(ctx.verifier, evidence, main, timeout_s=ctx.settings.lean_timeout_s)
     write_json(ctx, path, evidence.model_dump(mode="json", by_alias=True))
