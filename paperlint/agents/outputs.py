@@ -7,13 +7,40 @@ cannot drift.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from paperlint.domain import ConditionKindField, IssueClassField, IssueSide, IssueSideField, Role
 
 __all__ = ["Role"]  # re-exported: defined in paperlint.domain
+
+
+class OmitUnused(BaseModel):
+    """Fields added after records were first written (`OMIT_AT_DEFAULT`) are written only when
+    they hold something: a record written before them reads back and is written again
+    unchanged (a migrated workspace, a gate file compared with results.json)."""
+
+    OMIT_AT_DEFAULT: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_unused(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in self.OMIT_AT_DEFAULT:
+                field = type(self).model_fields[name]
+                if name in data and getattr(self, name) == field.get_default(
+                    call_default_factory=True
+                ):
+                    del data[name]
+        return data
 
 
 class _Out(BaseModel):
@@ -135,8 +162,9 @@ class GateRuling(_Out):
     )
 
 
-class GateOutput(_Out):
+class GateOutput(_Out, OmitUnused):
     # Reasoning first, decisions last: the model writes its review before it decides.
+    OMIT_AT_DEFAULT = ("ruling",)  # issue #15
     fields: list[FieldReview] = Field(
         description="One review per fidelity field; a PASS needs every field, each ok."
     )

@@ -17,6 +17,7 @@ from paperlint.agents.outputs import (
     DraftOutput,
     GateOutput,
     IssueRuling,
+    OmitUnused,
     ReviewOutput,
 )
 
@@ -41,7 +42,8 @@ class Obligation(_Record):
     failures: list[FailedProof] = Field(default_factory=list)
 
 
-class Suspicion(_Record):
+class Suspicion(_Record, OmitUnused):
+    OMIT_AT_DEFAULT = ("raised_by",)  # issue #15
     obligation: str | None
     reason: str
     raised_by: str = "prover"  # the role: the prover, or the gate (issue #15)
@@ -77,7 +79,15 @@ class PreviousProof(_Record):
     definitions: list[str] = Field(default_factory=list)
 
 
-class ResultWork(_Record):
+class ResultWork(_Record, OmitUnused):
+    OMIT_AT_DEFAULT = (  # issue #15
+        "second_draft",
+        "second_draft_asked",
+        "second_draft_feedback",
+        "previous",
+        "restated",
+    )
+
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
     draft_rounds: int = 0

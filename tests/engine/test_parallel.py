@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlint.config import Config
+from paperlint.config import Config, load_config
 from paperlint.engine.actions import ActionKind
 from paperlint.engine.check import CheckRequest, resume_check, start_check
 from paperlint.engine.executors import RunOptions
@@ -89,10 +89,11 @@ def test_default_jobs_is_bounded_by_cores_and_by_memory_per_lean_worker():
 
 def _check(name, workdir, jobs, **config):
     fixture = example(name)
+    own = load_config(None, start=fixture).config  # a fixture's paperlint.toml, like the CLI
     return start_check(
         CheckRequest(
             paper=fixture / "paper.tex",
-            config=Config(**config),
+            config=Config.model_validate({**own.model_dump(), **config}),
             workdir=workdir,
             replay=fixture / "replay",
             report=False,
