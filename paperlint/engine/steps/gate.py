@@ -122,9 +122,8 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         prompt = evolve(prompt, faithfulness=gate_brief(evidence))
     review = ask(ctx, "gate", Role.GATE, action, prompt, GateOutput)
     faithful = decide(evidence, review.ruling) if evidence is not None else None
-    chosen, second = draft, None
-    if faithful is not None and faithful.next is Next.USE_SECOND and given.second is not None:
-        chosen = second = given.second
+    second = given.second if faithful is not None and faithful.next is Next.USE_SECOND else None
+    chosen = second or draft
     vacuity = None
     if review.decision == "PASS" and chosen is not None:
         vacuity = _probe_vacuity(ctx, record, given, chosen)
@@ -132,17 +131,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     decided = decision(review, vacuity or refutation)
     passed = chosen if chosen is not None and decided.decision == "PASS" else None
     fp = fingerprint(passed.statement) if passed else None
-    cex = None
-    if passed is not None and faithful is not None and faithful.next is Next.ERROR_ISSUE:
-        cex = compile_counterexample(
-            ctx,
-            action,
-            gated=passed.statement,
-            proof=faithful.counterexample,
-            context=given.base,
-            lean_name=given.lean_name,
-            module=given.module,
-        )
+    cex = _compiled(ctx, given, passed, faithful)
     data = {
         "schema": "paperlint.gate/1",
         "result": record.id,
@@ -176,6 +165,27 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         faithful=faithful,
         gated_second=second,
         counterexample=cex,
+    )
+
+
+def _compiled(
+    ctx: EngineContext,
+    given: GateStepInputs,
+    passed: DraftOutput | None,
+    faithful: Decision | None,
+) -> CounterexampleCheck | None:
+    """The probe's refutation of a statement the gate passed as the paper's, compiled as the
+    result's counterexample file (the shape an ERROR issue's evidence needs), or None."""
+    if passed is None or faithful is None or faithful.next is not Next.ERROR_ISSUE:
+        return None
+    return compile_counterexample(
+        ctx,
+        given.action,
+        gated=passed.statement,
+        proof=faithful.counterexample,
+        context=given.base,
+        lean_name=given.lean_name,
+        module=given.module,
     )
 
 
