@@ -3,11 +3,16 @@
 
     python benchmarks/faithful_cost.py [--json]
 
-Runs the checks of every case in fixtures/faithful/ over its recorded (hand-written) Lean
-answers and counts, per result: drafter calls added (the second, independent draft: at most
-one), Lean `check` requests and `#print axioms` requests, split by part (equivalence ladder,
-counterexample probe of each draft, minimal hypotheses). The budget of the issue: at most one
-drafter call per result plus Lean calls. Lean time is not measured: the answers are replayed.
+Two measurements, both over REPLAYED, hand-written Lean answers (no Lean time is measured):
+
+- `rows`: the checks of every case in fixtures/faithful/, run alone (outside the engine):
+  drafter calls added, Lean `check` and `#print axioms` requests, split by part (equivalence
+  ladder, counterexample probe of each draft, minimal hypotheses);
+- `engine`: the whole check of fixtures/faithfulness/ through the engine (`check --replay`,
+  `[faithfulness] double_draft = true`): drafter calls per verdict-bearing result, first
+  drafts and second drafts apart, and the Lean requests the faithfulness checks sent.
+
+The budget of the issue: at most one drafter call per result plus Lean calls.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +29,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from paperlint.config import load_config  # noqa: E402
+from paperlint.domain import SECOND_DRAFTER  # noqa: E402
+from paperlint.engine.check import CheckRequest, start_check  # noqa: E402
 from paperlint.lean.replay import ReplayVerifier  # noqa: E402
 from paperlint.lean.verifier import AxiomReport, LeanCheck, LeanContext  # noqa: E402
 from tests.faithful import build_fixtures as fx  # noqa: E402
@@ -65,6 +74,67 @@ def measure(name: str) -> dict[str, Any]:
     }
 
 
+ENGINE_FIXTURE = ROOT / "fixtures" / "faithfulness"
+# The declaration names the faithfulness checks write (paperlint.faithful): how a request is
+# told apart from the engine's other Lean requests.
+PARTS = {
+    "_faithful_fwd": "equivalence",
+    "_faithful_bwd": "equivalence",
+    "_plausible :": "probe",
+    "_refuted :": "probe",
+    "_without_": "minimal",
+}
+
+
+class EngineCounting(ReplayVerifier):
+    """The replay verifier, counting the faithfulness checks' requests by part."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder)
+        self.counts: Counter[str] = Counter()
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        part = next((p for key, p in PARTS.items() if key in candidate), "other")
+        self.counts[part] += 1
+        return super().check(context, candidate, timeout_s=timeout_s)
+
+
+def measure_engine() -> dict[str, Any]:
+    """One replayed check of the engine fixture; calls counted from its events."""
+    verifier = EngineCounting(ENGINE_FIXTURE / "replay")
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp) / "ws"
+        start_check(
+            CheckRequest(
+                paper=ENGINE_FIXTURE / "paper.tex",
+                config=load_config(None, start=ENGINE_FIXTURE).config,
+                workdir=workdir,
+                replay=ENGINE_FIXTURE / "replay",
+                verifier=verifier,
+                report=False,
+            )
+        )
+        lines = (workdir / "events.jsonl").read_text(encoding="utf-8").splitlines()
+        results = json.loads((workdir / "results.json").read_text(encoding="utf-8"))
+    events = [json.loads(line) for line in lines]
+    calls = Counter(
+        e["task"] for e in events if e.get("type") == "model_call" and e.get("role") == "drafter"
+    )
+    n = sum(1 for r in results["results"] if r["verdict_bearing"])
+    return {
+        "fixture": str(ENGINE_FIXTURE.relative_to(ROOT)),
+        "replay": True,
+        "results": n,
+        "first_drafter_calls": calls["drafter"],
+        "second_drafter_calls": calls[SECOND_DRAFTER],
+        "drafter_calls_added_per_result": calls[SECOND_DRAFTER] / n,
+        "faithfulness_lean_checks": {k: verifier.counts[k] for k in sorted(set(PARTS.values()))},
+        "faithfulness_lean_checks_per_result": sum(verifier.counts[k] for k in set(PARTS.values()))
+        / n,
+        "other_lean_checks": verifier.counts["other"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
@@ -77,8 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         "lean_requests_per_result": sum(r["lean_checks"] + r["lean_axiom_queries"] for r in rows)
         / n,
     }
+    engine = measure_engine()
     if args.json:
-        print(json.dumps({"rows": rows, "total": total}, indent=2))
+        print(json.dumps({"rows": rows, "total": total, "engine": engine}, indent=2))
         return 0
     print(f"{'case':<22} {'drafter+':>8} {'checks':>7} {'axioms':>7}  equiv/probe/probe2/minimal")
     for r in rows:
@@ -91,6 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"per result: {total['drafter_calls_added_per_result']:.2f} added drafter calls "
         f"(budget ≤ 1), {total['lean_requests_per_result']:.1f} Lean requests (replayed)"
+    )
+    print(
+        f"engine ({engine['fixture']}, replay): {engine['results']} results, "
+        f"{engine['first_drafter_calls']} first drafts, {engine['second_drafter_calls']} second "
+        f"drafts: {engine['drafter_calls_added_per_result']:.2f} added drafter calls per result "
+        f"(budget ≤ 1); faithfulness Lean checks {engine['faithfulness_lean_checks']} = "
+        f"{engine['faithfulness_lean_checks_per_result']:.1f} per result (replayed)"
     )
     return 0
 

@@ -54,6 +54,11 @@ class ModelsConfig(_Section):
     issue_checker: str | None = Field(
         default=None, description="The second, independent review of a suspected issue."
     )
+    second_drafter: str | None = Field(
+        default=None,
+        description="Writes the second, independent draft of each statement when "
+        "`[faithfulness] double_draft` is on; unset: the drafter's model, in a fresh context.",
+    )
 
     @field_validator("prover", mode="before")
     @classmethod
@@ -211,6 +216,22 @@ class LearningConfig(_Section):
     )
 
 
+class FaithfulnessConfig(_Section):
+    """Lean-backed statement faithfulness (issue #15)."""
+
+    double_draft: bool = Field(
+        default=False,
+        description="Draft each verdict-bearing statement a second time, independently "
+        "(`[models] second_drafter`, else the drafter in a fresh context), and try to prove "
+        "the two drafts equivalent in Lean before the gate: one extra drafter call per result.",
+    )
+    minimal_hypotheses: bool = Field(
+        default=True,
+        description="After a result is verified, re-check its proof with each explicit "
+        "hypothesis removed; one the proof does not need is reported (never dropped).",
+    )
+
+
 class Config(_Section):
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
@@ -219,6 +240,7 @@ class Config(_Section):
     automation: AutomationConfig = Field(default_factory=AutomationConfig)
     prover: ProverConfig = Field(default_factory=ProverConfig)
     learning: LearningConfig = Field(default_factory=LearningConfig)
+    faithfulness: FaithfulnessConfig = Field(default_factory=FaithfulnessConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,
         description="Per-role endpoint settings; `default` applies to every role not named.",

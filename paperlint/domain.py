@@ -50,6 +50,13 @@ class Role(StrEnum):
     ISSUE_CHECKER = "issue_checker"
 
 
+SECOND_DRAFTER: Final = "second_drafter"
+"""The `[models]` key (and transcript task) of the second, independent draft (issue #15): a
+drafter call (role `drafter`), on its own model when one is named."""
+SECOND_DRAFT_FILE: Final = "second-draft-1.json"
+"""The second draft in `audits/<id>/` (asked once per result), shaped like `draft-N.json`."""
+
+
 # --- issues and conditions ---------------------------------------------------------------------
 
 

@@ -494,8 +494,37 @@ def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:
     from paperlint.faithful.store import FILE, read_evidence
     from paperlint.records.layout import safe_name
 
-    evidence = read_evidence(workspace / "audits" / safe_name(record.id) / FILE)
-    return tuple(report_lines(evidence)) if evidence is not None else ()
+    folder = workspace / "audits" / safe_name(record.id)
+    evidence = read_evidence(folder / FILE)
+    lines = report_lines(evidence) if evidence is not None else []
+    return tuple([*lines, *_gate_rulings(folder)])
+
+
+def _gate_rulings(folder: Path) -> list[str]:
+    """Each gate round's answer to the faithfulness evidence it was shown (#15), in order."""
+    from paperlint.agents.outputs import GateRuling
+    from paperlint.faithful.brief import probe_lines, ruling_lines
+    from paperlint.faithful.store import read_evidence, round_file
+
+    lines: list[str] = []
+    rounds = sorted(folder.glob("gate-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    for path in rounds:
+        try:
+            gate = json.loads(path.read_text(encoding="utf-8"))
+            faithful = gate.get("faithfulness") or {}
+            review = gate.get("review") or {}
+            ruling = GateRuling.model_validate(review["ruling"]) if review.get("ruling") else None
+            why = str((faithful.get("decision") or {}).get("why", ""))
+        except (OSError, ValueError, AttributeError, TypeError):
+            continue  # an unreadable record shows nothing, never a pass (validate flags it)
+        if not faithful:
+            continue
+        number = int(gate.get("round", 0))
+        lines += ruling_lines(number, str(gate.get("decision")), ruling, why)
+        shown = read_evidence(folder / round_file(number))
+        if path != rounds[-1] and shown is not None and shown.probe and shown.probe.refuted:
+            lines.append(f"Round {number} probe: {probe_lines(shown.probe)[0]}")
+    return lines
 
 
 def _lean_statement(workspace: Path, record: ResultRecord, notes: list[str]) -> str | None:

@@ -305,6 +305,8 @@ def unpriced_models(config: Config) -> list[str]:
     from paperlint.config import ROLES
 
     models = dict.fromkeys(model for role in ROLES for model in config.models.ladder(role))
+    if config.models.second_drafter:
+        models[config.models.second_drafter] = None
     if not models:
         return []
     litellm = import_litellm()

@@ -96,6 +96,12 @@ class GateInputs(_PaperContext):
     draft: DraftOutput
     lean_context: str = ""
     lean_feedback: str = Field(default="", description="The type-check of the draft.")
+    faithfulness: str = Field(
+        default="",
+        description="What Lean showed about the draft before this review (issue #15): the "
+        "equivalence with an independent second draft, a counterexample probe, advisory "
+        "lints. Signals to answer in `ruling`, never verdicts.",
+    )
 
 
 class ProverInputs(_PaperContext):
@@ -153,6 +159,7 @@ class ConvergenceInputs(_In):
 INPUT_MODELS: dict[str, type[_In]] = {
     "architect": ArchitectInputs,
     "drafter": DrafterInputs,
+    "second_drafter": DrafterInputs,  # the same inputs, without the first draft (#15)
     "gate": GateInputs,
     "prover": ProverInputs,
     "auditor": AuditorInputs,

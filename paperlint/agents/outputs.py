@@ -6,13 +6,41 @@ cannot drift.
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from paperlint.domain import ConditionKindField, IssueClassField, IssueSide, IssueSideField, Role
 
 __all__ = ["Role"]  # re-exported: defined in paperlint.domain
+
+
+class OmitUnused(BaseModel):
+    """Fields added after records were first written (`OMIT_AT_DEFAULT`) are written only when
+    they hold something: a record written before them reads back and is written again
+    unchanged (a migrated workspace, a gate file compared with results.json)."""
+
+    OMIT_AT_DEFAULT: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_unused(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in self.OMIT_AT_DEFAULT:
+                field = type(self).model_fields[name]
+                if name in data and getattr(self, name) == field.get_default(
+                    call_default_factory=True
+                ):
+                    del data[name]
+        return data
 
 
 class _Out(BaseModel):
@@ -104,12 +132,49 @@ class FieldReview(_Out):
     comment: str = ""
 
 
-class GateOutput(_Out):
-    decision: Literal["PASS", "BLOCK"]
+class Reading(StrEnum):
+    """Which of two independent drafts states what the paper states (issue #15)."""
+
+    FIRST = "first"
+    SECOND = "second"
+    BOTH_DEFENSIBLE = "both_defensible"
+    NEITHER = "neither"
+
+
+class GateRuling(_Out):
+    """The gate's answer to the faithfulness questions it was shown (issue #15): which draft
+    is the paper's when Lean does not prove them equivalent, whether a statement Lean refutes
+    is the paper's, and a word on each advisory lint. Decisions after reasoning."""
+
+    lint_answers: list[str] = Field(
+        default_factory=list,
+        description="One line per advisory lint: why it is or is not a problem.",
+    )
+    reading: Reading | None = Field(
+        default=None,
+        description="When the two drafts disagree: which one states what the paper states "
+        "(both_defensible when the paper supports both readings).",
+    )
+    statement_faithful: bool | None = Field(
+        default=None,
+        description="When Lean refutes the statement: true if the Lean says exactly what the "
+        "paper says (then the paper is wrong), false if the Lean mistranslates it.",
+    )
+
+
+class GateOutput(_Out, OmitUnused):
+    # Reasoning first, decisions last: the model writes its review before it decides.
+    OMIT_AT_DEFAULT = ("ruling",)  # issue #15
     fields: list[FieldReview] = Field(
         description="One review per fidelity field; a PASS needs every field, each ok."
     )
     reasons: list[str] = Field(default_factory=list)
+    ruling: GateRuling | None = Field(
+        default=None,
+        description="Required when the faithfulness evidence asks a question (drafts that "
+        "disagree, a statement Lean refutes); otherwise null.",
+    )
+    decision: Literal["PASS", "BLOCK"]
 
     @model_validator(mode="after")
     def _pass_reviews_every_field(self) -> GateOutput:
@@ -191,6 +256,7 @@ class ConvergenceOutput(_Out):
 OUTPUT_MODELS: dict[str, type[BaseModel]] = {
     "architect": ArchitectOutput,
     "drafter": DraftOutput,
+    "second_drafter": DraftOutput,  # the independent second draft (#15)
     "gate": GateOutput,
     "prover": ProverOutput,
     "auditor": AuditOutput,

@@ -22,6 +22,13 @@ if TYPE_CHECKING:
     from jinja2 import Environment
 
 TASKS = tuple(OUTPUT_MODELS)
+# Tasks asked with another task's template: the second, independent draft (#15) is the
+# drafter's prompt in a fresh conversation, on inputs that never hold the first draft.
+SHARED_TEMPLATES: dict[str, str] = {"second_drafter": "drafter"}
+
+
+def template_name(task: str) -> str:
+    return f"{SHARED_TEMPLATES.get(task, task)}.j2"
 
 
 @dataclass(frozen=True)
@@ -60,7 +67,7 @@ def render_prompt(task: str, inputs: Mapping[str, Any]) -> Prompt:
     """
     if task not in OUTPUT_MODELS:
         raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
-    template = _environment().get_template(f"{task}.j2")
+    template = _environment().get_template(template_name(task))
     variables = {
         **inputs,
         "task": task,
@@ -95,7 +102,7 @@ def _template_sha256(task: str) -> str:
     env = _environment()
     assert env.loader is not None
     digest = hashlib.sha256(b"paperlint-template\0")
-    pending, seen = [f"{task}.j2"], set()
+    pending, seen = [template_name(task)], set()
     while pending:
         name = pending.pop(0)
         if name in seen:

@@ -39,6 +39,7 @@ EventSink = Callable[[dict[str, Any]], None]
 TASK_ROLES: dict[str, Role] = {
     "architect": Role.ARCHITECT,
     "drafter": Role.DRAFTER,
+    "second_drafter": Role.DRAFTER,  # a fresh context that never sees the first draft (#15)
     "gate": Role.GATE,
     "prover": Role.PROVER,
     "auditor": Role.AUDITOR,

@@ -14,7 +14,9 @@ class ActionKind(StrEnum):
 
     PLAN = "plan"  # architect: the paper's proof route, split into steps
     DRAFT = "draft"  # drafter: Lean statement and step obligations; must type-check
+    SECOND_DRAFT = "second_draft"  # drafter, fresh context: the independent draft (#15)
     GATE = "gate"  # gate: statement review before any proof search
+    RESTATE = "restate"  # no model: a revised statement equivalent in Lean keeps its proof
     PROVE = "prove"  # prover: one obligation, checked against the verifier
     CHECK_ISSUE = "check_issue"  # issue checker: rules on a suspected issue
     REVIEW_ISSUE = "review_issue"  # auditor: a second, independent ruling

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from paperlint.config import Config
-from paperlint.domain import Role
+from paperlint.domain import SECOND_DRAFTER, Role
 from paperlint.engine.context import Ask, ToolEdge
 from paperlint.engine.plan import Spend
 from paperlint.lean.verifier import (
@@ -234,6 +234,8 @@ def _live_backends(config: Config, edges: EdgeOptions) -> Backends:
 
     models: dict[str, Any] = {role: getattr(config.models, role) for role in ROLES}
     models["prover_ladder"] = list(config.models.prover)
+    if config.models.second_drafter:  # else the second draft asks the drafter's model afresh
+        models[SECOND_DRAFTER] = config.models.second_drafter
     if edges.lean_replay is not None:
         from paperlint.lean.replay import ReplayVerifier
 

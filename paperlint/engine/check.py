@@ -259,6 +259,8 @@ def versions_of(config: Config) -> dict[str, str]:
         model = getattr(config.models, role)
         if model:
             versions[f"model_{role}"] = model
+    if config.models.second_drafter:
+        versions["model_second_drafter"] = config.models.second_drafter
     if config.models.prover:
         versions["model_prover"] = ", ".join(config.models.prover)
     return versions
@@ -593,6 +595,7 @@ def policy_of(config: Config, backends: Backends) -> Policy:
         prover_attempts=budget.prover_attempts,
         escalate_after=budget.escalate_after,
         draft_rounds=budget.draft_rounds,
+        double_draft=config.faithfulness.double_draft,
         max_calls=budget.max_calls,
         max_cost_usd=budget.max_cost_usd,
     )
@@ -629,6 +632,7 @@ def build_context(
             max_tool_calls=config.prover.max_tool_calls,
             max_wall_s=config.prover.max_wall_s,
         ),
+        minimal_hypotheses=config.faithfulness.minimal_hypotheses,
     )
     return EngineContext(
         ws=ws,

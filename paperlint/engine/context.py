@@ -58,6 +58,8 @@ class Settings:
     # budget per obligation; off, an attempt is one tool-less completion.
     tool_loop: bool = False
     loop_budget: LoopBudget = field(default_factory=LoopBudget)
+    # Issue #15: re-check a verified proof with each explicit hypothesis removed.
+    minimal_hypotheses: bool = True
 
 
 @dataclass(frozen=True)

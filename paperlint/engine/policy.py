@@ -12,6 +12,8 @@ class Policy:
     prover_attempts: int = 4
     escalate_after: int = 2
     draft_rounds: int = 2
+    # Issue #15: a second, independent draft of each verdict-bearing statement before the gate.
+    double_draft: bool = False
     max_calls: int | None = None
     max_cost_usd: float | None = None
 

@@ -7,12 +7,14 @@ verdict. Pure text from the record, so the report shows the same words.
 
 from __future__ import annotations
 
+from paperlint.agents.outputs import GateRuling, Reading
 from paperlint.faithful.model import (
     Agreement,
     Direction,
     Equivalence,
     FaithfulnessEvidence,
     HypothesisStatus,
+    MinimalHypotheses,
     ProbeResult,
 )
 
@@ -105,10 +107,44 @@ def report_lines(evidence: FaithfulnessEvidence) -> list[str]:
     rules = sorted({lint.rule.value for lint in evidence.lints})
     lines.append(f"Lints raised: {', '.join(rules) if rules else 'none'}.")
     if evidence.minimal is not None:
-        unneeded = [f"`{c.name} : {c.lean_type}`" for c in evidence.minimal.unneeded]
-        lines.append(
-            "Hypotheses the proof does not need: "
-            + (", ".join(unneeded) if unneeded else "none found")
-            + "."
+        lines.append(minimal_line(evidence.minimal))
+    return lines
+
+
+def minimal_line(minimal: MinimalHypotheses) -> str:
+    """What the minimal-hypotheses check showed, never more: unanswered checks say so."""
+    if minimal.skipped:
+        return f"Minimal hypotheses not checked: {minimal.skipped}."
+    unneeded = [f"`{c.name} : {c.lean_type}`" for c in minimal.unneeded]
+    if unneeded:
+        return f"Hypotheses the proof does not need: {', '.join(unneeded)}."
+    unanswered = [c.name for c in minimal.checks if c.status is HypothesisStatus.NO_ANSWER]
+    if unanswered:
+        return f"Minimal hypotheses: Lean gave no answer for {', '.join(unanswered)}."
+    return "Hypotheses the proof does not need: none found."
+
+
+_READINGS = {
+    Reading.FIRST: "draft 1 is the paper's reading",
+    Reading.SECOND: "draft 2 is the paper's reading",
+    Reading.BOTH_DEFENSIBLE: "both readings are defensible (a DOMAIN_CLARIFICATION)",
+    Reading.NEITHER: "neither draft is the paper's reading",
+}
+
+
+def ruling_lines(gate_round: int, decision: str, ruling: GateRuling | None, why: str) -> list[str]:
+    """What the gate answered to the faithfulness evidence of one round, for the report."""
+    lines = [f"Gate review, round {gate_round}: {decision} ({why})."]
+    if ruling is None:
+        return lines
+    if ruling.reading is not None:
+        lines.append(f"Gate ruling: {_READINGS[ruling.reading]}.")
+    if ruling.statement_faithful is not None:
+        said = (
+            "the Lean says what the paper says, so the paper's claim is false"
+            if ruling.statement_faithful
+            else "the Lean mistranslates the paper"
         )
+        lines.append(f"Gate ruling on the refutation: {said}.")
+    lines += [f"Lint answered by the gate: {answer}" for answer in ruling.lint_answers]
     return lines

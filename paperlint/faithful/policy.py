@@ -21,38 +21,14 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
+from paperlint.agents.outputs import GateRuling, Reading
 from paperlint.faithful.brief import equivalence_lines, probe_lines
 from paperlint.faithful.check import disagree
 from paperlint.faithful.model import FaithfulnessEvidence
 
-
-class Reading(StrEnum):
-    FIRST = "first"
-    SECOND = "second"
-    BOTH_DEFENSIBLE = "both_defensible"
-    NEITHER = "neither"
-
-
-class GateRuling(BaseModel):
-    """The gate's answer to the faithfulness questions (part of its JSON output)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    reading: Reading | None = Field(
-        default=None,
-        description="When the two drafts disagree: which one states what the paper states.",
-    )
-    statement_faithful: bool | None = Field(
-        default=None,
-        description="When Lean refutes the statement: true if the Lean says exactly what the "
-        "paper says (then the paper is wrong), false if the Lean mistranslates it.",
-    )
-    lint_answers: list[str] = Field(
-        default_factory=list,
-        description="One line per advisory lint: why it is or is not a problem.",
-    )
+__all__ = ["Decision", "GateRuling", "Next", "Reading", "decide"]
 
 
 class Next(StrEnum):

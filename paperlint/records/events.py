@@ -105,7 +105,8 @@ class ModelCall(_Event):
 
 
 class LeanCheck(_Event):
-    """One Lean check: `kind` is draft, check, final or vacuity."""
+    """One Lean check: `kind` is draft, check, final or vacuity; or, for the faithfulness
+    checks of #15, faithfulness (ladder, probe), minimal_hypotheses or restatement."""
 
     type: Literal["lean_check"] = "lean_check"
     result: str
@@ -115,7 +116,9 @@ class LeanCheck(_Event):
     code: str | None
     duration_s: float
     replay: bool
-    checked: int | None = Field(default=None, description="vacuity: candidates Lean answered")
+    checked: int | None = Field(
+        default=None, description="vacuity, faithfulness checks: candidates Lean answered"
+    )
 
 
 class ProverTool(_Event):

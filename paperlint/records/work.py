@@ -17,6 +17,7 @@ from paperlint.agents.outputs import (
     DraftOutput,
     GateOutput,
     IssueRuling,
+    OmitUnused,
     ReviewOutput,
 )
 
@@ -41,9 +42,11 @@ class Obligation(_Record):
     failures: list[FailedProof] = Field(default_factory=list)
 
 
-class Suspicion(_Record):
+class Suspicion(_Record, OmitUnused):
+    OMIT_AT_DEFAULT = ("raised_by",)  # issue #15
     obligation: str | None
     reason: str
+    raised_by: str = "prover"  # the role: the prover, or the gate (issue #15)
 
 
 class CounterexampleCheck(_Record):
@@ -101,11 +104,37 @@ class KeptProof(_Record):
     obligations: list[Obligation]
 
 
-class ResultWork(_Record):
+class PreviousProof(_Record):
+    """A verified result's statement and proof before a revision changed its statement (#15):
+    if the new gated statement is equivalent to it in Lean, the proof carries over."""
+
+    statement: str  # the gated declaration, `sorry` body
+    lean_name: str
+    proof: str  # the verified main declaration
+    definitions: list[str] = Field(default_factory=list)
+
+
+class ResultWork(_Record, OmitUnused):
+    OMIT_AT_DEFAULT = (  # issue #15
+        "second_draft",
+        "second_draft_asked",
+        "second_draft_feedback",
+        "previous",
+        "restated",
+    )
+
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
     draft_rounds: int = 0
     draft_feedback: str | None = None  # why the last draft was sent back (Lean or gate)
+    # Issue #15: the second, independent draft (asked once per result; None if it did not
+    # type-check), compared with each draft in Lean at the gate.
+    second_draft: DraftOutput | None = None
+    second_draft_asked: bool = False
+    second_draft_feedback: str | None = None  # why the second draft was not usable
+    # Issue #15: the proof a revision set aside, and whether the restatement check ran on it.
+    previous: PreviousProof | None = None
+    restated: bool = False
     gates: list[GateOutput] = Field(default_factory=list)
     fingerprint: str | None = None
     obligations: list[Obligation] = Field(default_factory=list)

@@ -4,6 +4,9 @@ Pure: records in, records out. Each reset rewinds a result's working state to th
 `engine.plan` picks it up again, and leaves everything before that point as it was:
 
 - `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
+  (`set_aside`, for `re-draft` and `re-gate`: a verified proof is kept as `work.previous`; if
+  the new gated statement is equivalent to the old one in Lean, the engine carries the proof
+  over: issue #15, `engine/steps/restate.py`.)
 - `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
   cleared; stage drafted, so the next action is the gate. `regated` (the convergence
   review's re-gate) also keeps a proved result's fingerprint and proofs aside (`KeptProof`):
@@ -29,8 +32,8 @@ from paperlint.domain import INPUT_KINDS
 from paperlint.engine.check import initial_record, is_verdict_bearing
 from paperlint.engine.workspace import safe_name
 from paperlint.preflight.model import Inventory
-from paperlint.records.results import Evidence, ResultRecord, Results, Stage
-from paperlint.records.work import KeptProof, Obligation, ResultWork
+from paperlint.records.results import Evidence, ResultRecord, Results, Stage, Verdict
+from paperlint.records.work import KeptProof, Obligation, PreviousProof, ResultWork
 from paperlint.revise.changes import Reset, ResetAction
 from paperlint.revise.match import Match, find_quote
 
@@ -69,7 +72,7 @@ def revised_results(
         )
         action = action_of.get(result.id)
         kept = relocate(record, sources or {}, renamed or {})
-        records.append(rewind(record, action) if action else kept)
+        records.append(set_aside(rewind(record, action), record, action) if action else kept)
     return old.model_copy(update={"results": records})
 
 
@@ -168,6 +171,35 @@ def kept_proof(work: ResultWork) -> KeptProof | None:
     if work.fingerprint is not None and proved:
         return KeptProof(fingerprint=work.fingerprint, obligations=list(work.obligations))
     return work.kept
+
+
+def set_aside(rewound: ResultRecord, before: ResultRecord, action: ResetAction) -> ResultRecord:
+    """The rewound record, keeping the old verified proof when the reset may change the
+    statement (`re-draft`, `re-gate`): `previous_proof`."""
+    if action == "re-prove":
+        return rewound
+    previous = previous_proof(before)
+    if previous is None:
+        return rewound
+    return rewound.with_work(rewound.work.model_copy(update={"previous": previous}))
+
+
+def previous_proof(record: ResultRecord) -> PreviousProof | None:
+    """A verified result's gated statement and proof, kept through a reset that may change the
+    statement: an equivalent restatement keeps its proof (the engine's `restate` step checks
+    the equivalence in Lean). Only a proof without step lemmas is kept (a step's statement is
+    not compared). A result already carrying one keeps it until it is verified again."""
+    work, draft = record.work, record.work.draft
+    verified = record.verdict in (Verdict.VERIFIED_CONDITIONAL, Verdict.VERIFIED_UNCONDITIONAL)
+    main = [o.proof for o in work.obligations if o.id == "main" and o.proof]
+    if not verified or draft is None or len(work.obligations) != 1 or not main:
+        return work.previous
+    return PreviousProof(
+        statement=draft.statement,
+        lean_name=draft.lean_name,
+        proof=main[0],
+        definitions=list(draft.definitions),
+    )
 
 
 def carry_names(new: Blueprint, old: Blueprint, match: Match) -> Blueprint:

@@ -41,8 +41,8 @@ from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
 # What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
     "re-draft": (),
-    "re-gate": ("plan.json", "draft-*"),
-    "re-prove": ("plan.json", "draft-*", "gate-*"),
+    "re-gate": ("plan.json", "draft-*", "second-draft-*"),
+    "re-prove": ("plan.json", "draft-*", "second-draft-*", "gate-*"),
 }
 
 

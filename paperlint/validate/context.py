@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperlint.domain import SECOND_DRAFT_FILE
 from paperlint.lean.compose import header, parse_declaration
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord
@@ -22,6 +23,18 @@ def latest_draft(snap: Snapshot, folder: str) -> str | None:
     follows a PASS (a failed type-check adds a round without a gate)."""
     rounds = [(int(m.group(1)), p) for p in snap.listing(folder) if (m := _DRAFT_FILE.search(p))]
     return max(rounds)[1] if rounds else None
+
+
+def reviewed_draft(snap: Snapshot, gate_path: str) -> str | None:
+    """The draft record the gate at `gate_path` passed: the last draft round, or the
+    independent second draft when the gate ruled it the paper's reading (#15)."""
+    folder = gate_path.rsplit("/", 1)[0]
+    gate = snap.json(gate_path)
+    faithful = gate.get("faithfulness") if isinstance(gate, dict) else None
+    if isinstance(faithful, dict) and faithful.get("gated_draft") == "second":
+        path = f"{folder}/{SECOND_DRAFT_FILE}"
+        return path if snap.json(path) is not None else None
+    return latest_draft(snap, folder)
 
 
 @dataclass(frozen=True)

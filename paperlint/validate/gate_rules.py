@@ -13,7 +13,7 @@ from typing import Any
 from paperlint.lean import compose
 from paperlint.lean.compose import parse_declaration
 from paperlint.records.results import ResultRecord
-from paperlint.validate.context import Context, latest_draft
+from paperlint.validate.context import Context, reviewed_draft
 from paperlint.validate.model import Check, Finding
 
 
@@ -76,7 +76,8 @@ def _draft_findings(
     if draft is None or draft.statement.strip() != statement.strip():
         message = "results.json's draft statement is not the gated statement"
         found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
-    draft_path = latest_draft(ctx.snap, ctx.audit_dir(record.id))
+    gate_path = record.evidence.gate
+    draft_path = reviewed_draft(ctx.snap, gate_path) if gate_path else None
     on_disk = ctx.snap.json(draft_path)
     if draft_path is None or on_disk is None:
         message = f"the draft the gate reviewed is missing from {ctx.audit_dir(record.id)}/"

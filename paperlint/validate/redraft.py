@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from paperlint.lean.verifier import LeanContext, Outcome
 from paperlint.records.results import ResultRecord
-from paperlint.validate.context import latest_draft
+from paperlint.validate.context import reviewed_draft
 from paperlint.validate.model import Snapshot
 
 Status = Literal["confirmed", "refuted", "not-run"]
@@ -48,7 +48,7 @@ def draft_text(snap: Snapshot, record: ResultRecord) -> tuple[str, str] | None:
     """(path, text) of the draft the cited gate reviewed, as Lean type-checked it."""
     if record.evidence.gate is None:
         return None
-    found = latest_draft(snap, record.evidence.gate.rsplit("/", 1)[0])
+    found = reviewed_draft(snap, record.evidence.gate)
     if found is None:
         return None
     path = found.removesuffix(".json") + ".lean"

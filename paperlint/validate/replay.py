@@ -262,7 +262,7 @@ def _faithfulness(
     path = evidence_path(ctx, record)
     found = []
     for what, status, detail in rerun_claims(ctx, record, lean.verifier, lean.mode):
-        one.lean.append(LeanRerun(path, (what,), status, detail))
+        one.lean.append(LeanRerun(path, (what,), status, detail or what))
         if status == "refuted":
             message = f"faithfulness claim {what!r} does not re-check: {detail}"
             found.append(Finding(path, Check.FAITHFULNESS_INCONSISTENT, message, result=record.id))

@@ -32,6 +32,7 @@ ISSUE = {"raised_by": "prover", "step": "s1", "description": "Chebyshev needs fi
 MINIMAL_INPUTS = {
     "architect": {"result": RESULT, "proof": "By Chebyshev."},
     "drafter": {"result": RESULT, "steps": [STEP]},
+    "second_drafter": {"result": RESULT, "steps": [STEP]},
     "gate": {"result": RESULT, "draft": DRAFT},
     "prover": {"result": RESULT, "obligation": {"id": "s1", "lean": "lemma s1 : True := by sorry"}},
     "auditor": {"result": RESULT, "lean_file": "theorem median_mem : True := trivial"},
@@ -43,6 +44,7 @@ MINIMAL_INPUTS = {
 VALID_ANSWERS = {
     "architect": {"steps": [STEP]},
     "drafter": DRAFT,
+    "second_drafter": DRAFT,
     "gate": {
         "decision": "PASS",
         "fields": [

@@ -15,7 +15,8 @@ from paperlint.engine import execute as execute_module
 from paperlint.engine.actions import Action, ActionKind, Failure
 from paperlint.engine.execute import execute
 from paperlint.engine.steps import Failed, Step
-from paperlint.engine.steps.draft import DraftInputs, _typecheck
+from paperlint.engine.steps.draft import DraftInputs
+from paperlint.engine.steps.draft import typecheck as _typecheck
 from paperlint.engine.steps.effects import LeanUnavailable, ModelUnavailable, ask
 from paperlint.engine.steps.prove import proof_problem
 from paperlint.engine.workspace import Workspace

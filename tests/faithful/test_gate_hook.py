@@ -34,7 +34,8 @@ def test_the_probe_runs_in_the_gate_and_writes_its_record(tmp_path):
     from types import SimpleNamespace
 
     from paperlint.agents.outputs import DraftOutput
-    from paperlint.engine.steps.gate import GateStepInputs, _probe_faithfulness
+    from paperlint.engine.steps.gate import GateStepInputs, _faithfulness, _refutation
+    from paperlint.faithful.policy import decide
     from paperlint.faithful.store import FILE, read_evidence
     from paperlint.lean.replay import ReplayVerifier
     from tests.engine.test_step_apply import FIDELITY
@@ -52,7 +53,8 @@ def test_the_probe_runs_in_the_gate_and_writes_its_record(tmp_path):
     prompt = SimpleNamespace(result=SimpleNamespace(statement=case.tex))
     given = GateStepInputs(action(ActionKind.GATE), prompt, draft, fx.context(), fx.context())
     record = evolve(_DRAFTED, id=case.result)
-    blocked = _probe_faithfulness(ctx, record, given, draft)
+    # the checks run before the review; with no ruling on them, a refutation redrafts
+    blocked = _refutation(decide(_faithfulness(ctx, record, given, draft), None))
     assert blocked is not None and "m := 0, n := 1" in blocked.reason
     evidence = read_evidence(tmp_path / FILE)
     assert evidence.probe.refuted and [x.rule.value for x in evidence.lints] == ["nat-arithmetic"]

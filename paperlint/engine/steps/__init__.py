@@ -34,7 +34,9 @@ from paperlint.engine.steps import (
     plan,
     prove,
     reconnect,
+    restate,
     review_issue,
+    second_draft,
 )
 from paperlint.engine.steps.base import AnyStep, Failed, Given, Step, StepOutcome, View
 
@@ -43,9 +45,11 @@ REGISTRY: dict[str, AnyStep] = {
     for step in (
         plan.STEP,
         draft.STEP,
+        second_draft.STEP,
         gate.STEP,
         check_issue.STEP,
         review_issue.STEP,
+        restate.STEP,
         prove.STEP,
         audit.STEP,
         reconnect.STEP,

@@ -24,6 +24,11 @@ from paperlint.engine.steps.base import (
     unfinished,
 )
 from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
+from paperlint.engine.steps.restate import SUFFIX
+from paperlint.faithful.check import after_proof
+from paperlint.faithful.model import FaithfulnessEvidence, MinimalHypotheses
+from paperlint.faithful.store import FILE as FAITHFUL_FILE
+from paperlint.faithful.store import read_evidence
 from paperlint.lean.compose import module_text
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
@@ -49,12 +54,17 @@ class AuditInputs(Given[AuditorInputs]):
     module: str  # the result's Lean module file, workspace-relative
 
 
+MINIMAL_NOTE = "minimal hypotheses: "  # the prefix of a result's note on them (#15)
+
+
 class AuditOutcome(StepOutcome):
     final: FinalAudit
     audit: AuditOutput
     record: str  # audits/<id>/final-audit.json
     lean_file: str
     hashes: dict[str, str] = {}
+    # Issue #15: explicit hypotheses Lean accepts the proof without (`name : type`).
+    unneeded: list[str] = []
 
 
 def inputs(record: ResultRecord, view: View) -> AuditInputs:
@@ -110,10 +120,15 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
         record=record_path,
         detail="; ".join(final.errors[:3]) or (final.hint or ""),
     )
+    unneeded = []
+    if ctx.settings.minimal_hypotheses and final.clean and audit_final.axioms_ok and main:
+        unneeded = _minimal_hypotheses(ctx, record, given, main)
     mechanical = (
         f"final build clean: {final.clean}; axioms: {audit_final.axioms}; "
         f"hygiene findings: {findings or 'none'}; gated statement unchanged: {fingerprint_ok}"
     )
+    if unneeded:
+        mechanical += f"; hypotheses the proof does not need: {', '.join(unneeded)}"
     prompt = evolve(given.prompt, mechanical=mechanical)
     audit = ask(ctx, "auditor", Role.AUDITOR, action, prompt, AuditOutput)
     audit_path = write_json(
@@ -135,6 +150,53 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
         record=audit_path,
         lean_file=ctx.ws.rel(path),
         hashes=hashes,
+        unneeded=unneeded,
+    )
+
+
+def _minimal_hypotheses(
+    ctx: EngineContext, record: ResultRecord, given: AuditInputs, main: str
+) -> list[str]:
+    """Re-check the verified proof once per explicit hypothesis removed (#15); the result is
+    added to the result's faithfulness record, on the context its other checks ran on, so
+    `validate` re-checks every claim on one context. Lean calls only, no model."""
+    path = ctx.ws.audit_dir(record.id) / FAITHFUL_FILE
+    evidence = read_evidence(path) or FaithfulnessEvidence(result=record.id, context=given.context)
+    skipped, previous = None, record.work.previous
+    if len(given.proofs) > 1:  # step lemmas: removing a hypothesis changes what they prove
+        skipped = "the proof uses step lemmas"
+    elif previous is not None and f"theorem {previous.lean_name}{SUFFIX}" in main:
+        skipped = "the proof was carried over from the previous version's statement"
+    if skipped is not None:
+        found = MinimalHypotheses(declaration=main, skipped=skipped)
+        evidence = evidence.model_copy(update={"minimal": found})
+    else:
+        evidence = after_proof(ctx.verifier, evidence, main, timeout_s=ctx.settings.lean_timeout_s)
+    write_json(ctx, path, evidence.model_dump(mode="json", by_alias=True))
+    minimal = evidence.minimal
+    checks = minimal.checks if minimal is not None else ()
+    ctx.emit(
+        {
+            "type": "lean_check",
+            "result": record.id,
+            "obligation": None,
+            "kind": "minimal_hypotheses",
+            "outcome": "unneeded" if minimal and minimal.unneeded else "all_needed",
+            "code": None,
+            "checked": sum(1 for c in checks if c.attempt is not None and c.attempt.answered),
+            "duration_s": 0.0,
+            "replay": ctx.verifier.is_replay,
+        }
+    )
+    return [f"{c.name} : {c.lean_type}" for c in (minimal.unneeded if minimal else ())]
+
+
+def unneeded_note(hypothesis: str) -> str:
+    """What a hypothesis the proof does not need becomes: a note, never a silent drop."""
+    return (
+        f"{MINIMAL_NOTE}Lean accepts the proof without `{hypothesis}`; the paper may "
+        "assume more than it uses (a possible PAPER_ASSUMPTION note) or state less than it "
+        "proves (an EXPOSITION remark for the author). The verified statement keeps it."
     )
 
 
@@ -163,7 +225,9 @@ def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> Result
     drafted = record.work.draft.conditions if record.work.draft else []
     conditions = [to_condition(c) for c in drafted]
     verdict = Verdict.VERIFIED_CONDITIONAL if conditions else Verdict.VERIFIED_UNCONDITIONAL
-    return evolve(new, stage=Stage.DONE, verdict=verdict, conditions=conditions)
+    notes = [n for n in record.notes if not n.startswith(MINIMAL_NOTE)]
+    notes += [unneeded_note(h) for h in outcome.unneeded]
+    return evolve(new, stage=Stage.DONE, verdict=verdict, conditions=conditions, notes=notes)
 
 
 def audit_problems(outcome: AuditOutcome) -> str:

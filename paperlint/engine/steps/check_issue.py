@@ -86,7 +86,7 @@ def _suspected(record: ResultRecord) -> SuspectedIssue:
     suspicion = record.work.suspicion
     if suspicion is not None:
         return SuspectedIssue(
-            raised_by="prover", step=suspicion.obligation, description=suspicion.reason
+            raised_by=suspicion.raised_by, step=suspicion.obligation, description=suspicion.reason
         )
     ambiguity = record.work.draft.ambiguity if record.work.draft else ""
     return SuspectedIssue(raised_by="drafter", step=None, description=f"ambiguity: {ambiguity}")
@@ -124,25 +124,50 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
 def _counterexample(
     ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs, ruling: IssueRuling
 ) -> CounterexampleCheck:
+    compiled = record.work.counterexample
+    if not ruling.counterexample and compiled and compiled.accepted and compiled.axioms_ok:
+        return compiled  # the gate's counterexample probe compiled it already (#15)
     draft = record.work.draft
-    name = f"{given.lean_name}_counterexample"
-    statement = refutation_statement(draft.statement, name) if draft else None
-    path = ctx.ws.root / f"{given.module.removesuffix('.lean')}_counterexample.lean"
+    return compile_counterexample(
+        ctx,
+        given.action,
+        gated=draft.statement if draft else None,
+        proof=ruling.counterexample,
+        context=given.context,
+        lean_name=given.lean_name,
+        module=given.module,
+    )
+
+
+def compile_counterexample(
+    ctx: EngineContext,
+    action: Action,
+    *,
+    gated: str | None,
+    proof: str | None,
+    context: LeanContext,
+    lean_name: str,
+    module: str,
+) -> CounterexampleCheck:
+    """`theorem <name>_counterexample : ¬ (the gated statement)` with `proof`'s body, in a
+    self-contained file beside the result's module, built cold with `#print axioms`."""
+    name = f"{lean_name}_counterexample"
+    statement = refutation_statement(gated, name) if gated else None
+    path = ctx.ws.root / f"{module.removesuffix('.lean')}_counterexample.lean"
     rel = ctx.ws.rel(path)
-    if statement is None or not ruling.counterexample:
+    if statement is None or not proof:
         return CounterexampleCheck(
             file=rel, accepted=False, axioms_ok=False, detail="no counterexample"
         )
-    body = parse_declaration(ruling.counterexample)
-    proof = body.body if body and body.body else ruling.counterexample
-    declaration = with_body(statement, proof)
+    body = parse_declaration(proof)
+    declaration = with_body(statement, body.body if body and body.body else proof)
     refused = ports.answer_refusals(declaration)
-    write_text_atomic(path, module_text(given.context, declaration))
+    write_text_atomic(path, module_text(context, declaration))
     if refused:
         return CounterexampleCheck(
             file=rel, accepted=False, axioms_ok=False, detail="; ".join(refused)
         )
-    final = final_check(ctx, given.action, path, name)
+    final = final_check(ctx, action, path, name)
     axioms = final.axioms.get(name)
     axioms_ok = axioms is not None and set(axioms) <= STANDARD_AXIOMS
     write_json_atomic(path.with_suffix(".check.json"), final.model_dump(mode="json"))

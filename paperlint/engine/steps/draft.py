@@ -73,7 +73,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: DraftInputs) -> DraftOu
     draft = ask(ctx, "drafter", Role.DRAFTER, action, given.prompt, DraftOutput)
     folder = ctx.ws.audit_dir(record.id)
     write_json(ctx, folder / f"draft-{action.attempt}.json", draft.model_dump(mode="json"))
-    ok, feedback = _typecheck(ctx, record, given, draft)
+    ok, feedback = typecheck(ctx, record, given, draft)
     return DraftOutcome(action=action, draft=draft, ok=ok, feedback=feedback)
 
 
@@ -83,9 +83,15 @@ def draft_text(draft: DraftOutput) -> str:
     return "\n\n".join([*draft.definitions, *parts, draft.statement])
 
 
-def _typecheck(
-    ctx: EngineContext, record: ResultRecord, given: DraftInputs, draft: DraftOutput
+def typecheck(
+    ctx: EngineContext,
+    record: ResultRecord,
+    given: DraftInputs,
+    draft: DraftOutput,
+    *,
+    stem: str = "draft",
 ) -> tuple[bool, str]:
+    """Does the draft elaborate (with `sorry` proofs)? Its text goes to `<stem>-N.lean`."""
     statement_only = record.kind in INPUT_KINDS
     text = draft_text(draft)
     refused = ports.refusals(text, allow_sorry=not statement_only)
@@ -95,7 +101,7 @@ def _typecheck(
         return False, "the statement is not one Lean declaration `theorem NAME binders : TYPE := …`"
     checked = ctx.verifier.check(given.context, text, timeout_s=ctx.settings.lean_timeout_s)
     check = lean(ctx, given.action, "draft", checked)
-    write_text_atomic(ctx.ws.audit_dir(record.id) / f"draft-{given.action.attempt}.lean", text)
+    write_text_atomic(ctx.ws.audit_dir(record.id) / f"{stem}-{given.action.attempt}.lean", text)
     if check.errors():
         return False, ports.feedback(text, check)
     disagreement = statement_problem(check.declarations, text)

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from paperlint.agents.inputs import GateInputs
 from paperlint.agents.outputs import DraftOutput, GateOutput
-from paperlint.domain import INPUT_KINDS, Role
+from paperlint.domain import INPUT_KINDS, SECOND_DRAFT_FILE, Role
 from paperlint.engine import prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
@@ -23,14 +23,19 @@ from paperlint.engine.steps.base import (
     statement_only,
     unfinished,
 )
+from paperlint.engine.steps.check_issue import compile_counterexample
 from paperlint.engine.steps.effects import ask, base_context, prompt_context, write_json
+from paperlint.faithful.brief import gate_brief
 from paperlint.faithful.check import check_statement
-from paperlint.faithful.policy import Next, decide
+from paperlint.faithful.model import FaithfulnessEvidence
+from paperlint.faithful.policy import Decision, Next, decide
 from paperlint.faithful.store import FILE as FAITHFUL_FILE
+from paperlint.faithful.store import round_file
 from paperlint.lean.compose import context_for, fingerprint
 from paperlint.lean.verifier import LeanContext
+from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.work import Obligation
+from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
 from paperlint.validate.texhash import gate_tex
 from paperlint.validate.vacuity import probe_draft
 
@@ -40,6 +45,9 @@ class GateStepInputs(Given[GateInputs]):
     draft: DraftOutput | None
     probe_context: LeanContext  # what the vacuity probe elaborates on
     base: LeanContext  # the result's own context: where the gated statement is elaborated
+    second: DraftOutput | None = None  # the independent second draft (#15), when usable
+    lean_name: str = "result"
+    module: str = ""  # the result's Lean module, workspace-relative
 
 
 class Vacuity(BaseModel):
@@ -57,6 +65,12 @@ class GateOutcome(StepOutcome):
     record: str  # audits/<id>/gate-N.json
     fingerprint: str | None = None  # of the statement, when the decision is PASS
     lean_file: str | None = None  # the type-checked draft
+    # Issue #15: what the faithfulness evidence and the gate's ruling on it decided; the
+    # second draft when the gate ruled it the paper's; the probe's counterexample, compiled,
+    # when the gate holds a statement Lean refutes faithful (an ERROR issue starts).
+    faithful: Decision | None = None
+    gated_second: DraftOutput | None = None
+    counterexample: CounterexampleCheck | None = None
 
 
 def decision(review: GateOutput, vacuity: Vacuity | None) -> GateOutput:
@@ -81,28 +95,50 @@ def inputs(record: ResultRecord, view: View) -> GateStepInputs:
         context = context_for(
             ctx.settings.header, [*context.accepted, *draft.definitions, draft.statement]
         )
-    return GateStepInputs(view.action, prompt, draft, context, base)
+    second = record.work.second_draft if record.kind not in INPUT_KINDS else None
+    if second is not None:  # both drafts' definitions, for the equivalence ladder
+        extra = [d for d in second.definitions if d not in context.accepted]
+        context = context_for(ctx.settings.header, [*context.accepted, *extra])
+    return GateStepInputs(
+        view.action,
+        prompt,
+        draft,
+        context,
+        base,
+        second=second,
+        lean_name=ctx.lean_names.get(record.id, "result"),
+        module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
+    )
 
 
 def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> GateOutcome:
     action, draft = given.action, given.draft
-    review = ask(ctx, "gate", Role.GATE, action, given.prompt, GateOutput)
+    # Issue #15: Lean's faithfulness checks run before the review, so the gate rules on them.
+    evidence = None
+    if draft is not None and record.kind not in INPUT_KINDS:
+        evidence = _faithfulness(ctx, record, given, draft)
+    prompt = given.prompt
+    if evidence is not None:
+        prompt = evolve(prompt, faithfulness=gate_brief(evidence))
+    review = ask(ctx, "gate", Role.GATE, action, prompt, GateOutput)
+    faithful = decide(evidence, review.ruling) if evidence is not None else None
+    second = given.second if faithful is not None and faithful.next is Next.USE_SECOND else None
+    chosen = second or draft
     vacuity = None
-    refutation = None
-    if review.decision == "PASS" and draft is not None:
-        vacuity = _probe_vacuity(ctx, record, given, draft)
-        if vacuity is None and record.kind not in INPUT_KINDS:
-            refutation = _probe_faithfulness(ctx, record, given, draft)
+    if review.decision == "PASS" and chosen is not None:
+        vacuity = _probe_vacuity(ctx, record, given, chosen)
+    refutation = _refutation(faithful)
     decided = decision(review, vacuity or refutation)
-    fp = fingerprint(draft.statement) if draft and decided.decision == "PASS" else None
-    passed = draft if draft is not None and decided.decision == "PASS" else None
+    passed = chosen if chosen is not None and decided.decision == "PASS" else None
+    fp = fingerprint(passed.statement) if passed else None
+    cex = _compiled(ctx, given, passed, faithful)
     data = {
         "schema": "paperlint.gate/1",
         "result": record.id,
         "round": action.attempt,
         "decision": decided.decision,
         "review": decided.model_dump(mode="json"),
-        "statement": draft.statement if draft else None,
+        "statement": chosen.statement if chosen else None,
         "statement_fingerprint": fp,
         "elaboration": _gate_elaboration(ctx, given, passed) if passed else None,
         "tex": gate_tex(
@@ -110,9 +146,14 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
             ctx.deps.get(record.id, []),
             {r.id: r.statement for r in ctx.inventory.results},
         ),
+        "faithfulness": _faithfulness_summary(ctx, record, faithful, second, cex),
     }
     path = write_json(ctx, ctx.ws.audit_dir(record.id) / f"gate-{action.attempt}.json", data)
-    draft_file = ctx.ws.audit_dir(record.id) / f"draft-{record.work.draft_rounds}.lean"
+    folder = ctx.ws.audit_dir(record.id)
+    stem = (
+        SECOND_DRAFT_FILE.removesuffix(".json") if second else f"draft-{record.work.draft_rounds}"
+    )
+    draft_file = folder / f"{stem}.lean"
     return GateOutcome(
         action=action,
         review=review,
@@ -121,7 +162,55 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         record=path,
         fingerprint=fp,
         lean_file=ctx.ws.rel(draft_file) if draft_file.is_file() else None,
+        faithful=faithful,
+        gated_second=second,
+        counterexample=cex,
     )
+
+
+def _compiled(
+    ctx: EngineContext,
+    given: GateStepInputs,
+    passed: DraftOutput | None,
+    faithful: Decision | None,
+) -> CounterexampleCheck | None:
+    """The probe's refutation of a statement the gate passed as the paper's, compiled as the
+    result's counterexample file (the shape an ERROR issue's evidence needs), or None."""
+    if passed is None or faithful is None or faithful.next is not Next.ERROR_ISSUE:
+        return None
+    return compile_counterexample(
+        ctx,
+        given.action,
+        gated=passed.statement,
+        proof=faithful.counterexample,
+        context=given.base,
+        lean_name=given.lean_name,
+        module=given.module,
+    )
+
+
+def _refutation(faithful: Decision | None) -> Vacuity | None:
+    """The faithfulness decision that sends the statement back to the drafter, as a reason."""
+    if faithful is None or faithful.next is not Next.REDRAFT:
+        return None
+    return Vacuity(reason=f"{faithful.why}: {' '.join(faithful.feedback.split())[:400]}")
+
+
+def _faithfulness_summary(
+    ctx: EngineContext,
+    record: ResultRecord,
+    faithful: Decision | None,
+    second: DraftOutput | None,
+    cex: CounterexampleCheck | None,
+) -> dict[str, object] | None:
+    if faithful is None:
+        return None
+    return {
+        "evidence": ctx.ws.rel(ctx.ws.audit_dir(record.id) / FAITHFUL_FILE),
+        "decision": faithful.model_dump(mode="json"),
+        "gated_draft": "second" if second is not None else "first",
+        "counterexample": cex.model_dump(mode="json") if cex is not None else None,
+    }
 
 
 def _gate_elaboration(
@@ -176,17 +265,19 @@ def _probe_vacuity(
     return Vacuity(reason=probe.reason() or "vacuous statement")
 
 
-def _probe_faithfulness(
+def _faithfulness(
     ctx: EngineContext, record: ResultRecord, given: GateStepInputs, draft: DraftOutput
-) -> Vacuity | None:
-    """The counterexample probe and lints of #15 before any proof search; a statement Lean
-    refutes (standard axioms only) goes back to the drafter with the witness. Like the
-    vacuity probe, an unanswered probe is no evidence and does not stop the run."""
+) -> FaithfulnessEvidence:
+    """The checks of #15 before any proof search: lints, the equivalence ladder against the
+    second draft (when there is one), the counterexample probe. Like the vacuity probe, an
+    unanswered check is no evidence and does not stop the run."""
+    second = given.second
     evidence = check_statement(
         ctx.verifier,
         given.probe_context,
         result=record.id,
         statement=draft.statement,
+        second=second.statement if second is not None else None,
         definitions=draft.definitions,
         tex=given.prompt.result.statement,
         timeout_s=ctx.settings.lean_timeout_s,
@@ -201,20 +292,26 @@ def _probe_faithfulness(
             "kind": "faithfulness",
             "outcome": "refuted" if refuted else "not_refuted",
             "code": None,
-            "checked": sum(a.answered for a in probe.attempts) if probe else 0,
+            "checked": _answered(evidence),
             "duration_s": 0.0,
             "replay": ctx.verifier.is_replay,
         }
     )
-    write_json(
-        ctx,
-        ctx.ws.audit_dir(record.id) / FAITHFUL_FILE,
-        evidence.model_dump(mode="json", by_alias=True),
-    )
-    decided = decide(evidence, None)
-    if decided.next is not Next.REDRAFT:
-        return None
-    return Vacuity(reason=f"{decided.why}: {' '.join(decided.feedback.split())[:400]}")
+    data = evidence.model_dump(mode="json", by_alias=True)
+    folder = ctx.ws.audit_dir(record.id)
+    # this round's evidence is kept beside the latest (a redrafted statement's refutation
+    # stays on record after the next round passes)
+    write_json(ctx, folder / round_file(given.action.attempt), data)
+    write_json(ctx, folder / FAITHFUL_FILE, data)
+    return evidence
+
+
+def _answered(evidence: FaithfulnessEvidence) -> int:
+    """How many of the checks' candidates Lean answered (accepted or rejected)."""
+    attempts = [*(evidence.equivalence.attempts() if evidence.equivalence else ())]
+    for probe in (evidence.probe, evidence.second_probe):
+        attempts += probe.attempts if probe else ()
+    return sum(a.answered for a in attempts)
 
 
 def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultRecord:
@@ -222,15 +319,18 @@ def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultR
     gates = [*record.work.gates, gate]
     evidence = evolve(record.evidence, gate=outcome.record)
     if gate.decision == "PASS" and outcome.fingerprint:
-        obligations = _obligations_of(record)
+        chosen = outcome.gated_second or record.work.draft
+        obligations = _obligations_of(record, chosen)
         kept = _kept_proof(record, outcome.fingerprint, obligations)
         new = reopen(
             record,
             gates=gates,
             fingerprint=outcome.fingerprint,
+            draft=chosen,
             obligations=kept or obligations,
             kept=None,
             proof_kept=kept is not None,
+            **_issue_started(outcome),
         )
         evidence = evolve(evidence, statement_fingerprint=outcome.fingerprint)
         statement_only = not record.verdict_bearing
@@ -264,8 +364,20 @@ def _kept_proof(
     return list(kept.obligations)
 
 
-def _obligations_of(record: ResultRecord) -> list[Obligation]:
-    draft = record.work.draft
+def _issue_started(outcome: GateOutcome) -> dict[str, object]:
+    """The suspicion a faithfulness decision starts (#15), for the issue checker to rule on:
+    an ERROR (Lean refutes a statement the gate holds faithful; its counterexample already
+    compiled) or a DOMAIN_CLARIFICATION (two defensible readings Lean does not equate)."""
+    faithful = outcome.faithful
+    if faithful is None or faithful.next not in (Next.ERROR_ISSUE, Next.DOMAIN_CLARIFICATION):
+        return {}
+    suspicion = Suspicion(obligation=None, reason=faithful.why, raised_by=Role.GATE.value)
+    if faithful.next is Next.ERROR_ISSUE:
+        return {"suspicion": suspicion, "counterexample": outcome.counterexample}
+    return {"suspicion": suspicion}
+
+
+def _obligations_of(record: ResultRecord, draft: DraftOutput | None) -> list[Obligation]:
     if draft is None or not record.verdict_bearing:
         return []
     steps = [Obligation(id=o.id, skeleton=o.lean) for o in draft.obligations if o.id != "main"]
@@ -280,6 +392,8 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
         return None
     if work.draft is None or work.draft_feedback is not None:
         return None
+    if policy.double_draft and not statement_only(record) and not work.second_draft_asked:
+        return None  # the second, independent draft comes first (#15)
     return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
 
 

@@ -11,7 +11,7 @@ from paperlint.engine import ports, prompts
 from paperlint.engine.actions import Action, ActionKind, ProofCheck
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy, prover_model
-from paperlint.engine.steps import toolloop
+from paperlint.engine.steps import restate, toolloop
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -258,6 +258,8 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated, no issue under review: the first open obligation, on the ladder's model."""
     if not gated(record) or in_issue_review(record):
         return None
+    if restate.ready(record, policy) is not None:
+        return None  # a revised statement may keep its old proof: Lean says first (#15)
     active = next((o for o in record.work.obligations if o.status == "open"), None)
     if active is None:
         return None
