@@ -63,3 +63,20 @@ def test_a_loop_that_suspects_the_step_raises_a_suspicion() -> None:
 def test_an_accepted_loop_proves_the_obligation() -> None:
     after = apply_one(_PROVING, _looped("s1"), POLICY)
     assert after.work.obligations[0].status == "proved" and after.verdict is None
+
+
+def test_the_loop_prompt_summarises_failed_attempts_with_their_real_numbers() -> None:
+    from paperlint.agents.inputs import FailedAttempt
+    from paperlint.engine.steps.prove import _failures
+    from paperlint.records.work import FailedProof, Obligation
+
+    failures = [
+        FailedProof(attempt=n, model="m", file=f"f{n}", feedback=f"e{n}") for n in (1, 2, 3)
+    ]
+    ob = Obligation(id="s1", skeleton="theorem t : True := by\n  sorry", failures=failures)
+    shown = [FailedAttempt(lean="c2", feedback="e2"), FailedAttempt(lean="c3", feedback="e3")]
+    assert _failures(ob, shown) == [
+        {"attempt": 2, "tried": "c2", "error": "e2"},
+        {"attempt": 3, "tried": "c3", "error": "e3"},
+    ]
+    assert _failures(ob, []) == []
