@@ -128,7 +128,8 @@ def _tool_loop(
     proof = outcome.proof
     problem = proof_problem(ob.skeleton, proof) if proof else outcome.reason
     folder = ctx.ws.audit_dir(record.id) / "attempts"
-    text = proof or f"-- the tool loop ended: {outcome.reason[:300]}\n{ob.skeleton}"
+    why = " ".join(outcome.reason.split())[:300]  # one comment line
+    text = proof or f"-- the tool loop ended: {why}\n{ob.skeleton}"
     file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", text)
     suspected = outcome.reason if outcome.suspected_problem else None
     prover = ProverOutput(
