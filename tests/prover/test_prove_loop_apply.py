@@ -63,3 +63,91 @@ def test_a_loop_that_suspects_the_step_raises_a_suspicion() -> None:
 def test_an_accepted_loop_proves_the_obligation() -> None:
     after = apply_one(_PROVING, _looped("s1"), POLICY)
     assert after.work.obligations[0].status == "proved" and after.verdict is None
+
+
+def test_the_loop_prompt_summarises_failed_attempts_with_their_real_numbers() -> None:
+    from paperlint.agents.inputs import FailedAttempt
+    from paperlint.engine.steps.prove import _failures
+    from paperlint.records.work import FailedProof, Obligation
+
+    failures = [
+        FailedProof(attempt=n, model="m", file=f"f{n}", feedback=f"e{n}") for n in (1, 2, 3)
+    ]
+    ob = Obligation(id="s1", skeleton="theorem t : True := by\n  sorry", failures=failures)
+    shown = [FailedAttempt(lean="c2", feedback="e2"), FailedAttempt(lean="c3", feedback="e3")]
+    assert _failures(ob, shown) == [
+        {"attempt": 2, "tried": "c2", "error": "e2"},
+        {"attempt": 3, "tried": "c3", "error": "e3"},
+    ]
+    assert _failures(ob, []) == []
+
+
+def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path) -> None:
+    """The prove step's `run` with the tool loop on (a scripted give_up turn, no Lean needed):
+    its outcome carries the suspected problem as a give-up, which `apply` turns into the
+    Suspicion the issue checker rules on."""
+    from dataclasses import dataclass, field
+    from types import SimpleNamespace
+    from typing import Any
+
+    from paperlint.agents.outputs import ProofStep
+    from paperlint.engine.context import Settings, ToolEdge
+    from paperlint.engine.steps import prove
+    from paperlint.lean.verifier import LeanContext
+    from paperlint.prover.model import ScriptedToolModel, ToolTurn, TurnKey
+    from paperlint.prover.probe import ScriptedProbe
+    from paperlint.prover.protocol import ToolCall
+    from paperlint.records.work import Obligation
+
+    give_up = ToolCall(
+        id="c1",
+        name="give_up",
+        arguments={"reason": "the step needs n > 0", "suspected_problem": True},
+    )
+    key = TurnKey("prover", "lem:a", "s1", 2, 1)
+    model = ScriptedToolModel({key: ToolTurn(calls=(give_up,))})
+
+    @dataclass
+    class Ws:
+        root: Any
+
+        def audit_dir(self, result: str) -> Any:
+            return self.root / "audits" / result
+
+        def rel(self, path: Any) -> str:
+            return str(path.relative_to(self.root))
+
+    @dataclass
+    class Ctx:
+        ws: Ws
+        settings: Settings
+        tools: ToolEdge
+        verifier: Any = None
+        order: list[str] = field(default_factory=lambda: ["lem:a"])
+        lean_names: dict[str, str] = field(default_factory=dict)
+        events: list[dict] = field(default_factory=list)
+
+        def emit(self, event: dict) -> None:
+            self.events.append(event)
+
+        def charge(self, request: dict) -> None:
+            raise AssertionError("one turn: charged by action_started")
+
+    settings = Settings(header="", models={"prover": "scripted"}, tool_loop=True)
+    ctx = Ctx(Ws(tmp_path), settings, ToolEdge(model=model, probe=ScriptedProbe()))
+    skeleton = "theorem t_s1 (n : ℕ) : 0 < n := by\n  sorry"
+    act = action(ActionKind.PROVE, obligation="s1", attempt=2, model="scripted")
+    prompt = SimpleNamespace(step=ProofStep(id="s1", text="n is positive"), failed_attempts=[])
+    given = prove.ProveInputs(
+        act, prompt, Obligation(id="s1", skeleton=skeleton), LeanContext(header="")
+    )  # type: ignore[arg-type]
+    outcome = prove.run(ctx, _PROVING, given)  # type: ignore[arg-type]
+    assert model.asked == [key]
+    assert outcome.prover.gives_up and "the step needs n > 0" in (
+        outcome.prover.suspected_problem or ""
+    )
+    assert not outcome.check.accepted and outcome.spent is None
+    finished = [e for e in ctx.events if e["type"] == "prover_finished"]
+    assert finished[0]["status"] == "gave_up"
+    after = apply_one(_PROVING, outcome, POLICY)
+    assert after.work.suspicion is not None and "n > 0" in after.work.suspicion.reason

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from paperlint.agents.inputs import ProverInputs
+from paperlint.agents.inputs import FailedAttempt, ProverInputs
 from paperlint.agents.outputs import ProverOutput, StepObligation
 from paperlint.domain import Role
 from paperlint.engine import ports, prompts
@@ -120,16 +121,15 @@ def _tool_loop(
         target=name,
         step_text=_step_text(ctx, record, given),
         context=given.context,
-        failures=[
-            {"attempt": f.attempt, "tried": f.file, "error": f.feedback} for f in ob.failures
-        ],
+        failures=_failures(ob, given.prompt.failed_attempts),
         hidden=toolloop.hidden_names(ctx, record, name),
     )
     outcome = toolloop.run_loop(ctx, record, action, task, ladder)
     proof = outcome.proof
     problem = proof_problem(ob.skeleton, proof) if proof else outcome.reason
     folder = ctx.ws.audit_dir(record.id) / "attempts"
-    text = proof or f"-- the tool loop ended: {outcome.reason[:300]}\n{ob.skeleton}"
+    why = " ".join(outcome.reason.split())[:300]  # one comment line
+    text = proof or f"-- the tool loop ended: {why}\n{ob.skeleton}"
     file = write_text(ctx, folder / f"{safe_name(ob.id)}-{action.attempt}.lean", text)
     suspected = outcome.reason if outcome.suspected_problem else None
     prover = ProverOutput(
@@ -147,6 +147,16 @@ def _tool_loop(
         accepted_text=accepted,
         spent=toolloop.spent(ctx, outcome, toolloop.turn_log_path(ctx, record, task)),
     )
+
+
+def _failures(ob: Obligation, shown: list[FailedAttempt]) -> list[dict[str, Any]]:
+    """The last failed attempts for the loop's first prompt: their real numbers, what was
+    tried (the candidate) and Lean's answer; summarised there, never pasted twice."""
+    kept = ob.failures[-len(shown) :] if shown else []
+    return [
+        {"attempt": f.attempt, "tried": s.lean, "error": s.feedback}
+        for f, s in zip(kept, shown, strict=True)
+    ]
 
 
 def _step_text(ctx: EngineContext, record: ResultRecord, given: ProveInputs) -> str:
