@@ -102,7 +102,7 @@ class ModelCall(_Event):
 
 
 class LeanCheck(_Event):
-    """One Lean check: `kind` is draft, check, final or vacuity."""
+    """One Lean check: `kind` is draft, check, final, vacuity, faithfulness or reconnect."""
 
     type: Literal["lean_check"] = "lean_check"
     result: str
