@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperlint.config import load_snapshot
+from paperlint.engine.steps.reconnect import NOT_MADE
 from paperlint.engine.workspace import Workspace, open_workspace
 from paperlint.preflight.model import Inventory
 from paperlint.records import read_record
@@ -54,6 +55,8 @@ def _why(record: ResultRecord, results: Results) -> list[str]:
             dep = results.get(cond.source.result)
             if dep is not None and dep.verdict is not Verdict.VERIFIED_UNCONDITIONAL:
                 reasons.append(f"blocked-by {cond.source.result}")
+    # a reconnection Lean did not accept (issue #14): why the clause is still a condition
+    reasons += [n for n in record.notes if n.startswith(NOT_MADE)]
     if not record.verdict_bearing and record.verdict is None:
         reasons.append("not verdict-bearing")
     return reasons

@@ -105,8 +105,9 @@ class ModelCall(_Event):
 
 
 class LeanCheck(_Event):
-    """One Lean check: `kind` is draft, check, final or vacuity; or, for the faithfulness
-    checks of #15, faithfulness (ladder, probe), minimal_hypotheses or restatement."""
+    """One Lean check: `kind` is draft, check, final or vacuity; reconnect (a discharged clause,
+    #14); or, for the faithfulness checks of #15, faithfulness (ladder, probe),
+    minimal_hypotheses or restatement."""
 
     type: Literal["lean_check"] = "lean_check"
     result: str

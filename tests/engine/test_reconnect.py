@@ -333,3 +333,12 @@ def test_a_dependent_builds_on_the_reconnected_declaration_once_it_is_accepted()
 
 def evolve_reconnection(found: Reconnection, **changes) -> Reconnection:
     return found.model_copy(update=changes)
+
+
+def test_status_why_says_why_a_clause_was_not_reconnected():
+    from paperlint.engine.status import _why
+
+    note = "reconnection not made: Lean rejected the discharge: application type mismatch"
+    succ = _successor().model_copy(update={"notes": ["re-gated", note]})
+    pred = _predecessor(Verdict.VERIFIED_UNCONDITIONAL)
+    assert _why(succ, _results(pred, succ)) == [note]

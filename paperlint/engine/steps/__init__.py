@@ -14,6 +14,10 @@ A step is a `Step` (see `base.py`) with six parts:
 - `apply(record, outcome, policy) -> ResultRecord` (pure): the new record. Verdict rules live
   here and only here; the shell (`execute.py`, `apply.py`, `run.py`) decides nothing.
 
+Optionally, `revisit(record, results, policy) -> Action | None` (pure): an action on a result
+that is settled, called for by other records; `plan` asks it where `ready` no longer applies
+(`reconnect.py`: a clause discharged once its predecessor is verified, issue #14).
+
 To add a step: write `paperlint/engine/steps/<name>.py` ending with
 `STEP = Step(kind="<name>", role=Role.Y, ready=ready, inputs=inputs, run=run, apply=apply)`, and
 add `<name>.STEP` to `REGISTRY` below (one line). Nothing else names the kinds (a new role is
