@@ -121,6 +121,9 @@ class ResultWork(_Record, OmitUnused):
         "second_draft_feedback",
         "previous",
         "restated",
+        "reconnections",  # issue #14
+        "kept",
+        "proof_kept",
     )
 
     plan: ArchitectOutput | None = None
