@@ -68,7 +68,7 @@ class ActionStarted(_Event):
     charge: dict[str, int] = Field(description='`{"calls": 1}`')
 
 
-class ModelCall(_Event):
+class ModelCallEvent(_Event):
     """One request to a model (or its replay)."""
 
     type: Literal["model_call"] = "model_call"
@@ -101,7 +101,7 @@ class ModelCall(_Event):
     )
 
 
-class LeanCheck(_Event):
+class LeanCheckEvent(_Event):
     """One Lean check: `kind` is draft, check, final or vacuity."""
 
     type: Literal["lean_check"] = "lean_check"
@@ -183,7 +183,7 @@ class Interrupted(_Event):
     type: Literal["interrupted"] = "interrupted"
 
 
-class Revision(_Event):
+class RevisionEvent(_Event):
     """Written by `paperlint revise`."""
 
     type: Literal["revision"] = "revision"
@@ -252,8 +252,8 @@ class LegacyVerdict(_Event):
 EVENT_TYPES: tuple[type[_Event], ...] = (
     RunStarted,
     ActionStarted,
-    ModelCall,
-    LeanCheck,
+    ModelCallEvent,
+    LeanCheckEvent,
     ActionFinished,
     RunFinished,
     Retry,
@@ -261,7 +261,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     LeanRestart,
     Charge,
     Interrupted,
-    Revision,
+    RevisionEvent,
     RevisionUndone,
     StrategyChosen,
     LibraryOffered,
@@ -272,8 +272,8 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
 Event = Annotated[
     RunStarted
     | ActionStarted
-    | ModelCall
-    | LeanCheck
+    | ModelCallEvent
+    | LeanCheckEvent
     | ActionFinished
     | RunFinished
     | Retry
@@ -281,7 +281,7 @@ Event = Annotated[
     | LeanRestart
     | Charge
     | Interrupted
-    | Revision
+    | RevisionEvent
     | RevisionUndone
     | StrategyChosen
     | LibraryOffered

@@ -15,7 +15,7 @@ from paperlint.validate.model import Check, Finding
 
 
 def condition_findings(
-    ctx: Context, record: ResultRecord, binders: list[leanfile.Binder], path: str
+    ctx: Context, record: ResultRecord, binders: list[leanfile.DeclaredBinder], path: str
 ) -> list[Finding]:
     found: list[Finding] = []
     listed = {c.name for c in record.conditions}
