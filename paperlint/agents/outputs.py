@@ -1,128 +1,51 @@
 """What each role must answer: pydantic models, whose JSON Schemas go into the prompts.
 
 The engine consumes these; the templates show the schema generated from them, so the two
-cannot drift.
+cannot drift. The answers the engine keeps in its working state are defined in
+`paperlint.records.outputs` (below the agents) and re-exported here; the others are here.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from paperlint.domain import ConditionKindField, IssueClassField, IssueSide, IssueSideField, Role
+from paperlint.domain import Role
+from paperlint.records.outputs import (
+    ArchitectOutput,
+    AuditOutput,
+    CitedInput,
+    DraftCondition,
+    DraftOutput,
+    FidelityFields,
+    FieldReview,
+    GateOutput,
+    IssueRuling,
+    ProofStep,
+    ReviewOutput,
+    StepObligation,
+)
 
-__all__ = ["Role"]  # re-exported: defined in paperlint.domain
+__all__ = [  # re-exported: defined in paperlint.domain and paperlint.records.outputs
+    "Role",
+    "ProofStep",
+    "CitedInput",
+    "ArchitectOutput",
+    "FidelityFields",
+    "DraftCondition",
+    "StepObligation",
+    "DraftOutput",
+    "FieldReview",
+    "GateOutput",
+    "AuditOutput",
+    "ReviewOutput",
+    "IssueRuling",
+]
 
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-# --- architect -------------------------------------------------------------------------------
-
-
-class ProofStep(_Out):
-    id: str = Field(description="Stable step id, e.g. 's1'.")
-    text: str = Field(description="The paper's step, quoted or closely paraphrased.")
-    justification: str = Field(default="", description="Why the paper says the step holds.")
-    uses: list[str] = Field(default_factory=list, description="Result ids the step uses.")
-    citations: list[str] = Field(default_factory=list, description="Bibliography keys used.")
-
-
-class CitedInput(_Out):
-    key: str = Field(description="Bibliography key.")
-    locator: str | None = Field(default=None, description="e.g. 'Theorem 2'.")
-    supplies: str = Field(description="What the cited result supplies to this proof.")
-
-
-class ArchitectOutput(_Out):
-    steps: list[ProofStep] = Field(description="The paper's own proof route, in order.")
-    cited_inputs: list[CitedInput] = Field(default_factory=list)
-    asserted_facts: list[str] = Field(
-        default_factory=list, description="Facts the paper asserts without proof (verbatim)."
-    )
-
-
-# --- drafter ---------------------------------------------------------------------------------
-
-
-class FidelityFields(_Out):
-    object_class: str = Field(description="What kind of objects the statement is about.")
-    quantifier_order: str
-    parameter_domains: str
-    codomain: str
-    hypotheses: str = Field(description="Hypotheses and side conditions, as the paper states.")
-    conclusion: str
-    follow_on_claims: str = Field(default="", description="Further claims in the statement.")
-
-
-class DraftCondition(_Out):
-    name: str = Field(description="The Lean hypothesis name, e.g. 'h_cite_hoeffding'.")
-    lean_type: str
-    kind: ConditionKindField = Field(title="Kind")
-    key: str | None = None
-    locator: str | None = None
-    result: str | None = None
-    quote: str | None = None
-    used_by: str | None = Field(default=None, description="Proof step id that uses it.")
-
-
-class StepObligation(_Out):
-    id: str = Field(description="Matches the architect's step id, or 'main' for the theorem.")
-    lean: str = Field(
-        description="One Lean declaration (theorem/lemma) whose proof body is `sorry`."
-    )
-
-
-class DraftOutput(_Out):
-    lean_name: str = Field(description="The theorem's Lean name (no namespace).")
-    statement: str = Field(description="The main Lean declaration with a `sorry` proof.")
-    definitions: list[str] = Field(
-        default_factory=list, description="Lean definitions the statement needs, in order."
-    )
-    fidelity: FidelityFields
-    conditions: list[DraftCondition] = Field(default_factory=list)
-    obligations: list[StepObligation] = Field(
-        default_factory=list,
-        description="Step lemmas along the paper's route, each with a `sorry` body; the last "
-        "one, id 'main', proves the statement from the steps.",
-    )
-    ambiguity: str | None = Field(
-        default=None,
-        description="If the paper's objects admit several readings on which the conclusion "
-        "depends, describe them; otherwise null.",
-    )
-
-
-# --- gate ------------------------------------------------------------------------------------
-
-
-class FieldReview(_Out):
-    field: str
-    ok: bool
-    comment: str = ""
-
-
-class GateOutput(_Out):
-    decision: Literal["PASS", "BLOCK"]
-    fields: list[FieldReview] = Field(
-        description="One review per fidelity field; a PASS needs every field, each ok."
-    )
-    reasons: list[str] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _pass_reviews_every_field(self) -> GateOutput:
-        if self.decision != "PASS":
-            return self
-        reviewed = {review.field for review in self.fields if review.ok}
-        missing = [name for name in FidelityFields.model_fields if name not in reviewed]
-        if missing:
-            raise ValueError(
-                "a PASS must review every fidelity field and mark each ok; missing or not ok: "
-                + ", ".join(missing)
-            )
-        return self
 
 
 # --- prover ----------------------------------------------------------------------------------
@@ -138,39 +61,6 @@ class ProverOutput(_Out):
         description="True if the paper's step does not seem to hold as justified.",
     )
     suspected_problem: str | None = None
-
-
-# --- auditor ---------------------------------------------------------------------------------
-
-
-class AuditOutput(_Out):
-    decision: Literal["PASS", "FAIL"]
-    findings: list[str] = Field(default_factory=list)
-    route_followed: bool = Field(description="The proof follows the paper's route.")
-
-
-class ReviewOutput(_Out):
-    """A second agent's ruling on another agent's suspected issue."""
-
-    confirms: bool
-    explanation: str
-
-
-# --- issue checker ---------------------------------------------------------------------------
-
-
-class IssueRuling(_Out):
-    is_issue: bool
-    issue_class: IssueClassField | None = Field(default=None, title="Issue Class")
-    side: IssueSideField = Field(default=IssueSide.UNKNOWN, title="Side")
-    quote: str = Field(default="", description="Verbatim text from the paper's source.")
-    explanation: str = ""
-    counterexample: str | None = Field(
-        default=None,
-        description="A Lean declaration refuting the statement or an instance of it, with a "
-        "complete proof; required for ERROR.",
-    )
-    counterexample_name: str | None = None
 
 
 # --- convergence review (issue #19) -------------------------------------------------------------

@@ -51,6 +51,14 @@ def test_validate_never_imports_the_engine():
     assert ("validate", "engine") not in _edges()
 
 
+def test_records_never_import_the_agents():
+    # The answers kept in the working state are records (paperlint/records/outputs.py); the
+    # agent layer imports them, never the other way round.
+    edges = _edges()
+    assert ("records", "agents") not in edges
+    assert ("agents", "records") in edges
+
+
 def test_guard_imports_the_refusal_scan_statically():
     text = (PACKAGE / "lean" / "guard.py").read_text(encoding="utf-8")
     assert "from paperlint.lean.hygiene import refusal_findings" in text
