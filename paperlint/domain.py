@@ -112,12 +112,15 @@ class _Inline:
     The agents' output schemas go into the prompts; inlining keeps them exactly as they were
     when these fields were `Literal`s (no `$defs` entry), so the prompts do not change."""
 
+    def __init__(self, enum: type[StrEnum]) -> None:
+        self._values = [member.value for member in enum]
+
     def __get_pydantic_json_schema__(self, schema: Any, handler: GetJsonSchemaHandler) -> Any:
-        resolved = handler.resolve_ref_schema(handler(schema))
-        return {"enum": resolved["enum"], "type": "string"}
+        # From the enum itself, not by resolving the handler's `$ref`: inside a model with a
+        # wrap serializer (`OmitUnused`) pydantic cannot resolve that ref in serialization mode.
+        return {"enum": list(self._values), "type": "string"}
 
 
-INLINE: Final = _Inline()
-IssueClassField = Annotated[IssueClass, INLINE]
-IssueSideField = Annotated[IssueSide, INLINE]
-ConditionKindField = Annotated[ConditionKind, INLINE]
+IssueClassField = Annotated[IssueClass, _Inline(IssueClass)]
+IssueSideField = Annotated[IssueSide, _Inline(IssueSide)]
+ConditionKindField = Annotated[ConditionKind, _Inline(ConditionKind)]

@@ -17,7 +17,7 @@ from paperlint.preflight.latexrun import (
     error_lines,
 )
 from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Result, Severity
-from paperlint.preflight.probes import Probe, add_probes_to_tree, is_probe, probe_key
+from paperlint.preflight.probes import LabelProbe, add_probes_to_tree, is_probe, probe_key
 
 Edit = Callable[[Path], object]
 Compile = Callable[[Path, str, Edit], CompileResult]
@@ -81,10 +81,10 @@ def apply_latex(
     return reconcile(inventory, result)
 
 
-def plan_probes(inventory: Inventory) -> list[Probe]:
+def plan_probes(inventory: Inventory) -> list[LabelProbe]:
     """A probe for every numbered result without a label."""
     return [
-        Probe(probe_key(i), r.span.file, r.span.start_line, r.env)
+        LabelProbe(probe_key(i), r.span.file, r.span.start_line, r.env)
         for i, r in enumerate(inventory.results)
         if not r.labels and r.number is not None and r.restates is None
     ]

@@ -21,7 +21,7 @@ PROBE_PREFIX = "paperlint-probe-"
 
 
 @dataclass(frozen=True)
-class Probe:
+class LabelProbe:
     key: str
     file: str  # relative to the project folder
     line: int  # 1-based line of the `\begin`
@@ -36,10 +36,10 @@ def is_probe(key: str) -> bool:
     return key.startswith(PROBE_PREFIX)
 
 
-def insert_probes(text: str, probes: Iterable[Probe]) -> tuple[str, list[Probe]]:
+def insert_probes(text: str, probes: Iterable[LabelProbe]) -> tuple[str, list[LabelProbe]]:
     """Add each probe's `\\label` to `text`; return the new text and the probes placed."""
     starts = _line_starts(text)
-    edits: list[tuple[int, Probe]] = []
+    edits: list[tuple[int, LabelProbe]] = []
     for probe in probes:
         if not 1 <= probe.line <= len(starts):
             continue
@@ -68,12 +68,12 @@ def label_position(text: str, line_start: int, env: str) -> int | None:
     return None
 
 
-def add_probes_to_tree(scratch: Path, probes: list[Probe]) -> list[Probe]:
+def add_probes_to_tree(scratch: Path, probes: list[LabelProbe]) -> list[LabelProbe]:
     """Edit the scratch copy in place; return the probes that were placed."""
-    by_file: dict[str, list[Probe]] = defaultdict(list)
+    by_file: dict[str, list[LabelProbe]] = defaultdict(list)
     for probe in probes:
         by_file[probe.file].append(probe)
-    placed: list[Probe] = []
+    placed: list[LabelProbe] = []
     root = scratch.resolve()
     for file, group in by_file.items():
         path = (scratch / file).resolve()

@@ -31,13 +31,6 @@ MARGIN, LEGEND_H = 16, 58
 MIN_WIDTH = 820  # the legend's width
 
 
-@dataclass(frozen=True)
-class Edge:
-    source: str
-    target: str
-    statement: bool  # True: needed to state the target; False: only to prove it
-
-
 def build_graph(data: ReportData) -> nx.DiGraph:
     """Edges point from a result to the results that use it."""
     graph = nx.DiGraph()

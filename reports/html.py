@@ -7,11 +7,12 @@ Only the SVG we draw ourselves (its labels escaped in `graph.py`) is inserted as
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
 
-from jinja2 import Environment, StrictUndefined
+from jinja2 import Environment, StrictUndefined, Template
 from markupsafe import Markup
 
 from paperlint.reports.describe import (
@@ -66,10 +67,17 @@ PAGES = (
 )
 
 
-def render_html(data: ReportData, *, svg: str | None = None) -> str:
+@cache
+def _template() -> Template:
+    # Compiled once per process: compiling is most of a report's time (`paperlint batch`
+    # writes one report per paper, the test suite hundreds).
     env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
     env.filters["version_label"] = version_label
-    template = env.from_string(_asset("report.html.j2"))
+    return env.from_string(_asset("report.html.j2"))
+
+
+def render_html(data: ReportData, *, svg: str | None = None) -> str:
+    template = _template()
     groups = grouped(data) if svg is None else None
     return template.render(
         css=Markup(_asset("report.css")),

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class ModelCall:
+class ReportedCall:
     """One `model_call` event: the unit costs are summed from."""
 
     role: str
@@ -102,7 +102,7 @@ class ReportData:
     results: Results
     inventory: Inventory | None
     views: list[ResultView]
-    calls: list[ModelCall]
+    calls: list[ReportedCall]
     wall_s: float | None
     versions: dict[str, str]
     replay_parts: list[str]
@@ -278,9 +278,9 @@ def _replay_parts(results: Results, events: list[dict[str, Any]]) -> list[str]:
     return sorted(parts)
 
 
-def _model_call(event: dict[str, Any]) -> ModelCall:
+def _model_call(event: dict[str, Any]) -> ReportedCall:
     cost = event.get("cost_usd")
-    return ModelCall(
+    return ReportedCall(
         role=str(event.get("role") or "unknown"),
         model=str(event.get("model") or "unknown"),
         result=event.get("result"),

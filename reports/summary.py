@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from paperlint.records.results import Verdict
-from paperlint.reports.load import ModelCall, ReportData, ResultView
+from paperlint.reports.load import ReportData, ReportedCall, ResultView
 
 VERDICT_ORDER: tuple[str, ...] = (
     Verdict.VERIFIED_UNCONDITIONAL.value,
@@ -59,7 +59,7 @@ class CostLine:
         return None if self.unknown_calls else self.known_usd
 
 
-def cost_line(key: str, calls: Iterable[ModelCall]) -> CostLine:
+def cost_line(key: str, calls: Iterable[ReportedCall]) -> CostLine:
     group = list(calls)
     return CostLine(
         key=key,
@@ -71,8 +71,8 @@ def cost_line(key: str, calls: Iterable[ModelCall]) -> CostLine:
     )
 
 
-def cost_by(data: ReportData, key: Callable[[ModelCall], str]) -> list[CostLine]:
-    groups: dict[str, list[ModelCall]] = {}
+def cost_by(data: ReportData, key: Callable[[ReportedCall], str]) -> list[CostLine]:
+    groups: dict[str, list[ReportedCall]] = {}
     for call in data.calls:
         groups.setdefault(key(call), []).append(call)
     return [cost_line(name, calls) for name, calls in sorted(groups.items())]

@@ -127,7 +127,7 @@ _DISPLAY_ENVS = (
 
 
 @dataclass(frozen=True)
-class Run:
+class TexRun:
     """One piece of a statement: prose, or math with its display mode."""
 
     text: str
@@ -184,9 +184,9 @@ _MATH_OPEN = re.compile(
 )
 
 
-def split_math(tex: str) -> list[Run]:
+def split_math(tex: str) -> list[TexRun]:
     """Prose and math runs in order; an unclosed delimiter leaves the rest as prose."""
-    runs: list[Run] = []
+    runs: list[TexRun] = []
     pos = 0
     while True:
         match = _MATH_OPEN.search(tex, pos)
@@ -201,14 +201,14 @@ def split_math(tex: str) -> list[Run]:
         if end < 0:
             break
         if match.start() > pos:
-            runs.append(Run(tex[pos : match.start()]))
+            runs.append(TexRun(tex[pos : match.start()]))
         body = tex[match.end() : end]
         if env:
             body = _env_body(env, body)
-        runs.append(Run(body, math=True, display=opener != "$" and opener != "\\("))
+        runs.append(TexRun(body, math=True, display=opener != "$" and opener != "\\("))
         pos = end + len(closer)
     if pos < len(tex):
-        runs.append(Run(tex[pos:]))
+        runs.append(TexRun(tex[pos:]))
     return runs
 
 

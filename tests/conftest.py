@@ -78,8 +78,19 @@ crash_samples = pytest.StashKey[dict[str, list[int]]]()
 
 def pytest_configure(config: pytest.Config) -> None:
     raw = os.environ.get(CRASH_SEED_ENV, "").strip()
-    config.stash[crash_seed] = int(raw) if raw else random.SystemRandom().randrange(1 << 32)
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # a pytest-xdist worker: the controller's seed, so every
+        seed = int(workerinput[CRASH_SEED_ENV])  # worker draws the same sample
+    else:
+        seed = int(raw) if raw else random.SystemRandom().randrange(1 << 32)
+    config.stash[crash_seed] = seed
     config.stash[crash_samples] = {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist (`-n`, which .ci/run passes): each worker gets the controller's seed."""
+    node.workerinput[CRASH_SEED_ENV] = str(node.config.stash[crash_seed])
 
 
 def pytest_report_header(config: pytest.Config) -> str:

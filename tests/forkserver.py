@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import io
+import logging
 import multiprocessing
 import os
 import sys
@@ -69,6 +71,10 @@ def _serve(conn: Connection, warm: Callable[[], None]) -> None:
     _stop_coverage()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         warm()
+    # Every object the warm-up left is moved out of the collector's reach: a child's garbage
+    # collections then never write to (and so copy) the pages it shares with the server.
+    gc.collect()
+    gc.freeze()
     while True:
         request = conn.recv()
         if request is None:
@@ -109,24 +115,31 @@ class ForkServer:
 
 
 def warm_replay_check() -> None:
-    """Run one replay check of the smallest example in the server, so its lazy imports load."""
-    from paperlint.cli import root
-    from paperlint.config import Config
-    from paperlint.engine.check import CheckRequest, start_check
+    """Run the CLI in the server as the sweep's children do (a replay check of every example,
+    its resume and its validation), so each lazy import, compiled template and the CLI's
+    click command are loaded once, here, instead of once per child. The warm-up's runs are
+    recorded in a data folder of their own, so no child sees them."""
+    from paperlint.cli.root import run
 
-    root._register_commands()
-
-    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "proportions"
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    saved = os.environ.get("PAPERLINT_DATA_DIR")
+    handlers, level = logging.root.handlers[:], logging.root.level
     with tempfile.TemporaryDirectory(prefix="paperlint-warm-") as tmp:
-        start_check(
-            CheckRequest(
-                paper=fixture / "paper.tex",
-                config=Config(),
-                workdir=Path(tmp) / "ws",
-                replay=fixture / "replay",
-                report=True,
-            )
-        )
+        os.environ["PAPERLINT_DATA_DIR"] = str(Path(tmp) / "userdata")
+        for answers in sorted(fixtures.glob("*/answer-key.json")):
+            fixture = answers.parent
+            workdir = str(Path(tmp) / fixture.name)
+            paper, replay = str(fixture / "paper.tex"), str(fixture / "replay")
+            run(["check", paper, "--replay", replay, "--workdir", workdir, "--jobs", "1"])
+            run(["resume", workdir])
+            run(["validate", workdir])
+    # The CLI's logging setup, done once per process, wrote to the warm-up's muted stderr: undo
+    # it, so each child sets it up on its own stderr as a fresh process would.
+    logging.root.handlers[:], logging.root.level = handlers, level
+    if saved is None:
+        del os.environ["PAPERLINT_DATA_DIR"]
+    else:
+        os.environ["PAPERLINT_DATA_DIR"] = saved
 
 
 _server: list[ForkServer] = []

@@ -46,12 +46,12 @@ class Dependency(_In):
     status: str | None = Field(default=None, description="e.g. verified, unverified, issue.")
 
 
-class Macro(_In):
+class MacroDefinition(_In):
     name: str
     definition: str
 
 
-class BibEntry(_In):
+class BibliographyItem(_In):
     key: str
     text: str
     locator: str | None = None
@@ -75,8 +75,8 @@ class SuspectedIssue(_In):
 class _PaperContext(_In):
     result: ResultText
     dependencies: list[Dependency] = Field(default_factory=list)
-    macros: list[Macro] = Field(default_factory=list)
-    bibliography: list[BibEntry] = Field(default_factory=list)
+    macros: list[MacroDefinition] = Field(default_factory=list)
+    bibliography: list[BibliographyItem] = Field(default_factory=list)
 
 
 class ArchitectInputs(_PaperContext):
@@ -153,7 +153,7 @@ class ReviewedResult(_In):
 
 class ConvergenceInputs(_In):
     results: list[ReviewedResult]
-    macros: list[Macro] = Field(default_factory=list)
+    macros: list[MacroDefinition] = Field(default_factory=list)
 
 
 INPUT_MODELS: dict[str, type[_In]] = {

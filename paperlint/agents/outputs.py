@@ -1,193 +1,57 @@
 """What each role must answer: pydantic models, whose JSON Schemas go into the prompts.
 
 The engine consumes these; the templates show the schema generated from them, so the two
-cannot drift.
+cannot drift. The answers the engine keeps in its working state are defined in
+`paperlint.records.outputs` (below the agents) and re-exported here; the others are here.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
-    model_validator,
+from pydantic import BaseModel, ConfigDict, Field
+
+from paperlint.domain import Role
+from paperlint.records.outputs import (
+    ArchitectOutput,
+    AuditOutput,
+    CitedInput,
+    DraftCondition,
+    DraftOutput,
+    FidelityFields,
+    FieldReview,
+    GateOutput,
+    GateRuling,
+    IssueRuling,
+    OmitUnused,
+    ProofStep,
+    Reading,
+    ReviewOutput,
+    StepObligation,
 )
 
-from paperlint.domain import ConditionKindField, IssueClassField, IssueSide, IssueSideField, Role
-
-__all__ = ["Role"]  # re-exported: defined in paperlint.domain
-
-
-class OmitUnused(BaseModel):
-    """Fields added after records were first written (`OMIT_AT_DEFAULT`) are written only when
-    they hold something: a record written before them reads back and is written again
-    unchanged (a migrated workspace, a gate file compared with results.json)."""
-
-    OMIT_AT_DEFAULT: ClassVar[tuple[str, ...]] = ()
-
-    @model_serializer(mode="wrap")
-    def _omit_unused(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            for name in self.OMIT_AT_DEFAULT:
-                field = type(self).model_fields[name]
-                if name in data and getattr(self, name) == field.get_default(
-                    call_default_factory=True
-                ):
-                    del data[name]
-        return data
+__all__ = [  # re-exported: defined in paperlint.domain and paperlint.records.outputs
+    "Role",
+    "ProofStep",
+    "CitedInput",
+    "ArchitectOutput",
+    "FidelityFields",
+    "DraftCondition",
+    "StepObligation",
+    "DraftOutput",
+    "FieldReview",
+    "GateOutput",
+    "GateRuling",
+    "Reading",
+    "OmitUnused",
+    "AuditOutput",
+    "ReviewOutput",
+    "IssueRuling",
+]
 
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-# --- architect -------------------------------------------------------------------------------
-
-
-class ProofStep(_Out):
-    id: str = Field(description="Stable step id, e.g. 's1'.")
-    text: str = Field(description="The paper's step, quoted or closely paraphrased.")
-    justification: str = Field(default="", description="Why the paper says the step holds.")
-    uses: list[str] = Field(default_factory=list, description="Result ids the step uses.")
-    citations: list[str] = Field(default_factory=list, description="Bibliography keys used.")
-
-
-class CitedInput(_Out):
-    key: str = Field(description="Bibliography key.")
-    locator: str | None = Field(default=None, description="e.g. 'Theorem 2'.")
-    supplies: str = Field(description="What the cited result supplies to this proof.")
-
-
-class ArchitectOutput(_Out):
-    steps: list[ProofStep] = Field(description="The paper's own proof route, in order.")
-    cited_inputs: list[CitedInput] = Field(default_factory=list)
-    asserted_facts: list[str] = Field(
-        default_factory=list, description="Facts the paper asserts without proof (verbatim)."
-    )
-
-
-# --- drafter ---------------------------------------------------------------------------------
-
-
-class FidelityFields(_Out):
-    object_class: str = Field(description="What kind of objects the statement is about.")
-    quantifier_order: str
-    parameter_domains: str
-    codomain: str
-    hypotheses: str = Field(description="Hypotheses and side conditions, as the paper states.")
-    conclusion: str
-    follow_on_claims: str = Field(default="", description="Further claims in the statement.")
-
-
-class DraftCondition(_Out):
-    name: str = Field(description="The Lean hypothesis name, e.g. 'h_cite_hoeffding'.")
-    lean_type: str
-    kind: ConditionKindField = Field(title="Kind")
-    key: str | None = None
-    locator: str | None = None
-    result: str | None = None
-    quote: str | None = None
-    used_by: str | None = Field(default=None, description="Proof step id that uses it.")
-
-
-class StepObligation(_Out):
-    id: str = Field(description="Matches the architect's step id, or 'main' for the theorem.")
-    lean: str = Field(
-        description="One Lean declaration (theorem/lemma) whose proof body is `sorry`."
-    )
-
-
-class DraftOutput(_Out):
-    lean_name: str = Field(description="The theorem's Lean name (no namespace).")
-    statement: str = Field(description="The main Lean declaration with a `sorry` proof.")
-    definitions: list[str] = Field(
-        default_factory=list, description="Lean definitions the statement needs, in order."
-    )
-    fidelity: FidelityFields
-    conditions: list[DraftCondition] = Field(default_factory=list)
-    obligations: list[StepObligation] = Field(
-        default_factory=list,
-        description="Step lemmas along the paper's route, each with a `sorry` body; the last "
-        "one, id 'main', proves the statement from the steps.",
-    )
-    ambiguity: str | None = Field(
-        default=None,
-        description="If the paper's objects admit several readings on which the conclusion "
-        "depends, describe them; otherwise null.",
-    )
-
-
-# --- gate ------------------------------------------------------------------------------------
-
-
-class FieldReview(_Out):
-    field: str
-    ok: bool
-    comment: str = ""
-
-
-class Reading(StrEnum):
-    """Which of two independent drafts states what the paper states (issue #15)."""
-
-    FIRST = "first"
-    SECOND = "second"
-    BOTH_DEFENSIBLE = "both_defensible"
-    NEITHER = "neither"
-
-
-class GateRuling(_Out):
-    """The gate's answer to the faithfulness questions it was shown (issue #15): which draft
-    is the paper's when Lean does not prove them equivalent, whether a statement Lean refutes
-    is the paper's, and a word on each advisory lint. Decisions after reasoning."""
-
-    lint_answers: list[str] = Field(
-        default_factory=list,
-        description="One line per advisory lint: why it is or is not a problem.",
-    )
-    reading: Reading | None = Field(
-        default=None,
-        description="When the two drafts disagree: which one states what the paper states "
-        "(both_defensible when the paper supports both readings).",
-    )
-    statement_faithful: bool | None = Field(
-        default=None,
-        description="When Lean refutes the statement: true if the Lean says exactly what the "
-        "paper says (then the paper is wrong), false if the Lean mistranslates it.",
-    )
-
-
-class GateOutput(_Out, OmitUnused):
-    # Reasoning first, decisions last: the model writes its review before it decides.
-    OMIT_AT_DEFAULT = ("ruling",)  # issue #15
-    fields: list[FieldReview] = Field(
-        description="One review per fidelity field; a PASS needs every field, each ok."
-    )
-    reasons: list[str] = Field(default_factory=list)
-    ruling: GateRuling | None = Field(
-        default=None,
-        description="Required when the faithfulness evidence asks a question (drafts that "
-        "disagree, a statement Lean refutes); otherwise null.",
-    )
-    decision: Literal["PASS", "BLOCK"]
-
-    @model_validator(mode="after")
-    def _pass_reviews_every_field(self) -> GateOutput:
-        if self.decision != "PASS":
-            return self
-        reviewed = {review.field for review in self.fields if review.ok}
-        missing = [name for name in FidelityFields.model_fields if name not in reviewed]
-        if missing:
-            raise ValueError(
-                "a PASS must review every fidelity field and mark each ok; missing or not ok: "
-                + ", ".join(missing)
-            )
-        return self
 
 
 # --- prover ----------------------------------------------------------------------------------
@@ -203,39 +67,6 @@ class ProverOutput(_Out):
         description="True if the paper's step does not seem to hold as justified.",
     )
     suspected_problem: str | None = None
-
-
-# --- auditor ---------------------------------------------------------------------------------
-
-
-class AuditOutput(_Out):
-    decision: Literal["PASS", "FAIL"]
-    findings: list[str] = Field(default_factory=list)
-    route_followed: bool = Field(description="The proof follows the paper's route.")
-
-
-class ReviewOutput(_Out):
-    """A second agent's ruling on another agent's suspected issue."""
-
-    confirms: bool
-    explanation: str
-
-
-# --- issue checker ---------------------------------------------------------------------------
-
-
-class IssueRuling(_Out):
-    is_issue: bool
-    issue_class: IssueClassField | None = Field(default=None, title="Issue Class")
-    side: IssueSideField = Field(default=IssueSide.UNKNOWN, title="Side")
-    quote: str = Field(default="", description="Verbatim text from the paper's source.")
-    explanation: str = ""
-    counterexample: str | None = Field(
-        default=None,
-        description="A Lean declaration refuting the statement or an instance of it, with a "
-        "complete proof; required for ERROR.",
-    )
-    counterexample_name: str | None = None
 
 
 # --- convergence review (issue #19) -------------------------------------------------------------

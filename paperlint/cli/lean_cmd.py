@@ -19,7 +19,7 @@ from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
 
 if TYPE_CHECKING:
-    from paperlint.lean.findings import Finding
+    from paperlint.lean.findings import LeanFinding
 
 
 @lean_app.command("scan")
@@ -57,7 +57,7 @@ def scan(
     raise typer.Exit(ExitCode.ISSUE if has_blocking(findings) else ExitCode.VERIFIED)
 
 
-def gnu_finding(finding: Finding) -> str:
+def gnu_finding(finding: LeanFinding) -> str:
     """A finding as `file:line:column: error|warning: message [rule]` (paperlint.diagnostics):
     a blocking one is an error, an advisory a warning. The column is 1-based here, as GNU tools
     count (Lean prints 0-based columns; the JSON keeps Lean's `col`)."""

@@ -14,10 +14,12 @@ import platform
 import sys
 import tempfile
 import traceback
+from functools import cache
 from pathlib import Path
 
 import typer
 from typer import Abort, Exit, TyperException
+from typer.core import TyperGroup
 
 from paperlint import __version__
 from paperlint.cli.options import VERBOSE
@@ -97,11 +99,21 @@ def _write_crash_log(exc: BaseException) -> Path:
     return path
 
 
+@cache
+def command() -> TyperGroup:
+    """The click command behind `app`, built once per process: building it inspects every
+    command's signature (the MCP server and the test suite's fork server run many commands
+    in one process). `run` registers every command module first."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    return group
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI and return the exit code; the only place that catches broadly."""
     _register_commands()
     try:
-        rc = app(args=argv, standalone_mode=False)
+        rc = command()(args=argv, standalone_mode=False)
     except Exit as exc:
         return int(exc.exit_code)
     except Abort:

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from paperlint.agents.inputs import BibEntry, Dependency, FailedAttempt, Macro, ResultText
+from paperlint.agents.inputs import (
+    BibliographyItem,
+    Dependency,
+    FailedAttempt,
+    MacroDefinition,
+    ResultText,
+)
 from paperlint.agents.outputs import ProofStep
 from paperlint.engine.context import EngineContext
 from paperlint.lean.compose import statement_text_exact
@@ -31,8 +37,8 @@ class PaperFields(TypedDict):
 
     result: ResultText
     dependencies: list[Dependency]
-    macros: list[Macro]
-    bibliography: list[BibEntry]
+    macros: list[MacroDefinition]
+    bibliography: list[BibliographyItem]
 
 
 def paper_context(ctx: EngineContext, record: ResultRecord, results: Results) -> PaperFields:
@@ -96,17 +102,19 @@ def status_of(record: ResultRecord) -> str:
     return "not verified: use its clause only as a named hypothesis (clause_unverified)"
 
 
-def macros(ctx: EngineContext, text: str) -> list[Macro]:
+def macros(ctx: EngineContext, text: str) -> list[MacroDefinition]:
     return [
-        Macro(name=m.name, definition=m.definition) for m in ctx.inventory.macros if m.name in text
+        MacroDefinition(name=m.name, definition=m.definition)
+        for m in ctx.inventory.macros
+        if m.name in text
     ][:40]
 
 
-def bibliography(ctx: EngineContext, record: ResultRecord) -> list[BibEntry]:
+def bibliography(ctx: EngineContext, record: ResultRecord) -> list[BibliographyItem]:
     paper = ctx.paper_result(record.id)
     locators = {c.key: c.note for c in paper.citations}
     return [
-        BibEntry(key=b.key, text=clip(b.text, 600), locator=locators.get(b.key))
+        BibliographyItem(key=b.key, text=clip(b.text, 600), locator=locators.get(b.key))
         for b in ctx.inventory.bibliography
         if b.key in locators
     ]

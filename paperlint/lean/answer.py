@@ -25,7 +25,7 @@ from paperlint.lean.declarations import (
     normalized_text,
     split_commands,
 )
-from paperlint.lean.findings import Finding, Rule, sort_findings
+from paperlint.lean.findings import LeanFinding, Rule, sort_findings
 from paperlint.lean.hygiene import MODEL_POLICY, refusal_findings
 from paperlint.lean.lexer import Kind, Token, code_tokens, unquoted_parts
 
@@ -76,7 +76,7 @@ EXTRA_COMMANDS = (COMMAND_KEYWORDS - PROOF_KINDS - APPROVED_KINDS) | frozenset(
 
 def answer_findings(
     text: str, *, approved: Collection[str] = (), file: str = "<answer>"
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """Why a model's answer must be refused before Lean sees it (empty: it may be checked).
 
     `approved` names the definitions the gate approved (fully qualified); only those may be
@@ -132,7 +132,7 @@ def answer_problem(skeleton: str, candidate: str, *, approved: Collection[str] =
 
 def skeleton_answer_findings(
     skeleton: str, candidate: str, *, file: str = "<candidate>"
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """The answer allowlist over what `candidate` adds to the gated `skeleton` file.
 
     Commands the skeleton holds verbatim (header, namespaces, gated definitions) are blanked,
@@ -150,13 +150,13 @@ def skeleton_answer_findings(
     return answer_findings("".join(chars), approved=approved, file=file)
 
 
-def _at(file: str, token: Token, rule: Rule, message: str) -> Finding:
-    return Finding(
+def _at(file: str, token: Token, rule: Rule, message: str) -> LeanFinding:
+    return LeanFinding(
         file=file, line=token.line, col=token.col, rule=rule, message=message, blocking=True
     )
 
 
-def _command_findings(text: str, approved: frozenset[str], file: str) -> Iterator[Finding]:
+def _command_findings(text: str, approved: frozenset[str], file: str) -> Iterator[LeanFinding]:
     named = {d.command.start: d.name for d in declarations(text)}
     commands = split_commands(text)
     for index, command in enumerate(commands):
@@ -180,7 +180,9 @@ def _command_findings(text: str, approved: frozenset[str], file: str) -> Iterato
         yield _at(file, keyword, Rule.COMMAND_NOT_ALLOWED, message)
 
 
-def _prefix_findings(command: Command, following: list[Command], file: str) -> Iterator[Finding]:
+def _prefix_findings(
+    command: Command, following: list[Command], file: str
+) -> Iterator[LeanFinding]:
     keyword = command.tokens[command.keyword_index]
     if not following or following[0].keyword not in PROOF_KINDS | APPROVED_KINDS:
         message = f"`{_short(command)}` must scope a theorem or lemma"
@@ -192,7 +194,7 @@ def _prefix_findings(command: Command, following: list[Command], file: str) -> I
         yield _at(file, keyword, Rule.COMMAND_NOT_ALLOWED, message)
 
 
-def _option_findings(tokens: tuple[Token, ...], file: str) -> Iterator[Finding]:
+def _option_findings(tokens: tuple[Token, ...], file: str) -> Iterator[LeanFinding]:
     if len(tokens) < 4:
         yield _at(file, tokens[0], Rule.OPTION_NOT_ALLOWED, "an incomplete `set_option`")
         return
@@ -209,7 +211,7 @@ def _option_findings(tokens: tuple[Token, ...], file: str) -> Iterator[Finding]:
     yield _at(file, option, Rule.OPTION_NOT_ALLOWED, message)
 
 
-def _attribute_findings(text: str, file: str) -> Iterator[Finding]:
+def _attribute_findings(text: str, file: str) -> Iterator[LeanFinding]:
     """Every `@[…]` anywhere (a command's, a `where` clause's) may list only `simp`."""
     tokens = code_tokens(text)
     index = 0
@@ -229,7 +231,7 @@ def _attribute_findings(text: str, file: str) -> Iterator[Finding]:
             index += 1
 
 
-def _open_findings(text: str, file: str) -> Iterator[Finding]:
+def _open_findings(text: str, file: str) -> Iterator[LeanFinding]:
     """`open`/`set_option` anywhere (also indented) must be a scoped `… in` prefix.
 
     The command splitter starts those two only at column 0, because they are tactics too; an
@@ -244,7 +246,7 @@ def _open_findings(text: str, file: str) -> Iterator[Finding]:
             yield _at(file, token, Rule.COMMAND_NOT_ALLOWED, message)
 
 
-def _keyword_findings(text: str, file: str) -> Iterator[Finding]:
+def _keyword_findings(text: str, file: str) -> Iterator[LeanFinding]:
     """Command keywords wherever they stand, and unknown words at the start of a line."""
     tokens = code_tokens(text)
     for index, token in enumerate(tokens):

@@ -1,7 +1,7 @@
 """The mechanical audit of Lean files, as `paperlint lean scan` and `paperlint replay` run it.
 
 It combines the hygiene scan (over each file and the project files it imports) with the
-unused-hypothesis lint, and needs no Lean. The `Finding` model lives in `findings.py`.
+unused-hypothesis lint, and needs no Lean. The `LeanFinding` model lives in `findings.py`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from paperlint.lean.answer import skeleton_answer_findings
-from paperlint.lean.findings import Finding, sort_findings
+from paperlint.lean.findings import LeanFinding, sort_findings
 from paperlint.lean.hygiene import (
     DEFAULT_POLICY,
     HygienePolicy,
@@ -53,14 +53,14 @@ def audit_files(
     policy: HygienePolicy = DEFAULT_POLICY,
     hints: bool = False,
     skeleton: Path | None = None,
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """Hygiene and unused-hypothesis findings for `paths`, sorted and without duplicates.
 
     `hints` adds the unused-hypothesis advisories that automation may explain; they are noisy
     on ordinary Mathlib proofs (`by linarith` uses hypotheses without naming them).
     `skeleton` is the gated file: each path must then only fill its `sorry` holes.
     """
-    findings: list[Finding] = []
+    findings: list[LeanFinding] = []
     for path in paths:
         root = project_root if project_root is not None else find_project_root(path, policy=policy)
         findings.extend(scan_file(path, project_root=root, policy=policy))

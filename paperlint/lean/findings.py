@@ -1,4 +1,4 @@
-"""What the mechanical audit reports: one `Finding` per problem, with a stable rule id.
+"""What the mechanical audit reports: one `LeanFinding` per problem, with a stable rule id.
 
 The rule ids are a contract: records, fixtures (`-- expect: <rule>`) and users' suppressions
 name them, so a rule is never renamed, only added. A blocking finding refuses the Lean text (or
@@ -70,7 +70,7 @@ class Rule(StrEnum):
     UNUSED_HYPOTHESIS = "unused-hypothesis"
 
 
-class Finding(BaseModel):
+class LeanFinding(BaseModel):
     """One problem at one place. `line` is 1-based and `col` 0-based, as Lean prints them."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -88,11 +88,11 @@ class Finding(BaseModel):
         return f"{self.file}:{self.line}:{self.col}: {self.rule.value}: {self.message}{note}"
 
 
-def sort_findings(findings: list[Finding]) -> list[Finding]:
+def sort_findings(findings: list[LeanFinding]) -> list[LeanFinding]:
     """Findings in file order, without duplicates."""
     unique = {(f.file, f.line, f.col, f.rule, f.message): f for f in findings}
     return sorted(unique.values(), key=lambda f: (f.file, f.line, f.col, f.rule.value))
 
 
-def has_blocking(findings: list[Finding]) -> bool:
+def has_blocking(findings: list[LeanFinding]) -> bool:
     return any(f.blocking for f in findings)

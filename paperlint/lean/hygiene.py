@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from paperlint.lean import hygiene_rules as rules
 from paperlint.lean.declarations import Command, split_commands
-from paperlint.lean.findings import Finding, Rule
+from paperlint.lean.findings import LeanFinding, Rule
 from paperlint.lean.lexer import Kind, Token, ident_parts, is_ident_start, tokenize, unquoted_parts
 
 
@@ -76,7 +76,7 @@ class ImportRef:
 
 def refusal_findings(
     text: str, *, file: str = "<candidate>", policy: HygienePolicy = MODEL_POLICY
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """Why model-written Lean must be refused before Lean sees it (empty: may be checked).
 
     Only blocking findings are returned: each one is a reason to refuse.
@@ -87,7 +87,7 @@ def refusal_findings(
 
 def scan_text(
     text: str, *, file: str = "<text>", policy: HygienePolicy = DEFAULT_POLICY
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """The hygiene findings of one text; its imports are reported but not followed."""
     tokens = [t for t in tokenize(text) if t.kind is not Kind.COMMENT]
     raw = [*_token_findings(tokens, policy), *_command_findings(split_commands(text), policy)]
@@ -101,20 +101,20 @@ def scan_text(
 
 def scan_file(
     path: Path, *, project_root: Path, policy: HygienePolicy = DEFAULT_POLICY
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """Scan `path` and every project-local file it imports, transitively.
 
     Imports are looked up only inside `project_root` (symlinks resolved, never outside it); a
     module that is neither there nor in a trusted library is a blocking `unresolved-import`.
     """
-    findings: list[Finding] = []
+    findings: list[LeanFinding] = []
     seen: set[Path] = set()
     _scan_into(path, project_root, policy, findings, seen)
     return findings
 
 
 def _scan_into(
-    path: Path, root: Path, policy: HygienePolicy, findings: list[Finding], seen: set[Path]
+    path: Path, root: Path, policy: HygienePolicy, findings: list[LeanFinding], seen: set[Path]
 ) -> None:
     resolved = path.resolve()
     if resolved in seen:
@@ -129,7 +129,7 @@ def _scan_into(
         elif not is_library(ref.module, policy) and not policy.model_written:
             message = f"cannot find module `{ref.module}` under {root}; only its files are scanned"
             findings.append(
-                Finding(
+                LeanFinding(
                     file=str(path),
                     line=ref.line,
                     col=ref.col,
@@ -182,9 +182,9 @@ _Raw = tuple[Token, Rule, str, bool]
 
 def _finding(
     file: str, token: Token, rule: Rule, message: str, blocking: bool, policy: HygienePolicy
-) -> Finding:
+) -> LeanFinding:
     strict = policy.model_written and rule in rules.STRICT_FOR_MODELS
-    return Finding(
+    return LeanFinding(
         file=file,
         line=token.line,
         col=token.col,

@@ -41,7 +41,7 @@ NETWORK_PROBE = ("github.com", 443)
 
 
 @dataclass(frozen=True)
-class Step:
+class SetupStep:
     what: str
     cmd: tuple[str, ...]
     cwd: Path
@@ -57,22 +57,22 @@ def has_network(host: str = NETWORK_PROBE[0], port: int = NETWORK_PROBE[1]) -> b
         return False
 
 
-def plan(paths: LeanPaths) -> list[Step]:
+def plan(paths: LeanPaths) -> list[SetupStep]:
     pins = read_pins(paths.project)
     if pins.toolchain is None or pins.repl_tag is None:
         raise LeanSetupError(f"no lean-toolchain in {paths.project}")
     project = paths.project
     return [
-        Step(
+        SetupStep(
             "install the pinned toolchain",
             ("elan", "toolchain", "install", pins.toolchain),
             project,
             1800,
         ),
-        Step("resolve Mathlib (writes lake-manifest.json)", ("lake", "update"), project, 3600),
-        Step("fetch Mathlib's .olean files", ("lake", "exe", "cache", "get"), project, 3600),
-        Step("build lean-project/", ("lake", "build"), project, 7200),
-        Step(
+        SetupStep("resolve Mathlib (writes lake-manifest.json)", ("lake", "update"), project, 3600),
+        SetupStep("fetch Mathlib's .olean files", ("lake", "exe", "cache", "get"), project, 3600),
+        SetupStep("build lean-project/", ("lake", "build"), project, 7200),
+        SetupStep(
             f"clone the REPL fork at {pins.repl_tag}",
             (
                 "git",
@@ -88,9 +88,9 @@ def plan(paths: LeanPaths) -> list[Step]:
             600,
             skip_if=paths.repl_dir / "lean-toolchain",
         ),
-        Step("build the REPL", ("lake", "build"), paths.repl_dir, 3600),
+        SetupStep("build the REPL", ("lake", "build"), paths.repl_dir, 3600),
         # The prover's declaration index (issue #13): our own PaperLint/Extract.lean, once.
-        Step(
+        SetupStep(
             "extract the declaration index",
             extract_command(paths),
             project,
@@ -101,7 +101,7 @@ def plan(paths: LeanPaths) -> list[Step]:
     ]
 
 
-def _second_kernel_steps(paths: LeanPaths, toolchain: str) -> list[Step]:
+def _second_kernel_steps(paths: LeanPaths, toolchain: str) -> list[SetupStep]:
     """lean4checker at the toolchain's tag: the final check's second kernel (optional)."""
     tag = second_kernel.tag_for(toolchain)
     if tag is None:
@@ -109,14 +109,14 @@ def _second_kernel_steps(paths: LeanPaths, toolchain: str) -> list[Step]:
     folder = second_kernel.checker_dir(paths)
     clone = ("git", "clone", "--depth", "1", "--branch", tag, second_kernel.GIT_URL, str(folder))
     return [
-        Step(
+        SetupStep(
             f"clone lean4checker at {tag}",
             clone,
             paths.cache,
             600,
             skip_if=folder / "lakefile.lean",
         ),
-        Step("build lean4checker (the second kernel)", ("lake", "build"), folder, 3600),
+        SetupStep("build lean4checker (the second kernel)", ("lake", "build"), folder, 3600),
     ]
 
 
@@ -124,7 +124,7 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _default_runner(step: Step) -> int:
+def _default_runner(step: SetupStep) -> int:
     return subprocess.run(list(step.cmd), cwd=step.cwd, timeout=step.timeout_s).returncode
 
 
@@ -133,7 +133,7 @@ def run_setup(
     *,
     dry_run: bool = False,
     network: Callable[[], bool] = has_network,
-    runner: Callable[[Step], int] = _default_runner,
+    runner: Callable[[SetupStep], int] = _default_runner,
 ) -> int:
     """Run the plan; 0 when every step succeeded. Fails fast when elan or the network is missing."""
     if not dry_run:
@@ -177,7 +177,9 @@ def _not_project_files(folder: str, names: list[str]) -> list[str]:
     return [name for name in names if name in ("__pycache__", ".lake")]
 
 
-def _run_steps(paths: LeanPaths, steps: Sequence[Step], runner: Callable[[Step], int]) -> int:
+def _run_steps(
+    paths: LeanPaths, steps: Sequence[SetupStep], runner: Callable[[SetupStep], int]
+) -> int:
     paths.cache.mkdir(parents=True, exist_ok=True)
     for step in steps:
         if step.skip_if is not None and step.skip_if.exists():

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from paperlint.lean.declarations import Command, Declaration, declarations, normalized_text
 from paperlint.lean.declarations import split_commands as _split
-from paperlint.lean.findings import Finding, Rule
+from paperlint.lean.findings import LeanFinding, Rule
 from paperlint.lean.fingerprint import statement_text
 from paperlint.lean.hygiene import DEFAULT_POLICY, HygienePolicy, imports, scan_text
 from paperlint.lean.lexer import Kind, Token, ident_parts
@@ -31,7 +31,7 @@ def check_skeleton(
     policy: HygienePolicy = DEFAULT_POLICY,
     allowed_new_imports: Sequence[str] = ("Mathlib",),
     include_hygiene: bool = True,
-) -> list[Finding]:
+) -> list[LeanFinding]:
     """Every way `candidate` departs from filling the `sorry` holes of `skeleton`.
 
     `allowed_new_imports` names the libraries whose modules may be added to the header.
@@ -52,14 +52,14 @@ def check_skeleton(
     return findings
 
 
-def _at(file: str, token: Token | None, rule: Rule, message: str) -> Finding:
+def _at(file: str, token: Token | None, rule: Rule, message: str) -> LeanFinding:
     line, col = (token.line, token.col) if token is not None else (1, 0)
-    return Finding(file=file, line=line, col=col, rule=rule, message=message, blocking=True)
+    return LeanFinding(file=file, line=line, col=col, rule=rule, message=message, blocking=True)
 
 
 def _header_findings(
     skeleton: str, candidate: str, file: str, allowed: Sequence[str]
-) -> Iterator[Finding]:
+) -> Iterator[LeanFinding]:
     before = [ref.module for ref in imports(skeleton)]
     after = imports(candidate)
     kept = [ref.module for ref in after if ref.module in before]
@@ -89,7 +89,7 @@ def _context_commands(commands: list[Command]) -> list[Command]:
 
 def _context_findings(
     skeleton: list[Command], candidate: list[Command], file: str
-) -> Iterator[Finding]:
+) -> Iterator[LeanFinding]:
     before = _context_commands(skeleton)
     after = _context_commands(candidate)
     for index, command in enumerate(after):
@@ -111,7 +111,7 @@ def _short(command: Command) -> str:
 
 def _gated_findings(
     gated: list[Declaration], found: list[Declaration], file: str
-) -> Iterator[Finding]:
+) -> Iterator[LeanFinding]:
     by_name: dict[str, Declaration] = {}
     for declaration in found:
         if declaration.name is None:
@@ -130,7 +130,7 @@ def _gated_findings(
     yield from _order_findings(gated, found, file)
 
 
-def _compare(original: Declaration, current: Declaration, file: str) -> Iterator[Finding]:
+def _compare(original: Declaration, current: Declaration, file: str) -> Iterator[LeanFinding]:
     where = current.keyword_token
     if statement_text(original) != statement_text(current):
         message = f"the statement of `{original.name}` differs from the gated one"
@@ -178,13 +178,13 @@ def _find(texts: list[str], segment: list[str], start: int) -> int:
 
 def _match_unnamed(
     gated: list[Declaration], found: list[Declaration], file: str
-) -> tuple[list[Declaration], list[Finding]]:
+) -> tuple[list[Declaration], list[LeanFinding]]:
     """Pair the skeleton's unnamed instances and examples with the candidate's, by statement.
 
     Returns the candidate declarations left unpaired (new helpers) and the findings.
     """
     left = list(found)
-    findings: list[Finding] = []
+    findings: list[LeanFinding] = []
     for original in gated:
         twin = next(
             (d for d in left if d.name is None and statement_text(d) == statement_text(original)),
@@ -204,7 +204,7 @@ def _match_unnamed(
 
 def _order_findings(
     gated: list[Declaration], found: list[Declaration], file: str
-) -> Iterator[Finding]:
+) -> Iterator[LeanFinding]:
     wanted = [d.name for d in gated if d.name is not None]
     seen: list[str] = []
     for declaration in found:
@@ -223,7 +223,7 @@ def _order_findings(
 
 def _helper_findings(
     gated: list[Declaration], found: list[Declaration], file: str
-) -> Iterator[Finding]:
+) -> Iterator[LeanFinding]:
     names = {d.name for d in gated}
     used = _statement_words(gated)
     for declaration in found:

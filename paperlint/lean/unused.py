@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from paperlint.lean.declarations import PROOF_KEYWORDS, Declaration, declarations
-from paperlint.lean.findings import Finding, Rule
+from paperlint.lean.findings import LeanFinding, Rule
 from paperlint.lean.lexer import Kind, Token, ident_parts
 
 # Tactics that can use a hypothesis from the context without its name.
@@ -90,9 +90,9 @@ class Binder:
     group: int  # which binder group it came from
 
 
-def unused_hypotheses(text: str, *, file: str = "<text>") -> list[Finding]:
+def unused_hypotheses(text: str, *, file: str = "<text>") -> list[LeanFinding]:
     """Named hypotheses of each theorem, lemma and example that nothing mentions."""
-    findings: list[Finding] = []
+    findings: list[LeanFinding] = []
     for declaration in declarations(text):
         if declaration.kind in PROOF_KEYWORDS and not _is_skipped(declaration):
             findings.extend(_declaration_findings(declaration, file))
@@ -105,7 +105,7 @@ def _is_skipped(declaration: Declaration) -> bool:
     return not texts or texts in (["sorry"], ["by", "sorry"])
 
 
-def _declaration_findings(declaration: Declaration, file: str) -> Iterator[Finding]:
+def _declaration_findings(declaration: Declaration, file: str) -> Iterator[LeanFinding]:
     start = 1 if declaration.kind == "example" else 2  # skip the keyword and the name
     signature = declaration.statement[start:]
     groups, result_type = _split_signature(signature)
@@ -120,7 +120,7 @@ def _declaration_findings(declaration: Declaration, file: str) -> Iterator[Findi
         yield _finding(file, binder, silent)
 
 
-def _finding(file: str, binder: Binder, silent: bool) -> Finding:
+def _finding(file: str, binder: Binder, silent: bool) -> LeanFinding:
     name = binder.name.text
     if binder.bracket == "[":
         message = f"instance `{name}` is never named; instance resolution may still use it"
@@ -128,7 +128,7 @@ def _finding(file: str, binder: Binder, silent: bool) -> Finding:
         message = f"hypothesis `{name}` is never named; automation in the proof may use it"
     else:
         message = f"hypothesis `{name}` is used neither in the statement nor in the proof"
-    return Finding(
+    return LeanFinding(
         file=file,
         line=binder.name.line,
         col=binder.name.col,

@@ -68,7 +68,7 @@ class ActionStarted(_Event):
     charge: dict[str, int] = Field(description='`{"calls": 1}`')
 
 
-class ModelCall(_Event):
+class ModelCallEvent(_Event):
     """One request to a model (or its replay)."""
 
     type: Literal["model_call"] = "model_call"
@@ -104,7 +104,7 @@ class ModelCall(_Event):
     )
 
 
-class LeanCheck(_Event):
+class LeanCheckEvent(_Event):
     """One Lean check: `kind` is draft, check, final or vacuity; reconnect (a discharged clause,
     #14); or, for the faithfulness checks of #15, faithfulness (ladder, probe),
     minimal_hypotheses or restatement."""
@@ -220,7 +220,7 @@ class Interrupted(_Event):
     type: Literal["interrupted"] = "interrupted"
 
 
-class Revision(_Event):
+class RevisionEvent(_Event):
     """Written by `paperlint revise`."""
 
     type: Literal["revision"] = "revision"
@@ -289,8 +289,8 @@ class LegacyVerdict(_Event):
 EVENT_TYPES: tuple[type[_Event], ...] = (
     RunStarted,
     ActionStarted,
-    ModelCall,
-    LeanCheck,
+    ModelCallEvent,
+    LeanCheckEvent,
     ProverTool,
     ProverFinished,
     ActionFinished,
@@ -300,7 +300,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     LeanRestart,
     Charge,
     Interrupted,
-    Revision,
+    RevisionEvent,
     RevisionUndone,
     StrategyChosen,
     LibraryOffered,
@@ -311,8 +311,8 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
 Event = Annotated[
     RunStarted
     | ActionStarted
-    | ModelCall
-    | LeanCheck
+    | ModelCallEvent
+    | LeanCheckEvent
     | ProverTool
     | ProverFinished
     | ActionFinished
@@ -322,7 +322,7 @@ Event = Annotated[
     | LeanRestart
     | Charge
     | Interrupted
-    | Revision
+    | RevisionEvent
     | RevisionUndone
     | StrategyChosen
     | LibraryOffered

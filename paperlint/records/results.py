@@ -14,8 +14,8 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from paperlint.agents.outputs import DraftCondition
 from paperlint.domain import ConditionKind, IssueClass, IssueSideField
+from paperlint.records.outputs import DraftCondition
 from paperlint.records.work import ResultWork
 
 RESULTS_SCHEMA: Final = "paperlint.results/2"

@@ -11,7 +11,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from paperlint.agents.outputs import (
+from paperlint.records.outputs import (
     ArchitectOutput,
     AuditOutput,
     DraftOutput,

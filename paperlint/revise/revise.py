@@ -55,20 +55,20 @@ class ReviseRequest:
 
 
 @dataclass(frozen=True)
-class Revision:
+class RevisionOutcome:
     plan: dict[str, Any]  # the dry-run answer (design §10)
     snapshot: Path | None  # None for a dry run
 
 
-def preview_revision(workdir: Path, paper: Path, *, root: str | None = None) -> Revision:
+def preview_revision(workdir: Path, paper: Path, *, root: str | None = None) -> RevisionOutcome:
     """What a revision would reset and why, with the cost estimate; writes nothing."""
     ws = open_workspace(workdir)
     refuse_if_interrupted(ws)
     prepared = _prepare(ws, paper, root)
-    return Revision(plan=prepared.plan, snapshot=None)
+    return RevisionOutcome(plan=prepared.plan, snapshot=None)
 
 
-def revise(request: ReviseRequest) -> Revision:
+def revise(request: ReviseRequest) -> RevisionOutcome:
     """Snapshot the workspace, then carry its records over to the new version of the paper."""
     ws = open_workspace(request.workdir)
     with WorkspaceLock(ws.root):
@@ -86,7 +86,7 @@ def revise(request: ReviseRequest) -> Revision:
         entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
         append_revision(ws.root, entry)
         Journal(ws.events()).emit({"type": "revision", **_event_fields(entry)})
-    return Revision(plan=prepared.plan, snapshot=snapshot)
+    return RevisionOutcome(plan=prepared.plan, snapshot=snapshot)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from paperlint.validate.model import Check, Finding
 def condition_findings(
     ctx: Context,
     record: ResultRecord,
-    binders: list[leanfile.Binder],
+    binders: list[leanfile.DeclaredBinder],
     path: str,
     discharged: frozenset[str] | set[str] = frozenset(),
 ) -> list[Finding]:

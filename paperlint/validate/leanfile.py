@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from paperlint.lean import compose
 from paperlint.lean.compose import parse_declaration
 from paperlint.lean.declarations import Declaration, declarations
-from paperlint.lean.findings import Finding as LeanFinding
-from paperlint.lean.findings import Rule
+from paperlint.lean.findings import LeanFinding, Rule
 from paperlint.lean.fingerprint import normalize_statement
 from paperlint.lean.hygiene import imports, is_library, scan_text
 from paperlint.lean.skeleton import check_skeleton
@@ -27,7 +26,7 @@ _CLOSE = ")]}⦄⟩"
 
 
 @dataclass(frozen=True)
-class Binder:
+class DeclaredBinder:
     name: str
     type: str  # normalised: comments dropped, whitespace collapsed
     bracket: str  # "(", "{", "[", "⦃"
@@ -58,19 +57,19 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", "", normalize_statement(text))
 
 
-def binders_of(declaration_text: str) -> list[Binder]:
+def binders_of(declaration_text: str) -> list[DeclaredBinder]:
     """The bracketed binders of one declaration, one entry per bound name."""
     parsed = parse_declaration(declaration_text)
     if parsed is None:
         return []
-    found: list[Binder] = []
+    found: list[DeclaredBinder] = []
     for bracket, inner in _groups(parsed.binders):
         colon = _top_colon(inner)
         if colon is None:
             continue  # an instance binder `[Foo α]` names nothing
         kind = normalize_statement(inner[colon + 1 :])
         for name in inner[:colon].split():
-            found.append(Binder(name=name, type=kind, bracket=bracket))
+            found.append(DeclaredBinder(name=name, type=kind, bracket=bracket))
     return found
 
 
@@ -170,7 +169,7 @@ def trivial_definitions(texts: Iterable[str]) -> list[str]:
 _RELATION = re.compile(r"^(?P<a>.+?)(?P<op><=|≤|<|>=|≥|>|=|≠)(?P<b>.+)$")
 
 
-def contradictions(binders: Iterable[Binder]) -> list[str]:
+def contradictions(binders: Iterable[DeclaredBinder]) -> list[str]:
     """Pairs (or single) hypotheses that contradict on their face: `x < 0` and `0 < x`,
     `x < x`, `a ≠ a`, `False`. A syntactic probe; the Lean vacuity probe goes further."""
     facts: list[tuple[str, str, str, str]] = []

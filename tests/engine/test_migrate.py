@@ -5,6 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from paperlint.cli.root import run
@@ -54,6 +55,20 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
         assert state["work"][old_entry["id"]] == old_entry["work"]
     rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
     assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
+
+
+def test_the_migrated_files_validate_against_the_committed_schemas(old):
+    # The committed schemas (schemas/, tests/test_schemas.py) describe the files a run writes.
+    assert migrate_workspace(old) == "paperlint.results/1"
+    results = _json(old / "results.json")
+    state = _json(old / results["engine_state"])
+    for name, data in (("results", results), ("engine-state", state)):
+        schema = _json(ROOT / "schemas" / f"{name}.schema.json")
+        jsonschema.Draft202012Validator(schema).validate(data)
+    schema = _json(ROOT / "schemas" / "engine-state.schema.json")
+    state["work"][next(iter(state["work"]))]["draft_rounds"] = "two"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(state)
 
 
 def test_a_second_migrate_changes_nothing(old, capsys):

@@ -10,8 +10,10 @@ must not differ is the end.
 """
 
 import atexit
+import fcntl
 import functools
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -29,9 +31,30 @@ __all__ = ["crash_root"]  # the fixture, shared with the serial sweep
 
 @functools.cache
 def parallel_reference(name: str) -> Path:
-    root = Path(tempfile.mkdtemp(prefix="paperlint-parallel-reference-"))
+    """The `--jobs 4` run whose events the sweep enumerates (read at collection only).
+
+    Its events come in any order, so its sample of indices may differ from one run to the
+    next: under pytest-xdist every worker must collect the same items, so the workers share
+    one run per example (the first to need it makes it, under a lock; the others read it)."""
+    testrun = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if testrun is None:
+        root = Path(tempfile.mkdtemp(prefix="paperlint-parallel-reference-"))
+        atexit.register(shutil.rmtree, root, True)
+        return _reference_run(name, root / name / "ws")
+    # Every worker has collected before any of them exits, so the first to exit removes it.
+    root = Path(tempfile.gettempdir()) / f"paperlint-parallel-reference-{testrun}"
+    root.mkdir(exist_ok=True)
     atexit.register(shutil.rmtree, root, True)
-    workdir = root / name / "ws"
+    with (root / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / name / "done"
+        if not done.exists():
+            _reference_run(name, root / name / "ws")
+            done.touch()
+    return root / name / "ws"
+
+
+def _reference_run(name: str, workdir: Path) -> Path:
     code = run_cli_forked(check_argv(name, workdir, jobs=JOBS))
     assert code in (0, 1, 4), f"{name}: the --jobs {JOBS} reference run exited {code}"
     return workdir

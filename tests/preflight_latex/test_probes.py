@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from paperlint.preflight.probes import Probe, insert_probes
+from paperlint.preflight.probes import LabelProbe, insert_probes
 
 
-def _probe(line: int, env: str = "theorem", key: str = "p") -> Probe:
-    return Probe(key=key, file="main.tex", line=line, env=env)
+def _probe(line: int, env: str = "theorem", key: str = "p") -> LabelProbe:
+    return LabelProbe(key=key, file="main.tex", line=line, env=env)
 
 
 @pytest.mark.parametrize(

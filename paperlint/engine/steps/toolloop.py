@@ -31,7 +31,7 @@ from paperlint.prover.automation import AutomationOutcome
 from paperlint.prover.loop import LoopStatus, TurnLog
 from paperlint.prover.probe import Probe
 from paperlint.prover.strategy import ObligationTask, ProveOutcome, Prover
-from paperlint.records.events import ModelCall, ProverFinished, ProverTool
+from paperlint.records.events import ModelCallEvent, ProverFinished, ProverTool
 from paperlint.records.results import ResultRecord
 
 TURNS_DIR = "turns"
@@ -81,7 +81,7 @@ class LoopEvents:
         self.ctx.charge({"result": self.action.result, "repair": 0, "try": 1})
 
     def _turn(self, raw: dict[str, Any]) -> None:
-        event = ModelCall(
+        event = ModelCallEvent(
             role="prover",
             model=str(raw.get("model") or self.action.model or ""),
             task=TURN_TASK,
