@@ -22,8 +22,8 @@ from paperlint.faithful.model import (
     Direction,
     DirectionResult,
     Equivalence,
+    LadderRung,
     LeanAttempt,
-    Rung,
 )
 from paperlint.faithful.statement import (
     BinderGroup,
@@ -45,7 +45,7 @@ def direction_name(first: Statement, direction: Direction) -> str:
     return f"{first.short_name}_faithful_{suffix}"
 
 
-def rung_candidate(rung: Rung, source: Statement, target: Statement, name: str) -> str:
+def rung_candidate(rung: LadderRung, source: Statement, target: Statement, name: str) -> str:
     """The whole declaration proving `source → target` with one rung of the ladder."""
     lines = [*_intro(target), *_rung_lines(rung, source, target)]
     return _declaration(source, target, name, lines)
@@ -64,17 +64,17 @@ def _intro(target: Statement) -> list[str]:
     return [f"intro {' '.join(names)}"] if names else []
 
 
-def _rung_lines(rung: Rung, source: Statement, target: Statement) -> list[str]:
-    if rung is Rung.APPLY:
+def _rung_lines(rung: LadderRung, source: Statement, target: Statement) -> list[str]:
+    if rung is LadderRung.APPLY:
         return [f"apply {SOURCE} <;> {_CLOSERS}"]
-    if rung is Rung.EXACT_SEARCH:
+    if rung is LadderRung.EXACT_SEARCH:
         return ["exact?"]
-    if rung in (Rung.CONVERT_1, Rung.CONVERT_2):
-        depth = 1 if rung is Rung.CONVERT_1 else 2
+    if rung in (LadderRung.CONVERT_1, LadderRung.CONVERT_2):
+        depth = 1 if rung is LadderRung.CONVERT_1 else 2
         args = " ".join(convert_args(source, target))
         term = f"{SOURCE} {args}" if args else SOURCE
         return [f"convert {term} using {depth} <;> {_CLOSERS}"]
-    if rung is Rung.SIMP_ALL:
+    if rung is LadderRung.SIMP_ALL:
         return ["simp_all"]
     return ["aesop"]
 
@@ -133,7 +133,7 @@ def prove_direction(
     *,
     name: str,
     timeout_s: float,
-    rungs: Sequence[Rung] = DEFAULT_RUNGS,
+    rungs: Sequence[LadderRung] = DEFAULT_RUNGS,
 ) -> DirectionResult:
     """Climb the ladder until one rung's proof is accepted; every attempt is kept."""
     attempts: list[LeanAttempt] = []
@@ -145,7 +145,7 @@ def prove_direction(
         attempts.append(attempt)
         if lean_is_gone(attempt):
             break
-        if rung is Rung.EXACT_SEARCH:
+        if rung is LadderRung.EXACT_SEARCH:
             suggestion = suggested_term(check) if attempt.accepted else None
             if suggestion is None:
                 continue
@@ -174,7 +174,7 @@ def check_equivalence(
     second: str,
     *,
     timeout_s: float,
-    rungs: Sequence[Rung] = DEFAULT_RUNGS,
+    rungs: Sequence[LadderRung] = DEFAULT_RUNGS,
 ) -> Equivalence:
     """Both directions between two drafted declarations, on `context` (which must hold the
     definitions both drafts use)."""

@@ -47,7 +47,7 @@ class LeanAttempt(_Frozen):
 # --- the equivalence ladder -------------------------------------------------------------------
 
 
-class Rung(StrEnum):
+class LadderRung(StrEnum):
     APPLY = "apply"
     EXACT_SEARCH = "exact?"  # accepted only through the concrete term it suggests
     CONVERT_1 = "convert_using_1"
@@ -56,13 +56,13 @@ class Rung(StrEnum):
     AESOP = "aesop"
 
 
-DEFAULT_RUNGS: tuple[Rung, ...] = (
-    Rung.APPLY,
-    Rung.EXACT_SEARCH,
-    Rung.CONVERT_1,
-    Rung.CONVERT_2,
-    Rung.SIMP_ALL,
-    Rung.AESOP,
+DEFAULT_RUNGS: tuple[LadderRung, ...] = (
+    LadderRung.APPLY,
+    LadderRung.EXACT_SEARCH,
+    LadderRung.CONVERT_1,
+    LadderRung.CONVERT_2,
+    LadderRung.SIMP_ALL,
+    LadderRung.AESOP,
 )
 
 
@@ -74,7 +74,7 @@ class Direction(StrEnum):
 class DirectionResult(_Frozen):
     direction: Direction
     proved: bool
-    rung: Rung | None = None
+    rung: LadderRung | None = None
     proof: str | None = None  # the accepted declaration: concrete, never `exact?`
     target: str | None = None
     attempts: tuple[LeanAttempt, ...] = ()

@@ -46,7 +46,7 @@ class ObligationTask:
     hidden: frozenset[str] = frozenset()  # the result's own name and every later result's
 
 
-class ProveOutcome(BaseModel):
+class StrategyOutcome(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     proof: str | None
@@ -75,7 +75,7 @@ class Prover:
     emit: Emit = lambda event: None
     check_timeout_s: float = 120.0  # each `check` tool call's Lean timeout
 
-    def prove(self, task: ObligationTask) -> ProveOutcome:
+    def prove(self, task: ObligationTask) -> StrategyOutcome:
         automation = run_ladder(
             self.verifier, task.context, task.skeleton, task.target, ladder=self.ladder
         )
@@ -89,19 +89,19 @@ class Prover:
             }
         )
         if automation.closed:
-            return ProveOutcome(
+            return StrategyOutcome(
                 proof=automation.proof,
                 closed_by=ClosedBy.AUTOMATION,
                 reason=automation.summary(),
                 automation=automation,
             )
         if automation.stopped:
-            return ProveOutcome(
+            return StrategyOutcome(
                 proof=None, closed_by=None, reason=automation.stopped, automation=automation
             )
         return self.loop(task, automation)
 
-    def loop(self, task: ObligationTask, automation: AutomationOutcome) -> ProveOutcome:
+    def loop(self, task: ObligationTask, automation: AutomationOutcome) -> StrategyOutcome:
         """The tool loop alone, after automation `automation` (run by the caller) failed."""
         bench = Workbench(
             verifier=self.verifier,
@@ -135,7 +135,7 @@ class Prover:
         )
         base = TurnKey("prover", task.result, task.obligation, task.attempt, 0)
         outcome = loop.run(base, messages)
-        return ProveOutcome(
+        return StrategyOutcome(
             proof=outcome.proof,
             closed_by=_closed_by(outcome),
             reason=outcome.reason,

@@ -95,13 +95,10 @@ def test_each_domain_fact_is_defined_once():
 # `Outcome`, `FailedAttempt` (the record's is now `FailedProof`) and `FidelityFields`/
 # `FidelityHints` are defined once; `BibEntry`/`Macro` are preflight's (the prompt inputs are
 # `BibliographyItem`/`MacroDefinition`), `Finding` the validator's (the audit's is
-# `LeanFinding`), and a full scan's other pairs were renamed after what they hold. The two left
-# sit in modules other work was changing at the time (engine/steps/prove.py, prover/,
-# faithful/). Private helpers (`_Record`, …) are local by name and not counted.
-KNOWN_DUPLICATE_CLASSES = {
-    "ProveOutcome": 2,  # engine/steps/prove.py's step outcome and prover/strategy.py's
-    "Rung": 2,  # faithful/model.py's enum and prover/automation.py's record
-}
+# `LeanFinding`), and a full scan's other pairs were renamed after what they hold (the last two:
+# prover/strategy.py's `StrategyOutcome`, faithful/model.py's `LadderRung`). Private helpers
+# (`_Record`, …) are local by name and not counted.
+KNOWN_DUPLICATE_CLASSES: dict[str, int] = {}
 
 
 def _class_counts() -> dict[str, int]:

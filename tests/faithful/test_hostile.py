@@ -7,7 +7,7 @@ import pytest
 from paperlint.faithful.junk import junk_assignments
 from paperlint.faithful.ladder import rung_candidate
 from paperlint.faithful.lints import lint_statement
-from paperlint.faithful.model import Rung
+from paperlint.faithful.model import LadderRung
 from paperlint.faithful.probe import probe_statement
 from paperlint.faithful.statement import parse_statement
 from tests.faithful.conftest import CONTEXT
@@ -27,7 +27,7 @@ def test_random_token_soup_never_raises(seed):
     statement = parse_statement(text)
     if statement is not None:
         junk_assignments(statement)
-        rung_candidate(Rung.CONVERT_2, statement, statement, "n")
+        rung_candidate(LadderRung.CONVERT_2, statement, statement, "n")
         reparsed = parse_statement(statement.theorem("again", "sorry"))
         assert reparsed is not None and reparsed.conclusion == statement.conclusion
 

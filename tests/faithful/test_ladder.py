@@ -6,7 +6,7 @@ from paperlint.faithful.ladder import (
     rung_candidate,
     suggested_term,
 )
-from paperlint.faithful.model import Agreement, Direction, Rung
+from paperlint.faithful.model import Agreement, Direction, LadderRung
 from paperlint.faithful.statement import parse_statement
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import LeanCheck, LeanMessage, Outcome
@@ -27,12 +27,12 @@ def test_rung_texts_are_whole_declarations():
     )
     closers = "first | assumption | simp_all | omega | linarith"
     expected = {
-        Rung.APPLY: f"apply h_src_faithful <;> {closers}",
-        Rung.EXACT_SEARCH: "exact?",
-        Rung.CONVERT_1: f"convert h_src_faithful a b ?_ using 1 <;> {closers}",
-        Rung.CONVERT_2: f"convert h_src_faithful a b ?_ using 2 <;> {closers}",
-        Rung.SIMP_ALL: "simp_all",
-        Rung.AESOP: "aesop",
+        LadderRung.APPLY: f"apply h_src_faithful <;> {closers}",
+        LadderRung.EXACT_SEARCH: "exact?",
+        LadderRung.CONVERT_1: f"convert h_src_faithful a b ?_ using 1 <;> {closers}",
+        LadderRung.CONVERT_2: f"convert h_src_faithful a b ?_ using 2 <;> {closers}",
+        LadderRung.SIMP_ALL: "simp_all",
+        LadderRung.AESOP: "aesop",
     }
     for rung, line in expected.items():
         assert rung_candidate(rung, a, b, "n") == head + line
@@ -46,7 +46,7 @@ def test_convert_arguments_follow_positions_and_types():
 
 def test_type_star_is_compared_at_one_universe():
     a = parse_statement("theorem c {α : Type*} [Fintype α] : 0 ≤ Fintype.card α := sorry")
-    text = rung_candidate(Rung.SIMP_ALL, a, a, "n")
+    text = rung_candidate(LadderRung.SIMP_ALL, a, a, "n")
     assert text.startswith("theorem n.{u_faithful} (h_src_faithful : ∀ {α : Type u_faithful}")
     assert "intro α _\n  simp_all" in text
 
@@ -57,7 +57,7 @@ def test_two_drafts_proved_equivalent_by_apply(replayed):
         lambda v: check_equivalence(v, CONTEXT, A, B, timeout_s=60),
     )
     assert result.agreement is Agreement.EQUIVALENT and result.failing == ()
-    assert result.forward.rung is Rung.APPLY and result.backward.rung is Rung.APPLY
+    assert result.forward.rung is LadderRung.APPLY and result.backward.rung is LadderRung.APPLY
     assert result.forward.target == "mid_le_faithful_fwd"
     assert result.backward.proof.startswith("theorem mid_le_faithful_bwd (h_src_faithful : ∀ (a b")
     assert len(author.checks) == 2  # one Lean check per direction
@@ -72,7 +72,7 @@ def test_exact_search_is_kept_only_through_its_concrete_term(replayed):
     lt = "theorem t (a b : ℝ) (hab : a < b) : (a + b) / 2 ≤ b := sorry"
     result, _ = replayed(rules, lambda v: check_equivalence(v, CONTEXT, A, lt, timeout_s=60))
     forward = result.forward
-    assert forward.proved and forward.rung is Rung.EXACT_SEARCH
+    assert forward.proved and forward.rung is LadderRung.EXACT_SEARCH
     assert "exact?" not in forward.proof
     assert forward.proof.endswith("  intro a b hab\n  exact h_src_faithful _ _ (le_of_lt hab)")
     labels = [a.label for a in forward.attempts]
@@ -88,8 +88,8 @@ def test_lt_against_le_fails_in_one_direction(replayed):
     result, author = replayed(rules, lambda v: check_equivalence(v, CONTEXT, LE, LT, timeout_s=60))
     assert result.agreement is Agreement.FIRST_IMPLIES_SECOND
     assert result.failing == (Direction.BACKWARD,)
-    assert [a.label for a in result.backward.attempts] == [r.value for r in Rung]
-    assert len(author.checks) == 1 + len(Rung)
+    assert [a.label for a in result.backward.attempts] == [r.value for r in LadderRung]
+    assert len(author.checks) == 1 + len(LadderRung)
 
 
 def test_no_lean_gives_no_answer_and_stops_early(tmp_path: Path):

@@ -30,7 +30,7 @@ from paperlint.errors import ModelError
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.prover.loop import LoopStatus, TurnLog
 from paperlint.prover.probe import Probe
-from paperlint.prover.strategy import ObligationTask, ProveOutcome, Prover
+from paperlint.prover.strategy import ObligationTask, Prover, StrategyOutcome
 from paperlint.records.events import ModelCallEvent, ProverFinished, ProverTool
 from paperlint.records.results import ResultRecord
 
@@ -121,7 +121,7 @@ def run_loop(
     action: Action,
     task: ObligationTask,
     automation: AutomationOutcome,
-) -> ProveOutcome:
+) -> StrategyOutcome:
     """The tool loop for one attempt, its `prover_finished` event logged."""
     tools = _tools(ctx)
     model = action.model or ctx.settings.models.get("prover")
@@ -146,7 +146,7 @@ def run_loop(
     return outcome
 
 
-def guarded(run: Callable[[], ProveOutcome], model: str) -> ProveOutcome:
+def guarded(run: Callable[[], StrategyOutcome], model: str) -> StrategyOutcome:
     """A provider failure inside the loop (a rate limit, a bad key, a missing model) stops the
     run resumably, as the agents' runner does: the turns before it are in the turn log and a
     `resume` continues from them. The loop itself does not wait and retry (yet)."""
@@ -166,7 +166,7 @@ def guarded(run: Callable[[], ProveOutcome], model: str) -> ProveOutcome:
         ) from exc
 
 
-def finished(ctx: EngineContext, action: Action, outcome: ProveOutcome) -> None:
+def finished(ctx: EngineContext, action: Action, outcome: StrategyOutcome) -> None:
     loop = outcome.loop
     status = loop.status.value if loop else ("accepted" if outcome.proof else "rejected")
     event = ProverFinished(
@@ -183,7 +183,7 @@ def finished(ctx: EngineContext, action: Action, outcome: ProveOutcome) -> None:
     ctx.emit(event.as_event())
 
 
-def describe(outcome: ProveOutcome) -> str:
+def describe(outcome: StrategyOutcome) -> str:
     """One line: the tactic automation used, the searched names the proof uses, or why not."""
     loop = outcome.loop
     if outcome.closed_by is None or loop is None:
@@ -192,7 +192,7 @@ def describe(outcome: ProveOutcome) -> str:
     return f"uses {names}" if names else outcome.reason[:300]
 
 
-def spent(ctx: EngineContext, outcome: ProveOutcome, log: Path) -> str | None:
+def spent(ctx: EngineContext, outcome: StrategyOutcome, log: Path) -> str | None:
     """Why the loop ended unproved when its budget was spent, and where its turns are kept."""
     loop = outcome.loop
     if loop is None or loop.status is not LoopStatus.UNFINISHED:
@@ -207,11 +207,11 @@ def _tools(ctx: EngineContext) -> ToolEdge:
     return ctx.tools
 
 
-def automation_closed(outcome: AutomationOutcome) -> ProveOutcome:
+def automation_closed(outcome: AutomationOutcome) -> StrategyOutcome:
     """The strategy's outcome for an obligation the ladder closed (zero model calls)."""
     from paperlint.prover.strategy import ClosedBy
 
-    return ProveOutcome(
+    return StrategyOutcome(
         proof=outcome.proof,
         closed_by=ClosedBy.AUTOMATION,
         reason=f"`{outcome.closed_by}`",
