@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterator
 
 from paperlint.lean.declarations import (
     COMMAND_KEYWORDS,
+    THEOREM_KEYWORDS,
     Command,
     Declaration,
     declarations,
@@ -29,7 +30,7 @@ from paperlint.lean.findings import LeanFinding, Rule, sort_findings
 from paperlint.lean.hygiene import MODEL_POLICY, refusal_findings
 from paperlint.lean.lexer import Kind, Token, code_tokens, unquoted_parts
 
-PROOF_KINDS = frozenset({"theorem", "lemma"})
+PROOF_KINDS = THEOREM_KEYWORDS
 APPROVED_KINDS = frozenset({"def", "abbrev"})  # only under a name the gate approved
 MODIFIERS = frozenset({"private", "protected", "noncomputable"})
 ATTRIBUTES = frozenset({"simp"})

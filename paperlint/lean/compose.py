@@ -16,7 +16,12 @@ from dataclasses import dataclass
 
 from paperlint.domain import INPUT_KINDS
 from paperlint.lean import fingerprint as fp
-from paperlint.lean.declarations import declarations, split_commands, top_level_index
+from paperlint.lean.declarations import (
+    THEOREM_KEYWORDS,
+    declarations,
+    split_commands,
+    top_level_index,
+)
 from paperlint.lean.lexer import Kind
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import ResultRecord, Verdict
@@ -189,7 +194,7 @@ def discharge_declaration(gated: str, *, name: str, new_name: str, by: dict[str,
     by name (an anonymous instance binder is found by instance search). Lean decides whether
     `by[h]` has the clause's type; nothing here does."""
     decl = parse_declaration(gated)
-    if decl is None or decl.keyword not in ("theorem", "lemma"):
+    if decl is None or decl.keyword not in THEOREM_KEYWORDS:
         return Composed(None, "the gated statement is not a theorem this step can read")
     kept: list[str] = []
     args: list[str] = []

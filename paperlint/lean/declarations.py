@@ -30,7 +30,8 @@ DECLARATION_KEYWORDS = frozenset(
         "irreducible_def",
     }
 )
-PROOF_KEYWORDS = frozenset({"theorem", "lemma", "example"})
+THEOREM_KEYWORDS = frozenset({"theorem", "lemma"})  # a named, proved declaration
+PROOF_KEYWORDS = THEOREM_KEYWORDS | {"example"}
 MODIFIERS = frozenset(
     {"private", "protected", "noncomputable", "partial", "unsafe", "nonrec", "local", "scoped"}
 )

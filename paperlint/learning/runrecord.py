@@ -24,6 +24,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from paperlint.lean.declarations import THEOREM_KEYWORDS
 from paperlint.lean.lexer import Kind, code_tokens
 
 RUN_SCHEMA: Final = "paperlint.run/1"
@@ -146,7 +147,7 @@ def _statement_of(text: str, name: str) -> str | None:
     """The text from `theorem NAME` to its `:=`, found on the lexer's tokens."""
     tokens = code_tokens(text)
     for i, tok in enumerate(tokens[:-1]):
-        if tok.text in ("theorem", "lemma") and tokens[i + 1].text == name:
+        if tok.text in THEOREM_KEYWORDS and tokens[i + 1].text == name:
             for end in tokens[i + 2 :]:
                 if end.text == ":=":
                     return text[tok.offset : end.offset].strip()
