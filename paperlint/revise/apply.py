@@ -11,8 +11,8 @@ Pure: records in, records out. Each reset rewinds a result's working state to th
   cleared; stage drafted, so the next action is the gate. `regated` (the convergence
   review's re-gate) also keeps a proved result's fingerprint and proofs aside (`KeptProof`):
   if the gate passes the same statement again, the gate step takes them back instead of
-  proving it again, and the audit rebuilds them (issue #14). A revision does not use it yet:
-  its call estimate (`revise.changes`) counts a re-gated result as proved again.
+  proving it again, and the audit rebuilds them (issue #14). A revision's re-gate uses it too;
+  its call estimate (`revise.changes`) is then an upper bound.
 - `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
   skeletons (no proof, no attempts); suspicion, ruling, review, counterexample, final check and
   audit cleared; stage gated, so the next action is the first obligation.
@@ -72,7 +72,7 @@ def revised_results(
         )
         action = action_of.get(result.id)
         kept = relocate(record, sources or {}, renamed or {})
-        records.append(set_aside(rewind(record, action), record, action) if action else kept)
+        records.append(set_aside(regated(record, action), record, action) if action else kept)
     return old.model_copy(update={"results": records})
 
 

@@ -231,8 +231,9 @@ def _rename(text: str, relabel: Mapping[str, str]) -> str:
 
 
 def estimate(resets: Iterable[Reset], events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """What the reset work cost last time: the recorded model calls it will repeat, and their
-    cost in USD (null when no repeated call recorded a cost)."""
+    """What the reset work cost last time: the recorded model calls it may repeat, and their
+    cost in USD (null when no repeated call recorded a cost). An upper bound: a re-gated result
+    whose gate passes the same statement keeps its proof and asks no prover again."""
     resets = list(resets)
     wanted = {r.old_id: SKIPPED_TASKS[r.action] for r in resets}
     calls: dict[str, int] = {r.old_id: 0 for r in resets}

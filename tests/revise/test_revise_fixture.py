@@ -119,7 +119,10 @@ def test_v2_resets_exactly_the_expected_results_and_redoes_only_them(
     }
     print(f"\nmodel calls: full check of version 2 = {full_run_calls}, revision = {revision_calls}")
     assert redone == {r["id"] for r in expected}
-    assert revision_calls == plan["estimate"]["model_calls"] == 13
+    # The estimate repeats what the reset work cost last time; a re-gated result whose gate
+    # passes the same statement keeps its proof (issue #14), so the revision asks 3 fewer.
+    assert plan["estimate"]["model_calls"] == 13
+    assert revision_calls == 10
     assert revision_calls < full_run_calls / 2
     assert {k: v["verdict"] for k, v in after.items()} == {
         k: v["verdict"] for k, v in before.items()
