@@ -21,8 +21,6 @@ The key is unique per file. `prompt_sha256` is `prompts.messages_sha256` of the 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient
 from paperlint.errors import InputError
+from paperlint.records.store import append_line, write_text_atomic
 
 TRANSCRIPT_FILE = "transcript.jsonl"
 
@@ -178,12 +177,7 @@ def key_from_metadata(metadata: Mapping[str, Any]) -> TranscriptKey:
 
 def append_entry(path: Path, entry: TranscriptEntry) -> None:
     """Append one whole line and fsync it, so a crash mid-run keeps every answer paid for."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = entry.model_dump_json(exclude_none=False) + "\n"
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(line)
-        handle.flush()
-        os.fsync(handle.fileno())
+    append_line(path, entry.model_dump_json(exclude_none=False))
 
 
 class RecordingClient:
@@ -257,21 +251,8 @@ def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
             changed += 1
         lines.append(entry.model_dump_json() + "\n")
     if changed:
-        _replace_text(path, "".join(lines))
+        write_text_atomic(path, "".join(lines))
     return changed
-
-
-def _replace_text(path: Path, text: str) -> None:
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def dump_entries(entries: Sequence[TranscriptEntry]) -> str:

@@ -48,6 +48,7 @@ from paperlint.lean.verifier import (
     SecondKernel,
     Verifier,
 )
+from paperlint.records.store import append_line
 
 RECORDING_FILE = "lean.jsonl"
 KINDS = ("check", "axioms", "final", "statement")
@@ -286,9 +287,7 @@ class RecordingVerifier:
             inner.on_served = self._append  # recorded answers are copied as they are
 
     def _append(self, entry: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+        append_line(self.path, json.dumps(entry, ensure_ascii=False, default=str))
 
     def _write(self, exchange: dict[str, Any]) -> None:
         kind = exchange["kind"]

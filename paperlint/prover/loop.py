@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +38,7 @@ from paperlint.prover.protocol import (
     tool_schemas,
 )
 from paperlint.prover.tools import ToolResult, Workbench
+from paperlint.records.store import append_line
 
 KEEP_FULL_TURNS = 2
 NO_CALL = (
@@ -106,12 +106,7 @@ class TurnLog:
         return Recorded(replies, results, spent)
 
     def append(self, entry: Mapping[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(self.path, json.dumps(entry, ensure_ascii=False, sort_keys=True))
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from paperlint.agents.client import completion_cost, import_litellm, redact, tra
 from paperlint.agents.faults import FaultKind, classify, stop_error
 from paperlint.errors import InputError, ModelError
 from paperlint.prover.protocol import ToolCall, parse_arguments, parse_text_calls
+from paperlint.records.store import append_line
 
 Mode = Literal["auto", "native", "text"]
 TURNS_FILE = "prover-turns.jsonl"
@@ -231,7 +232,5 @@ class RecordingToolModel:
     ) -> ToolTurn:
         reply = self.inner.turn(model, messages, tools=tools, key=key)
         entry = {"key": key._asdict(), "reply": reply.model_dump(mode="json"), "note": "recorded"}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        append_line(self.path, json.dumps(entry, ensure_ascii=False, sort_keys=True))
         return reply

@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 from paperlint.errors import InputError
 from paperlint.lean import guard
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
+from paperlint.records.store import append_line
 
 RawAnswer = dict[str, Any]
 PROBE_FILE = "lean-probe.jsonl"
@@ -144,7 +145,5 @@ class RecordingProbe:
                 "all_tactics": all_tactics,
             }
             entry = {"kind": "command", "request": request, "response": answer, "note": "recorded"}
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as out:
-                out.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+            append_line(self.path, json.dumps(entry, ensure_ascii=False, sort_keys=True))
         return answer

@@ -60,6 +60,16 @@ def write_text_atomic(path: Path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def append_line(path: Path, line: str) -> None:
+    """Append one whole line (its newline added here) and fsync it: a crash keeps every line
+    written before it, and at worst a torn last line, which readers skip."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(line + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
     write_text_atomic(path, text)
@@ -157,12 +167,7 @@ class EventLog:
         if self._count is None:
             self._drop_torn_tail()
             self._count = self.count()
-        line = json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(self.path, json.dumps(event, ensure_ascii=False, sort_keys=True))
         self._count += 1
         return self._count
 
