@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from paperlint.reports import mdtext as md
 from paperlint.reports.describe import (
     CONDITION_KINDS,
@@ -97,13 +99,16 @@ def summary_lines(data: ReportData) -> list[str]:
     for name, table in cost_tables(data).items():
         lines += [f"### Cost by {name}", "", *_cost_table(name, table), ""]
     lines += _versions(data)
-    if data.convergence:
-        lines += ["### Convergence review", ""]
-        lines += [f"- {md.inline(line)}" for line in data.convergence] + [""]
-    if data.notes:
-        lines += ["### What this report could not show", ""]
-        lines += [f"- {md.inline(note)}" for note in data.notes] + [""]
+    lines += _bullets("### Convergence review", data.convergence)
+    lines += _bullets("### What this report could not show", data.notes)
     return lines
+
+
+def _bullets(title: str, items: Sequence[str]) -> list[str]:
+    """A titled bullet list, or nothing when there is nothing to list."""
+    if not items:
+        return []
+    return [title, "", *(f"- {md.inline(item)}" for item in items), ""]
 
 
 def _cost_table(name: str, table: list[CostLine]) -> list[str]:
@@ -138,20 +143,12 @@ def result_lines(
     statement = view.source.statement if view.source else "(not in the inventory)"
     lines += [md.block(statement, "latex"), ""]
     lines += _lean_lines(view)
-    if view.reconnection:
-        lines += ["Reconnection (a clause discharged in Lean):", ""]
-        lines += [f"- {md.inline(line)}" for line in view.reconnection] + [""]
-        if view.reconnected_lean:
-            lines += [md.block(view.reconnected_lean, "lean"), ""]
-    if view.faithfulness:
-        lines += ["Faithfulness evidence:", ""]
-        lines += [f"- {md.inline(line)}" for line in view.faithfulness] + [""]
-    if view.library:
-        lines += ["Library lemmas:", ""]
-        lines += [f"- {md.inline(line)}" for line in view.library] + [""]
-    if view.proving:
-        lines += ["Prover:", ""]
-        lines += [f"- {md.inline(line)}" for line in view.proving] + [""]
+    lines += _bullets("Reconnection (a clause discharged in Lean):", view.reconnection)
+    if view.reconnection and view.reconnected_lean:
+        lines += [md.block(view.reconnected_lean, "lean"), ""]
+    lines += _bullets("Faithfulness evidence:", view.faithfulness)
+    lines += _bullets("Library lemmas:", view.library)
+    lines += _bullets("Prover:", view.proving)
     if view.strategy:
         lines += [f"Strategy: {md.inline(view.strategy)}", ""]
     lines += [f"**Verdict:** {label}", ""]
