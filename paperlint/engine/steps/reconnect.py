@@ -26,12 +26,19 @@ from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
 from paperlint.engine.steps.base import Step, StepOutcome, View, evolve
-from paperlint.engine.steps.effects import LeanUnavailable, base_context, lean, sha, write_json
+from paperlint.engine.steps.effects import (
+    LeanUnavailable,
+    base_context,
+    final_check,
+    lean,
+    sha,
+    write_json,
+    write_text,
+)
 from paperlint.lean.compose import context_for, discharge_declaration, module_text
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
-from paperlint.records.store import write_text_atomic
 from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
 
 SUFFIX = "_reconnected"  # the composed declaration's name: the theorem's, with this suffix
@@ -158,8 +165,8 @@ def _check(
         why = f"Lean rejected the discharge: {ports.feedback(text, warm)}"
         return evolve(found, detail=why), {}
     path = ctx.ws.root / given.module
-    write_text_atomic(path, module_text(given.context, text))
-    final = ctx.verifier.final_check(path, [found.name], timeout_s=ctx.settings.final_timeout_s)
+    write_text(ctx, path, module_text(given.context, text))
+    final = final_check(ctx, given.action, path, found.name)  # logged like the audit's build
     record = write_json(
         ctx,
         ctx.ws.audit_dir(given.action.result) / f"reconnect-{given.attempt}-check.json",
