@@ -57,7 +57,15 @@ def messages_sha256(messages: list[dict[str, str]]) -> str:
 
 
 def output_schema(task: str) -> dict[str, Any]:
-    return OUTPUT_MODELS[task].model_json_schema()
+    """The task's output JSON Schema (a fresh copy: callers may change it)."""
+    loaded: dict[str, Any] = json.loads(_schema_json(task))
+    return loaded
+
+
+@cache
+def _schema_json(task: str) -> str:
+    # Generated once per process: pydantic's schema generation was a tenth of a replay run.
+    return to_json(OUTPUT_MODELS[task].model_json_schema())
 
 
 def render_prompt(task: str, inputs: Mapping[str, Any]) -> Prompt:
@@ -71,7 +79,7 @@ def render_prompt(task: str, inputs: Mapping[str, Any]) -> Prompt:
     variables = {
         **inputs,
         "task": task,
-        "schema": to_json(output_schema(task)),
+        "schema": _schema_json(task),
         "lean_fields": lean_field_names(task),
     }
     context = template.new_context(variables)
@@ -112,7 +120,7 @@ def _template_sha256(task: str) -> str:
         digest.update(name.encode() + b"\0" + source.encode("utf-8") + b"\0")
         included = meta.find_referenced_templates(env.parse(source))
         pending += sorted(n for n in included if isinstance(n, str))
-    digest.update(to_json(output_schema(task)).encode("utf-8"))
+    digest.update(_schema_json(task).encode("utf-8"))
     digest.update(json.dumps(lean_field_names(task)).encode("utf-8"))
     return digest.hexdigest()
 

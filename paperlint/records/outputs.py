@@ -9,7 +9,8 @@ records never import the agent layer.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import ClassVar, Literal
+from functools import cache
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -36,13 +37,22 @@ class OmitUnused(BaseModel):
     def _omit_unused(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         data = handler(self)
         if isinstance(data, dict):
-            for name in self.OMIT_AT_DEFAULT:
-                field = type(self).model_fields[name]
-                if name in data and getattr(self, name) == field.get_default(
-                    call_default_factory=True
-                ):
+            for name, default in _defaults(type(self)):
+                if name in data and getattr(self, name) == default:
                     del data[name]
         return data
+
+
+@cache
+def _defaults(model: type[OmitUnused]) -> tuple[tuple[str, Any], ...]:
+    """`OMIT_AT_DEFAULT`'s fields with their defaults, once per class: pydantic's
+    `get_default` inspects the factory's signature on every call, and every state write
+    serialises every record. The values are only compared, never handed out."""
+    fields = model.model_fields
+    return tuple(
+        (name, fields[name].get_default(call_default_factory=True))
+        for name in model.OMIT_AT_DEFAULT
+    )
 
 
 class _Out(BaseModel):
