@@ -1,24 +1,44 @@
-"""`PAPERLINT_FAILPOINT=after-event:N`: die right after the N-th event is written (design §10).
+"""Crash-test hooks, set by `PAPERLINT_FAILPOINT` (design §10); unset, they do nothing.
 
-Crash tests kill a run at every event index and show that `resume` ends where an
-uninterrupted run ends. `os._exit` skips every cleanup on purpose, like a power cut.
+- `after-event:N`: die right after the N-th event is written. Crash tests kill a run at
+  every event index and show that `resume` ends where an uninterrupted run ends. `os._exit`
+  skips every cleanup on purpose, like a power cut.
+- `snapshot-events:DIR`: after each event N is written, copy the workspace to `DIR/N`, and
+  go on. Called under the journal's lock, where `after-event:N` would die, so in a run with
+  one action at a time (`--jobs 1`: no other thread writes the workspace then) `DIR/N` is
+  what a kill after event N leaves on disk; one run then stands in for the prefix of every
+  kill (tests/engine/test_crash_resume.py shows the two states equal at its sampled indices).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+from pathlib import Path
 
-_SPEC = re.compile(r"^after-event:(\d+)$")
+_DIE = re.compile(r"^after-event:(\d+)$")
+_SNAPSHOT = re.compile(r"^snapshot-events:(/.+)$")
+
+
+def _spec() -> str:
+    return os.environ.get("PAPERLINT_FAILPOINT", "").strip()
 
 
 def failpoint_event() -> int | None:
-    spec = os.environ.get("PAPERLINT_FAILPOINT", "").strip()
-    match = _SPEC.match(spec)
+    match = _DIE.match(_spec())
     return int(match.group(1)) if match else None
 
 
-def maybe_die(event_count: int) -> None:
+def snapshot_dir() -> Path | None:
+    match = _SNAPSHOT.match(_spec())
+    return Path(match.group(1)) if match else None
+
+
+def maybe_die(event_count: int, workspace: Path | None = None) -> None:
     target = failpoint_event()
     if target is not None and event_count == target:
         os._exit(77)
+    into = snapshot_dir()
+    if into is not None and workspace is not None:
+        shutil.copytree(workspace, into / str(event_count), symlinks=True)

@@ -68,7 +68,7 @@ class Journal:
             self.seq += 1
             self._tally.add(event)
             count = self.log.append({"seq": self.seq, "ts": now(), **event})
-            maybe_die(count)
+            maybe_die(count, self.log.path.parent)
 
     @property
     def spend(self) -> Spend:

@@ -11,8 +11,16 @@ crash_sweep_full"`, which .ci/run passes, runs every index.
 The workspaces live on a tmpfs where there is one: a child killed with `os._exit` leaves the
 page cache as it was, so what is on the file system after the kill is the same, and the
 workspace's fsyncs (most of a run's time on a disk) cost nothing.
+
+A sampled index is a real kill (the failpoint `after-event:N`), and the state it leaves is
+also compared, file by file, with a snapshot of the workspace the same run takes at that
+point (`snapshot-events:DIR`, paperlint/engine/failpoint.py): one serial run copies its
+workspace after every event. Every other index resumes from that snapshot instead of
+running the check up to the kill again, which made the sweep quadratic in the run's length;
+the resume, the comparison with the uninterrupted run and `validate` are the same.
 """
 
+import functools
 import json
 import random
 import shutil
@@ -107,13 +115,84 @@ def test_the_reference_run_validates_clean(finished_runs):
         assert len(_events(reference)) > 20
 
 
-def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_root):
+@functools.cache
+def snapshots(name: str, root: Path) -> Path:
+    """`root/<name>/N`: the workspace of one serial run of `name` as it was after event N.
+
+    The run goes through a path of the same length as each sweep item's, so that whatever a
+    record keeps of the workspace's path is the same."""
+    into = root / f"{name}-snapshots"
+    workdir = root / f"{name}-{0:04d}"  # no sweep item is numbered 0
+    code = run_cli_forked(
+        check_argv(name, workdir),
+        PAPERLINT_FAILPOINT=f"snapshot-events:{into}",
+        PAPERLINT_DATA_DIR=str(root / f"{name}-data-0000"),
+    )
+    assert code in (0, 1, 4), f"{name}: the snapshotting run exited {code}"
+    shutil.rmtree(workdir)
+    return into
+
+
+# What two runs of the same events write differently: the clock, and the writer's pid in the
+# workspace lock. Everything else must be byte for byte the same after a kill and in the
+# snapshot. (Both runs get an empty data folder of their own: the strategy chooser records
+# how many earlier runs it has seen there.)
+TIMED = {"ts", "duration_s", "wait_s", "elapsed_s"}
+PID_FILES = {".lock"}
+
+
+def _contents(root: Path) -> dict[str, object]:
+    files: dict[str, object] = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_dir():
+            continue
+        rel = path.relative_to(root).as_posix()
+        data = b"" if rel in PID_FILES else path.read_bytes()
+        if path.suffix == ".jsonl":
+            lines = [json.loads(line) for line in data.decode().splitlines()]
+            files[rel] = [{k: v for k, v in e.items() if k not in TIMED} for e in lines]
+        else:
+            files[rel] = data
+    return files
+
+
+def assert_same_state(killed: Path, snapshot: Path, at: str) -> None:
+    left, right = _contents(killed), _contents(snapshot)
+    assert sorted(left) == sorted(right), f"{at}: the kill and the snapshot hold other files"
+    differ = [rel for rel in left if left[rel] != right[rel]]
+    first = next(
+        (
+            (rel, a, b)
+            for rel in differ
+            for a, b in zip(_lines(left[rel]), _lines(right[rel]), strict=False)
+            if a != b
+        ),
+        None,
+    )
+    assert not differ, f"{at}: the kill and the snapshot differ in {differ}; first: {first}"
+
+
+def _lines(value: object) -> list[object]:
+    return value if isinstance(value, list) else [value]
+
+
+def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_root, request):
     reference, _ = finished_runs[name]
     at = f"{name}: killed after event {crash_index}"
-    workdir = crash_root / f"{name}-{crash_index}"
-    failpoint = f"after-event:{crash_index}"
-    code = run_cli_forked(check_argv(name, workdir), PAPERLINT_FAILPOINT=failpoint)
-    assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
+    workdir = crash_root / f"{name}-{crash_index:04d}"
+    snapshot = snapshots(name, crash_root) / str(crash_index)
+    if request.node.get_closest_marker(FULL_SWEEP) is None:  # sampled: a real kill
+        failpoint = f"after-event:{crash_index}"
+        data = str(crash_root / f"{name}-data-{crash_index:04d}")
+        code = run_cli_forked(
+            check_argv(name, workdir), PAPERLINT_FAILPOINT=failpoint, PAPERLINT_DATA_DIR=data
+        )
+        assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
+        assert_same_state(workdir, snapshot, at)
+    else:
+        at = f"{name}: resumed from the state after event {crash_index}"
+        shutil.copytree(snapshot, workdir, symlinks=True)
+    shutil.rmtree(snapshot)  # each index is one item: its snapshot is needed no more
     code = run_cli_forked(["resume", str(workdir)])
     assert code in (0, 1, 4), f"{at}: resume exited {code}"
     results = json.loads((workdir / "results.json").read_text())
