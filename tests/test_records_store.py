@@ -57,3 +57,48 @@ def test_lock_is_exclusive_and_stale_locks_are_taken_over(tmp_path):
     lock.acquire()
     lock.release()
     assert not (tmp_path / ".lock").exists()
+
+
+def test_no_write_lands_while_the_gate_is_frozen_and_each_waits_to_land_whole(tmp_path):
+    """The crash sweep's snapshot (engine/failpoint.py) copies a workspace while other
+    threads write: a write started before the freeze ends first, one asked during it waits."""
+    import threading
+    import time
+
+    from paperlint.records.store import GATE, append_line, remove_file, write_bytes_atomic
+
+    target, log, gone = tmp_path / "a.json", tmp_path / "e.jsonl", tmp_path / "old"
+    gone.write_text("x")
+    done: list[str] = []
+
+    def writer() -> None:
+        write_bytes_atomic(target, b"new")
+        append_line(log, "{}")
+        remove_file(gone)
+        done.append("wrote")
+
+    with GATE.frozen():
+        thread = threading.Thread(target=writer)
+        thread.start()
+        time.sleep(0.2)
+        assert not done and not target.exists() and not log.exists() and gone.exists()
+    thread.join(5)
+    assert done == ["wrote"] and target.read_bytes() == b"new" and not gone.exists()
+    assert log.read_text() == "{}\n"
+
+    # A freeze waits for a write already under way (here: one holding the gate).
+    events: list[str] = []
+    with GATE.writing():
+
+        def freeze() -> None:
+            with GATE.frozen():
+                events.append("f")
+
+        freezer = threading.Thread(target=freeze)
+        freezer.start()
+        time.sleep(0.2)
+        assert events == []
+    freezer.join(5)
+    assert events == ["f"]
+    write_bytes_atomic(target, b"again")  # and the gate is open again
+    assert target.read_bytes() == b"again"

@@ -4,10 +4,12 @@
   every event index and show that `resume` ends where an uninterrupted run ends. `os._exit`
   skips every cleanup on purpose, like a power cut.
 - `snapshot-events:DIR`: after each event N is written, copy the workspace to `DIR/N`, and
-  go on. Called under the journal's lock, where `after-event:N` would die, so in a run with
-  one action at a time (`--jobs 1`: no other thread writes the workspace then) `DIR/N` is
-  what a kill after event N leaves on disk; one run then stands in for the prefix of every
-  kill (tests/engine/test_crash_resume.py shows the two states equal at its sampled indices).
+  go on. Called under the journal's lock, where `after-event:N` would die, and copied with
+  every workspace write held back (`records.store.GATE`), so `DIR/N` is what a kill after
+  event N leaves on disk: with one action at a time (`--jobs 1`) the very same state
+  (tests/engine/test_crash_resume.py compares them at its sampled indices), with several in
+  flight one of the states a kill in that interval can leave. One run then stands in for the
+  prefix of every kill of a crash sweep.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import os
 import re
 import shutil
 from pathlib import Path
+
+from paperlint.records.store import GATE
 
 _DIE = re.compile(r"^after-event:(\d+)$")
 _SNAPSHOT = re.compile(r"^snapshot-events:(/.+)$")
@@ -41,4 +45,5 @@ def maybe_die(event_count: int, workspace: Path | None = None) -> None:
         os._exit(77)
     into = snapshot_dir()
     if into is not None and workspace is not None:
-        shutil.copytree(workspace, into / str(event_count), symlinks=True)
+        with GATE.frozen():
+            shutil.copytree(workspace, into / str(event_count), symlinks=True)

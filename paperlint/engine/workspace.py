@@ -23,7 +23,7 @@ from paperlint.records.state import (
     path_for,
     state_of,
 )
-from paperlint.records.store import write_bytes_atomic
+from paperlint.records.store import remove_file, write_bytes_atomic
 
 __all__ = ["safe_name"]  # re-exported for revise; defined in paperlint.records.layout
 
@@ -162,7 +162,7 @@ def write_results(ws: Workspace, results: Results) -> None:
     write_record(ws.results, results.model_copy(update={"engine_state": rel}))
     for stale in ws.state_dir.glob("state-*.json"):
         if stale != target:
-            stale.unlink(missing_ok=True)
+            remove_file(stale)
 
 
 def migrate_workspace(folder: Path) -> str | None:

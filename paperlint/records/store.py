@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,7 +27,56 @@ log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
 
+class _WriteGate:
+    """Every file operation below holds the gate shared; `frozen()` holds it alone, so what
+    is on disk meanwhile is what it was between two operations: the crash tests copy a
+    workspace so while other actions are in flight (`snapshot-events`, engine/failpoint.py).
+    Nothing else takes it alone; an operation never waits for anything while it holds it."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._writers = 0
+        self._frozen = False
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        with self._cond:
+            while self._frozen:
+                self._cond.wait()
+            self._writers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writers -= 1
+                if not self._writers:
+                    self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        with self._cond:
+            while self._frozen:
+                self._cond.wait()
+            self._frozen = True
+            while self._writers:
+                self._cond.wait()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._frozen = False
+                self._cond.notify_all()
+
+
+GATE = _WriteGate()
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> None:
+    with GATE.writing():
+        _write_bytes_atomic(path, data)
+
+
+def _write_bytes_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -63,11 +113,18 @@ def write_text_atomic(path: Path, text: str) -> None:
 def append_line(path: Path, line: str) -> None:
     """Append one whole line (its newline added here) and fsync it: a crash keeps every line
     written before it, and at worst a torn last line, which readers skip."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(line + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    with GATE.writing():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def remove_file(path: Path) -> None:
+    """Remove a file if it is there (under the gate, like a write)."""
+    with GATE.writing():
+        path.unlink(missing_ok=True)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

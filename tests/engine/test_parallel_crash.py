@@ -7,6 +7,12 @@ in flight, a kill can cut up to four of them short; each is redone once by `resu
 calls made exceed the uninterrupted run's by at most the jobs, and none is repeated twice.
 The event at a given index differs between parallel runs (threads finish in any order); what
 must not differ is the end.
+
+As in the serial sweep, a sampled index is a real kill, and every other index resumes from a
+snapshot that one `--jobs 4` run takes after each event (`snapshot-events:DIR`). It is taken
+with every workspace write of the actions in flight held back (`records.store.GATE`), so it
+is a state a kill after that event can leave (not the same one as a given kill: no two
+parallel runs write their events in the same order).
 """
 
 import atexit
@@ -73,15 +79,35 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize(("name", "parallel_crash_index"), params)
 
 
+@functools.cache
+def parallel_snapshots(name: str, root: Path) -> Path:
+    """`root/<name>-j4-snapshots/N`: a `--jobs 4` run's workspace as it was after event N."""
+    into = root / f"{name}-j{JOBS}-snapshots"
+    workdir = root / f"{name}-j{JOBS}-{0:04d}"
+    code = run_cli_forked(
+        check_argv(name, workdir, jobs=JOBS), PAPERLINT_FAILPOINT=f"snapshot-events:{into}"
+    )
+    assert code in (0, 1, 4), f"{name}: the snapshotting --jobs {JOBS} run exited {code}"
+    shutil.rmtree(workdir)
+    return into
+
+
 def test_kill_a_parallel_run_after_event_then_resume(
-    name, parallel_crash_index, finished_runs, crash_root
+    name, parallel_crash_index, finished_runs, crash_root, request
 ):
     serial, _ = finished_runs[name]
     at = f"{name} --jobs {JOBS}: killed after event {parallel_crash_index}"
-    workdir = crash_root / f"{name}-j{JOBS}-{parallel_crash_index}"
-    failpoint = f"after-event:{parallel_crash_index}"
-    code = run_cli_forked(check_argv(name, workdir, jobs=JOBS), PAPERLINT_FAILPOINT=failpoint)
-    assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
+    workdir = crash_root / f"{name}-j{JOBS}-{parallel_crash_index:04d}"
+    if request.node.get_closest_marker(FULL_SWEEP) is None:  # sampled: a real kill
+        failpoint = f"after-event:{parallel_crash_index}"
+        code = run_cli_forked(check_argv(name, workdir, jobs=JOBS), PAPERLINT_FAILPOINT=failpoint)
+        assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
+    else:
+        at = f"{name} --jobs {JOBS}: resumed from a state after event {parallel_crash_index}"
+        snapshot = parallel_snapshots(name, crash_root) / str(parallel_crash_index)
+        assert snapshot.is_dir(), f"{at}: the snapshotting run has no such event"
+        shutil.copytree(snapshot, workdir, symlinks=True)
+        shutil.rmtree(snapshot)
     code = run_cli_forked(["resume", str(workdir), "--jobs", str(JOBS)])
     assert code in (0, 1, 4), f"{at}: resume exited {code}"
     results = json.loads((workdir / "results.json").read_text())
