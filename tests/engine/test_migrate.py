@@ -13,7 +13,7 @@ from paperlint.engine.workspace import Workspace, load_results_at, migrate_works
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
-from paperlint.records.state import ENGINE_STATE_SCHEMA, is_state_path
+from paperlint.records.state import ENGINE_STATE_SCHEMA, OUTPUT_FIELDS, is_state_path
 from paperlint.records.work import ResultWork
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,10 +49,19 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
     state = _json(old / after["engine_state"])
     assert state["schema"] == ENGINE_STATE_SCHEMA
     assert list(state["work"]) == [e["id"] for e in before["results"]]
+    loaded = {r.id: r.work for r in load_results_at(old / "results.json").results}
     for old_entry, new_entry in zip(before["results"], after["results"], strict=True):
         assert "work" not in new_entry
         assert {k: v for k, v in old_entry.items() if k != "work"} == new_entry
-        assert state["work"][old_entry["id"]] == old_entry["work"]
+        # engine-state/2: the outputs are named by their audits/ files, the rest as it was
+        kept = state["work"][old_entry["id"]]
+        for name, value in old_entry["work"].items():
+            if name not in OUTPUT_FIELDS:
+                assert kept.get(name, value) == value
+            elif value:
+                refs = kept[name] if isinstance(value, list) else [kept[name]]
+                assert all(r["ref"].startswith("audits/") for r in refs)
+        assert loaded[old_entry["id"]] == ResultWork.model_validate(old_entry["work"])
     rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
     assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
 
