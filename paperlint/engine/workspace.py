@@ -166,7 +166,11 @@ def _state(path: Path, root: Path, raw: object) -> EngineState:
             "(`paperlint revise DIR --undo`), or start again with `paperlint check --fresh`"
         ) from exc
     except ValueError as exc:
-        raise StateError(f"{path}: not a valid engine state record: {exc}") from exc
+        raise StateError(
+            f"{path}: not a valid engine state record: {exc}. It is no state this version of "
+            "paperlint wrote (edited?): put the engine's own back or start again with "
+            "`paperlint check --fresh`"
+        ) from exc
 
 
 def write_results(ws: Workspace, results: Results) -> None:
