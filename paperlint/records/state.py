@@ -25,9 +25,12 @@ reference it cannot resolve leaves that result's working state empty, which only
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -232,23 +235,34 @@ Reader = Callable[[str], bytes]
 
 
 def workspace_reader(root: Path) -> Reader:
-    """Read files of the workspace at `root`, never through a symlink, never outside it."""
-    base = root.resolve()
+    """Read files of the workspace at `root`, never through a symlink, never outside it: no
+    `.`/`..`/empty component, no component below `root` a symlink (the last one is opened
+    with O_NOFOLLOW), a regular file only."""
+    base = os.fspath(root)
 
     def read(rel: str) -> bytes:
-        path = root
-        for part in PurePosixPath(rel).parts:
-            path = path / part
-            if path.is_symlink():
-                raise StateRefError(f"{rel}: a symlink, not read (evidence is never a link)")
-        if not path.resolve().is_relative_to(base):
-            raise StateRefError(f"{rel}: outside the workspace")
+        parts = rel.split("/")
+        if rel.startswith("/") or any(part in ("", ".", "..") for part in parts):
+            raise StateRefError(f"{rel}: not a path inside the workspace")
+        path = base
         try:
-            return path.read_bytes()
+            for part in parts[:-1]:
+                path = os.path.join(path, part)
+                if stat.S_ISLNK(os.lstat(path).st_mode):
+                    raise StateRefError(f"{rel}: a symlink, not read (evidence is never a link)")
+            fd = os.open(os.path.join(path, parts[-1]), os.O_RDONLY | os.O_NOFOLLOW)
         except FileNotFoundError:
             raise StateRefError(f"{rel}: missing") from None
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise StateRefError(
+                    f"{rel}: a symlink, not read (evidence is never a link)"
+                ) from None
             raise StateRefError(f"{rel}: cannot be read: {exc.strerror}") from None
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise StateRefError(f"{rel}: not a regular file")
+            return handle.read()
 
     return read
 
