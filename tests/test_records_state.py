@@ -149,3 +149,35 @@ def test_a_reference_is_allowlisted(field, ref, problem):
     else:
         with pytest.raises(StateRefError, match=problem):
             check_ref("lem:a", field, ref)
+
+
+@pytest.mark.parametrize(
+    ("field", "name", "content", "problem"),
+    [
+        ("ruling", "issue.json", {"schema": "paperlint.gate/1", "is_issue": False}, "not a"),
+        ("ruling", "issue.json", {"is_issue": False}, "not a paperlint.issue-ruling/1"),
+        (
+            "ruling",
+            "issue.json",
+            {"schema": "paperlint.issue-ruling/1", "is_issue": "maybe"},
+            "valid",
+        ),
+        ("gates", "gate-1.json", {"schema": "paperlint.gate/1"}, "not a valid GateOutput"),
+        ("review", "issue-review.json", [], "not a paperlint.review/1"),
+        ("ruling", "issue.json", {"schema": "paperlint.issue-ruling/1", "is_issue": False}, None),
+    ],
+)
+def test_the_output_is_read_from_its_files_envelope(field, name, content, problem):
+    import hashlib
+
+    from paperlint.records.state import OutputRef, files_reader, resolve_ref
+
+    data = json.dumps(content).encode()
+    rel = f"audits/lem_a/{name}"
+    ref = OutputRef(ref=rel, sha256=hashlib.sha256(data).hexdigest())
+    read = files_reader({rel: data})
+    if problem is None:
+        assert resolve_ref("lem:a", field, ref, read).model_dump()["is_issue"] is False
+    else:
+        with pytest.raises(StateRefError, match=problem):
+            resolve_ref("lem:a", field, ref, read)

@@ -148,18 +148,24 @@ class _Kind:
     names: str  # the audit files that may hold it (regular expression on the file name)
 
 
-# The envelope of each audit file around its output (`_output_in`); a name not listed holds
-# the output alone (plan.json, draft-N.json, second-draft-1.json, state-*.json).
-_ENVELOPES: Final[dict[str, tuple[str, str | None]]] = {
-    "gate": ("paperlint.gate/1", "review"),  # the output is the file's `review`
-    "issue": ("paperlint.issue-ruling/1", None),  # the file's other keys, beside `schema`
-    "issue-review": ("paperlint.review/1", None),  # … beside `schema`, `reviewer`, `raised_by`
-    "final-audit": ("paperlint.final-audit/1", None),
-}
-_NOT_OUTPUT: Final[dict[str, frozenset[str]]] = {
-    "issue": frozenset({"schema"}),
-    "issue-review": frozenset({"schema", "reviewer", "raised_by"}),
-    "final-audit": frozenset({"schema"}),
+@dataclass(frozen=True)
+class _Envelope:
+    """How an audit file holds its output: under `key`, or as every key but `beside`."""
+
+    schema: str  # the file's own `schema`
+    key: str | None = None
+    beside: frozenset[str] = frozenset({"schema"})
+
+
+# By file stem (the name less `-N.json`); a name not listed holds the output alone (plan.json,
+# draft-N.json, second-draft-1.json, state-*.json).
+_ENVELOPES: Final[dict[str, _Envelope]] = {
+    "gate": _Envelope("paperlint.gate/1", key="review"),
+    "issue": _Envelope("paperlint.issue-ruling/1"),
+    "issue-review": _Envelope(
+        "paperlint.review/1", beside=frozenset({"schema", "reviewer", "raised_by"})
+    ),
+    "final-audit": _Envelope("paperlint.final-audit/1"),
 }
 _SECOND = re.escape(SECOND_DRAFT_FILE)
 
@@ -220,12 +226,11 @@ def _output_in(name: str, raw: Any) -> Any:
     envelope = _ENVELOPES.get(stem)
     if envelope is None:
         return raw
-    schema, key = envelope
-    if not isinstance(raw, dict) or raw.get("schema") != schema:
-        raise StateRefError(f"not a {schema} record")
-    if key is not None:
-        return raw.get(key)
-    return {k: v for k, v in raw.items() if k not in _NOT_OUTPUT[stem]}
+    if not isinstance(raw, dict) or raw.get("schema") != envelope.schema:
+        raise StateRefError(f"not a {envelope.schema} record")
+    if envelope.key is not None:
+        return raw.get(envelope.key)
+    return {k: v for k, v in raw.items() if k not in envelope.beside}
 
 
 # --- reading a reference --------------------------------------------------------------------
