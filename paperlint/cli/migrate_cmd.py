@@ -19,10 +19,14 @@ def migrate(
     """Rewrite an older workspace's records in the current schema; nothing else changes."""
     from paperlint.engine.workspace import migrate_workspace
     from paperlint.records.results import RESULTS_SCHEMA
+    from paperlint.records.state import ENGINE_STATE_SCHEMA
 
+    current = f"{RESULTS_SCHEMA} + {ENGINE_STATE_SCHEMA}"
     old = migrate_workspace(workdir)
     if old is None:
-        typer.echo(f"{workdir}: already {RESULTS_SCHEMA}; nothing to do")
+        typer.echo(f"{workdir}: already {current}; nothing to do")
+    elif old.startswith("paperlint.engine-state/"):
+        typer.echo(f"{workdir}: migrated {old} -> {ENGINE_STATE_SCHEMA}")
     else:
-        typer.echo(f"{workdir}: migrated {old} -> {RESULTS_SCHEMA}")
+        typer.echo(f"{workdir}: migrated {old} -> {current}")
     return 0

@@ -1,9 +1,11 @@
 """Older `results.json` versions, upgraded in memory to the current one (pure, on raw JSON).
 
 `paperlint.results/1` embedded the engine's working state in every record (`work`); from
-`paperlint.results/2` it lives in its own file (`paperlint.records.state`). Readers upgrade
-on load, so an old workspace still resumes, validates, replays and reports; `paperlint
-migrate WORKDIR` writes the upgrade to disk.
+`paperlint.results/2` it lives in its own file (`paperlint.records.state`), and what it held is
+an `paperlint.engine-state/1` record (agent outputs inline; the state module reads it and
+writes `/2`, which names each output's audit file instead). Readers upgrade on load, so an old
+workspace still resumes, validates, replays and reports; `paperlint migrate WORKDIR` writes
+the upgrade to disk.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pydantic import ValidationError
 
 from paperlint.errors import StateError
 from paperlint.records.results import RESULTS_SCHEMA, Results
-from paperlint.records.state import ENGINE_STATE_SCHEMA
+from paperlint.records.state import ENGINE_STATE_V1
 
 RESULTS_V1: Final = "paperlint.results/1"
 KNOWN: Final = (RESULTS_V1, RESULTS_SCHEMA)
@@ -43,7 +45,7 @@ def upgrade(raw: dict[str, Any]) -> Upgraded:
         entries = [_split(entry, work) for entry in entries]
     results = {**raw, "schema": RESULTS_SCHEMA, "results": entries}
     results.pop("engine_state", None)  # v1 had no such field: nothing to point at yet
-    return Upgraded(results, {"schema": ENGINE_STATE_SCHEMA, "work": work}, RESULTS_V1)
+    return Upgraded(results, {"schema": ENGINE_STATE_V1, "work": work}, RESULTS_V1)
 
 
 def _split(entry: Any, work: dict[str, Any]) -> Any:

@@ -3,7 +3,8 @@
 `schemas/*.json` are committed; `tests/test_schemas.py` fails when a model drifts from them, so
 a contract change is always a visible diff (and needs a schema version bump and a note). The
 engine's working state (`engine/state-<sha>.json`) is not part of the contract, but its file is
-versioned too (`paperlint.engine-state/N`), so its shape is committed beside the contract's.
+versioned too (`paperlint.engine-state/N`), so its shape is committed beside the contract's; it
+names the agent outputs it keeps by their `audits/` files, so no prompt's output model is in it.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ def contract_models() -> dict[str, type[BaseModel]]:
 
 
 def state_models() -> dict[str, type[BaseModel]]:
-    from paperlint.records.state import EngineState
+    from paperlint.records.state import StoredState
 
-    return {"engine-state": EngineState}
+    return {"engine-state": StoredState}
 
 
 def committed_models() -> dict[str, type[BaseModel]]:

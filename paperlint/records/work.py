@@ -2,7 +2,9 @@
 `results.json` (`paperlint.records.state`; docs/workspace.md), never in the contract.
 
 Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`; this record
-holds what `plan` needs to decide the next action, so a resume needs nothing else.
+holds what `plan` needs to decide the next action, so a resume needs nothing else. In memory
+the agent outputs it keeps are typed; on disk each is a reference to the `audits/` file that
+holds it (`paperlint.records.state.StoredWork`, whose fields follow these).
 """
 
 from __future__ import annotations

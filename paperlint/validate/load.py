@@ -12,7 +12,14 @@ from pydantic import ValidationError
 from paperlint.errors import InputError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.state import ENGINE_STATE_SCHEMA, is_state_path, matches_name
+from paperlint.records.state import (
+    StateRefError,
+    files_reader,
+    is_state_path,
+    matches_name,
+    parse_entry,
+    state_schema,
+)
 from paperlint.records.work import ResultWork
 from paperlint.validate.model import Check, Finding, Snapshot
 
@@ -146,8 +153,10 @@ def _parse_records(
 def _parse_state(
     embedded: dict[str, Any] | None, path: object, files: dict[str, bytes]
 ) -> tuple[dict[str, ResultWork], list[Finding]]:
-    """The engine state `results.json` names (or, for an old one, held), entry by entry. Any
-    problem leaves the entries concerned empty, which can only fail a verdict."""
+    """The engine state `results.json` names (or, for an old one, held), entry by entry, each
+    agent output read back from the `audits/` file it names (allowlisted path, sha256, output
+    model; `paperlint.records.state`). Any problem leaves the entries concerned empty, which
+    can only fail a verdict; the rules then compare what was read with the evidence files."""
     if embedded is None and path is None:
         return {}, []
     where = "results.json"
@@ -165,20 +174,23 @@ def _parse_state(
             raw = json.loads(data.decode("utf-8"))
         except ValueError as exc:
             return {}, [Finding(where, Check.ENGINE_STATE, f"not JSON: {exc}")]
-    work = raw.get("work") if isinstance(raw, dict) else None
-    if not isinstance(raw, dict) or raw.get("schema") != ENGINE_STATE_SCHEMA:
-        return {}, [Finding(where, Check.ENGINE_STATE, f"the schema is not {ENGINE_STATE_SCHEMA}")]
-    if not isinstance(work, dict) or set(raw) - {"schema", "work"}:
-        return {}, [Finding(where, Check.ENGINE_STATE, "not an engine state record")]
+    try:
+        schema = state_schema(raw)
+    except ValueError as exc:
+        return {}, [Finding(where, Check.ENGINE_STATE, str(exc))]
     state: dict[str, ResultWork] = {}
     errors: list[Finding] = []
-    for rid, entry in work.items():
+    read = files_reader(files)
+    for rid, entry in raw["work"].items():
         try:
-            state[rid] = ResultWork.model_validate(entry)
+            state[rid] = parse_entry(rid, entry, schema, read)
         except ValidationError as exc:
             first = exc.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = f"the working state of {rid} is invalid at {at}: {first['msg']}"
+            errors.append(Finding(where, Check.ENGINE_STATE, message, result=rid))
+        except StateRefError as exc:
+            message = f"the working state of {rid} names an output it cannot have: {exc}"
             errors.append(Finding(where, Check.ENGINE_STATE, message, result=rid))
     return state, errors
 

@@ -13,8 +13,15 @@ from paperlint.engine.workspace import Workspace, load_results_at, migrate_works
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
-from paperlint.records.state import ENGINE_STATE_SCHEMA, is_state_path
+from paperlint.records.state import (
+    ENGINE_STATE_SCHEMA,
+    ENGINE_STATE_V1,
+    OUTPUT_FIELDS,
+    is_state_path,
+    path_for,
+)
 from paperlint.records.work import ResultWork
+from tests.engine.conftest import check_argv, reference_run, run_cli_forked
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = ROOT / "fixtures" / "workspaces" / "v1-sample-variance"
@@ -49,10 +56,19 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
     state = _json(old / after["engine_state"])
     assert state["schema"] == ENGINE_STATE_SCHEMA
     assert list(state["work"]) == [e["id"] for e in before["results"]]
+    loaded = {r.id: r.work for r in load_results_at(old / "results.json").results}
     for old_entry, new_entry in zip(before["results"], after["results"], strict=True):
         assert "work" not in new_entry
         assert {k: v for k, v in old_entry.items() if k != "work"} == new_entry
-        assert state["work"][old_entry["id"]] == old_entry["work"]
+        # engine-state/2: the outputs are named by their audits/ files, the rest as it was
+        kept = state["work"][old_entry["id"]]
+        for name, value in old_entry["work"].items():
+            if name not in OUTPUT_FIELDS:
+                assert kept.get(name, value) == value
+            elif value:
+                refs = kept[name] if isinstance(value, list) else [kept[name]]
+                assert all(r["ref"].startswith("audits/") for r in refs)
+        assert loaded[old_entry["id"]] == ResultWork.model_validate(old_entry["work"])
     rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
     assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
 
@@ -212,3 +228,95 @@ def test_a_workspace_never_worked_on_has_empty_working_state(tmp_path):
     entry = {"id": "a", "number": None, "kind": "lemma"}
     path.write_text(json.dumps({"schema": RESULTS_SCHEMA, "results": [entry]}))
     assert load_results_at(path).results[0].work == ResultWork()
+
+
+# --- paperlint.engine-state/1: a results/2 workspace whose state holds the outputs inline ----
+
+
+def _downgrade(ws: Path) -> str:
+    """Rewrite the state as paperlint wrote it before engine-state/2 (every agent output
+    copied inline, `EngineState(...).model_dump` indented), named after its content."""
+    results = load_results_at(ws / "results.json")
+    work = {r.id: r.work.model_dump(mode="json") for r in results.results}
+    data = {"schema": ENGINE_STATE_V1, "work": work}
+    payload = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    old = _json(ws / "results.json")["engine_state"]
+    new = path_for(payload)
+    (ws / old).unlink()
+    (ws / new).write_bytes(payload)
+    text = (ws / "results.json").read_text(encoding="utf-8")
+    (ws / "results.json").write_text(text.replace(old, new), encoding="utf-8")
+    return new
+
+
+@pytest.fixture
+def twins(tmp_path: Path) -> tuple[Path, Path]:
+    """A finished replayed check (engine-state/2) and a copy whose state is /1."""
+    reference, _ = reference_run("sample-variance")
+    current, old = tmp_path / "v2", tmp_path / "v1"
+    shutil.copytree(reference, current)
+    shutil.copytree(reference, old)
+    _downgrade(old)
+    return current, old
+
+
+def _report(ws: Path) -> dict[str, str]:
+    assert run(["report", str(ws)]) == 0
+    texts = {p.name: p.read_text(encoding="utf-8") for p in (ws / "report").glob("report.*")}
+    return {name: text.replace(str(ws), "WS") for name, text in texts.items()}
+
+
+def test_a_state_v1_workspace_loads_validates_and_reports_as_its_v2_twin(twins, capsys):
+    current, old = twins
+    assert _json(old / _json(old / "results.json")["engine_state"])["schema"] == ENGINE_STATE_V1
+    now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
+    assert [r.work for r in then.results] == [r.work for r in now.results]
+    assert any(r.work.audit is not None for r in then.results)
+    assert then.results == now.results
+    capsys.readouterr()
+    assert run(["validate", str(old)]) == 0
+    assert run(["validate", str(current)]) == 0
+    out = capsys.readouterr().out
+    assert out.replace(str(old), "WS").replace(str(current), "WS").count("every verdict") == 2
+    assert _report(old) == _report(current)
+    capsys.readouterr()
+    assert run(["status", str(old)]) == 0
+    then_status = capsys.readouterr().out.replace(str(old), "WS")
+    assert run(["status", str(current)]) == 0
+    assert capsys.readouterr().out.replace(str(current), "WS") == then_status
+
+
+def test_migrate_rewrites_a_state_v1_as_the_engine_writes_v2(twins, capsys):
+    current, old = twins
+    assert run(["migrate", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert f"migrated {ENGINE_STATE_V1} -> {ENGINE_STATE_SCHEMA}" in out
+    # byte for byte what the engine wrote: the same references, the same state file name
+    assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
+    name = _json(old / "results.json")["engine_state"]
+    assert (old / name).read_bytes() == (current / name).read_bytes()
+    assert sorted(p.name for p in (old / "engine").iterdir()) == [Path(name).name]
+    assert not list(old.glob("audits/*/state-*.json"))  # every output had its audit file
+    assert run(["migrate", str(old)]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    assert run(["validate", str(old)]) == 0
+    assert _report(old) == _report(current)
+
+
+@pytest.mark.parametrize("index", [12, 47, 90])
+def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_path, index):
+    """A check killed by an older paperlint (its state /1) resumes to an uninterrupted run's
+    records, and its state is /2 from the first write."""
+    reference, _ = reference_run("sample-variance")
+    ws = tmp_path / "ws"
+    code = run_cli_forked(
+        check_argv("sample-variance", ws), PAPERLINT_FAILPOINT=f"after-event:{index}"
+    )
+    assert code == 77
+    if _json(ws / "results.json").get("engine_state"):
+        _downgrade(ws)
+    assert run_cli_forked(["resume", str(ws)]) == 1
+    assert _json(ws / "results.json") == _json(reference / "results.json")
+    state = _json(ws / _json(ws / "results.json")["engine_state"])
+    assert state["schema"] == ENGINE_STATE_SCHEMA
+    assert run_cli_forked(["validate", str(ws)]) == 0

@@ -67,19 +67,64 @@ def dump(path: Path, data) -> None:
 
 def load_merged(ws: Path) -> dict:
     """results.json with each record's working state put back under `work` (as in
-    `paperlint.results/1`), so a forger's edit can reach either file."""
+    `paperlint.results/1`), every agent output the state names read back from its file, so a
+    forger's edit can reach either file."""
     data = load(ws / "results.json")
-    state = load(ws / data["engine_state"])["work"] if data.get("engine_state") else {}
+    state = load(ws / data["engine_state"]) if data.get("engine_state") else {"work": {}}
     for entry in data["results"]:
-        entry["work"] = state.get(entry["id"], {})
+        entry["work"] = _inline(ws, entry["id"], state["work"].get(entry["id"], {}), state)
     return data
 
 
+def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
+    from paperlint.records.state import (
+        ENGINE_STATE_V1,
+        OUTPUT_FIELDS,
+        OutputRef,
+        resolve_ref,
+        workspace_reader,
+    )
+
+    if state.get("schema") == ENGINE_STATE_V1:
+        return raw
+    read = workspace_reader(ws)
+    work = dict(raw)
+    for field in OUTPUT_FIELDS:
+        value = work.get(field)
+        refs = value if isinstance(value, list) else [value] if value else []
+        # a forger who edited the file first reads what it holds now (rehashed)
+        now = [OutputRef(ref=r["ref"], sha256=sha(ws / r["ref"])) for r in refs]
+        outputs = [resolve_ref(result_id, field, r, read).model_dump(mode="json") for r in now]
+        if value:
+            work[field] = outputs if isinstance(value, list) else outputs[0]
+    return work
+
+
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined; the state file is renamed after its new content, as
-    a careful forger would."""
-    work = {entry["id"]: entry.pop("work") for entry in data["results"] if "work" in entry}
-    text = json.dumps({"schema": "paperlint.engine-state/1", "work": work}, indent=2) + "\n"
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/2`):
+    an output still equal to its audit file is named by it; an edited one is written to a
+    file of its own the state names, and the state file is renamed after its new content, as
+    a careful forger would. A working state that is no longer valid is written as it is."""
+    from pydantic import ValidationError
+
+    from paperlint.records.state import ENGINE_STATE_SCHEMA, stored_work, workspace_reader
+    from paperlint.records.work import ResultWork
+
+    work, own = {}, {}
+    for entry in data["results"]:
+        if "work" not in entry:
+            continue
+        raw = entry.pop("work")
+        try:
+            typed = ResultWork.model_validate(raw)
+        except ValidationError:
+            work[entry["id"]] = raw
+            continue
+        kept = stored_work(entry["id"], typed, workspace_reader(ws), own)
+        work[entry["id"]] = kept.model_dump(mode="json")
+    for rel, payload in own.items():
+        (ws / rel).write_bytes(payload)
+    text = json.dumps({"schema": ENGINE_STATE_SCHEMA, "work": work}, indent=2) + "\n"
     name = f"engine/state-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
     if data.get("engine_state"):
         (ws / data["engine_state"]).unlink()
