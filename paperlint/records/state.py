@@ -33,6 +33,7 @@ import re
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any, Final, Literal
 
@@ -298,6 +299,14 @@ def _parse(field: str, name: str, data: bytes) -> BaseModel:
         raise StateRefError(f"not a valid {model} (at {where}: {first['msg']})") from None
 
 
+@lru_cache(maxsize=1024)
+def _parse_to_compare(field: str, name: str, data: bytes) -> BaseModel:
+    """`_parse`, remembered by the file's bytes: each state write compares every output it
+    keeps with its file, and most files have not changed since the last write. The model is
+    only compared, never handed out (so it cannot be changed under the cache)."""
+    return _parse(field, name, data)
+
+
 def resolve_ref(result_id: str, field: str, ref: OutputRef, read: Reader) -> BaseModel:
     """The output `ref` names, checked: allowlisted path, same bytes, valid output."""
     name = check_ref(result_id, field, ref.ref)
@@ -412,7 +421,7 @@ def _ref_for(
     for name in candidates:
         try:
             data = read(f"{folder}/{name}")
-            found = _parse(field, name, data)
+            found = _parse_to_compare(field, name, data)
         except StateRefError:
             continue
         if found == output:
