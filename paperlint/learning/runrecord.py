@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -301,13 +301,18 @@ class RecordRead(BaseModel):
     skipped: int = 0  # lines that were torn, foreign or of another schema
 
 
-def read_entries(data_dir: Path) -> RecordRead:
+def read_entries(data_dir: Path, *, checks: Collection[str] | None = None) -> RecordRead:
+    """The record's entries; with `checks`, only those of the checks that started at one of
+    these times (`RunEntry.at`): other lines are not parsed, and `skipped` counts none of
+    them. The record grows with every check a user runs."""
     path = record_path(data_dir)
     if not path.is_file():
         return RecordRead(entries=[])
     entries, skipped = [], 0
     with path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
+            if checks is not None and not any(at in line for at in checks):
+                continue  # an entry of such a check spells its `at` on its line
             try:
                 raw = json.loads(line)
                 if raw.get("schema") != RUN_SCHEMA:
@@ -333,8 +338,14 @@ def latest(entries: Sequence[RunEntry]) -> list[RunEntry]:
 
 def record_check(data_dir: Path, folder: Path) -> int:
     """Append a finished (or stopped) check's outcomes not yet in the record; how many."""
-    known = {(*_entry_key(e), e.outcome, e.detail) for e in read_entries(data_dir).entries}
-    new = [e for e in read_workspace(folder) if (*_entry_key(e), e.outcome, e.detail) not in known]
+    mine = read_workspace(folder)
+    checks = {e.at for e in mine}
+    known = {
+        (*_entry_key(e), e.outcome, e.detail)
+        for e in read_entries(data_dir, checks=checks).entries
+        if e.at in checks
+    }
+    new = [e for e in mine if (*_entry_key(e), e.outcome, e.detail) not in known]
     if new:
         append_entries(data_dir, new)
     return len(new)

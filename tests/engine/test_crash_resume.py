@@ -180,10 +180,12 @@ def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_ro
     reference, _ = finished_runs[name]
     at = f"{name}: killed after event {crash_index}"
     workdir = crash_root / f"{name}-{crash_index:04d}"
+    # Each item's own user data folder: what a run reads there (the run record, which every
+    # check appends to) stays the same size however many items ran before it.
+    data = str(crash_root / f"{name}-data-{crash_index:04d}")
     snapshot = snapshots(name, crash_root) / str(crash_index)
     if request.node.get_closest_marker(FULL_SWEEP) is None:  # sampled: a real kill
         failpoint = f"after-event:{crash_index}"
-        data = str(crash_root / f"{name}-data-{crash_index:04d}")
         code = run_cli_forked(
             check_argv(name, workdir), PAPERLINT_FAILPOINT=failpoint, PAPERLINT_DATA_DIR=data
         )
@@ -193,7 +195,7 @@ def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_ro
         at = f"{name}: resumed from the state after event {crash_index}"
         shutil.copytree(snapshot, workdir, symlinks=True)
     shutil.rmtree(snapshot)  # each index is one item: its snapshot is needed no more
-    code = run_cli_forked(["resume", str(workdir)])
+    code = run_cli_forked(["resume", str(workdir)], PAPERLINT_DATA_DIR=data)
     assert code in (0, 1, 4), f"{at}: resume exited {code}"
     results = json.loads((workdir / "results.json").read_text())
     assert results == json.loads((reference / "results.json").read_text()), f"{at}: results differ"
@@ -205,3 +207,4 @@ def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_ro
     validated = forkserver.server().run(["validate", str(workdir)], {})
     assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
     shutil.rmtree(workdir)
+    shutil.rmtree(data, ignore_errors=True)

@@ -85,7 +85,9 @@ def parallel_snapshots(name: str, root: Path) -> Path:
     into = root / f"{name}-j{JOBS}-snapshots"
     workdir = root / f"{name}-j{JOBS}-{0:04d}"
     code = run_cli_forked(
-        check_argv(name, workdir, jobs=JOBS), PAPERLINT_FAILPOINT=f"snapshot-events:{into}"
+        check_argv(name, workdir, jobs=JOBS),
+        PAPERLINT_FAILPOINT=f"snapshot-events:{into}",
+        PAPERLINT_DATA_DIR=str(root / f"{name}-j{JOBS}-data-0000"),
     )
     assert code in (0, 1, 4), f"{name}: the snapshotting --jobs {JOBS} run exited {code}"
     shutil.rmtree(workdir)
@@ -98,9 +100,14 @@ def test_kill_a_parallel_run_after_event_then_resume(
     serial, _ = finished_runs[name]
     at = f"{name} --jobs {JOBS}: killed after event {parallel_crash_index}"
     workdir = crash_root / f"{name}-j{JOBS}-{parallel_crash_index:04d}"
+    data = str(crash_root / f"{name}-j{JOBS}-data-{parallel_crash_index:04d}")  # as serially
     if request.node.get_closest_marker(FULL_SWEEP) is None:  # sampled: a real kill
         failpoint = f"after-event:{parallel_crash_index}"
-        code = run_cli_forked(check_argv(name, workdir, jobs=JOBS), PAPERLINT_FAILPOINT=failpoint)
+        code = run_cli_forked(
+            check_argv(name, workdir, jobs=JOBS),
+            PAPERLINT_FAILPOINT=failpoint,
+            PAPERLINT_DATA_DIR=data,
+        )
         assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
     else:
         at = f"{name} --jobs {JOBS}: resumed from a state after event {parallel_crash_index}"
@@ -108,7 +115,7 @@ def test_kill_a_parallel_run_after_event_then_resume(
         assert snapshot.is_dir(), f"{at}: the snapshotting run has no such event"
         shutil.copytree(snapshot, workdir, symlinks=True)
         shutil.rmtree(snapshot)
-    code = run_cli_forked(["resume", str(workdir), "--jobs", str(JOBS)])
+    code = run_cli_forked(["resume", str(workdir), "--jobs", str(JOBS)], PAPERLINT_DATA_DIR=data)
     assert code in (0, 1, 4), f"{at}: resume exited {code}"
     results = json.loads((workdir / "results.json").read_text())
     assert results == json.loads((serial / "results.json").read_text()), f"{at}: results differ"
@@ -120,3 +127,4 @@ def test_kill_a_parallel_run_after_event_then_resume(
     validated = forkserver.server().run(["validate", str(workdir)], {})
     assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
     shutil.rmtree(workdir)
+    shutil.rmtree(data, ignore_errors=True)

@@ -198,3 +198,21 @@ def test_cli_runs_add_summary_choose(example_workspace, data_dir, capsys):
 def test_cli_bad_input_is_exit_2(argv, capsys):
     assert run(argv) == 2
     assert capsys.readouterr().err.strip()
+
+
+def test_recording_a_check_again_adds_nothing_and_reads_only_its_own_lines(
+    example_workspace, data_dir
+):
+    from paperlint.learning.runrecord import record_check
+
+    entries = read_workspace(example_workspace)
+    other = [e.model_copy(update={"at": "1999-01-01T00:00:00.000+00:00"}) for e in entries]
+    path = append_entries(data_dir, other)
+    with path.open("a") as fh:
+        fh.write('{"torn": \n')  # a line no check spells: never parsed when filtered
+    assert record_check(data_dir, example_workspace) == len(entries)
+    assert record_check(data_dir, example_workspace) == 0  # a resume adds only what is new
+    mine = read_entries(data_dir, checks={entries[0].at})
+    assert mine.entries == entries and mine.skipped == 0
+    assert read_entries(data_dir).entries == other + entries
+    assert read_entries(data_dir).skipped == 1
