@@ -26,6 +26,7 @@ from paperlint.engine.check import CheckRequest, start_check
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Spend
 from paperlint.engine.steps import Failed
+from paperlint.errors import InputError
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
 from tests.engine.conftest import example
@@ -276,9 +277,7 @@ def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_ses
     local = _workspace_backends(root)[0].verifier
     assert isinstance(local, ReplayVerifier)
     recorded = next(
-        e
-        for e in map(json.loads, local.path.read_text().splitlines())
-        if e["kind"] == "check"
+        e for e in map(json.loads, local.path.read_text().splitlines()) if e["kind"] == "check"
     )
     context = LeanContext(
         header=recorded["request"]["header"], accepted=tuple(recorded["request"]["accepted"])
@@ -445,3 +444,22 @@ def test_check_joins_a_running_cluster_at_its_address(ray_session, finished_runs
     assert _results(workdir) == _results(reference)
     assert ray_session.is_initialized()
     assert ray_session.get(ray_session.put("still running")) == "still running"
+
+
+def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]  # closed again when the block ends: nobody listens
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(InputError, match="no Ray cluster answers there") as caught:
+            executors.reachable(address)
+        assert "ray start --head" in (caught.value.hint or "")
+    with pytest.raises(InputError, match="not HOST:PORT"):
+        executors.reachable("127.0.0.1:http")
+    executors.reachable("auto")  # Ray finds that one itself
+
+
+def test_the_address_of_a_running_cluster_is_reachable(ray_session):
+    executors.reachable(ray_session.get_runtime_context().gcs_address)
