@@ -62,15 +62,18 @@ def test_an_address_without_the_ray_executor_is_refused(capsys, tmp_path):
 
 @pytest.fixture(scope="session")
 def ray_session():
-    """One local cluster for every test here: two CPUs, no dashboard, worker logs kept off the
-    test's output. Starting one costs seconds, so the tests share it (`ray_cluster` joins a
-    cluster this process already has and leaves it running)."""
+    """One local cluster for every test here, started and stopped as `check --executor ray`
+    does (`executors.ray_cluster`: no dashboard, worker logs kept off the output). Starting
+    one costs seconds, so the tests share it: `ray_run` joins a cluster this process already
+    has, and leaves it running."""
     ray = pytest.importorskip(
         "ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'"
     )
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield ray
-    ray.shutdown()
+    assert not ray.is_initialized()
+    with executors.ray_cluster(RunOptions(executor="ray")):
+        assert ray.is_initialized()
+        yield ray
+    assert not ray.is_initialized()  # started here, so stopped here
 
 
 def _check(workdir: Path, *, replay: Path | None = None, **run: object) -> None:
