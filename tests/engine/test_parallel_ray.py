@@ -33,10 +33,6 @@ from tests.engine.conftest import example
 
 NAME = "sample-variance"
 
-# The real-Ray tests share one cluster per process; `--dist loadgroup` (pyproject's addopts)
-# keeps them on one xdist worker, so a run over every core starts one cluster, not one each.
-pytestmark = pytest.mark.xdist_group("ray")
-
 
 def test_without_ray_the_executor_is_a_usage_error_that_says_how_to_install_it(
     monkeypatch, capsys, tmp_path
@@ -58,22 +54,6 @@ def test_an_address_without_the_ray_executor_is_refused(capsys, tmp_path):
 
 
 # --- real Ray -----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def ray_session():
-    """One local cluster for every test here, started and stopped as `check --executor ray`
-    does (`executors.ray_cluster`: no dashboard, worker logs kept off the output). Starting
-    one costs seconds, so the tests share it: `ray_run` joins a cluster this process already
-    has, and leaves it running."""
-    ray = pytest.importorskip(
-        "ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'"
-    )
-    assert not ray.is_initialized()
-    with executors.ray_cluster(RunOptions(executor="ray")):
-        assert ray.is_initialized()
-        yield ray
-    assert not ray.is_initialized()  # started here, so stopped here
 
 
 def _check(workdir: Path, *, replay: Path | None = None, **run: object) -> None:
