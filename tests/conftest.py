@@ -65,6 +65,26 @@ def no_lean(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFa
     return project
 
 
+@pytest.fixture(scope="session")
+def ray_session():
+    """One local Ray cluster per test process for every real-Ray test, started and stopped as
+    `check --executor ray` does (`executors.ray_cluster`: no dashboard, worker logs kept off
+    the output). Starting one costs seconds, so the tests share it: `ray_run` and `batch` join
+    a cluster this process already has, and leave it running. (Under xdist each worker that
+    runs one of them starts its own: `--dist loadgroup` did not group them with the pinned
+    pytest-xdist 3.8.0 here.)"""
+    from paperlint.engine.executors import RunOptions, ray_cluster
+
+    ray = pytest.importorskip(
+        "ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'"
+    )
+    assert not ray.is_initialized()
+    with ray_cluster(RunOptions(executor="ray")):
+        assert ray.is_initialized()
+        yield ray
+    assert not ray.is_initialized()  # started here, so stopped here
+
+
 # --- the crash sweep's sample (tests/engine/test_crash_resume.py) ---------------------------
 # The default run kills a check after a sample of its events; the seed of the random part is
 # drawn once per session and printed, and PAPERLINT_CRASH_SEED=N draws the same sample again.

@@ -4,8 +4,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
 from paperlint.cli.root import run
 from paperlint.engine.batch import workspaces
 
@@ -76,8 +74,8 @@ def test_papers_with_the_same_file_name_get_distinct_workspaces(tmp_path):
     assert names == ["sample-variance-paper", "proportions-paper"]
 
 
-def test_batch_on_ray_shares_one_local_cluster(tmp_path, capsys):
-    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'")
+def test_batch_on_ray_shares_one_local_cluster(ray_session, tmp_path, capsys):
+    # the session's cluster (tests/conftest.py): every paper's run joins it, none starts one
     papers = [FIXTURES / "sample-variance/paper.tex", FIXTURES / "proportions/paper.tex"]
     argv = ["batch", *map(str, papers), "--replays", "--workroot", str(tmp_path), "--jobs", "2"]
     assert run([*argv, "--executor", "ray", "--format", "json", "-q"]) == 1

@@ -8,8 +8,11 @@ config snapshot, inventory and blueprint), runs the step, and returns the outcom
 events it emitted; the driver appends those, then the action's end, then commits. Each task
 leases one `LeanWorker` actor for its length; an actor reserves the memory a warm REPL holds
 (`paperlint.lean.pool.WORKER_FOOTPRINT_MB`; a replay's worker, which holds no Lean, reserves
-`REPLAY_WORKER_MB`), so a cluster runs as many warm verifiers as its memory allows. A dead
-actor is replaced and its action planned again, as in the local pool.
+`REPLAY_WORKER_MB`), so a cluster runs as many warm verifiers as its memory allows. An actor
+that died, or whose REPL died under an action (a `dead_server` answer), is replaced and its
+action planned again, as in the local pool, with the same `lean_restart` event; so is an
+action whose task Ray lost (its worker process died). An error raised by the action's own code
+is raised on the driver, as a thread's is.
 
 What this needs of the cluster: every node sees the workspace (and the replay or the Lean
 project) at the same path, since evidence is written where the action runs. A local cluster
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +69,9 @@ def ray_run(
 ) -> Summary:
     live_lean = backends.new_verifier is not None
     with ray_cluster(options):
-        runner = RayRunner(ctx.ws.root, live_lean=live_lean, spend=lambda: journal.spend)
+        runner = RayRunner(
+            ctx.ws.root, live_lean=live_lean, spend=lambda: journal.spend, jobs=options.jobs
+        )
         try:
             return run_parallel(
                 ctx,
@@ -85,7 +90,9 @@ def ray_run(
 class RayRunner:
     """Actions as Ray tasks; one `LeanWorker` actor leased by each task in flight."""
 
-    def __init__(self, root: Path, *, live_lean: bool, spend: Callable[[], Spend]) -> None:
+    def __init__(
+        self, root: Path, *, live_lean: bool, spend: Callable[[], Spend], jobs: int = 1
+    ) -> None:
         import ray
 
         self.root = str(root)
@@ -100,6 +107,9 @@ class RayRunner:
         self._idle: list[Any] = []
         self.started = 0  # actors started; at most one per action in flight is busy
         self._lock = threading.Lock()
+        self._waiting = ThreadPoolExecutor(
+            max_workers=max(1, jobs), thread_name_prefix="paperlint-ray"
+        )
 
     def _actor(self) -> Any:
         with self._lock:
@@ -123,28 +133,35 @@ class RayRunner:
         spent = self._spend()
         actor = self._actor()
         ref = self._task.remote(self.root, results, action, (spent.calls, spent.cost_usd), actor)
-        done: Future[Done] = Future()
+        # Waited for on a thread of ours, not in a callback of `ref.future()`: Ray runs those
+        # on its own thread, where `ray.kill` of a lost actor blocks forever.
+        return self._waiting.submit(self._done, ref, actor, action)
 
-        def finished(inner: Future[Any]) -> None:
-            try:
-                outcome, events, lost = inner.result()
-            except Exception as exc:  # the task or its actor died: plan the action again
-                from paperlint.engine.actions import Failure
-                from paperlint.engine.steps import Failed
+    def _done(self, ref: Any, actor: Any, action: Action) -> Done:
+        """What a finished task came back with. Its own code raising (a `RayTaskError`, which
+        is also an instance of the error raised) is raised on the driver, as a thread's is;
+        Ray losing the task (its worker, node or result died) loses the action, planned again."""
+        import ray
 
-                self._give_back(actor, True)
-                failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
-                done.set_result(Done(outcome=failed, lost=True))
-                return
-            self._give_back(actor, lost)
-            done.set_result(Done(outcome=outcome, lost=lost, events=tuple(events)))
+        try:
+            outcome, events, lost = ray.get(ref)
+        except ray.exceptions.RayTaskError:
+            self._give_back(actor, True)
+            raise
+        except ray.exceptions.RayError as exc:
+            from paperlint.engine.actions import Failure
+            from paperlint.engine.steps import Failed
 
-        ref.future().add_done_callback(finished)
-        return done
+            self._give_back(actor, True)
+            failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
+            return Done(outcome=failed, lost=True, events=(_replaced(),))
+        self._give_back(actor, lost)
+        return Done(outcome=outcome, lost=lost, events=(*events, *([_replaced()] if lost else [])))
 
     def close(self) -> None:
         import ray
 
+        self._waiting.shutdown(wait=True)  # as the thread runner: what is in flight ends
         with self._lock:
             idle, self._idle = self._idle, []
         for actor in idle:
@@ -180,10 +197,15 @@ class RemoteVerifier:
         import ray
 
         try:
-            return ray.get(self.actor.call.remote(method, *args, **kwargs))
+            answer = ray.get(self.actor.call.remote(method, *args, **kwargs))
         except ray.exceptions.RayActorError:
             self.lost = True
             return None
+        if getattr(answer, "code", None) is FailureCode.DEAD_SERVER:
+            # The actor lives but its REPL died under the action: as in the local pool
+            # (`lean.pool._Watched`), the action is planned again on a new actor.
+            self.lost = True
+        return answer
 
     def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
         answer = self._call("check", context, candidate, timeout_s=timeout_s)
@@ -220,6 +242,11 @@ class RemoteVerifier:
         return None
 
 
+def _replaced() -> dict[str, Any]:
+    """The event the local pool logs when it replaces a dead worker (`check.worker_pool`)."""
+    return {"type": "lean_restart", "reason": "worker died during an action; replaced", "rss_mb": 0}
+
+
 def _dead(kind: type[LeanCheck]) -> LeanCheck:
     return kind(outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died")
 
@@ -251,7 +278,21 @@ class _Collecting(Journal):
         )
 
 
-_CACHE: dict[str, Any] = {}
+_CACHE: dict[tuple[object, ...], Any] = {}
+"""A worker process's context per run: built at its first action, reused by the next ones."""
+
+
+def _run_key(root: str) -> tuple[object, ...]:
+    """The run a task belongs to: its workspace and the files its context is built from. A
+    worker serves every run its driver makes (a test session, a second run on the same
+    workspace), so a rewritten snapshot, inventory or blueprint builds the context afresh."""
+    from paperlint.engine.workspace import open_workspace
+
+    ws = open_workspace(Path(root))
+    stamps = [
+        (p.stat().st_mtime_ns, p.stat().st_size) for p in (ws.config, ws.inventory, ws.blueprint)
+    ]
+    return (root, *stamps)
 
 
 def _workspace_backends(root: str) -> tuple[Backends, dict[str, Any]]:
@@ -280,13 +321,14 @@ def remote_action(
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
 
-    cached = _CACHE.get(root)
+    key = _run_key(root)
+    cached = _CACHE.get(key)
     if cached is None:
         backends, parts = _workspace_backends(root)
         ws = parts["ws"]
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
-        cached = _CACHE[root] = (backends, parts["config"], ws, inventory, blueprint)
+        cached = _CACHE[key] = (backends, parts["config"], ws, inventory, blueprint)
     backends, config, ws, inventory, blueprint = cached
     journal = _Collecting(spent)
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
