@@ -116,19 +116,21 @@ def test_the_reference_run_validates_clean(finished_runs):
 
 
 @functools.cache
-def snapshots(name: str, root: Path) -> Path:
-    """`root/<name>/N`: the workspace of one serial run of `name` as it was after event N.
+def snapshots(name: str, root: Path, jobs: int = 1) -> Path:
+    """`root/<name>[-jJ]-snapshots/N`: the workspace of one run of `name` (with `--jobs J`) as
+    it was after event N.
 
     The run goes through a path of the same length as each sweep item's, so that whatever a
     record keeps of the workspace's path is the same."""
-    into = root / f"{name}-snapshots"
-    workdir = root / f"{name}-{0:04d}"  # no sweep item is numbered 0
+    tag = name if jobs == 1 else f"{name}-j{jobs}"
+    into = root / f"{tag}-snapshots"
+    workdir = root / f"{tag}-{0:04d}"  # no sweep item is numbered 0
     code = run_cli_forked(
-        check_argv(name, workdir),
+        check_argv(name, workdir, jobs=jobs),
         PAPERLINT_FAILPOINT=f"snapshot-events:{into}",
-        PAPERLINT_DATA_DIR=str(root / f"{name}-data-0000"),
+        PAPERLINT_DATA_DIR=str(root / f"{tag}-data-0000"),
     )
-    assert code in (0, 1, 4), f"{name}: the snapshotting run exited {code}"
+    assert code in (0, 1, 4), f"{tag}: the snapshotting run exited {code}"
     shutil.rmtree(workdir)
     return into
 

@@ -29,7 +29,14 @@ import pytest
 from tests import forkserver
 from tests.conftest import FULL_SWEEP, crash_seed
 from tests.engine.conftest import EXAMPLES, check_argv, run_cli_forked
-from tests.engine.test_crash_resume import CRASHED, _events, _model_calls, crash_root, sample
+from tests.engine.test_crash_resume import (
+    CRASHED,
+    _events,
+    _model_calls,
+    crash_root,
+    sample,
+    snapshots,
+)
 
 JOBS = 4
 __all__ = ["crash_root"]  # the fixture, shared with the serial sweep
@@ -79,21 +86,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize(("name", "parallel_crash_index"), params)
 
 
-@functools.cache
-def parallel_snapshots(name: str, root: Path) -> Path:
-    """`root/<name>-j4-snapshots/N`: a `--jobs 4` run's workspace as it was after event N."""
-    into = root / f"{name}-j{JOBS}-snapshots"
-    workdir = root / f"{name}-j{JOBS}-{0:04d}"
-    code = run_cli_forked(
-        check_argv(name, workdir, jobs=JOBS),
-        PAPERLINT_FAILPOINT=f"snapshot-events:{into}",
-        PAPERLINT_DATA_DIR=str(root / f"{name}-j{JOBS}-data-0000"),
-    )
-    assert code in (0, 1, 4), f"{name}: the snapshotting --jobs {JOBS} run exited {code}"
-    shutil.rmtree(workdir)
-    return into
-
-
 def test_kill_a_parallel_run_after_event_then_resume(
     name, parallel_crash_index, finished_runs, crash_root, request
 ):
@@ -111,7 +103,7 @@ def test_kill_a_parallel_run_after_event_then_resume(
         assert code == CRASHED, f"{at}: the failpoint did not fire (exit {code})"
     else:
         at = f"{name} --jobs {JOBS}: resumed from a state after event {parallel_crash_index}"
-        snapshot = parallel_snapshots(name, crash_root) / str(parallel_crash_index)
+        snapshot = snapshots(name, crash_root, JOBS) / str(parallel_crash_index)
         assert snapshot.is_dir(), f"{at}: the snapshotting run has no such event"
         shutil.copytree(snapshot, workdir, symlinks=True)
         shutil.rmtree(snapshot)

@@ -329,11 +329,15 @@ def _runner(root: Path):
     return RayRunner(root, live_lean=False, spend=lambda: Spend(calls=3, cost_usd=0.0))
 
 
-def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, drafted, tmp_path):
+def _drafted_runner(drafted: Path, tmp_path: Path):
+    """A copy of the drafted workspace, its serial run (`_serial`) and a runner on it."""
     root = tmp_path / "ws"
     shutil.copytree(drafted, root)
-    results, action, expected, _ = _serial(root)
-    runner = _runner(root)
+    return (root, *_serial(root), _runner(root))
+
+
+def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, drafted, tmp_path):
+    root, results, action, expected, _, runner = _drafted_runner(drafted, tmp_path)
     first = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert first.outcome == expected and not first.lost
     assert [e["type"] for e in first.events] == ["model_call", "lean_check"]
@@ -350,10 +354,7 @@ def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, 
 def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, drafted, tmp_path):
     from paperlint.engine.ray_executor import LeanWorker
 
-    root = tmp_path / "ws"
-    shutil.copytree(drafted, root)
-    results, action, _, _ = _serial(root)
-    runner = _runner(root)
+    root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
     dead = ray_session.remote(LeanWorker).remote(str(root))
     ray_session.kill(dead)
     runner._idle.append(dead)  # the next task leases it
@@ -369,10 +370,7 @@ def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, d
 
 
 def test_a_task_that_raises_raises_on_the_driver_as_a_thread_would(ray_session, drafted, tmp_path):
-    root = tmp_path / "ws"
-    shutil.copytree(drafted, root)
-    results, action, _, _ = _serial(root)
-    runner = _runner(root)
+    root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
     unknown = action.model_copy(update={"result": "no-such-result"})
     future = runner.submit(_no_local_work, results, unknown)
     with pytest.raises(KeyError, match="no-such-result"):
@@ -382,10 +380,7 @@ def test_a_task_that_raises_raises_on_the_driver_as_a_thread_would(ray_session, 
 
 
 def test_a_task_whose_worker_process_dies_loses_its_action(ray_session, drafted, tmp_path):
-    root = tmp_path / "ws"
-    shutil.copytree(drafted, root)
-    results, action, _, _ = _serial(root)
-    runner = _runner(root)
+    root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
 
     def dies(*args):
         os._exit(1)
