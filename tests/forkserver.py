@@ -38,20 +38,29 @@ class ChildRun:
     output: str  # stdout and stderr, interleaved as written
 
 
-def _child(argv: list[str], env: dict[str, str], log: int) -> None:
-    os.dup2(log, 1)
-    os.dup2(log, 2)
+def _child(commands: list[tuple[list[str], dict[str, str]]], logs: list[int], codes: int) -> None:
+    """Run each command in turn in this one process, each printing to its own log; each exit
+    code is written to `codes` as it is known. A failpoint's `os._exit` ends them all."""
     sys.stdout = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False), write_through=True)
     sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb", closefd=False), write_through=True)
-    os.environ.update(env)
     code = 3
     try:
         from paperlint.cli.root import run
 
-        code = run(argv)
+        for (argv, env), log in zip(commands, logs, strict=True):
+            os.dup2(log, 1)
+            os.dup2(log, 2)
+            saved = dict(os.environ)
+            os.environ.update(env)
+            try:
+                code = run(argv)
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.environ.clear()
+                os.environ.update(saved)
+            os.write(codes, f"{code}\n".encode())
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
         os._exit(code)
 
 
@@ -79,16 +88,34 @@ def _serve(conn: Connection, warm: Callable[[], None]) -> None:
         request = conn.recv()
         if request is None:
             return
-        argv, env = request
-        with tempfile.TemporaryFile() as log:
-            pid = os.fork()
-            if pid == 0:
-                conn.close()
-                _child(argv, env, log.fileno())
-            _, status = os.waitpid(pid, 0)
-            log.seek(0)
-            output = log.read().decode("utf-8", "replace")
-        conn.send(ChildRun(os.waitstatus_to_exitcode(status), output))
+        conn.send(_fork(request))
+
+
+def _fork(commands: list[tuple[list[str], dict[str, str]]]) -> list[ChildRun]:
+    """One child runs `commands`; what each exited with and printed (a command the child did
+    not live to finish gets the child's exit status)."""
+    with contextlib.ExitStack() as stack:
+        logs = [stack.enter_context(tempfile.TemporaryFile()) for _ in commands]
+        return _fork_with(commands, logs)
+
+
+def _fork_with(commands: list[tuple[list[str], dict[str, str]]], logs: list[Any]) -> list[ChildRun]:
+    read_codes, write_codes = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_codes)
+        _child(commands, [log.fileno() for log in logs], write_codes)
+    os.close(write_codes)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read_codes, "rb") as pipe:
+        codes = [int(line) for line in pipe.read().split()]
+    runs = []
+    for i, log in enumerate(logs[: len(codes) + 1]):  # none after the one the child died in
+        log.seek(0)
+        output = log.read().decode("utf-8", "replace")
+        code = codes[i] if i < len(codes) else os.waitstatus_to_exitcode(status)
+        runs.append(ChildRun(code, output))
+    return runs
 
 
 class ForkServer:
@@ -100,11 +127,16 @@ class ForkServer:
         theirs.close()
 
     def run(self, argv: list[str], env: dict[str, str]) -> ChildRun:
-        self._conn.send((argv, env))
-        if not self._conn.poll(TIMEOUT_S):
-            raise AssertionError(f"the child did not finish within {TIMEOUT_S} s: {argv}")
+        return self.run_in_turn([(argv, env)])[0]
+
+    def run_in_turn(self, commands: list[tuple[list[str], dict[str, str]]]) -> list[ChildRun]:
+        """The commands one after the other in one child (one fork instead of one each): a
+        run for each command the child finished, and for the one it died in."""
+        self._conn.send(commands)
+        if not self._conn.poll(TIMEOUT_S * len(commands)):
+            raise AssertionError(f"the child did not finish within {TIMEOUT_S} s: {commands}")
         answer: Any = self._conn.recv()
-        assert isinstance(answer, ChildRun)
+        assert isinstance(answer, list) and all(isinstance(run, ChildRun) for run in answer)
         return answer
 
     def close(self) -> None:

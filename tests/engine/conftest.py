@@ -35,6 +35,20 @@ def run_cli_forked(argv: list[str], **env: str) -> int:
     return child.code
 
 
+def resume_then_validate(workdir: Path, *args: str, **env: str) -> tuple[int, forkserver.ChildRun]:
+    """`paperlint resume WORKDIR ARGS` (with `env`), then `paperlint validate WORKDIR` with the
+    environment it would have on its own, both in one child of the warm server (one fork
+    instead of two: each command reads the workspace afresh, and the warm server has run both
+    already). The resume's exit code, and what the validation exited with and printed."""
+    resumed, *validated = forkserver.server().run_in_turn(
+        [(["resume", str(workdir), *args], env), (["validate", str(workdir)], {})]
+    )
+    if sys.__stderr__ is not None:
+        sys.__stderr__.write(resumed.output)
+    assert validated, f"{workdir}: the child died in the resume (exit {resumed.code})"
+    return resumed.code, validated[0]
+
+
 def check_argv(name: str, workdir: Path, jobs: int = 1) -> list[str]:
     fixture = example(name)
     return [

@@ -32,7 +32,13 @@ import pytest
 
 from tests import forkserver
 from tests.conftest import FULL_SWEEP, crash_samples, crash_seed
-from tests.engine.conftest import EXAMPLES, check_argv, reference_run, run_cli_forked
+from tests.engine.conftest import (
+    EXAMPLES,
+    check_argv,
+    reference_run,
+    resume_then_validate,
+    run_cli_forked,
+)
 
 CRASHED = 77
 RANDOM_PER_EXAMPLE = 4
@@ -197,7 +203,7 @@ def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_ro
         at = f"{name}: resumed from the state after event {crash_index}"
         shutil.copytree(snapshot, workdir, symlinks=True)
     shutil.rmtree(snapshot)  # each index is one item: its snapshot is needed no more
-    code = run_cli_forked(["resume", str(workdir)], PAPERLINT_DATA_DIR=data)
+    code, validated = resume_then_validate(workdir, PAPERLINT_DATA_DIR=data)
     assert code in (0, 1, 4), f"{at}: resume exited {code}"
     results = json.loads((workdir / "results.json").read_text())
     assert results == json.loads((reference / "results.json").read_text()), f"{at}: results differ"
@@ -206,7 +212,6 @@ def test_kill_after_event_then_resume(name, crash_index, finished_runs, crash_ro
     repeated = [k for k, n in calls.items() if n > expected.get(k, 0) + 1]
     assert not repeated, f"{at}: a model call was repeated more than once: {repeated}"
     assert sum(calls.values()) <= sum(expected.values()) + 1
-    validated = forkserver.server().run(["validate", str(workdir)], {})
     assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
     shutil.rmtree(workdir)
     shutil.rmtree(data, ignore_errors=True)

@@ -26,9 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import forkserver
 from tests.conftest import FULL_SWEEP, crash_seed
-from tests.engine.conftest import EXAMPLES, check_argv, run_cli_forked
+from tests.engine.conftest import EXAMPLES, check_argv, resume_then_validate, run_cli_forked
 from tests.engine.test_crash_resume import (
     CRASHED,
     _events,
@@ -107,7 +106,7 @@ def test_kill_a_parallel_run_after_event_then_resume(
         assert snapshot.is_dir(), f"{at}: the snapshotting run has no such event"
         shutil.copytree(snapshot, workdir, symlinks=True)
         shutil.rmtree(snapshot)
-    code = run_cli_forked(["resume", str(workdir), "--jobs", str(JOBS)], PAPERLINT_DATA_DIR=data)
+    code, validated = resume_then_validate(workdir, "--jobs", str(JOBS), PAPERLINT_DATA_DIR=data)
     assert code in (0, 1, 4), f"{at}: resume exited {code}"
     results = json.loads((workdir / "results.json").read_text())
     assert results == json.loads((serial / "results.json").read_text()), f"{at}: results differ"
@@ -116,7 +115,6 @@ def test_kill_a_parallel_run_after_event_then_resume(
     repeated = [k for k, n in calls.items() if n > expected.get(k, 0) + 1]
     assert not repeated, f"{at}: a model call was repeated more than once: {repeated}"
     assert sum(calls.values()) <= sum(expected.values()) + JOBS
-    validated = forkserver.server().run(["validate", str(workdir)], {})
     assert validated.code == 0, f"{at}: validate after resume:\n{validated.output}"
     shutil.rmtree(workdir)
     shutil.rmtree(data, ignore_errors=True)
