@@ -44,6 +44,9 @@ class Token(NamedTuple):
 
 # Multi-character symbols the scans care about; everything else is one character.
 _SYMBOLS = (":=", "=>", "@[", "<;>", "..", "->", "<-", "⟨", "⟩")
+_SYMBOLS_BY_START: dict[str, tuple[str, ...]] = {}
+for _symbol in _SYMBOLS:  # in the order above, which decides between two that could match
+    _SYMBOLS_BY_START[_symbol[0]] = (*_SYMBOLS_BY_START.get(_symbol[0], ()), _symbol)
 # Words whose string argument Lean reads as `interpolatedStr(term)`: the `{…}` parts are code,
 # written `s!"…"`, `s! "…"` (whitespace is allowed) or `dbg_trace "…{e}…"`, `throwError "…{e}…"`.
 _INTERPOLATION_PREFIXES = frozenset(
@@ -182,10 +185,12 @@ def _is_interpolation_prefix(previous: Token, cur: _Cursor) -> bool:
 
 
 def _lex_one(cur: _Cursor) -> Token:
+    # Each test on `ch` first: a token is lexed for every few characters of every text sent
+    # to Lean, so the prefix tests below run only where they can match.
     ch = cur.peek()
-    if cur.startswith("--"):
+    if ch == "-" and cur.startswith("--"):
         return _take_until(cur, Kind.COMMENT, _line_end(cur))
-    if cur.startswith("/-"):
+    if ch == "/" and cur.startswith("/-"):
         return _take_until(cur, Kind.COMMENT, _block_comment_end(cur.text, cur.i))
     if ch == '"':
         return _take_until(cur, Kind.STRING, _string_end(cur.text, cur.i))
@@ -202,7 +207,7 @@ def _lex_one(cur: _Cursor) -> Token:
         return _take_until(cur, Kind.IDENT, _ident_end(cur.text, cur.i))
     if ch.isdigit():
         return _take_until(cur, Kind.NUMBER, _number_end(cur.text, cur.i))
-    symbol = next((s for s in _SYMBOLS if cur.startswith(s)), ch)
+    symbol = next((s for s in _SYMBOLS_BY_START.get(ch, ()) if cur.startswith(s)), ch)
     return _take_until(cur, Kind.SYMBOL, cur.i + len(symbol))
 
 
