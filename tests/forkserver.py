@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -66,14 +67,20 @@ def _child(commands: list[tuple[list[str], dict[str, str]]], logs: list[int], co
 
 def _stop_coverage() -> None:
     # Under `--cov` the server inherits pytest's tracer; its children die by `os._exit`, so
-    # their data would never be saved, and tracing them only makes every child slower.
+    # their data would never be saved, and tracing them only makes every child slower. A
+    # pytest-xdist worker runs two (pytest-cov's own, and the one its start-up hook began):
+    # stopping the current one makes the other current again, so stop until none is.
     try:
         import coverage
     except ImportError:
         return
-    current = coverage.Coverage.current()
-    if current is not None:
+    for _ in range(16):
+        current = coverage.Coverage.current()
+        if current is None:
+            break
         current.stop()
+    sys.settrace(None)
+    threading.settrace(None)  # type: ignore[arg-type]
 
 
 def _serve(conn: Connection, warm: Callable[[], None]) -> None:
