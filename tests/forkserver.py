@@ -95,34 +95,30 @@ def _serve(conn: Connection, warm: Callable[[], None]) -> None:
         request = conn.recv()
         if request is None:
             return
-        conn.send(_fork(request))
+        conn.send(_fork(conn, request))
 
 
-def _fork(commands: list[tuple[list[str], dict[str, str]]]) -> list[ChildRun]:
-    """One child runs `commands`; what each exited with and printed (a command the child did
-    not live to finish gets the child's exit status)."""
+def _fork(conn: Connection, commands: list[tuple[list[str], dict[str, str]]]) -> list[ChildRun]:
+    """One child runs `commands`; what each exited with and printed (the command the child
+    died in gets the child's exit status; none after it ran)."""
     with contextlib.ExitStack() as stack:
         logs = [stack.enter_context(tempfile.TemporaryFile()) for _ in commands]
-        return _fork_with(commands, logs)
-
-
-def _fork_with(commands: list[tuple[list[str], dict[str, str]]], logs: list[Any]) -> list[ChildRun]:
-    read_codes, write_codes = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_codes)
-        _child(commands, [log.fileno() for log in logs], write_codes)
-    os.close(write_codes)
-    _, status = os.waitpid(pid, 0)
-    with os.fdopen(read_codes, "rb") as pipe:
-        codes = [int(line) for line in pipe.read().split()]
-    runs = []
-    for i, log in enumerate(logs[: len(codes) + 1]):  # none after the one the child died in
-        log.seek(0)
-        output = log.read().decode("utf-8", "replace")
-        code = codes[i] if i < len(codes) else os.waitstatus_to_exitcode(status)
-        runs.append(ChildRun(code, output))
-    return runs
+        read_codes, write_codes = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            conn.close()
+            os.close(read_codes)
+            _child(commands, [log.fileno() for log in logs], write_codes)
+        os.close(write_codes)
+        _, status = os.waitpid(pid, 0)
+        with os.fdopen(read_codes, "rb") as pipe:
+            codes = [int(line) for line in pipe.read().split()]
+        codes.append(os.waitstatus_to_exitcode(status))  # the code of the one it died in
+        runs = []
+        for code, log in zip(codes, logs, strict=False):
+            log.seek(0)
+            runs.append(ChildRun(code, log.read().decode("utf-8", "replace")))
+        return runs
 
 
 class ForkServer:
@@ -139,9 +135,10 @@ class ForkServer:
     def run_in_turn(self, commands: list[tuple[list[str], dict[str, str]]]) -> list[ChildRun]:
         """The commands one after the other in one child (one fork instead of one each): a
         run for each command the child finished, and for the one it died in."""
+        timeout = TIMEOUT_S * len(commands)
         self._conn.send(commands)
-        if not self._conn.poll(TIMEOUT_S * len(commands)):
-            raise AssertionError(f"the child did not finish within {TIMEOUT_S} s: {commands}")
+        if not self._conn.poll(timeout):
+            raise AssertionError(f"the child did not finish within {timeout} s: {commands}")
         answer: Any = self._conn.recv()
         assert isinstance(answer, list) and all(isinstance(run, ChildRun) for run in answer)
         return answer

@@ -29,10 +29,14 @@ def run_cli_forked(argv: list[str], **env: str) -> int:
 
     A failpoint makes the child die with `os._exit(77)`, like a power cut. What the child
     printed goes to this test's captured stderr."""
-    child = forkserver.server().run(argv, env)
+    return _relayed(forkserver.server().run(argv, env)).code
+
+
+def _relayed(child: forkserver.ChildRun) -> forkserver.ChildRun:
+    """`child`, after what it printed went to this test's captured stderr."""
     if sys.__stderr__ is not None:
         sys.__stderr__.write(child.output)
-    return child.code
+    return child
 
 
 def resume_then_validate(workdir: Path, *args: str, **env: str) -> tuple[int, forkserver.ChildRun]:
@@ -43,8 +47,7 @@ def resume_then_validate(workdir: Path, *args: str, **env: str) -> tuple[int, fo
     resumed, *validated = forkserver.server().run_in_turn(
         [(["resume", str(workdir), *args], env), (["validate", str(workdir)], {})]
     )
-    if sys.__stderr__ is not None:
-        sys.__stderr__.write(resumed.output)
+    _relayed(resumed)
     assert validated, f"{workdir}: the child died in the resume (exit {resumed.code})"
     return resumed.code, validated[0]
 
