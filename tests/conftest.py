@@ -37,6 +37,28 @@ def repo_root() -> Path:
     return ROOT
 
 
+@pytest.fixture(scope="session")
+def lean_oracle() -> Path:
+    """A real Lean 4.35.0 executable (scripts/lean_oracle.py, docs/lean-oracle.md): the oracle
+    for what Lean itself does on files that begin with `prelude`. `./dev test` builds it and
+    names it in PAPERLINT_LEAN_ORACLE; otherwise it is built here (cached). Where it cannot be
+    built, the tests that ask for it skip, saying why."""
+    named = os.environ.get("PAPERLINT_LEAN_ORACLE")
+    if named:
+        return Path(named)
+    import importlib.util
+
+    script = ROOT / "scripts" / "lean_oracle.py"
+    spec = importlib.util.spec_from_file_location("lean_oracle", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        return Path(module.ensure())
+    except module.OracleUnavailable as why:
+        pytest.skip(f"no real Lean here: {why}")
+
+
 @pytest.fixture
 def no_lean(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An environment in which no Lean can run, whatever this machine has installed.
