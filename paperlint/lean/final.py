@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -45,6 +46,12 @@ from paperlint.lean.verifier import (
 )
 
 OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
+# Lean aborting before it read the file (docs/lean-oracle.md): under RLIMIT_AS it reserves
+# gigabytes of address space for its threads at start-up (4.35 needs about 6 GB), and without
+# that it prints one of these and no message. That is the machine's limit, not the candidate's.
+_NO_START = re.compile(
+    r"failed to create thread|failed to map segment|error while loading shared libraries"
+)
 
 
 @dataclass(frozen=True)
@@ -189,6 +196,13 @@ def final_from_runs(
         "statements": _statements(statements, names, file_sha256),
     }
     for run in (build, axioms):
+        if run is not None and (why := _did_not_start(run)):
+            return FinalCheck(
+                outcome=Outcome.UNAVAILABLE,
+                code=FailureCode.UNAVAILABLE,
+                hint=f"Lean could not start under the memory limit ([lean] memory_mb): {why}",
+                **base,
+            )
         if run is not None and (run.missing or run.timed_out):
             return FinalCheck(
                 outcome=Outcome.TIMEOUT if run.timed_out else Outcome.UNAVAILABLE,
@@ -243,6 +257,15 @@ def final_from_runs(
             **base,
         )
     return FinalCheck(outcome=Outcome.ACCEPTED, **base)
+
+
+def _did_not_start(run: ProcessRun) -> str:
+    """Why Lean aborted at start-up ("" if it did not): a failure exit, a start-up failure
+    and no message of Lean's (no position)."""
+    found = _NO_START.search(run.output)
+    if run.exit_code in (0, None) or found is None:
+        return ""
+    return "" if any(m.line for m in parse_lean_output(run.output)) else found.group(0)
 
 
 def with_second_kernel(check: FinalCheck, second: SecondKernel | None) -> FinalCheck:
