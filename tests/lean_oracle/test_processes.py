@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from paperlint.lean import sandbox
-from paperlint.lean.final import final_from_runs, run_process
+from paperlint.lean.final import ProcessRun, final_from_runs, run_process
 from paperlint.lean.sandbox import Confinement
 from paperlint.lean.verifier import FailureCode, Outcome
 
@@ -148,15 +148,26 @@ def test_the_memory_limit_reaches_lean(lean_oracle: Path, tmp_path: Path):
     assert final_from_runs("0" * 64, [], roomy, None).outcome is Outcome.ACCEPTED
 
 
+def _folders(lean: Path, tmp_path: Path, *extra: str) -> tuple[dict[str, Path], Confinement]:
+    """`src` (holding T.lean, read-only inside), `out` (writable) and `extra` (not bound)."""
+    folders = {name: tmp_path / name for name in ("src", "out", *extra)}
+    for folder in folders.values():
+        folder.mkdir()
+    (folders["src"] / "T.lean").write_text(SMALL)
+    src, out = folders["src"], folders["out"]
+    return folders, _confine(lean, readonly=[src], writable=[out], home=out)
+
+
+def _lean(command: list[str], cwd: Path, confined: Confinement | None = None) -> ProcessRun:
+    return run_process(command, cwd, timeout_s=120, memory_mb=16384, confined=confined)
+
+
 @needs_bwrap
 def test_a_module_builds_under_the_sandbox(lean_oracle: Path, tmp_path: Path):
-    source, out = tmp_path / "src", tmp_path / "out"
-    source.mkdir()
-    out.mkdir()
-    (source / "T.lean").write_text(SMALL)
-    confined = _confine(lean_oracle, readonly=[source], writable=[out], home=out)
+    folders, confined = _folders(lean_oracle, tmp_path)
+    out = folders["out"]
     command = [str(lean_oracle), "-o", str(out / "T.olean"), "-i", str(out / "T.ilean"), "T.lean"]
-    run = run_process(command, source, timeout_s=120, memory_mb=16384, confined=confined)
+    run = _lean(command, folders["src"], confined)
     assert run.exit_code == 0, run.output
     header = (out / "T.olean").read_bytes()[:128]
     assert header.startswith(b"olean") and b"4.35.0" in header and (out / "T.ilean").is_file()
@@ -164,35 +175,23 @@ def test_a_module_builds_under_the_sandbox(lean_oracle: Path, tmp_path: Path):
 
 @needs_bwrap
 def test_sandboxed_lean_writes_only_its_output_folder(lean_oracle: Path, tmp_path: Path):
-    source, out, elsewhere = tmp_path / "src", tmp_path / "out", tmp_path / "elsewhere"
-    for folder in (source, out, elsewhere):
-        folder.mkdir()
-    (source / "T.lean").write_text(SMALL)
-    confined = _confine(lean_oracle, readonly=[source], writable=[out], home=out)
+    folders, confined = _folders(lean_oracle, tmp_path, "elsewhere")
+    source, elsewhere = folders["src"], folders["elsewhere"]
     for target in (elsewhere / "T.olean", source / "T.olean"):  # unbound, and read-only
-        command = [str(lean_oracle), "-o", str(target), "T.lean"]
-        run = run_process(command, source, timeout_s=120, memory_mb=16384, confined=confined)
+        run = _lean([str(lean_oracle), "-o", str(target), "T.lean"], source, confined)
         assert run.exit_code != 0 and not target.exists(), run.output
-    unconfined = run_process(
-        [str(lean_oracle), "-o", str(elsewhere / "T.olean"), "T.lean"],
-        source,
-        timeout_s=120,
-        memory_mb=16384,
-    )
-    assert unconfined.exit_code == 0 and (elsewhere / "T.olean").is_file()  # the control
+    control = _lean([str(lean_oracle), "-o", str(elsewhere / "T.olean"), "T.lean"], source)
+    assert control.exit_code == 0 and (elsewhere / "T.olean").is_file()
 
 
 @needs_bwrap
 def test_sandboxed_lean_reads_only_what_is_bound(lean_oracle: Path, tmp_path: Path):
-    source, hidden, out = tmp_path / "src", tmp_path / "hidden", tmp_path / "out"
-    for folder in (source, hidden, out):
-        folder.mkdir()
-    (hidden / "Secret.lean").write_text(SMALL)
-    confined = _confine(lean_oracle, readonly=[source], writable=[out], home=out)
-    command = [str(lean_oracle), str(hidden / "Secret.lean")]
-    run = run_process(command, source, timeout_s=120, memory_mb=16384, confined=confined)
+    folders, confined = _folders(lean_oracle, tmp_path, "hidden")
+    (folders["hidden"] / "Secret.lean").write_text(SMALL)
+    command = [str(lean_oracle), str(folders["hidden"] / "Secret.lean")]
+    run = _lean(command, folders["src"], confined)
     assert run.exit_code != 0 and "no such file" in run.output.lower(), run.output
-    assert run_process(command, source, timeout_s=120, memory_mb=16384).exit_code == 0
+    assert _lean(command, folders["src"]).exit_code == 0  # the control
 
 
 @pytest.fixture
@@ -217,10 +216,8 @@ def probe_library(tmp_path: Path) -> Path:
 def test_code_inside_a_sandboxed_lean_cannot_write_read_or_connect(
     lean_oracle: Path, tmp_path: Path, probe_library: Path
 ):
-    source, out, secret = tmp_path / "src", tmp_path / "out", tmp_path / "secret"
-    for folder in (source, out, secret):
-        folder.mkdir()
-    (source / "T.lean").write_text(SMALL)
+    folders, _ = _folders(lean_oracle, tmp_path, "secret")
+    source, out, secret = folders["src"], folders["out"], folders["secret"]
     (secret / "key.txt").write_text("s3cret")
     planted = source / "planted.txt"  # the checked file's folder: bound read-only
     (source / "probe.cfg").write_text(f"{planted} {secret / 'key.txt'} net\n")
@@ -228,7 +225,7 @@ def test_code_inside_a_sandboxed_lean_cannot_write_read_or_connect(
         lean_oracle, readonly=[source, probe_library.parent], writable=[out], home=out
     )
     command = [str(lean_oracle), f"--load-dynlib={probe_library}", "T.lean"]
-    run = run_process(command, source, timeout_s=120, memory_mb=16384, confined=confined)
+    run = _lean(command, source, confined)
     assert run.exit_code == 0, run.output  # Lean ran, and the probe ran inside it
     lines = [line for line in run.output.splitlines() if line.startswith("PROBE")]
     assert lines[0] == "PROBE write Read-only file system"
@@ -237,7 +234,7 @@ def test_code_inside_a_sandboxed_lean_cannot_write_read_or_connect(
     assert lines[2].startswith("PROBE connect") and lines[2] != "PROBE connect ok"
     # The control: the same probe in an unconfined Lean writes and reads (no connection tried).
     (source / "probe.cfg").write_text(f"{planted} {secret / 'key.txt'} nonet\n")
-    control = run_process(command, source, timeout_s=120, memory_mb=16384)
+    control = _lean(command, source)
     assert "PROBE write ok" in control.output and "PROBE read ok" in control.output
     assert planted.read_text() == "x"
 
