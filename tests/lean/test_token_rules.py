@@ -284,3 +284,12 @@ def test_a_tokenizer_error_blocks_model_text_and_advises_in_project_files() -> N
     assert any(f.rule.value == "lex-error" and f.blocking for f in refusal_findings(text))
     advisory = [f for f in scan_text(text) if f.rule.value == "lex-error"]
     assert advisory and not any(f.blocking for f in advisory)
+
+
+def test_every_hash_command_the_scan_names_is_one_token() -> None:
+    """A rule about `#eval` must see `#eval` glued to a word as `#eval` (the lexer's table)."""
+    from paperlint.lean import hygiene_rules
+    from paperlint.lean.lexer import HASH_COMMANDS
+
+    named = {*hygiene_rules.HASH_EFFECTS, *hygiene_rules.READ_ONLY_HASH, *hygiene_rules.MODEL_HASH}
+    assert named <= set(HASH_COMMANDS)
