@@ -5,7 +5,7 @@
 
 CORPUS_DIR (default: $PAPERLINT_CORPUS, else /work/shared/corpus) holds one folder per paper:
 `src/` and `meta.json` (`main`). For every result of each paper's inventory, the statement
-goes through the report's renderer (`paperlint.reports.texmath.statement_html`, with the
+goes through the report's renderer (`paperlint.reports.texhtml.statement_html`, with the
 paper's macros, references and equation numbers, as `report.html` shows it) and the output
 is searched for TeX the reader sees as source: a formula shown whole as TeX (`<code
 class="tex">`), and any control word left in the text (`\\bf`, `\\todo`, `\\Cr{co}`).
@@ -106,7 +106,7 @@ def shown_commands(rendered: str) -> tuple[list[str], bool]:
 
 def measure(folder: Path) -> PaperRaw:
     from paperlint.preflight.inventory import build_inventory
-    from paperlint.reports.texmath import statement_html
+    from paperlint.reports.texhtml import statement_html
 
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     score = PaperRaw(folder.name)

@@ -49,7 +49,7 @@ from paperlint.reports.summary import (
     verdict_key,
     version_label,
 )
-from paperlint.reports.texmath import statement_html
+from paperlint.reports.texhtml import statement_html
 
 
 def _asset(name: str) -> str:
