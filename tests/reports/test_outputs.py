@@ -231,3 +231,26 @@ def test_html_graph_nodes_link_to_their_results(workspace):
     page = render_html(load_workspace(workspace))
     assert '<a href="#r-lem-bad">' in page and 'id="r-lem-bad"' in page
     assert "<a href" not in render_svg(load_workspace(workspace))  # graph.svg stands alone
+
+
+def test_graph_nodes_carry_the_kind_so_per_kind_counters_stay_apart(workspace):
+    """A paper numbering each kind apart has a Lemma 2 and a Theorem 2: two nodes, two labels."""
+    inventory = json.loads((workspace / "inventory.json").read_text())
+    results = json.loads((workspace / "results.json").read_text())
+    first, second = inventory["results"][1], inventory["results"][2]
+    first.update(title="Lemma", number="2")
+    second.update(title="Theorem", number="2")
+    for record in results["results"]:
+        if record["id"] in (first["id"], second["id"]):
+            record["number"] = "2"
+    (workspace / "inventory.json").write_text(json.dumps(inventory))
+    (workspace / "results.json").write_text(json.dumps(results))
+    root = ElementTree.fromstring(render_svg(load_workspace(workspace)))
+    labels = {
+        g.get("data-id"): g.find(f"{SVG}text").text
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-id")
+    }
+    assert labels[first["id"]] == "Lemma 2" and labels[second["id"]] == "Thm. 2"
+    # every node says its kind ("Claim" alone: the paper prints no number for it)
+    assert all(re.fullmatch(r"[A-Z][a-z]+\.?( [\d.]+)?", text) for text in labels.values())
