@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from paperlint.records.results import Verdict
+from paperlint.reports.describe import shown_paths, split_replay_misses, unfinished_text
 from paperlint.reports.load import ReportData, ReportedCall, ResultView
 
 VERDICT_ORDER: tuple[str, ...] = (
@@ -155,3 +157,26 @@ def evidence_files(view: ResultView) -> list[str]:
         if path and path not in seen:
             seen.append(path)
     return seen
+
+
+def unfinished_texts(data: ReportData) -> dict[str, str]:
+    """Each unfinished result's reason as a reader should see it: paths a reader elsewhere can
+    use, and a replay miss in plain words (its key goes to `technical_lines`)."""
+    return {
+        view.id: split_replay_misses(
+            shown_paths(unfinished_text(view.record.unfinished), data.workspace)
+        )[0]
+        for view in data.views
+        if view.record.unfinished
+    }
+
+
+def technical_lines(view: ResultView, workspace: Path) -> list[str]:
+    """What a reader of the paper does not need, kept for whoever debugs the run: the prover
+    strategy chosen, how each obligation was closed, and the key of any replay miss."""
+    lines = [f"Strategy: {view.strategy}"] if view.strategy else []
+    lines += [f"Prover, {line}" for line in view.proving]
+    if view.record.unfinished is not None:
+        text = shown_paths(unfinished_text(view.record.unfinished), workspace)
+        lines += split_replay_misses(text)[1]
+    return lines
