@@ -15,6 +15,7 @@ from urllib.parse import quote
 from jinja2 import Environment, StrictUndefined, Template
 from markupsafe import Markup
 
+from paperlint.diagnostics import place
 from paperlint.reports.describe import (
     CONDITION_KINDS,
     ISSUE_CLASSES,
@@ -35,9 +36,11 @@ from paperlint.reports.graph import (
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import HEADERS, since_rows
 from paperlint.reports.summary import (
+    DIAGNOSTICS_HINT,
     VERDICT_LABELS,
     cost_line,
     cost_tables,
+    diagnostics,
     evidence_files,
     format_duration,
     format_usd,
@@ -146,6 +149,16 @@ def context(data: ReportData) -> dict[str, Any]:
         "versions": data.versions,
         "notes": data.notes,
         "convergence": data.convergence,
+        "diagnostics": [
+            {
+                "severity": d.severity,
+                "place": place(d.file, d.line, d.column),
+                "message": d.message,
+                "code": d.code,
+            }
+            for d in diagnostics(data)
+        ],
+        "diagnostics_hint": DIAGNOSTICS_HINT,
         "technical": data.technical,
         "since": _since(data),
         "results": [

@@ -18,10 +18,12 @@ from paperlint.reports.describe import (
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import since_lines
 from paperlint.reports.summary import (
+    DIAGNOSTICS_HINT,
     VERDICT_LABELS,
     CostLine,
     cost_line,
     cost_tables,
+    diagnostics,
     evidence_files,
     format_duration,
     format_usd,
@@ -42,6 +44,7 @@ def render_markdown(data: ReportData) -> str:
     if banner:
         lines += [f"> **{md.inline(banner)}**", ""]
     lines += summary_lines(data)
+    lines += diagnostic_lines(data)
     lines += since_lines(data.since)
     lines += glance_lines(data)
     lines += ["## Dependency graph", "", "![Dependency graph of the results](graph.svg)", ""]
@@ -61,6 +64,15 @@ def render_markdown(data: ReportData) -> str:
 def _number(data: ReportData, result_id: str) -> str:
     view = data.view(result_id)
     return (view.number or result_id) if view else result_id
+
+
+def diagnostic_lines(data: ReportData) -> list[str]:
+    """The preflight's diagnostics, one `file:line:column: severity: message [code]` each."""
+    found = diagnostics(data)
+    if not found:
+        return []
+    lines = ["## Preflight diagnostics", "", DIAGNOSTICS_HINT, ""]
+    return [*lines, md.block("\n".join(d.render() for d in found), "text"), ""]
 
 
 def glance_lines(data: ReportData) -> list[str]:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperlint.preflight.model import Diagnostic
 from paperlint.records.results import Verdict
 from paperlint.reports.describe import shown_paths, split_replay_misses, unfinished_text
 from paperlint.reports.load import ReportData, ReportedCall, ResultView
@@ -180,3 +181,21 @@ def technical_lines(view: ResultView, workspace: Path) -> list[str]:
         text = shown_paths(unfinished_text(view.record.unfinished), workspace)
         lines += split_replay_misses(text)[1]
     return lines
+
+
+DIAGNOSTICS_HINT = (
+    "What LaTeX would complain about or number differently, found while reading the source "
+    "(`paperlint preflight PAPER` lists them too); they are about the text, not the proofs."
+)
+SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+def diagnostics(data: ReportData) -> list[Diagnostic]:
+    """The preflight's diagnostics of the paper (inventory.json), errors first, in file order.
+
+    They are about the source as LaTeX reads it (a duplicate label, an undefined reference, an
+    environment never closed), not about the proofs; every output lists them apart."""
+    found = data.inventory.diagnostics if data.inventory is not None else []
+    return sorted(
+        found, key=lambda d: (SEVERITY_ORDER.get(d.severity, 3), d.file, d.line or 0, d.column or 0)
+    )
