@@ -388,15 +388,54 @@ PARAGRAPH: Final = "<paragraph>"
 
 def drop_notes(tex: str) -> str:
     """`tex` without the author's notes (`\\todo[inline]{…}`), whatever math they hold."""
+    return _drop(tex, _NOTE, lambda _name: "[{")
+
+
+# Commands that steer TeX's counters and print nothing (for TeX text: the blueprint export).
+COUNTERS: Final = ("refstepcounter", "stepcounter", "setcounter", "addtocounter")
+_COUNTER = re.compile(r"\\(" + "|".join(COUNTERS) + r")(?![A-Za-z@])")
+
+
+def drop_counters_and_notes(tex: str) -> str:
+    """`tex` without notes and counter commands, for a TeX interpreter (plasTeX): they would
+    otherwise lose their backslash there and print as words."""
+    return _drop(drop_notes(tex), _COUNTER, lambda name: DROPPED[name])
+
+
+def _drop(tex: str, pattern: re.Pattern[str], spec: Callable[[str], str]) -> str:
     out: list[str] = []
     pos = 0
-    for match in _NOTE.finditer(tex):
+    for match in pattern.finditer(tex):
         if match.start() < pos:
             continue
         out.append(tex[pos : match.start()])
-        pos = texscan.read_args(tex, match.end(), "[{")[1]
+        name = match.group(1) if match.groups() else ""
+        pos = texscan.read_args(tex, match.end(), spec(name))[1]
     out.append(tex[pos:])
     return "".join(out)
+
+
+_LIST_TOKEN = re.compile(r"\\(begin|end)\s*\{(itemize|enumerate|description)\}|\\item\s*\[")
+
+
+def labelled_lists(tex: str) -> str:
+    """Each `itemize`/`enumerate` whose items carry their own labels (`\\item[A.]`) made a
+    `description`, the list plasTeX prints labels for (it drops them from the other two)."""
+    opened: list[tuple[re.Match[str], bool]] = []  # each open list's \begin, and if labelled
+    edits: list[tuple[int, int, str]] = []
+    for match in _LIST_TOKEN.finditer(tex):
+        if match.group(1) == "begin":
+            opened.append((match, False))
+        elif match.group(1) == "end" and opened and opened[-1][0].group(2) == match.group(2):
+            begin, labelled = opened.pop()
+            if labelled and match.group(2) != "description":
+                edits.append((begin.start(), begin.end(), "\\begin{description}"))
+                edits.append((match.start(), match.end(), "\\end{description}"))
+        elif match.group(1) is None and opened:
+            opened[-1] = (opened[-1][0], True)
+    for start, end, text in sorted(edits, reverse=True):
+        tex = tex[:start] + text + tex[end:]
+    return tex
 
 
 def statement_html(

@@ -112,7 +112,7 @@ ATTRIBUTES = frozenset(
 )
 _SAFE_VALUE = re.compile(r"[A-Za-z0-9 .\-%#]*")
 
-_DISPLAY_ENVS = (
+DISPLAY_ENVS = (
     "equation",
     "equation*",
     "align",
@@ -197,7 +197,9 @@ def _expand_one(
     return substitute(_WORD_BEFORE_PARAMETER.sub(r"\1 #", macro.definition), args), end
 
 
-_NOT_AN_ARGUMENT: Final = frozenset(("$", "\\begin", "\\end", "\\\\", "&", "\\item", "\\label"))
+_NOT_AN_ARGUMENT: Final = frozenset(
+    ("$", "\\begin", "\\end", "\\\\", "&", "\\item", "\\label", *"()[],.;:=<>+-|")
+)
 _WORD_BEFORE_PARAMETER = re.compile(r"(\\[A-Za-z@]+)#")
 
 
@@ -229,8 +231,8 @@ def _read_args(tex: str, pos: int, arity: int) -> tuple[list[str] | None, int]:
     for _ in range(arity):
         group = texscan.read_group(tex, pos)
         if group is None or (group[1] - pos < 40 and group[0] in _NOT_AN_ARGUMENT):
-            # `$`, `\\begin`: a macro that seems to take them has an optional argument whose
-            # default the inventory does not record; expanding it would garble the text
+            # `$`, `\\begin`, `(`: a macro that seems to take them has an optional argument
+            # whose default the inventory does not record; expanding it would garble the text
             return None, pos
         args.append(group[0])
         pos = group[1]
@@ -238,9 +240,7 @@ def _read_args(tex: str, pos: int, arity: int) -> tuple[list[str] | None, int]:
 
 
 _MATH_OPEN = re.compile(
-    r"(?<!\\)(\$\$|\$|\\\(|\\\[|\\begin\{("
-    + "|".join(re.escape(e) for e in _DISPLAY_ENVS)
-    + r")\})"
+    r"(?<!\\)(\$\$|\$|\\\(|\\\[|\\begin\{(" + "|".join(re.escape(e) for e in DISPLAY_ENVS) + r")\})"
 )
 
 
@@ -275,7 +275,7 @@ def next_math(tex: str, pos: int) -> tuple[int, int, TexRun] | None:
         return None
     body = tex[match.end() : end]
     if env:
-        body = _env_body(env, body)
+        body = display_env_body(env, body)
     run = TexRun(body, math=True, display=opener != "$" and opener != "\\(")
     return match.start(), end + len(closer), run
 
@@ -289,7 +289,7 @@ def _find_closer(tex: str, pos: int, closer: str) -> int:
         i += 1
 
 
-def _env_body(env: str, body: str) -> str:
+def display_env_body(env: str, body: str) -> str:
     base = env.rstrip("*")
     if base in ("align", "flalign", "eqnarray"):
         return f"\\begin{{align*}}{body}\\end{{align*}}"
@@ -378,11 +378,11 @@ def convert_math(tex: str, *, display: bool) -> Converted | None:
     A command latex2mathml does not know (a package's `\\Cr{co}`) is not guessed: it and the
     argument groups right after it are shown as their TeX source, in a monospace `mtext`, and
     the rest of the formula is rendered around it."""
-    body = _rewrite(_LABEL.sub("", tex))
+    shown: list[str] = []
+    body = _rewrite(_mark_raw(_LABEL.sub("", tex), shown))
     body = _INNER_ALIGNED.sub(_inner_env, body).strip()
     if not body:
         return None
-    shown: list[str] = []
     for _ in range(4):  # a macro's arguments may hide another unknown one: a few rounds
         raw = _convert(body, display)
         if raw is None:
@@ -471,6 +471,22 @@ _REBUILT: Final[Mapping[str, Callable[[str, re.Match[str]], tuple[str, int]]]] =
 }
 
 
+def _mark_raw(body: str, shown: list[str]) -> str:
+    """Each `\\paperlintraw{…}` (texsafe's command shown as source), or what plasTeX made of
+    it in a formula, `\\texttt{\\textbackslash{}…}`, replaced by a marker."""
+    out: list[str] = []
+    pos = 0
+    for match in _RAW.finditer(body):
+        group = texscan.read_group(body, match.end())
+        if match.start() < pos or group is None:
+            continue
+        out += [body[pos : match.start()], f"\\text{{{MARK}{len(shown)}q}}"]
+        shown.append(unescape_source(group[0]))
+        pos = group[1]
+    out.append(body[pos:])
+    return "".join(out)
+
+
 def _mark_unknown(body: str, names: set[str], shown: list[str]) -> str:
     """Each `\\name` in `names`, with the `[..]`/`{..}` groups right after it, replaced by a
     marker `\\text{…}` whose source is kept in `shown`."""
@@ -539,6 +555,42 @@ def _emit(node: ET.Element, out: list[str], shown: Sequence[str] = ()) -> bool:
         out.append(escape(child.tail or "", quote=False))
     out.append(f"</{tag}>")
     return True
+
+
+# TeX that shows a command as its source: `\\paperlintraw{<escape_source(source)>}`
+# (texsafe writes it for plasTeX, which typesets it in \\texttt; convert_math shows it in a
+# formula as the source).
+RAW: Final = "paperlintraw"
+_RAW = re.compile(r"\\" + RAW + r"(?![A-Za-z@])|\\texttt(?=\s*\{\\textbackslash\s*\{\})")
+_SPECIAL = {
+    "\\": "\\textbackslash{}",
+    "{": "\\{",
+    "}": "\\}",
+    "$": "\\$",
+    "&": "\\&",
+    "#": "\\#",
+    "%": "\\%",
+    "_": "\\_",
+    "^": "\\^{}",
+    "~": "\\~{}",
+}
+
+
+def escape_source(source: str) -> str:
+    """TeX that prints `source` as it is written: no character of it keeps a meaning."""
+    return "".join(_SPECIAL.get(char, char) for char in " ".join(source.split()))
+
+
+_UNESCAPE = {escaped: char for char, escaped in _SPECIAL.items()}
+_ESCAPED = re.compile("|".join(re.escape(e) for e in sorted(_UNESCAPE, key=len, reverse=True)))
+
+
+def unescape_source(text: str) -> str:
+    """The inverse of `escape_source` (to show a RAW argument outside TeX), in one pass; also
+    of plasTeX's rendering of it in a formula (`\\textbackslash {}Cr\\{ co\\} `)."""
+    text = re.sub(r"(\\[A-Za-z]+) \{\}", r"\1{}", text)
+    text = re.sub(r"(\\[{}]) ", r"\1", text).strip()
+    return _ESCAPED.sub(lambda m: _UNESCAPE[m.group(0)], text)
 
 
 PUNCTUATION: Final = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"))
