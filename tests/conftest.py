@@ -10,6 +10,25 @@ from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+def copy_checkout(dest: Path) -> Path:
+    """This checkout's files, committed or not (ignored ones, .venv and builds, left out), in
+    `dest`: what a clone with the working tree's changes would hold."""
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
 # Hypothesis, for every property test here: the default 100 examples, a deadline that a
 # shared 2-core machine keeps, no example database (a failure prints the example and its
 # @reproduce_failure line). HYPOTHESIS_PROFILE=thorough runs 50 times more, for a hunt.

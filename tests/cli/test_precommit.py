@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_checkout
+
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
@@ -129,12 +131,7 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def _checkout_copy(tmp_path: Path) -> tuple[Path, str]:
     """This checkout's files (committed or not, ignored ones left out) as a one-commit repo:
     pre-commit keys the hook's environment by repository and revision, so both runs share it."""
-    copy = tmp_path / "paperlint"
-    listed = _git(ROOT, "ls-files", "-co", "--exclude-standard", "-z").stdout.split("\0")
-    for name in filter(None, listed):
-        if (ROOT / name).is_file():
-            (copy / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, copy / name)
+    copy = copy_checkout(tmp_path / "paperlint")
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "paperlint"]):
         assert _git(copy, *args).returncode == 0
     return copy, _git(copy, "rev-parse", "HEAD").stdout.strip()
