@@ -89,7 +89,7 @@ def graphviz_layout(dot: str, labels: Mapping[str, str]) -> str:
         if str(node) in labels:
             node.attr["label"] = labels[str(node)]
     graph.layout(prog="dot")
-    svg = graph.draw(format="svg").decode("utf-8")
+    svg = str(graph.draw(format="svg").decode("utf-8"))
     return svg[svg.index("<svg") :]  # without the XML prolog and doctype
 
 

@@ -23,8 +23,8 @@ from paperlint.preflight.model import Macro
 from paperlint.records.results import Stage, Verdict
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.texhtml import drop_counters_and_notes, labelled_lists
-from paperlint.reports.texmath import expand_macros
-from paperlint.reports.texsafe import RAW, allowed_commands, make_safe
+from paperlint.reports.texmath import RAW, expand_macros
+from paperlint.reports.texsafe import allowed_commands, make_safe
 
 STANDARD_ENVS = {"theorem", "lemma", "proposition", "corollary", "definition"}
 GATED = {Stage.GATED, Stage.PROVING, Stage.AUDITED, Stage.DONE}

@@ -27,9 +27,9 @@ from typing import Final
 
 from paperlint.preflight import texscan
 from paperlint.preflight.model import Macro
+from paperlint.reports.mathml import UNRENDERED
 from paperlint.reports.texmath import (
     PUNCTUATION,
-    UNRENDERED,
     TexRun,
     argument_end,
     convert_math,

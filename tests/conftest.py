@@ -29,6 +29,7 @@ def copy_checkout(dest: Path) -> Path:
             shutil.copy2(ROOT / name, dest / name)
     return dest
 
+
 # Hypothesis, for every property test here: the default 100 examples, a deadline that a
 # shared 2-core machine keeps, no example database (a failure prints the example and its
 # @reproduce_failure line). HYPOTHESIS_PROFILE=thorough runs 50 times more, for a hunt.
