@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, copy_checkout
+from tests.conftest import ROOT, checkout_files, copy_checkout
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 NEW_MODULE = "PaperLint/NewCheck.lean"  # as another change adds PaperLint/Checker.lean
@@ -67,13 +67,7 @@ def test_data_files_ship(wheel_names):
 
 
 def test_every_lean_file_of_the_lake_project_ships_and_nothing_lake_built(wheel_names):
-    tracked = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "lean-project"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    tracked = checkout_files("lean-project")
     lean = [name.removeprefix("lean-project/") for name in tracked if name.endswith(".lean")]
     assert "PaperLint/Extract.lean" in lean  # `setup` runs it
     for name in [*lean, NEW_MODULE, "lakefile.toml", "lean-toolchain"]:

@@ -13,19 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.papers import DUPLICATE
+
 yaml = pytest.importorskip("yaml", reason="PyYAML is not installed (pre-commit brings it)")
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / "docs" / "github-workflow.yml"
-PAPER = r"""\documentclass{article}
-\newtheorem{lemma}{Lemma}
-\begin{document}
-\begin{lemma}\label{lem:a} $x \le x$. \end{lemma}
-\begin{proof} Trivial. \end{proof}
-Lemma~\ref{lem:a} is used.
-\section{B}\label{lem:a}
-\end{document}
-"""
 
 
 def _workflow() -> dict:
@@ -57,7 +50,7 @@ def test_its_commands_gate_a_paper_and_write_sarif_offline(tmp_path):
     env |= {k: str(v) for k, v in _workflow()["env"].items()}
     env["PATH"] = f"{Path(sys.executable).parent}:{env['PATH']}"
     env["PAPERLINT_DATA_DIR"] = str(tmp_path / "data")  # no user's run record or library
-    (repo / env["PAPER"]).write_text(PAPER)
+    (repo / env["PAPER"]).write_text(DUPLICATE)
     codes = {}
     for step in _steps():
         script = step.get("run", "")

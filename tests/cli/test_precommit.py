@@ -20,21 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.papers import CLEAN, DUPLICATE
 from tests.conftest import copy_checkout
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-
-GOOD = r"""\documentclass{article}
-\newtheorem{lemma}{Lemma}
-\begin{document}
-\begin{lemma}\label{lem:a} $x \le x$. \end{lemma}
-\begin{proof} Trivial. \end{proof}
-Lemma~\ref{lem:a} is used.
-\end{document}
-"""
 
 
 def _hook() -> dict[str, object]:
@@ -47,7 +39,7 @@ def _hook() -> dict[str, object]:
 def _repo(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     (repo / "papers" / "ours").mkdir(parents=True)
-    (repo / "papers" / "ours" / "main.tex").write_text(GOOD)
+    (repo / "papers" / "ours" / "main.tex").write_text(CLEAN)
     hook = _hook()
     config = f"""repos:
   - repo: local
@@ -93,16 +85,13 @@ def test_the_hook_finds_the_paper_passes_it_clean_and_fails_on_an_error(tmp_path
     assert "Passed" in clean.stdout
 
     paper = repo / "papers" / "ours" / "main.tex"
-    paper.write_text(GOOD.replace(r"\end{document}", "\\input{../../../outside}\n\\end{document}"))
+    paper.write_text(CLEAN.replace(r"\end{document}", "\\input{../../../outside}\n\\end{document}"))
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
     broken = _run(repo)
     assert broken.returncode == 1, broken.stdout
     assert "Failed" in broken.stdout
     assert "papers/ours/main.tex:7:1: error:" in broken.stdout
     assert "[path-outside-project]" in broken.stdout
-
-
-DUPLICATE = GOOD.replace("is used.", "is used.\n\\section{B}\\label{lem:a}")
 
 
 def _offline_env(home: Path) -> dict[str, str]:
@@ -170,7 +159,7 @@ def test_try_repo_and_a_commit_stop_a_duplicate_label_and_pass_a_clean_paper(tmp
     refused = _git(repo, "commit", "-m", "draft")
     assert refused.returncode == 1 and expected in refused.stdout + refused.stderr
     assert _git(repo, "rev-parse", "--verify", "HEAD").returncode != 0  # nothing committed
-    (repo / "paper" / "main.tex").write_text(GOOD)
+    (repo / "paper" / "main.tex").write_text(CLEAN)
     _git(repo, "add", "-A")
     committed = _git(repo, "commit", "-m", "fixed")
     assert committed.returncode == 0, committed.stdout + committed.stderr

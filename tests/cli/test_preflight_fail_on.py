@@ -10,18 +10,7 @@ import pytest
 from paperlint.cli.preflight_cmd import FailOn, failing
 from paperlint.cli.root import run
 from paperlint.preflight.model import Diagnostic
-
-CLEAN = r"""\documentclass{article}
-\newtheorem{lemma}{Lemma}
-\begin{document}
-\begin{lemma}\label{lem:a} $x \le x$. \end{lemma}
-\begin{proof} Trivial. \end{proof}
-Lemma~\ref{lem:a} is used.
-\end{document}
-"""
-DUPLICATE = CLEAN.replace("is used.", "is used.\n\\section{B}\\label{lem:a}")
-UNDEFINED = CLEAN.replace("is used.", "is used, and so is \\ref{lem:gone}.")
-UNCLOSED = CLEAN.replace(r"\begin{proof} Trivial. \end{proof}", r"\begin{proof} Trivial.")
+from tests.cli.papers import CLEAN, DUPLICATE, UNCLOSED, UNDEFINED
 
 
 def _repo(tmp_path: Path, text: str, *, where: str = "paper/main.tex") -> Path:
