@@ -1,5 +1,8 @@
 """report.json: the machine-readable summary (`paperlint.report/1`).
 
+`diagnostics` are the preflight's (inventory.json): `severity`, `file`, `line`, `column`,
+`code`, `message`, errors first.
+
 A cost is `null` when any call in its group has an unknown cost; `cost_usd_known` and
 `calls_cost_unknown` then say how much is known, so a script never mistakes unknown for $0.
 """
@@ -9,7 +12,14 @@ from __future__ import annotations
 from typing import Any, Final
 
 from paperlint.reports.load import ReportData, ResultView
-from paperlint.reports.summary import CostLine, cost_line, cost_tables, verdict_counts, verdict_key
+from paperlint.reports.summary import (
+    CostLine,
+    cost_line,
+    cost_tables,
+    diagnostics,
+    verdict_counts,
+    verdict_key,
+)
 
 REPORT_SCHEMA: Final = "paperlint.report/1"
 
@@ -32,6 +42,7 @@ def render_json(data: ReportData) -> dict[str, Any]:
         "versions": data.versions,
         "has_blueprint": data.has_blueprint,
         "notes": data.notes,
+        "diagnostics": [d.model_dump(mode="json") for d in diagnostics(data)],
         "results": [_result(view) for view in data.views],
     }
 

@@ -22,6 +22,7 @@ from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.reports.describe import shown_paths, split_replay_misses
 from paperlint.reports.lean_text import find_declaration, first_declaration
 from paperlint.reports.since import load_since
 from paperlint.reports.texmath import paper_title
@@ -112,6 +113,8 @@ class ReportData:
     title: str | None = None  # the paper's `\\title{…}`, when its root file has one
     paper_path: str | None = None  # the PAPER the check was given (the run snapshot's `paper`)
     convergence: list[str] = field(default_factory=list)  # what the final review did (#19)
+    # what a reader of the paper does not need (a replay's missing answers), kept collapsed
+    technical: list[str] = field(default_factory=list)
 
     @property
     def is_replay(self) -> bool:
@@ -142,6 +145,7 @@ def load_workspace(workspace: Path) -> ReportData:
     notes += template_drift_notes(events)
     views = _build_views(workspace, results, inventory, blueprint, notes)
     views = [replace(v, proving=prover_lines(events, v.id)) for v in views]
+    convergence, technical = _plain_lines(_convergence(workspace, notes), workspace)
     return ReportData(
         workspace=workspace,
         results=results,
@@ -156,8 +160,21 @@ def load_workspace(workspace: Path) -> ReportData:
         since=load_since(workspace),
         title=_paper_title(workspace, inventory),
         paper_path=_paper_path(workspace),
-        convergence=_convergence(workspace, notes),
+        convergence=convergence,
+        technical=technical,
     )
+
+
+def _plain_lines(lines: list[str], workspace: Path) -> tuple[list[str], list[str]]:
+    """The lines a reader sees, and the technical ones: a line that only says a replay had no
+    recorded answer moves to the technical details, in plain words, with the miss's key."""
+    shown: list[str] = []
+    technical: list[str] = []
+    for line in lines:
+        text, misses = split_replay_misses(shown_paths(line, workspace))
+        (technical if misses else shown).append(text)
+        technical += misses
+    return shown, technical
 
 
 def _convergence(workspace: Path, notes: list[str]) -> list[str]:

@@ -22,11 +22,11 @@ from paperlint.lean.pins import (
     TOOLCHAIN_PREFIX,
     LeanPaths,
     Pins,
-    bundled_project_dir,
+    build_dir,
+    is_bundled,
     project_origin,
     read_pins,
     read_toolchain,
-    user_project_dir,
 )
 
 PACKAGES = (
@@ -210,8 +210,8 @@ def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> DoctorCh
 def _in_project(project: Path, command: str) -> str:
     """The fix for a step run inside the project; the bundled copy is read-only, so there
     the fix is `setup`, which copies it to the user's folder first."""
-    if project.resolve() == bundled_project_dir().resolve():
-        return f"paperlint setup   (copies the project to {user_project_dir()}, then: {command})"
+    if is_bundled(project):
+        return f"paperlint setup   (copies the project to {build_dir(project)}, then: {command})"
     return f"cd {project} && {command}"
 
 

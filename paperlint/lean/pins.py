@@ -158,12 +158,24 @@ def user_project_dir() -> Path:
     return Path(base) / "paperlint" / "lean-project"
 
 
+def build_dir(project: Path) -> Path:
+    """Where `project` is built: in place, except the copy bundled in the installed package
+    (read-only, and never to be written under site-packages), which `setup` copies to
+    `user_project_dir()` and builds there."""
+    return user_project_dir() if is_bundled(project) else project
+
+
+def is_bundled(project: Path) -> bool:
+    return project.resolve() == bundled_project_dir().resolve()
+
+
 def project_origin(project: Path) -> str:
     """Which of the places above `project` is, in words for `doctor`."""
     places = {
         checkout_project_dir(): "source checkout",
         user_project_dir(): "your copy, made by `paperlint setup`",
-        bundled_project_dir(): "bundled with paperlint (read-only; `paperlint setup` copies it)",
+        bundled_project_dir(): "bundled with paperlint, read-only; `paperlint setup` copies it "
+        f"to {user_project_dir()} and builds it there",
     }
     resolved = project.resolve()
     for place, words in places.items():
@@ -193,7 +205,9 @@ def locate(
     project: Path | None = None, *, repl_dir: Path | None = None, lake: str | None = None
 ) -> LeanPaths:
     project = (project or default_project_dir()).resolve()
-    cache = Path(os.environ.get(_ENV_CACHE) or project.parent / ".li-cache").resolve()
+    # the REPL, lean4checker and the declaration index: beside the folder the project is built
+    # in (for the bundled copy, the user's data folder; never site-packages)
+    cache = Path(os.environ.get(_ENV_CACHE) or build_dir(project).parent / ".li-cache").resolve()
     if repl_dir is None:
         env = os.environ.get(_ENV_REPL)
         tag = read_pins(project).repl_tag or f"{REPL_VERSION}_lean-toolchain-unknown"
