@@ -54,7 +54,7 @@ class ConstantRef(_Strict):
     module: str | None
 
 
-class Statement(_Strict):
+class ElaboratedStatement(_Strict):
     """A declaration's statement as Lean elaborated it."""
 
     name: str
@@ -64,13 +64,13 @@ class Statement(_Strict):
     type_hash: str  # `Expr.hash`, a decimal UInt64
 
 
-class Reference(Statement):
+class Reference(ElaboratedStatement):
     hypotheses: tuple[Hypothesis, ...]
     constants: tuple[ConstantRef, ...]
     imports: tuple[str, ...]  # the reference module's imports
 
 
-class Candidate(Statement):
+class CandidateStatement(ElaboratedStatement):
     module: str | None
     type_equal: bool  # `Expr.equal` with the reference type, levels renamed
 
@@ -113,7 +113,7 @@ class CheckerRecord(_Strict):
     reference_module: str
     candidate_module: str | None
     reference: Reference | None
-    candidate: Candidate | None
+    candidate: CandidateStatement | None
     auxiliaries: tuple[AuxiliaryMatch, ...]
     axioms: tuple[str, ...] | None
     unknown: tuple[str, ...]  # constants met while collecting axioms that no module has
@@ -152,7 +152,7 @@ def record_json(record: CheckerRecord) -> dict[str, Any]:
 # --- the policy --------------------------------------------------------------------------------
 
 
-class Rule(StrEnum):
+class CheckerRule(StrEnum):
     """Why a checker record does not support a verdict (a contract: never rename)."""
 
     CHECKER_ERROR = "checker-error"
@@ -238,7 +238,7 @@ _AUXILIARY = re.compile(r"(?:^|\.)(?:_.*|match_\d+|proof_\d+|eq_\d+|eq_def|congr
 class CheckerFinding(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    rule: Rule
+    rule: CheckerRule
     subject: str  # the constant, the extension entry, the module, or the target
     message: str
 
@@ -261,7 +261,7 @@ class Judgement(BaseModel):
         return not self.findings
 
 
-def statement_hash(statement: Statement) -> str:
+def statement_hash(statement: ElaboratedStatement) -> str:
     """The locked identity of an elaborated statement: sha256 over its levels, its printed
     type and Lean's own hash of it."""
     canonical = json.dumps(
@@ -281,7 +281,7 @@ def judge(
     """Every finding the record's facts show, for the request it answers (pure)."""
     found = list(_request_findings(record, request))
     if record.error is not None:
-        found.append(_finding(Rule.CHECKER_ERROR, record.target, record.error[:300]))
+        found.append(_finding(CheckerRule.CHECKER_ERROR, record.target, record.error[:300]))
     found += _reference_findings(record)
     if record.mode == "compare":
         found += _candidate_findings(record, request)
@@ -298,7 +298,7 @@ def judge(
     )
 
 
-def _finding(rule: Rule, subject: str, message: str) -> CheckerFinding:
+def _finding(rule: CheckerRule, subject: str, message: str) -> CheckerFinding:
     return CheckerFinding(rule=rule, subject=subject, message=message)
 
 
@@ -307,7 +307,7 @@ def _request_findings(record: CheckerRecord, request: CheckerRequest) -> Iterabl
     answered = (record.mode, record.target, record.reference_module, record.candidate_module)
     if asked != answered:
         yield _finding(
-            Rule.RECORD_MISMATCH,
+            CheckerRule.RECORD_MISMATCH,
             record.target,
             f"the record answers {answered}, not the request {asked}",
         )
@@ -317,26 +317,28 @@ def _reference_findings(record: CheckerRecord) -> Iterable[CheckerFinding]:
     reference = record.reference
     if reference is None:
         if record.error is None:
-            yield _finding(Rule.CHECKER_ERROR, record.target, "the record has no reference")
+            yield _finding(CheckerRule.CHECKER_ERROR, record.target, "the record has no reference")
         return
     for name in reference.imports:
         if is_proof_module(name):
             yield _finding(
-                Rule.REFERENCE_UNTRUSTED, name, f"the reference module imports proof module {name}"
+                CheckerRule.REFERENCE_UNTRUSTED,
+                name,
+                f"the reference module imports proof module {name}",
             )
     for constant in reference.constants:
         module = constant.module
         if module is None or is_proof_module(module):
             where = "no module" if module is None else f"proof module {module}"
             yield _finding(
-                Rule.STATEMENT_UNTRUSTED,
+                CheckerRule.STATEMENT_UNTRUSTED,
                 constant.name,
                 f"the statement mentions `{constant.name}` from {where}",
             )
     for aux in record.auxiliaries:
         if not aux.same:
             yield _finding(
-                Rule.STATEMENT_UNTRUSTED,
+                CheckerRule.STATEMENT_UNTRUSTED,
                 aux.name,
                 f"`{aux.name}`, which the statement mentions, differs from the reference's",
             )
@@ -345,15 +347,19 @@ def _reference_findings(record: CheckerRecord) -> Iterable[CheckerFinding]:
 def _candidate_findings(record: CheckerRecord, request: CheckerRequest) -> Iterable[CheckerFinding]:
     candidate, target = record.candidate, request.target
     if candidate is None:
-        yield _finding(Rule.TARGET_MISSING, target, f"no constant `{target}` in the candidate")
+        yield _finding(
+            CheckerRule.TARGET_MISSING, target, f"no constant `{target}` in the candidate"
+        )
         return
     if candidate.kind != "theorem":
         yield _finding(
-            Rule.TARGET_NOT_THEOREM, target, f"`{target}` is a {candidate.kind}, not a theorem"
+            CheckerRule.TARGET_NOT_THEOREM,
+            target,
+            f"`{target}` is a {candidate.kind}, not a theorem",
         )
     if candidate.module != request.candidate_module:
         yield _finding(
-            Rule.TARGET_MODULE,
+            CheckerRule.TARGET_MODULE,
             target,
             f"`{target}` comes from {candidate.module}, not {request.candidate_module}",
         )
@@ -361,7 +367,7 @@ def _candidate_findings(record: CheckerRecord, request: CheckerRequest) -> Itera
     levels_ok = reference is not None and len(reference.levels) == len(candidate.levels)
     if not candidate.type_equal or not levels_ok:
         yield _finding(
-            Rule.STATEMENT_DIFFERS,
+            CheckerRule.STATEMENT_DIFFERS,
             target,
             f"the elaborated type of `{target}` is not the gated statement's",
         )
@@ -369,15 +375,15 @@ def _candidate_findings(record: CheckerRecord, request: CheckerRequest) -> Itera
 
 def _axiom_findings(record: CheckerRecord, allowed: Collection[str]) -> Iterable[CheckerFinding]:
     if record.axioms is None:
-        yield _finding(Rule.AXIOMS_UNKNOWN, record.target, "the checker collected no axioms")
+        yield _finding(CheckerRule.AXIOMS_UNKNOWN, record.target, "the checker collected no axioms")
         return
     for name in record.unknown:
         yield _finding(
-            Rule.AXIOMS_UNKNOWN, name, f"`{name}` is used but no loaded module declares it"
+            CheckerRule.AXIOMS_UNKNOWN, name, f"`{name}` is used but no loaded module declares it"
         )
     for name in sorted(set(record.axioms) - set(allowed)):
         yield _finding(
-            Rule.AXIOM_NOT_ALLOWED, name, f"`{record.target}` depends on the axiom `{name}`"
+            CheckerRule.AXIOM_NOT_ALLOWED, name, f"`{record.target}` depends on the axiom `{name}`"
         )
 
 
@@ -385,10 +391,12 @@ def _replay_findings(record: CheckerRecord) -> Iterable[CheckerFinding]:
     replay = record.replay
     if replay is None:
         if record.error is None:
-            yield _finding(Rule.REPLAY_FAILED, record.target, "no kernel replay was recorded")
+            yield _finding(
+                CheckerRule.REPLAY_FAILED, record.target, "no kernel replay was recorded"
+            )
     elif not replay.ok:
         yield _finding(
-            Rule.REPLAY_FAILED,
+            CheckerRule.REPLAY_FAILED,
             record.target,
             f"the kernel rejects a local constant: {(replay.error or '')[:200]}",
         )
@@ -424,21 +432,21 @@ def added_findings(
 
 def _added_rule(
     item: Added, *, proof: bool, approved: Collection[str], names: Collection[str]
-) -> Rule | None:
+) -> CheckerRule | None:
     if item.unsafe:
-        return Rule.ADDED_UNSAFE
+        return CheckerRule.ADDED_UNSAFE
     if item.partial:
-        return Rule.ADDED_PARTIAL
+        return CheckerRule.ADDED_PARTIAL
     if item.kind == "axiom":
-        return Rule.ADDED_AXIOM
+        return CheckerRule.ADDED_AXIOM
     if item.kind == "opaque":
-        return Rule.ADDED_OPAQUE
+        return CheckerRule.ADDED_OPAQUE
     if not proof:
         return None  # gated material: its meaning is the reference's too
     if item.kind in ("inductive", "constructor", "recursor", "quot"):
-        return Rule.ADDED_INDUCTIVE
+        return CheckerRule.ADDED_INDUCTIVE
     if item.kind == "def" and item.name not in approved and not is_auxiliary(item.name, names):
-        return Rule.ADDED_DEFINITION
+        return CheckerRule.ADDED_DEFINITION
     return None
 
 
@@ -460,18 +468,18 @@ def entry_findings(entries: Iterable[ExtensionEntries]) -> list[CheckerFinding]:
     return found
 
 
-def _entry_rule(extension: str, *, proof: bool) -> Rule | None:
+def _entry_rule(extension: str, *, proof: bool) -> CheckerRule | None:
     if extension in IMPLEMENTATION_EXTENSIONS:
-        return Rule.IMPLEMENTATION
+        return CheckerRule.IMPLEMENTATION
     if extension in SYNTAX_EXTENSIONS:
-        return Rule.SYNTAX
+        return CheckerRule.SYNTAX
     if not proof:
         return None
     if extension in INSTANCE_EXTENSIONS:
-        return Rule.ADDED_INSTANCE
+        return CheckerRule.ADDED_INSTANCE
     if extension in PROOF_EXTENSIONS:
         return None
-    return Rule.EXTENSION
+    return CheckerRule.EXTENSION
 
 
 def module_kind(name: str) -> str:

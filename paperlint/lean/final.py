@@ -21,9 +21,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperlint.errors import LeanSetupError
+
+if TYPE_CHECKING:
+    from paperlint.lean.modules import CheckJob
+    from paperlint.lean.trusted import TrustedRun
 from paperlint.lean import elaborated, guard, sandbox
 from paperlint.lean.messages import (
     SORRY_WARNING,
@@ -348,6 +352,14 @@ class FinalChecker:
             allowlist=self.allowlist,
             statements=statements,
         )
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        """The trusted checker on `job` (issue #25), with this checker's limits and sandbox."""
+        from paperlint.lean.trusted import TrustedChecker, live_tools
+
+        checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
+                                 sandbox=self.sandbox)  # fmt: skip
+        return checker.trusted_check(job, timeout_s=timeout_s)
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the

@@ -162,17 +162,25 @@ class CheckJob:
     def key(self) -> str:
         """What the job judges, as one sha256: the request and every module's name and text.
         A recorded checker answer is valid for exactly this key."""
-        canonical = json.dumps(
-            {
-                "request": self.request.to_json(),
-                "modules": [[m.name, m.sha256] for m in self.modules],
-            },
-            sort_keys=True,
-        )
-        return hashlib.sha256(canonical.encode()).hexdigest()
+        return job_key(self.request.to_json(), [(m.name, m.sha256) for m in self.modules])
+
+    def described(self) -> dict[str, object]:
+        """The job as a recording names it: the request, each module's name and sha256."""
+        return {
+            "request": self.request.to_json(),
+            "modules": [[m.name, m.sha256] for m in self.modules],
+        }
 
     def module(self, name: str) -> LeanModule | None:
         return next((m for m in self.modules if m.name == name), None)
+
+
+def job_key(request: Mapping[str, object], modules: Sequence[Sequence[str]]) -> str:
+    """sha256 of the request and of each module's (name, sha256), in build order."""
+    canonical = json.dumps(
+        {"request": dict(request), "modules": [list(m) for m in modules]}, sort_keys=True
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _gated_imports(rid: str, deps: Sequence[str], found: Mapping[str, Material]) -> list[str]:

@@ -19,10 +19,11 @@ modules it built (name and sha256), how each compile ended, and the checker's re
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -33,7 +34,8 @@ from paperlint.errors import LeanSetupError
 from paperlint.lean import sandbox
 from paperlint.lean.checker import CheckerRecord, Judgement, judge, parse_record, record_json
 from paperlint.lean.final import ProcessRun, run_process
-from paperlint.lean.modules import CheckJob, LeanModule
+from paperlint.lean.modules import CheckerRequest, CheckJob, LeanModule
+from paperlint.lean.pins import LeanPaths
 from paperlint.lean.sandbox import Mode
 from paperlint.lean.verifier import FailureCode, Outcome
 
@@ -71,6 +73,7 @@ class TrustedRun(_Frozen):
     code: FailureCode | None = None
     hint: str | None = None
     compile: tuple[CompileRun, ...] = ()
+    checker: CompileRun | None = None  # how the checker process ended (module "checker")
     record: dict[str, Any] | None = None  # the checker's record, as it wrote it
     replay: bool = False
     duration_s: float = 0.0
@@ -89,6 +92,7 @@ def run_of(
     code: FailureCode | None = None,
     hint: str | None = None,
     compile: Sequence[CompileRun] = (),
+    checker: CompileRun | None = None,
     record: CheckerRecord | None = None,
     replay: bool = False,
     duration_s: float = 0.0,
@@ -103,6 +107,7 @@ def run_of(
         code=code,
         hint=hint,
         compile=tuple(compile),
+        checker=checker,
         record=record_json(record) if record is not None else None,
         replay=replay,
         duration_s=duration_s,
@@ -123,6 +128,14 @@ def conclude(
     accepts only when it parses and `judge` finds nothing."""
     spent = sum(c.duration_s for c in compiles) + (checker.duration_s if checker else 0.0)
     base: dict[str, Any] = {"compile": compiles, "replay": replay, "duration_s": spent}
+    if checker is not None:
+        base["checker"] = CompileRun(
+            module="checker",
+            exit_code=checker.exit_code,
+            timed_out=checker.timed_out,
+            duration_s=round(checker.duration_s, 3),
+            output=checker.output[-OUTPUT_CHARS:],
+        )
 
     def ended(outcome: Outcome, code: FailureCode, hint: str) -> TrustedRun:
         return run_of(job, outcome=outcome, code=code, hint=hint[:400], **base)
@@ -162,22 +175,37 @@ def _untrusted(job: CheckJob, name: str) -> bool:
     return found is not None and found.untrusted
 
 
-def judgement(run: TrustedRun, job_request: Any = None) -> Judgement | None:
-    """The findings of a kept run's record, re-derived (None: it holds no readable record)."""
-    from paperlint.lean.modules import CheckerRequest
-
+def judgement(run: TrustedRun, request: CheckerRequest | None = None) -> Judgement | None:
+    """The findings of a kept run's record for `request` (default: the run's own request),
+    re-derived (None: it holds no readable record)."""
     record = run.parsed()
     if record is None:
         return None
-    data = run.request
-    request = job_request or CheckerRequest(
-        mode=data.get("mode", "compare"),
-        target=str(data.get("target", "")),
-        reference_module=str(data.get("reference_module", "")),
-        candidate_module=data.get("candidate_module"),
-        approved=tuple(data.get("approved") or ()),
-    )
+    if request is None:
+        data = run.request
+        request = CheckerRequest(
+            mode=data.get("mode", "compare"),
+            target=str(data.get("target", "")),
+            reference_module=str(data.get("reference_module", "")),
+            candidate_module=data.get("candidate_module"),
+            approved=tuple(data.get("approved") or ()),
+        )
     return judge(record, request)
+
+
+def trusted_check(verifier: object, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+    """Ask `verifier` for the trusted check of `job`; a verifier without one cannot give it."""
+    method = getattr(verifier, "trusted_check", None)
+    answer = method(job, timeout_s=timeout_s) if callable(method) else None
+    if isinstance(answer, TrustedRun):
+        return answer
+    return unavailable(job, "this Lean edge has no trusted checker")
+
+
+def unavailable(job: CheckJob, why: str, *, replay: bool = False) -> TrustedRun:
+    return run_of(
+        job, outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=why, replay=replay
+    )
 
 
 # --- the processes -----------------------------------------------------------------------------
@@ -198,6 +226,20 @@ class Limits:
     timeout_s: float
     memory_mb: int | None = 16384
     sandbox: Mode = "auto"
+
+
+def live_tools(paths: LeanPaths) -> Tools:
+    """`lake env lean` and `lake env <checker>` in the Lake project, the toolchain readable."""
+    from paperlint.lean.final import LEAN_OPTIONS
+
+    binary = paths.checker_binary
+    built = binary.is_file() and os.access(binary, os.X_OK)
+    return Tools(
+        lean=(paths.lake, "env", "lean", *LEAN_OPTIONS),
+        checker=(paths.lake, "env", str(binary)) if built else None,
+        cwd=paths.project,
+        readonly=tuple(sandbox.toolchain_dirs(paths.lake)),
+    )
 
 
 class TrustedChecker:
@@ -307,8 +349,6 @@ def _confined_run(
     """One process: bubblewrap when it works (`writable` the only writable path, and the
     process's home), else plain with the same limits. Raises LeanSetupError when the sandbox
     is required and unavailable."""
-    import os
-
     writable.mkdir(parents=True, exist_ok=True)
     environ = {**os.environ, **env}
     confined = sandbox.confinement(
@@ -331,3 +371,87 @@ def _confined_run(
         run = ProcessRun(run.exit_code, run.output, time.monotonic() - start,
                          run.timed_out, run.missing)  # fmt: skip
     return run
+
+
+# --- what a kept run supports ------------------------------------------------------------------
+
+
+def locked_hash(run: TrustedRun | None, job: CheckJob | None = None) -> str | None:
+    """The statement hash a gate's reference run locks (None: no lock it supports). The run
+    must be of `job` when given, accepted, and its record must pass `judge`."""
+    if run is None or run.outcome is not Outcome.ACCEPTED:
+        return None
+    if job is not None and run.key != job.key():
+        return None
+    verdict = judgement(run, job.request if job is not None else None)
+    return verdict.statement_hash if verdict is not None and verdict.passed else None
+
+
+def read_run(data: object) -> TrustedRun | None:
+    """A kept run read back (None: absent or malformed)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return TrustedRun.model_validate(data)
+    except ValueError:
+        return None
+
+
+def gate_lock(
+    gate: object, read: Callable[[str], object], job: CheckJob | None = None
+) -> str | None:
+    """The statement hash the gate record `gate` locks, re-derived from its reference run
+    (`read` gives a workspace file's JSON; None: the gate locked none). The gate's own copy
+    of the hash is never read; with `job`, the run must be of exactly that reference job."""
+    reference = gate.get("reference") if isinstance(gate, dict) else None
+    path = reference.get("run") if isinstance(reference, dict) else None
+    run = read_run(read(path)) if isinstance(path, str) else None
+    return locked_hash(run, job)
+
+
+def read_workspace_json(root: Path, rel: str) -> object:
+    """A workspace file's JSON (None: a path leaving the workspace, absent or unreadable)."""
+    from pathlib import PurePosixPath
+
+    pure = PurePosixPath(rel)
+    if not rel or pure.is_absolute() or ".." in pure.parts or "\\" in rel:
+        return None
+    try:
+        return json.loads((root / rel).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def verdict_problems(
+    run: TrustedRun | None,
+    *,
+    job: CheckJob | None,
+    locked: str | None,
+    conditions: Collection[str],
+) -> list[tuple[str, str]]:
+    """(rule, message) for each reason `run` does not support a verified verdict (pure; the
+    engine's audit and `validate` both call it). The findings are re-derived from the record
+    for the request `job` asks, never read from the run's own outcome."""
+    if run is None:
+        return [("checker-missing", "no trusted checker record")]
+    problems: list[tuple[str, str]] = []
+    if job is not None and run.key != job.key():
+        problems.append(("checker-stale", "the checker judged other modules than the records"
+                         " compose to"))  # fmt: skip
+    verdict = judgement(run, job.request if job is not None else None)
+    if verdict is None:
+        why = run.hint or "its record is missing or unreadable"
+        return [*problems, ("checker-failed", f"the trusted check {run.outcome.value}: {why}")]
+    problems += [(f.rule.value, f.message) for f in verdict.findings]
+    if run.outcome is not Outcome.ACCEPTED and not verdict.findings:
+        problems.append(("checker-failed", f"the trusted check {run.outcome.value}: {run.hint}"))
+    if locked is None:
+        problems.append(("reference-unlocked", "the gate locked no reference statement"))
+    elif verdict.statement_hash != locked:
+        problems.append(("statement-changed", "the checker's reference statement is not the"
+                         " one the gate locked"))  # fmt: skip
+    missing = sorted(set(conditions) - set(verdict.hypotheses))
+    if missing:
+        problems.append(("conditions-mismatch", f"not hypotheses of the checked statement: "
+                         f"{', '.join(missing)}"))  # fmt: skip
+    return problems

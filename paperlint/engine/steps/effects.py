@@ -15,6 +15,8 @@ from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
 from paperlint.lean.compose import accepted_declarations, context_for
+from paperlint.lean.modules import CheckJob, material
+from paperlint.lean.trusted import TrustedRun, trusted_check
 from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Results
@@ -94,6 +96,21 @@ def final_check(ctx: EngineContext, action: Action, path: Path, name: str) -> Fi
     return final
 
 
+def trusted(ctx: EngineContext, action: Action, job: CheckJob, kind: str) -> TrustedRun:
+    """The trusted checker on `job` (issue #25), logged like every Lean check; a checker that
+    cannot run stops the run (no verdict can be given without it)."""
+    run = trusted_check(ctx.verifier, job, timeout_s=ctx.settings.final_timeout_s)
+    summary = LeanCheck(
+        outcome=run.outcome,
+        code=run.code,
+        hint=run.hint,
+        replay=run.replay,
+        duration_s=run.duration_s,
+    )
+    lean(ctx, action, kind, summary)
+    return run
+
+
 def write_json(ctx: EngineContext, path: Path, data: Any) -> str:
     write_json_atomic(path, data)
     return ctx.ws.rel(path)
@@ -116,6 +133,27 @@ def dependency_decls(ctx: EngineContext, results: Results, record: ResultRecord)
         if dep is not None:
             decls.extend(accepted_declarations(dep))
     return decls
+
+
+def gated_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:
+    """The dependencies' gated definitions, then the result's own: gated material only, never
+    an earlier prover's proof (the context a statement is elaborated and locked in)."""
+    decls: list[str] = []
+    for dep_id in ctx.deps.get(record.id, []):
+        dep = results.get(dep_id)
+        found = material(dep) if dep is not None else None
+        decls.extend(found.definitions if found is not None else ())
+    if record.work.draft is not None and record.kind not in INPUT_KINDS:
+        decls.extend(record.work.draft.definitions)
+    return context_for(ctx.settings.header, decls)
+
+
+def check_records(
+    ctx: EngineContext, results: Results, record: ResultRecord
+) -> dict[str, ResultRecord]:
+    """The records a check of `record` composes its modules from: it and its dependencies."""
+    found = {rid: r for rid in ctx.deps.get(record.id, []) if (r := results.get(rid)) is not None}
+    return {**found, record.id: record}
 
 
 def base_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:
