@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import Any, Final
 
 from paperlint.reports.load import ReportData, ResultView
-from paperlint.reports.summary import CostLine, cost_line, cost_tables, verdict_counts, verdict_key
+from paperlint.reports.summary import (
+    CostLine,
+    checked_counts,
+    cost_line,
+    cost_tables,
+    verdict_counts,
+    verdict_key,
+)
 
 REPORT_SCHEMA: Final = "paperlint.report/1"
 
@@ -21,6 +28,7 @@ def render_json(data: ReportData) -> dict[str, Any]:
         "replay": data.is_replay,
         "replay_parts": data.replay_parts,
         "counts": verdict_counts(data),
+        "checked_counts": checked_counts(data),
         "wall_time_s": data.wall_s,
         "costs": {
             "total": _cost(cost_line("total", data.calls)),
@@ -66,5 +74,6 @@ def _result(view: ResultView) -> dict[str, Any]:
         "conditions": [{"name": c.name, "kind": c.kind.value} for c in record.conditions],
         "lean_file": record.evidence.lean_file,
         "lean_name": record.evidence.lean_name,
+        "checked": view.checked,
         "place": {"file": where[0], "line": where[1]} if where else None,
     }
