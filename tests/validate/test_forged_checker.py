@@ -161,11 +161,15 @@ def test_an_accepted_run_without_a_record_is_rejected(copy_of):
     assert "checker-failed" in rules(ws)
 
 
-def test_a_missing_checker_record_is_rejected(copy_of):
-    ws = copy_of("sample-variance")
+def _drop_checker(ws) -> None:
     (ws / MAX / "checker.json").unlink()
     edit_record(ws, "lem:mean-max", lambda e: e["evidence"].update(checker=None))
     rehash(ws)
+
+
+def test_a_missing_checker_record_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    _drop_checker(ws)
     assert "checker-missing" in rules(ws)
 
 
@@ -174,9 +178,7 @@ def test_a_forged_second_kernel_pass_does_not_stand_in_for_the_checker(copy_of):
     path = ws / MAX / "final-check.json"
     second = {"tool": "lean4checker", "command": [], "exit_code": 0, "ok": True, "output": ""}
     dump(path, load(path) | {"second_kernel": second})
-    (ws / MAX / "checker.json").unlink()
-    edit_record(ws, "lem:mean-max", lambda e: e["evidence"].update(checker=None))
-    rehash(ws)
+    _drop_checker(ws)
     assert "checker-missing" in rules(ws)
 
 

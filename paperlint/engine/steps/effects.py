@@ -85,14 +85,7 @@ def lean(ctx: EngineContext, action: Action, kind: str, check: LeanCheck) -> Lea
 def final_check(ctx: EngineContext, action: Action, path: Path, name: str) -> FinalCheck:
     """The cold build of a self-contained file, logged like every other Lean check."""
     final = ctx.verifier.final_check(path, [name], timeout_s=ctx.settings.final_timeout_s)
-    summary = LeanCheck(
-        outcome=final.outcome,
-        code=final.code,
-        hint=final.hint,
-        replay=final.replay,
-        duration_s=final.duration_s,
-    )
-    lean(ctx, action, "final", summary)
+    _logged(ctx, action, "final", final)
     return final
 
 
@@ -100,15 +93,20 @@ def trusted(ctx: EngineContext, action: Action, job: CheckJob, kind: str) -> Tru
     """The trusted checker on `job` (issue #25), logged like every Lean check; a checker that
     cannot run stops the run (no verdict can be given without it)."""
     run = trusted_check(ctx.verifier, job, timeout_s=ctx.settings.final_timeout_s)
+    _logged(ctx, action, kind, run)
+    return run
+
+
+def _logged(ctx: EngineContext, action: Action, kind: str, answer: FinalCheck | TrustedRun) -> None:
+    """Log a whole-file check by its outcome; an unavailable one stops the run (`lean`)."""
     summary = LeanCheck(
-        outcome=run.outcome,
-        code=run.code,
-        hint=run.hint,
-        replay=run.replay,
-        duration_s=run.duration_s,
+        outcome=answer.outcome,
+        code=answer.code,
+        hint=answer.hint,
+        replay=answer.replay,
+        duration_s=answer.duration_s,
     )
     lean(ctx, action, kind, summary)
-    return run
 
 
 def write_json(ctx: EngineContext, path: Path, data: Any) -> str:
