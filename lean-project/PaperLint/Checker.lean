@@ -77,7 +77,7 @@ def binderName : BinderInfo → String
 /-- Read one module's data straight from its `.olean` on the search path. -/
 def readLocal (mod : Name) : IO ModuleData := do
   let file ← findOLean mod
-  unless ← file.pathExists do
+  unless (← file.pathExists) do
     throw <| IO.userError s!"no .olean for {mod} (looked at {file})"
   let (data, _) ← readModuleData file
   return data

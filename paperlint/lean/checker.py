@@ -404,11 +404,20 @@ def _replay_findings(record: CheckerRecord) -> Iterable[CheckerFinding]:
 
 def is_auxiliary(name: str, added: Collection[str]) -> bool:
     """A name Lean makes for a declaration (`foo.match_1`, `foo._proof_1`, `foo.eq_1`): an
-    internal component, or a child of another added constant."""
-    if _AUXILIARY.search(name):
+    internal component, or a child of another added constant. A `private` declaration's name
+    (`_private.<module>.0.foo`) is judged by what follows its prefix: a private definition the
+    prover wrote is not an auxiliary."""
+    if _AUXILIARY.search(_unprivate(name)):
         return True
     parent, _, _ = name.rpartition(".")
     return bool(parent) and parent in added
+
+
+def _unprivate(name: str) -> str:
+    if not name.startswith("_private."):
+        return name
+    _, zero, rest = name.partition(".0.")
+    return rest if zero else name
 
 
 def added_findings(

@@ -100,6 +100,8 @@ CASES = [
     ("unsafe definition", _added("evil", "def", unsafe=True), {}, ("added-unsafe", "evil")),
     ("partial definition", _added("loop", "def", partial=True), {}, ("added-partial", "loop")),
     ("unapproved definition", _added("helperDef", "def"), {}, ("added-definition", "helperDef")),
+    ("unapproved private definition", _added("_private.PaperlintCheck.Proof.r.0.h", "def"), {},
+     ("added-definition", "_private.PaperlintCheck.Proof.r.0.h")),
     ("inductive in a proof module", _added("Fake", "inductive"), {},
      ("added-inductive", "Fake")),
     ("instance in a proof module", _entry("Lean.Meta.instanceExtension"), {},
