@@ -36,8 +36,10 @@ from paperlint.reports.graph import (
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import HEADERS, since_rows
 from paperlint.reports.summary import (
+    CHECKED_LABELS,
     DIAGNOSTICS_HINT,
     VERDICT_LABELS,
+    checked_counts,
     cost_line,
     cost_tables,
     diagnostics,
@@ -129,6 +131,10 @@ def context(data: ReportData) -> dict[str, Any]:
         "counts": [
             {"key": k, "label": VERDICT_LABELS[k], "count": n, "colour": COLOURS[k]}
             for k, n in counts.items()
+        ],
+        "checked_counts": [
+            {"key": k, "label": CHECKED_LABELS[k], "count": n}
+            for k, n in checked_counts(data).items()
         ],
         "wall_time": format_duration(data.wall_s),
         "calls": total.calls,
@@ -261,6 +267,8 @@ def _result(
         "reconnected_lean": view.reconnected_lean,
         "library": list(view.library),
         "technical": technical_lines(view, data.workspace),
+        "checked": CHECKED_LABELS[view.checked] if view.checked else None,
+        "checked_key": view.checked,
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,

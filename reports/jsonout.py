@@ -14,6 +14,7 @@ from typing import Any, Final
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import (
     CostLine,
+    checked_counts,
     cost_line,
     cost_tables,
     diagnostics,
@@ -31,6 +32,7 @@ def render_json(data: ReportData) -> dict[str, Any]:
         "replay": data.is_replay,
         "replay_parts": data.replay_parts,
         "counts": verdict_counts(data),
+        "checked_counts": checked_counts(data),
         "wall_time_s": data.wall_s,
         "costs": {
             "total": _cost(cost_line("total", data.calls)),
@@ -77,5 +79,6 @@ def _result(view: ResultView) -> dict[str, Any]:
         "conditions": [{"name": c.name, "kind": c.kind.value} for c in record.conditions],
         "lean_file": record.evidence.lean_file,
         "lean_name": record.evidence.lean_name,
+        "checked": view.checked,
         "place": {"file": where[0], "line": where[1]} if where else None,
     }

@@ -68,6 +68,9 @@ class ResultView:
     reconnection: tuple[str, ...] = ()
     reconnected_lean: str | None = None
     proving: tuple[str, ...] = ()  # how each obligation was closed, or why not (#13)
+    # How a verified verdict's statement was compared with the gated one (#25): "checker",
+    # "elaboration" or "text"; None when the result is not verified.
+    checked: str | None = None
 
     @property
     def id(self) -> str:
@@ -196,7 +199,10 @@ def _convergence(workspace: Path, notes: list[str]) -> list[str]:
     combined = state.combined
     if combined is None or not combined.flagged:
         models = " and ".join(r.model for r in state.reviews)
-        return [f"The final convergence review ({models}) flagged nothing."]
+        return [
+            f"The final convergence review ({models}) flagged nothing. This is the reviewers' "
+            "claim, not evidence: no file re-derives it."
+        ]
     lines = [f"{flag.result} flagged ({flag.concern}): {flag.reason}" for flag in combined.flags]
     lines.append("Gated again: " + ", ".join(combined.regate) + "; nothing else changed.")
     return lines
@@ -384,7 +390,10 @@ def _build_views(
         planned = (blueprint or {}).get(result_id, {})
         view = _view(workspace, by_id[result_id], source, planned, notes)
         library = _library_lines(workspace, view, offered)
-        views.append(replace(view, library=library, strategy=strategies.get(result_id)))
+        checked = how_checked(workspace, view.record)
+        views.append(
+            replace(view, library=library, strategy=strategies.get(result_id), checked=checked)
+        )
     return views
 
 
@@ -572,6 +581,34 @@ def _counterexample(workspace: Path, record: ResultRecord, notes: list[str]) -> 
         )
         return None
     return first_declaration(path.read_text(encoding="utf-8"))
+
+
+def how_checked(workspace: Path, record: ResultRecord) -> str | None:
+    """How a verified verdict's statement was compared with the gated one (issue #25):
+    "checker" when the trusted checker's kept run passes when re-judged from its record,
+    "elaboration" when the final file's own `#paperlint_statement` answered, else "text"."""
+    from paperlint.lean.trusted import judgement, read_run
+    from paperlint.lean.verifier import Outcome
+
+    if record.verdict not in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
+        return None
+
+    def read(rel: str | None) -> object:
+        path = _inside(workspace, rel) if rel else None
+        try:
+            return json.loads(path.read_text(encoding="utf-8")) if path else None
+        except (OSError, ValueError):
+            return None
+
+    run = read_run(read(record.evidence.checker))
+    verdict = judgement(run) if run is not None else None
+    if run is not None and run.outcome is Outcome.ACCEPTED and verdict and verdict.passed:
+        return "checker"
+    final = read(record.evidence.final_check)
+    statements = final.get("statements") if isinstance(final, dict) else None
+    if isinstance(statements, dict) and statements.get(record.evidence.lean_name or ""):
+        return "elaboration"
+    return "text"
 
 
 def _inside(workspace: Path, relative: str) -> Path | None:

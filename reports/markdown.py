@@ -18,9 +18,11 @@ from paperlint.reports.describe import (
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import since_lines
 from paperlint.reports.summary import (
+    CHECKED_LABELS,
     DIAGNOSTICS_HINT,
     VERDICT_LABELS,
     CostLine,
+    checked_counts,
     cost_line,
     cost_tables,
     diagnostics,
@@ -93,6 +95,9 @@ def summary_lines(data: ReportData) -> list[str]:
     counts = verdict_counts(data)
     rows = [[VERDICT_LABELS[key], str(n)] for key, n in counts.items()]
     lines = ["## Summary", "", *md.table(["Verdict", "Results"], rows, "lr"), ""]
+    checked = [[CHECKED_LABELS[k], str(n)] for k, n in checked_counts(data).items()]
+    lines += ["How the verified statements were checked:", ""]
+    lines += [*md.table(["Statement", "Results"], checked, "lr"), ""]
     total = cost_line("total", data.calls)
     lines += [
         f"- Wall time: {format_duration(data.wall_s)}",
@@ -162,6 +167,8 @@ def result_lines(
     lines += _bullets("Faithfulness evidence:", view.faithfulness)
     lines += _bullets("Library lemmas:", view.library)
     lines += [f"**Verdict:** {label}", ""]
+    if view.checked:
+        lines += [f"How checked: the statement was {CHECKED_LABELS[view.checked]}.", ""]
     lines += _verdict_details(data, view, unfinished, shared)
     files = evidence_files(view)
     if files:

@@ -29,7 +29,7 @@ from paperlint.project import repository_url
 from paperlint.records.results import Verdict
 from paperlint.reports.describe import ISSUE_CLASSES, SIDES, issue_confirmation
 from paperlint.reports.load import ReportData, ResultView
-from paperlint.reports.summary import diagnostics
+from paperlint.reports.summary import checked_counts, diagnostics
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID: Final = "PAPERROOT"
@@ -100,7 +100,12 @@ def render_sarif(data: ReportData) -> dict[str, Any]:
         "tool": {"driver": driver},
         "originalUriBaseIds": {BASE_ID: base},
         "results": findings,
-        "properties": {"replay": data.is_replay, "replayParts": data.replay_parts},
+        "properties": {
+            "replay": data.is_replay,
+            "replayParts": data.replay_parts,
+            # how the verified statements were compared with the gated ones (issue #25)
+            "checkedCounts": checked_counts(data),
+        },
     }
     if data.is_replay:
         run["automationDetails"] = {

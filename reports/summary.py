@@ -32,6 +32,23 @@ VERDICT_LABELS: dict[str, str] = {
 }
 
 
+CHECKED_LABELS: dict[str, str] = {
+    "checker": "compared by the trusted checker (compiled proof module against the gate's "
+    "reference module)",
+    "elaboration": "compared by Lean's elaboration inside the checked file",
+    "text": "compared by its text only",
+}
+
+
+def checked_counts(data: ReportData) -> dict[str, int]:
+    """How the statements of the verified verdicts were compared, by kind (issue #25)."""
+    counts = dict.fromkeys(CHECKED_LABELS, 0)
+    for view in data.views:
+        if view.checked in counts:
+            counts[view.checked] += 1
+    return counts
+
+
 def verdict_key(view: ResultView) -> str:
     """The summary bucket of a result; definitions and assumptions are inputs, not verdicts."""
     if not view.record.verdict_bearing:

@@ -290,8 +290,21 @@ def lean_checks(paths: LeanPaths) -> list[DoctorCheck]:
             _in_project(project, "lake build"),
         )
     )
+    checks.append(checker_check(paths))
     checks.append(repl_check(paths, pins))
     return checks
+
+
+def checker_check(paths: LeanPaths) -> DoctorCheck:
+    """The trusted checker every verified verdict rests on (issue #25, docs/checker.md)."""
+    binary = paths.checker_binary
+    ok = binary.is_file() and os.access(binary, os.X_OK)
+    return DoctorCheck(
+        "lean: trusted checker built",
+        ok,
+        str(binary) if ok else f"no {binary}",
+        _in_project(paths.project, "lake build paperlint_checker   (or: paperlint setup)"),
+    )
 
 
 def repl_check(paths: LeanPaths, pins: Pins) -> DoctorCheck:

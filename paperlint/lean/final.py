@@ -22,10 +22,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import elaborated, guard, sandbox, second_kernel
+
+if TYPE_CHECKING:
+    from paperlint.lean.modules import CheckJob
+    from paperlint.lean.trusted import TrustedRun
+from paperlint.lean import elaborated, guard, sandbox
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -347,11 +351,6 @@ class FinalChecker:
             if source is not None:
                 addition = elaborated.query(names, sha, source)
                 statements = self._copy_run(file, text, addition, run)
-        second = None
-        clean_build = build.exit_code == 0 and not build.timed_out
-        checker = second_kernel.checker_binary(self.paths)
-        if names and clean_build and checker is not None:
-            second = self._second_kernel(file, checker, timeout_s)
         if self.recorder is not None:
             self.recorder(
                 {
@@ -362,11 +361,10 @@ class FinalChecker:
                         "build": build.to_raw(),
                         "axioms": axioms.to_raw() if axioms else None,
                         "statements": statements.to_raw() if statements else None,
-                        "second_kernel": second.model_dump(mode="json") if second else None,
                     },
                 }
             )
-        result = final_from_runs(
+        return final_from_runs(
             sha,
             names,
             build,
@@ -377,47 +375,14 @@ class FinalChecker:
             allowlist=self.allowlist,
             statements=statements,
         )
-        return with_second_kernel(result, second)
 
-    def _second_kernel(self, file: Path, checker: Path, timeout_s: float) -> SecondKernel:
-        """Compile the module to an .olean in a scratch folder; replay it through lean4checker."""
-        scratch = Path(tempfile.mkdtemp(prefix="paperlint-second-kernel-"))
-        lake, project = self.paths.lake, self.paths.project
-        environ = {**os.environ, "LEAN_PATH": str(scratch)}
-        try:
-            confined = sandbox.confinement(
-                self.sandbox,
-                readonly=[project, *sandbox.toolchain_dirs(lake), file.parent, checker.parent],
-                writable=[scratch],
-                home=Path("/tmp"),
-                environ=environ,
-            )
-            steps = (
-                second_kernel.compile_command(lake, file, scratch / f"{file.stem}.olean"),
-                second_kernel.check_command(lake, checker, file.stem),
-            )
-            run: ProcessRun | None = None
-            for command in steps:
-                run = run_process(
-                    command,
-                    project,
-                    timeout_s=timeout_s,
-                    memory_mb=self.memory_mb,
-                    confined=confined,
-                    env=environ,
-                )
-                if run.exit_code != 0:
-                    break
-            assert run is not None
-            return SecondKernel(
-                tool="lean4checker",
-                command=tuple(steps[-1]),
-                exit_code=run.exit_code,
-                ok=run.exit_code == 0 and not run.timed_out,
-                output=run.output[-second_kernel.OUTPUT_CHARS :],
-            )
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        """The trusted checker on `job` (issue #25), with this checker's limits and sandbox."""
+        from paperlint.lean.trusted import TrustedChecker, live_tools
+
+        checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
+                                 sandbox=self.sandbox)  # fmt: skip
+        return checker.trusted_check(job, timeout_s=timeout_s)
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the

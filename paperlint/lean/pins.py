@@ -26,6 +26,7 @@ LEAN_INTERACT_PIN = "0.11.6"
 # cross-check: the manifest written by `lake update` is the authority once it exists.
 MATHLIB_REV_EXPECTED = "56a005855ea17e0b0958f73ec801ae140b0a1679"
 TOOLCHAIN_PREFIX = "leanprover/lean4:"
+CHECKER_EXE = "paperlint_checker"  # the `lean_exe` of lean-project/lakefile.toml
 
 _ENV_PROJECT = "PAPERLINT_LEAN_PROJECT"
 _ENV_CACHE = "PAPERLINT_LEAN_CACHE"
@@ -127,6 +128,11 @@ class LeanPaths:
     def repl_binary(self) -> Path:
         # Hard-coded in lean-interact's LeanServer.start.
         return self.repl_dir / ".lake" / "build" / "bin" / "repl"
+
+    @property
+    def checker_binary(self) -> Path:
+        """The trusted checker `lake build paperlint_checker` writes (docs/checker.md)."""
+        return self.project / ".lake" / "build" / "bin" / CHECKER_EXE
 
 
 def default_project_dir() -> Path:

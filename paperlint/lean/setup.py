@@ -9,7 +9,11 @@ Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
 4. `git clone --depth 1 --branch <fork tag>` of lean-interact's REPL fork into the directory
    lean-interact's own git path would use, a toolchain check, then `lake build` there;
 5. `lake env lean --run PaperLint/Extract.lean <cache>/declarations/extract.jsonl`: the
-   prover's declaration index (paperlint.prover.commands), skipped once it exists.
+   prover's declaration index (paperlint.prover.commands), skipped once it exists;
+6. `lake build paperlint_checker`: the trusted checker every verdict rests on (issue #25,
+   docs/checker.md). Its kernel replay replaces the separate lean4checker clone an earlier
+   version set up: that repository is deprecated (`leanchecker` ships with Lean since 4.28)
+   and has no tag for this toolchain.
 
 Offline (no route to github.com) it stops before doing anything and says so.
 """
@@ -25,8 +29,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import second_kernel
 from paperlint.lean.pins import (
+    CHECKER_EXE,
     REPL_GIT_URL,
     LeanPaths,
     build_dir,
@@ -73,6 +77,12 @@ def plan(paths: LeanPaths, *, pinned: Path | None = None) -> list[SetupStep]:
         SetupStep("fetch Mathlib's .olean files", ("lake", "exe", "cache", "get"), project, 3600),
         SetupStep("build lean-project/", ("lake", "build"), project, 7200),
         SetupStep(
+            "build the trusted checker (docs/checker.md)",
+            ("lake", "build", CHECKER_EXE),
+            project,
+            3600,
+        ),
+        SetupStep(
             f"clone the REPL fork at {pins.repl_tag}",
             (
                 "git",
@@ -97,26 +107,6 @@ def plan(paths: LeanPaths, *, pinned: Path | None = None) -> list[SetupStep]:
             3600,
             skip_if=index_file(paths),
         ),
-        *_second_kernel_steps(paths, pins.toolchain),
-    ]
-
-
-def _second_kernel_steps(paths: LeanPaths, toolchain: str) -> list[SetupStep]:
-    """lean4checker at the toolchain's tag: the final check's second kernel (optional)."""
-    tag = second_kernel.tag_for(toolchain)
-    if tag is None:
-        return []
-    folder = second_kernel.checker_dir(paths)
-    clone = ("git", "clone", "--depth", "1", "--branch", tag, second_kernel.GIT_URL, str(folder))
-    return [
-        SetupStep(
-            f"clone lean4checker at {tag}",
-            clone,
-            paths.cache,
-            600,
-            skip_if=folder / "lakefile.lean",
-        ),
-        SetupStep("build lean4checker (the second kernel)", ("lake", "build"), folder, 3600),
     ]
 
 

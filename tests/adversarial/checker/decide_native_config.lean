@@ -1,0 +1,7 @@
+-- family: evidence-rewriting
+-- attack: decide (config := { native := (true) }) escapes a token scan
+-- checker: axiom-not-allowed
+-- facts: {"axioms": ["Lean.ofReduceBool"]}
+theorem main (a b : ℝ) (h : a ≤ b) : a ≤ b := by
+  have : (2 : ℕ) + 2 = 4 := by decide (config := { native := (true) })
+  exact h
