@@ -86,11 +86,13 @@ def test_each_attack_is_refused_before_lean_or_caught_by_the_checker(path):
         assert expected <= _checker_rules(json.loads(header["facts"])), header["checker"]
 
 
-def test_an_attack_the_text_scan_misses_is_caught_by_the_checker():
-    """`decide (config := { native := (true) })` passes every text gate (issue 25 item 6)."""
+def test_an_attack_the_old_text_scan_missed_is_caught_twice():
+    """`decide (config := { native := (true) })` passed every text gate (issue 25 item 6): the
+    token scan now refuses any `native` identifier, and the checker's own axiom walk finds
+    `Lean.ofReduceBool` whatever spelling reached Lean."""
     path = HERE / "checker" / "decide_native_config.lean"
     text = path.read_text(encoding="utf-8")
-    assert answer_problem(SKELETON, text) == ""
+    assert "native-decide" in answer_problem(SKELETON, text)
     assert "axiom-not-allowed" in _checker_rules(json.loads(_header(path)["facts"]))
 
 
