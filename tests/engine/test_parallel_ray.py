@@ -214,6 +214,29 @@ def _timeless(events) -> list[dict]:
     return [{k: v for k, v in e.items() if k not in ("duration_s", "ts")} for e in events]
 
 
+def _kill(ray, actor) -> None:
+    """Kill `actor` and return once it is dead (`_wait_dead`)."""
+    ray.kill(actor)
+    _wait_dead(ray, actor)
+
+
+def _wait_dead(ray, actor, *, within_s: float = 60.0) -> None:
+    """Return once `actor` is dead. `ray.kill` only asks the cluster to kill it (the request
+    goes through the GCS to the actor's process): a call made right after it can still reach
+    the live actor and be answered, as it was under load (2 in 60 calls, with three busy loops
+    on two cores). So a test waits for the death it asked for before it relies on it."""
+    import time
+
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.__ray_ready__.remote())
+        except ray.exceptions.RayActorError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the actor was still answering {within_s:.0f} s after ray.kill")
+
+
 def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_events(
     ray_session, drafted, tmp_path
 ):
@@ -291,7 +314,7 @@ def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_ses
     died = remote.check(CONTEXT, DYING, timeout_s=5)
     assert died.code is FailureCode.DEAD_SERVER and remote.lost
     # The actor itself is gone: every call answers "dead server" and the action is lost.
-    ray_session.kill(actor)
+    _kill(ray_session, actor)
     gone = RemoteVerifier(actor, is_replay=True)
     assert gone.check(context, candidate, timeout_s=5) == LeanCheck(
         outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died"
@@ -347,8 +370,7 @@ def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, 
     (actor,) = runner._idle
     runner.close()
     assert runner._idle == []
-    with pytest.raises(ray_session.exceptions.RayActorError):
-        ray_session.get(actor.call.remote("check", CONTEXT, DYING, timeout_s=5), timeout=60)
+    _wait_dead(ray_session, actor)  # closing killed it
 
 
 def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, drafted, tmp_path):
@@ -356,7 +378,7 @@ def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, d
 
     root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
     dead = ray_session.remote(LeanWorker).remote(str(root))
-    ray_session.kill(dead)
+    _kill(ray_session, dead)
     runner._idle.append(dead)  # the next task leases it
     done = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert done.lost
