@@ -387,13 +387,11 @@ class FinalChecker:
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the
         toolchain and the checked file's folder read-only, the copies' folder read-only too,
-        nothing writable but the sandbox's own fresh /tmp."""
+        nothing writable but the sandbox's own fresh /tmp (its home)."""
         base = [self.paths.project, *sandbox.toolchain_dirs(self.paths.lake), file.parent]
 
         def run(path: Path) -> ProcessRun:
-            confined = sandbox.confinement(
-                self.sandbox, readonly=[*base, path.parent], writable=[], home=Path("/tmp")
-            )
+            confined = sandbox.confinement(self.sandbox, readonly=[*base, path.parent], writable=[])
             return run_lean(
                 self.paths.lake,
                 self.paths.project,
@@ -404,7 +402,7 @@ class FinalChecker:
             )
 
         # Fails here, before any Lean starts, when the sandbox is required and unavailable.
-        sandbox.confinement(self.sandbox, readonly=base, writable=[], home=Path("/tmp"))
+        sandbox.confinement(self.sandbox, readonly=base, writable=[])
 
         return run
 

@@ -8,6 +8,11 @@ directories, the toolchain, the Lake project and the REPL read-only, only a scra
 writable, a fresh `/tmp`, and an environment cleared to a few variables (so no secret in an
 environment variable can be printed into a diagnostic). The memory and time limits stay.
 
+Each confined process's home is its own fresh `/tmp` (`SANDBOX_HOME`: a tmpfs that bubblewrap
+mounts for that process alone and that vanishes with it), never a folder of the host: binding
+the host's `/tmp` as the home, as paperlint once did, made the host's real `/tmp` writable to
+every Lean process. The only host folders a process may write are the ones its caller names.
+
 `[lean] sandbox`: "auto" (the default: confine when bubblewrap works, say so when it does not),
 "required" (refuse to start Lean without it) or "off". `paperlint doctor` reports which.
 Command construction is pure (`bwrap_argv`); `probe` runs `/bin/true` under the real bwrap
@@ -34,6 +39,7 @@ MODES: tuple[Mode, ...] = ("auto", "required", "off")
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "ELAN_HOME", "LEAN_PATH", "LEAN_SRC_PATH", "LAKE_HOME")
+SANDBOX_HOME = "/tmp"  # inside the sandbox: its own tmpfs (`--tmpfs /tmp` in `bwrap_argv`)
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 
 
@@ -103,11 +109,24 @@ def _unique(paths: Sequence[Path]) -> list[Path]:
     return list(dict.fromkeys(p for p in paths if str(p)))
 
 
-def kept_env(environ: Mapping[str, str], home: Path) -> dict[str, str]:
-    """The few variables Lean and elan need; everything else (tokens, keys) stays outside."""
+def kept_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The few variables Lean and elan need; everything else (tokens, keys) stays outside.
+
+    The home is the sandbox's own `/tmp`. elan finds its toolchains through `$ELAN_HOME`,
+    else `$HOME/.elan`: with the home moved, the host's elan folder is named explicitly."""
     env = {key: environ[key] for key in KEPT_ENV if key in environ}
-    env["HOME"] = str(home)
+    env["HOME"] = SANDBOX_HOME
+    elan = elan_home(environ)
+    if "ELAN_HOME" not in env and elan.is_dir():
+        env["ELAN_HOME"] = str(elan.resolve())
     return env
+
+
+def elan_home(environ: Mapping[str, str]) -> Path:
+    """Where elan keeps its toolchains: `$ELAN_HOME`, else `$HOME/.elan` (of the host)."""
+    if environ.get("ELAN_HOME"):
+        return Path(environ["ELAN_HOME"])
+    return Path(environ.get("HOME") or Path.home()) / ".elan"
 
 
 @lru_cache(maxsize=4)
@@ -139,12 +158,13 @@ def confinement(
     *,
     readonly: Sequence[Path],
     writable: Sequence[Path],
-    home: Path,
     environ: Mapping[str, str] | None = None,
 ) -> Confinement | None:
     """The confinement to start Lean with; None when off or unavailable in "auto" mode.
 
-    Raises LeanSetupError when the mode is "required" and bubblewrap cannot confine here.
+    `writable` are the only host folders the process may write; its home is its own fresh
+    `/tmp` (`SANDBOX_HOME`). Raises LeanSetupError when the mode is "required" and
+    bubblewrap cannot confine here.
     """
     status = sandbox_status(mode)
     if not status.active or status.bwrap is None:
@@ -153,15 +173,15 @@ def confinement(
                 f'[lean] sandbox = "required", but {status.detail}; Lean was not started'
             )
         return None
-    env = kept_env(environ if environ is not None else os.environ, home)
-    return Confinement(status.bwrap, tuple(readonly), (*writable, home), env)
+    env = kept_env(environ if environ is not None else os.environ)
+    return Confinement(status.bwrap, tuple(readonly), tuple(writable), env)
 
 
 def toolchain_dirs(lake: str, environ: Mapping[str, str] | None = None) -> list[Path]:
     """Where the toolchain lives: elan's home, and the installation `lake` resolves into."""
     environ = environ if environ is not None else os.environ
     found: list[Path] = []
-    elan = Path(environ.get("ELAN_HOME") or Path.home() / ".elan")
+    elan = elan_home(environ)
     if elan.is_dir():
         found.append(elan.resolve())
     real = shutil.which(lake) or lake

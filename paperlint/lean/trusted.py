@@ -346,16 +346,15 @@ def _confined_run(
     writable: Path,
     env: dict[str, str],
 ) -> ProcessRun:
-    """One process: bubblewrap when it works (`writable` the only writable path, and the
-    process's home), else plain with the same limits. Raises LeanSetupError when the sandbox
-    is required and unavailable."""
+    """One process: bubblewrap when it works (`writable` the only writable host path; its
+    home the sandbox's own /tmp), else plain with the same limits. Raises LeanSetupError when
+    the sandbox is required and unavailable."""
     writable.mkdir(parents=True, exist_ok=True)
     environ = {**os.environ, **env}
     confined = sandbox.confinement(
         limits.sandbox,
         readonly=[tools.cwd, *tools.readonly, *readonly],
-        writable=[],
-        home=writable,
+        writable=[writable],
         environ=environ,
     )
     start = time.monotonic()

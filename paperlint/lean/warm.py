@@ -479,7 +479,6 @@ def confined_lake(paths: LeanPaths, mode: Mode) -> str:
         mode,
         readonly=[paths.project, paths.repl_dir, paths.cache, *sandbox.toolchain_dirs(paths.lake)],
         writable=[],
-        home=Path("/tmp"),
     )
     if confined is None:
         return paths.lake

@@ -49,19 +49,41 @@ def test_argv_unshares_everything_and_binds_only_what_it_is_given(tmp_path):
     assert "--setenv HOME /tmp" in joined and "--setenv PATH /usr/bin" in joined
 
 
-def test_kept_env_drops_secrets():
-    env = sandbox.kept_env(
-        {"PATH": "/bin", "OPENAI_API_KEY": "sk-x", "AWS_SECRET": "y"}, Path("/h")
+def test_kept_env_drops_secrets_and_homes_the_process_in_its_own_tmp(tmp_path):
+    env = sandbox.kept_env({"PATH": "/bin", "OPENAI_API_KEY": "sk-x", "AWS_SECRET": "y",
+                            "HOME": str(tmp_path)})  # fmt: skip
+    assert env == {"PATH": "/bin", "HOME": "/tmp"}  # the sandbox's own tmpfs, not the host's
+
+
+def test_with_the_home_moved_elan_is_still_found(tmp_path):
+    """elan's proxies look in `$HOME/.elan` unless `$ELAN_HOME` says otherwise: inside the
+    sandbox the home is its own /tmp, so the host's elan folder is named explicitly."""
+    (tmp_path / ".elan").mkdir()
+    env = sandbox.kept_env({"PATH": "/bin", "HOME": str(tmp_path)})
+    assert env["ELAN_HOME"] == str((tmp_path / ".elan").resolve()) and env["HOME"] == "/tmp"
+    assert sandbox.kept_env({"HOME": str(tmp_path), "ELAN_HOME": "/opt/elan"})["ELAN_HOME"] == (
+        "/opt/elan"
     )
-    assert env == {"PATH": "/bin", "HOME": "/h"}
+    assert "ELAN_HOME" not in sandbox.kept_env({"HOME": str(tmp_path / "none")})
+
+
+def test_a_confinement_binds_only_the_named_writable_folders(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "sandbox_status", lambda mode: sandbox.SandboxStatus(
+        True, mode, "/usr/bin/bwrap", "/usr/bin/bwrap"))  # fmt: skip
+    out = tmp_path / "out"
+    found = confinement("required", readonly=[tmp_path], writable=[out], environ={"HOME": "/root"})
+    assert found is not None and found.writable == (out,) and found.env["HOME"] == "/tmp"
+    argv = found.argv(["lean"], cwd=tmp_path)
+    binds = [argv[i + 1] for i, a in enumerate(argv) if a == "--bind"]
+    assert binds == [str(out)]  # never /tmp, never the home
 
 
 def test_required_without_bubblewrap_refuses_to_start(monkeypatch):
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     sandbox.probe.cache_clear()
     with pytest.raises(LeanSetupError, match="required"):
-        confinement("required", readonly=[], writable=[], home=Path("/tmp"))
-    assert confinement("auto", readonly=[], writable=[], home=Path("/tmp")) is None
+        confinement("required", readonly=[], writable=[])
+    assert confinement("auto", readonly=[], writable=[]) is None
     assert not sandbox_status("auto").active and "not installed" in sandbox_status("auto").detail
     sandbox.probe.cache_clear()
 
@@ -92,7 +114,6 @@ def _confined(tmp_path: Path) -> tuple[Confinement, Path]:
         "required",
         readonly=[Path(sys.prefix), Path(sys.base_prefix), Path(__file__).resolve().parent],
         writable=[scratch],
-        home=scratch,
         environ={"PATH": "/usr/bin:/bin", "PAPERLINT_SECRET": "s3cret"},
     )
     assert found is not None

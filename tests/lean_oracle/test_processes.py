@@ -84,12 +84,11 @@ def _lean_root(lean: Path) -> Path:
     return lean.resolve().parent.parent  # bin/lean and lib/libleanshared.so
 
 
-def _confine(lean: Path, *, readonly: list[Path], writable: list[Path], home: Path) -> Confinement:
+def _confine(lean: Path, *, readonly: list[Path], writable: list[Path]) -> Confinement:
     found = sandbox.confinement(
         "required",
         readonly=[_lean_root(lean), *readonly],
         writable=writable,
-        home=home,
         environ={"PATH": "/usr/bin:/bin"},
     )
     assert found is not None
@@ -155,7 +154,7 @@ def _folders(lean: Path, tmp_path: Path, *extra: str) -> tuple[dict[str, Path], 
         folder.mkdir()
     (folders["src"] / "T.lean").write_text(SMALL)
     src, out = folders["src"], folders["out"]
-    return folders, _confine(lean, readonly=[src], writable=[out], home=out)
+    return folders, _confine(lean, readonly=[src], writable=[out])
 
 
 def _lean(command: list[str], cwd: Path, confined: Confinement | None = None) -> ProcessRun:
@@ -221,9 +220,7 @@ def test_code_inside_a_sandboxed_lean_cannot_write_read_or_connect(
     (secret / "key.txt").write_text("s3cret")
     planted = source / "planted.txt"  # the checked file's folder: bound read-only
     (source / "probe.cfg").write_text(f"{planted} {secret / 'key.txt'} net\n")
-    confined = _confine(
-        lean_oracle, readonly=[source, probe_library.parent], writable=[out], home=out
-    )
+    confined = _confine(lean_oracle, readonly=[source, probe_library.parent], writable=[out])
     command = [str(lean_oracle), f"--load-dynlib={probe_library}", "T.lean"]
     run = _lean(command, source, confined)
     assert run.exit_code == 0, run.output  # Lean ran, and the probe ran inside it
@@ -243,8 +240,7 @@ def test_code_inside_a_sandboxed_lean_cannot_write_read_or_connect(
 def test_a_timeout_kills_a_sandboxed_lean(lean_oracle: Path, tmp_path: Path):
     marker = f"Slow{uuid.uuid4().hex}"
     (tmp_path / f"{marker}.lean").write_text(SLOW)
-    (tmp_path / "home").mkdir()
-    confined = _confine(lean_oracle, readonly=[tmp_path], writable=[], home=tmp_path / "home")
+    confined = _confine(lean_oracle, readonly=[tmp_path], writable=[])
     command = [str(lean_oracle), f"{marker}.lean"]
     seen: list[int] = []
 
