@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 import resource
 import shutil
 import signal
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
     from paperlint.lean.trusted import TrustedRun
 from paperlint.lean import elaborated, guard, sandbox
 from paperlint.lean.messages import (
+    MEMORY_HINT,
     SORRY_WARNING,
     disallowed_axioms,
     insert_before_trailing_end,
@@ -38,6 +38,7 @@ from paperlint.lean.messages import (
     marked_axiom_queries,
     parse_lean_output,
     parse_marked_axioms,
+    start_failure,
 )
 from paperlint.lean.pins import LeanPaths, read_manifest_rev, read_toolchain
 from paperlint.lean.sandbox import Confinement, Mode
@@ -50,12 +51,6 @@ from paperlint.lean.verifier import (
 )
 
 OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
-# Lean aborting before it read the file (docs/lean-oracle.md): under RLIMIT_AS it reserves
-# gigabytes of address space for its threads at start-up (4.35 needs about 6 GB), and without
-# that it prints one of these and no message. That is the machine's limit, not the candidate's.
-_NO_START = re.compile(
-    r"failed to create thread|failed to map segment|error while loading shared libraries"
-)
 
 
 @dataclass(frozen=True)
@@ -204,7 +199,7 @@ def final_from_runs(
             return FinalCheck(
                 outcome=Outcome.UNAVAILABLE,
                 code=FailureCode.UNAVAILABLE,
-                hint=f"Lean could not start under the memory limit ([lean] memory_mb): {why}",
+                hint=MEMORY_HINT.format(why=why),
                 **base,
             )
         if run is not None and (run.missing or run.timed_out):
@@ -266,10 +261,10 @@ def final_from_runs(
 def _did_not_start(run: ProcessRun) -> str:
     """Why Lean aborted at start-up ("" if it did not): a failure exit, a start-up failure
     and no message of Lean's (no position)."""
-    found = _NO_START.search(run.output)
-    if run.exit_code in (0, None) or found is None:
+    found = start_failure(run.output)
+    if run.exit_code in (0, None) or not found:
         return ""
-    return "" if any(m.line for m in parse_lean_output(run.output)) else found.group(0)
+    return "" if any(m.line for m in parse_lean_output(run.output)) else found
 
 
 def with_second_kernel(check: FinalCheck, second: SecondKernel | None) -> FinalCheck:

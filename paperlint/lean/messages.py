@@ -34,6 +34,25 @@ HEARTBEATS = re.compile(
 )
 UNSOLVED_GOALS = "unsolved goals"
 
+# Lean aborting before it read anything (docs/lean-oracle.md): under RLIMIT_AS it reserves
+# gigabytes of address space for its threads at start-up (4.35 needs about 6 GB), and without
+# that it prints one of these on stderr and no message. That is the machine's limit, not the
+# candidate's: the final check, the trusted checker and the warm REPL call it unavailable.
+_NO_START = re.compile(
+    r"failed to create thread|failed to map segment|error while loading shared libraries"
+)
+MEMORY_HINT = (
+    "Lean could not start under the memory limit ([lean] memory_mb; Lean 4.35 reserves about "
+    "6 GB of address space at start-up): {why}"
+)
+
+
+def start_failure(text: str) -> str:
+    """What Lean printed when it aborted at start-up ("" if `text` shows no such abort)."""
+    found = _NO_START.search(text)
+    return found.group(0) if found else ""
+
+
 # `lake env lean FILE`: `path:line:col: severity: text`, continuation lines until the next
 # header. Recent Lean may tag the severity with an error name, e.g. `error(lean.foo):`.
 _OUTPUT_HEADER = re.compile(

@@ -30,7 +30,7 @@ from paperlint.errors import LeanSetupError
 from paperlint.lean import elaborated, guard, responses, sandbox
 from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.final import FinalChecker
-from paperlint.lean.messages import axiom_query
+from paperlint.lean.messages import MEMORY_HINT, axiom_query, start_failure
 from paperlint.lean.pins import LeanPaths, read_toolchain
 from paperlint.lean.sandbox import Mode
 from paperlint.lean.verifier import (
@@ -306,6 +306,16 @@ class WarmVerifier:
                 return responses.check_from_exception(exc)
             except _RETRYABLE as exc:
                 self._restart(f"{type(exc).__name__} (attempt {attempt})")
+                if self._importing and (why := start_failure(str(exc))):
+                    # Lean aborted before reading the header: the address-space limit is
+                    # below what Lean reserves at start-up. The machine's limit, not a dead
+                    # worker (which the pool would replace, to die the same way).
+                    self._disabled = MEMORY_HINT.format(why=why)
+                    return LeanCheck(
+                        outcome=Outcome.UNAVAILABLE,
+                        code=FailureCode.UNAVAILABLE,
+                        hint=self._disabled,
+                    )
                 if self._importing:
                     # Importing Mathlib killed the REPL (out of memory, most likely): it would
                     # again, so this run stops paying for it.

@@ -23,7 +23,7 @@ import pytest
 from paperlint.lean import sandbox
 from paperlint.lean.final import ProcessRun, final_from_runs, run_process
 from paperlint.lean.sandbox import Confinement
-from paperlint.lean.verifier import FailureCode, Outcome
+from paperlint.lean.verifier import FailureCode, LeanContext, Outcome
 
 BWRAP = sandbox.sandbox_status("auto")
 needs_bwrap = pytest.mark.skipif(not BWRAP.active, reason=f"no sandbox here: {BWRAP.detail}")
@@ -145,6 +145,75 @@ def test_the_memory_limit_reaches_lean(lean_oracle: Path, tmp_path: Path):
     roomy = run_process([str(lean_oracle), "T.lean"], tmp_path, timeout_s=60, memory_mb=16384)
     assert roomy.exit_code == 0, roomy.output
     assert final_from_runs("0" * 64, [], roomy, None).outcome is Outcome.ACCEPTED
+
+
+def _repl_on_the_real_lean(lean: Path, folder: Path, memory_mb: int):
+    """lean-interact's own `LeanServer`, starting the real Lean under `memory_mb` as it starts
+    the REPL (`lake env repl`, its RLIMIT_AS in the child), wrapped in paperlint's backend.
+    The REPL binary needs Mathlib's toolchain, so a stand-in `lake` starts Lean on a small file
+    (it exits when done): what is measured is the start-up under the limit. The config's
+    set-up would build a REPL, so the few fields `LeanServer` reads are set directly."""
+    import threading
+    import types
+
+    from paperlint.lean.pins import LeanPaths
+    from paperlint.lean.warm import LeanInteractBackend, WarmSettings, import_lean_interact
+
+    import_lean_interact()
+    from lean_interact.server import LeanServer
+
+    lake = folder / "lake"
+    (folder / "T.lean").write_text(SMALL)
+    lake.write_text(f"#!/bin/sh\nexec {lean.resolve()} {folder / 'T.lean'}\n")
+    lake.chmod(0o755)
+    server = object.__new__(LeanServer)
+    server.config = types.SimpleNamespace(
+        lake_path=str(lake), _cache_repl_dir=str(folder), working_dir=str(folder),
+        memory_hard_limit_mb=memory_mb, enable_incremental_optimization=False,
+        enable_parallel_elaboration=False,
+    )  # fmt: skip
+    server._proc, server._lock = None, threading.Lock()
+    server.start()
+    paths = LeanPaths(project=folder, cache=folder, repl_dir=folder, lake=str(lake))
+    settings = WarmSettings(paths=paths, memory_hard_limit_mb=memory_mb, sandbox="off")
+    backend = LeanInteractBackend(settings)
+    backend._server = server
+    return settings, backend
+
+
+def test_the_warm_repl_calls_a_lean_that_cannot_start_under_its_limit_unavailable(
+    lean_oracle: Path, tmp_path: Path
+):
+    """Lean 4.35 aborts below about 6 GB of address space (`failed to create thread`): the
+    warm REPL says so and stops asking, as the final check does; it does not call the worker
+    dead (the pool would start another, to die the same way)."""
+    from paperlint.lean.warm import WarmVerifier
+
+    settings, backend = _repl_on_the_real_lean(lean_oracle, tmp_path, memory_mb=2048)
+    warm = WarmVerifier(settings, backend=backend)
+    context = LeanContext(header="prelude")
+    first = warm.check(context, "theorem t : True := trivial", timeout_s=60)
+    assert (first.outcome, first.code) == (Outcome.UNAVAILABLE, FailureCode.UNAVAILABLE)
+    assert "memory limit" in (first.hint or "") and "failed to create thread" in (first.hint or "")
+    again = warm.check(context, "theorem t2 : True := trivial", timeout_s=60)
+    assert again == first.model_copy(update={"duration_s": again.duration_s})
+    assert len(warm.restarts) == 1  # no second Lean was started
+    warm.close()
+
+
+def test_a_repl_that_starts_and_then_dies_is_a_dead_worker_not_a_memory_limit(
+    lean_oracle: Path, tmp_path: Path
+):
+    """The control: under the default limit the same Lean starts, and ends without an answer
+    (it is no REPL): a death after start-up, which the pool handles."""
+    from paperlint.lean.warm import WarmVerifier
+
+    settings, backend = _repl_on_the_real_lean(lean_oracle, tmp_path, memory_mb=16384)
+    check = WarmVerifier(settings, backend=backend).check(
+        LeanContext(header="prelude"), "theorem t : True := trivial", timeout_s=60
+    )
+    assert (check.outcome, check.code) == (Outcome.UNAVAILABLE, FailureCode.DEAD_SERVER)
+    assert "memory limit" not in (check.hint or "")
 
 
 def _folders(lean: Path, tmp_path: Path, *extra: str) -> tuple[dict[str, Path], Confinement]:
