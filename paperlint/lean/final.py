@@ -36,8 +36,9 @@ from paperlint.lean.messages import (
     insert_before_trailing_end,
     is_heartbeat_error,
     marked_axiom_queries,
-    parse_lean_output,
+    output_text,
     parse_marked_axioms,
+    read_output,
     start_failure,
 )
 from paperlint.lean.pins import LeanPaths, read_manifest_rev, read_toolchain
@@ -80,6 +81,10 @@ class ProcessRun:
 LEAN_OPTIONS = ("-DElab.async=false",)
 """The final build elaborates as the warm REPL does (lean-interact's
 `enable_parallel_elaboration=False` leaves `Elab.async` off there; `lean` turns it on)."""
+JSON = "--json"
+"""The final check reads Lean's messages as JSON, one object per message (`read_output`): in
+the text output an information message has no position, so its lines cannot be told from
+the preceding error's continuation."""
 
 
 def _limit_memory(limit_mb: int | None) -> Callable[[], None] | None:
@@ -103,7 +108,7 @@ def run_lean(
     confined: Confinement | None = None,
 ) -> ProcessRun:
     return run_process(
-        [lake, "env", "lean", *LEAN_OPTIONS, str(file)],
+        [lake, "env", "lean", JSON, *LEAN_OPTIONS, str(file)],
         project,
         timeout_s=timeout_s,
         memory_mb=memory_mb,
@@ -211,11 +216,11 @@ def final_from_runs(
                 else f"cannot run lake ({run.output}); run `paperlint doctor`",
                 **base,
             )
-    messages = parse_lean_output(build.output)
+    messages = read_output(build.output)
     errors = tuple(m.text for m in messages if m.severity == "error")
     if build.exit_code != 0 and not errors:
         errors = (f"lean exited with {build.exit_code} and printed no error",)
-    has_sorry = SORRY_WARNING.search(build.output) is not None
+    has_sorry = any(SORRY_WARNING.search(m.text) for m in messages)
     base |= {"errors": errors, "has_sorry_warning": has_sorry}
     if errors or has_sorry:
         heartbeat = any(is_heartbeat_error(e) for e in errors)
@@ -238,7 +243,7 @@ def final_from_runs(
             hint="the axiom queries were not run",
             **base,
         )
-    found, problems = parse_marked_axioms(axioms.output, names, file_sha256)
+    found, problems = parse_marked_axioms(output_text(axioms.output), names, file_sha256)
     base["axioms"] = found
     if axioms.exit_code != 0 or problems:
         detail = "; ".join(problems) or f"the axiom run exited with {axioms.exit_code}"
@@ -264,7 +269,7 @@ def _did_not_start(run: ProcessRun) -> str:
     found = start_failure(run.output)
     if run.exit_code in (0, None) or not found:
         return ""
-    return "" if any(m.line for m in parse_lean_output(run.output)) else found
+    return "" if any(m.line for m in read_output(run.output)) else found
 
 
 def with_second_kernel(check: FinalCheck, second: SecondKernel | None) -> FinalCheck:
@@ -286,7 +291,7 @@ def _statements(
 ) -> dict[str, elaborated.Elaboration | None]:
     if run is None or elaborated.PREFIX not in run.output:
         return {}  # not asked, or the command did not run: nothing is claimed
-    return elaborated.parse([run.output], names, salt)
+    return elaborated.parse([m.text for m in read_output(run.output)], names, salt)
 
 
 class FinalChecker:
@@ -364,7 +369,7 @@ class FinalChecker:
             names,
             build,
             axioms,
-            command=(self.paths.lake, "env", "lean", *LEAN_OPTIONS, str(file)),
+            command=(self.paths.lake, "env", "lean", JSON, *LEAN_OPTIONS, str(file)),
             toolchain=read_toolchain(self.paths.project),
             mathlib_rev=read_manifest_rev(self.paths.project),
             allowlist=self.allowlist,

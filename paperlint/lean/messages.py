@@ -8,6 +8,7 @@ closed: an answer that cannot be read counts as a failure, never as a pass.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -177,6 +178,74 @@ def parse_lean_output(output: str) -> tuple[LeanMessage, ...]:
             stray.append(raw)
     flush()
     return tuple(messages)
+
+
+def read_output(output: str) -> tuple[LeanMessage, ...]:
+    """Messages of a `lean` run: its `--json` output, or (recordings from before the final
+    check read JSON) its text output.
+
+    With `--json` (Lean 4.35: tests/lean_oracle/test_output.py) each message is one JSON
+    object on its own line, with its position, severity (`information` read as `info`) and
+    whole text, so nothing depends on where one message's text ends. A line that is not such
+    an object (the runtime's own complaint on stderr, a `lake` warning) is kept as a
+    position-less info message. Output holding no JSON message at all is Lean's text format,
+    read by `parse_lean_output`."""
+    messages: list[LeanMessage] = []
+    stray: list[str] = []
+    seen_json = False
+    for raw in output.splitlines():
+        message = _json_message(raw)
+        if message is None:
+            stray.append(raw)
+            continue
+        seen_json = True
+        if any(s.strip() for s in stray):
+            messages.append(_bare("\n".join(stray)))
+        stray = []
+        messages.append(message)
+    if not seen_json:
+        return parse_lean_output(output)
+    if any(s.strip() for s in stray):
+        messages.append(_bare("\n".join(stray)))
+    return tuple(messages)
+
+
+def output_text(output: str) -> str:
+    """The texts of a run's messages, one after the other (what the answer readers scan)."""
+    return "\n".join(m.text for m in read_output(output))
+
+
+_JSON_SEVERITY = {"error": "error", "warning": "warning", "information": "info", "info": "info"}
+
+
+def _json_message(line: str) -> LeanMessage | None:
+    if not line.startswith("{"):
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("data"), str):
+        return None
+    severity = _JSON_SEVERITY.get(str(data.get("severity")))
+    if severity is None:
+        return None
+    start, end = _json_pos(data.get("pos")), _json_pos(data.get("endPos"))
+    return LeanMessage(
+        severity=severity,
+        line=start[0] if start else 0,
+        column=start[1] if start else 0,
+        end_line=end[0] if end else None,
+        end_column=end[1] if end else None,
+        text=data["data"],
+    )
+
+
+def _json_pos(value: object) -> tuple[int, int] | None:
+    if not isinstance(value, Mapping):
+        return None
+    line, column = value.get("line"), value.get("column")
+    return (line, column) if isinstance(line, int) and isinstance(column, int) else None
 
 
 def _bare(text: str) -> LeanMessage:

@@ -11,7 +11,7 @@ from typing import Any
 
 from paperlint.lean.declarations import declarations
 from paperlint.lean.findings import Rule
-from paperlint.lean.messages import SORRY_WARNING, parse_marked_axioms
+from paperlint.lean.messages import SORRY_WARNING, output_text, parse_marked_axioms, read_output
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ResultRecord, Verdict, to_condition
 from paperlint.validate import leanfile
@@ -168,10 +168,12 @@ def unclean(data: dict[str, Any]) -> list[str]:
         problems.append(f"outcome {data.get('outcome')!r}")
     if data.get("exit_code") != 0:
         problems.append(f"exit code {data.get('exit_code')!r}")
-    output = str(data.get("output", ""))
-    if data.get("has_sorry_warning") is not False or SORRY_WARNING.search(output):
+    messages = read_output(str(data.get("output", "")))
+    if data.get("has_sorry_warning") is not False or any(
+        SORRY_WARNING.search(m.text) for m in messages
+    ):
         problems.append("a `sorry` warning")
-    if data.get("errors") != [] or ": error:" in output or "\nerror:" in output:
+    if data.get("errors") != [] or any(m.severity == "error" for m in messages):
         problems.append(f"errors: {str(data.get('errors'))[:200]}")
     return problems
 
@@ -203,7 +205,7 @@ def parsed_axioms(data: dict[str, Any], name: str) -> tuple[str, ...] | None:
     _, sep, tail = output.partition("\n--- axioms ---\n")
     if not sep:
         return None
-    found, _ = parse_marked_axioms(tail, [name], str(data.get("file_sha256", "")))
+    found, _ = parse_marked_axioms(output_text(tail), [name], str(data.get("file_sha256", "")))
     return found.get(name)
 
 

@@ -16,9 +16,11 @@ from paperlint.lean.pins import locate
 from paperlint.lean.verifier import FailureCode, Outcome
 
 FAKE_LAKE = """#!{python}
-import os, re, subprocess, sys, time
-assert sys.argv[1:4] == ["env", "lean", "-DElab.async=false"], sys.argv
-path = sys.argv[4]
+# `lake env lean --json …` as Lean 4.35 answers it: one JSON object per message (the fields
+# the final check reads; tests/lean_oracle/test_output.py reads the real Lean's).
+import json, os, re, subprocess, sys, time
+assert sys.argv[1:5] == ["env", "lean", "--json", "-DElab.async=false"], sys.argv
+path = sys.argv[5]
 text = open(path, encoding="utf-8").read()
 with open(os.environ["FAKE_LEAN_LOG"], "a") as log:
     log.write(os.getcwd() + " " + path + "\\n")
@@ -26,17 +28,24 @@ if os.environ.get("FAKE_LEAN_SLEEP"):
     child = subprocess.Popen(["sleep", "60"])
     open(os.environ["FAKE_LEAN_PIDFILE"], "w").write(str(child.pid))
     time.sleep(float(os.environ["FAKE_LEAN_SLEEP"]))
-sys.stdout.write(os.environ.get("FAKE_LEAN_OUTPUT", "").replace("{{file}}", path))
+
+def message(severity, line, column, data):
+    print(json.dumps({{"severity": severity, "pos": {{"line": line, "column": column}},
+                      "endPos": None, "fileName": path, "data": data, "caption": "",
+                      "kind": "[anonymous]", "isSilent": False, "keepFullRange": False}}))
+
+for severity, line, column, data in json.loads(os.environ.get("FAKE_LEAN_MESSAGES", "[]")):
+    message(severity, line, column, data)
 axioms = os.environ.get("FAKE_LEAN_AXIOMS", "propext, Classical.choice, Quot.sound")
-for line in text.splitlines():
+for number, line in enumerate(text.splitlines(), start=1):
     m = re.match(r'#check \\("(PAPERLINT_AXIOMS_\\w+)" : String\\)', line)
     if m:
-        print('"' + m[1] + '" : String')
+        message("information", number, 0, '"' + m[1] + '" : String')
     m = re.match(r"#print axioms (\\S+)", line)
     if m:
         name = m[1].removeprefix("_root_.")  # Lean answers with the full name
-        print(f"'{{name}}' depends on axioms: [{{axioms}}]" if axioms
-              else f"'{{name}}' does not depend on any axioms")
+        message("information", number, 0, f"'{{name}}' depends on axioms: [{{axioms}}]"
+                if axioms else f"'{{name}}' does not depend on any axioms")
 sys.exit(int(os.environ.get("FAKE_LEAN_EXIT", "0")))
 """
 
@@ -73,7 +82,9 @@ def test_clean_file_and_standard_axioms(env):
     result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.clean and result.outcome is Outcome.ACCEPTED and not result.replay
     assert result.axioms == {"Paper.t": ("propext", "Classical.choice", "Quot.sound")}
-    assert result.command == (paths.lake, "env", "lean", "-DElab.async=false", str(file.resolve()))
+    assert result.command == (
+        paths.lake, "env", "lean", "--json", "-DElab.async=false", str(file.resolve())
+    )  # fmt: skip
     assert result.toolchain == "leanprover/lean4:v4.35.0" and result.mathlib_rev == "abc123"
     calls = (tmp / "calls.log").read_text().splitlines()
     assert len(calls) == 2 and all(c.startswith(str(paths.project)) for c in calls)
@@ -84,7 +95,8 @@ def test_clean_file_and_standard_axioms(env):
 def test_errors_and_exit_code(env, monkeypatch):
     paths, file, _ = env
     monkeypatch.setenv("FAKE_LEAN_EXIT", "1")
-    monkeypatch.setenv("FAKE_LEAN_OUTPUT", "{file}:5:21: error: unsolved goals\nx : ℝ\n⊢ 0 < x\n")
+    goals = [["error", 5, 21, "unsolved goals\nx : ℝ\n⊢ 0 < x"]]
+    monkeypatch.setenv("FAKE_LEAN_MESSAGES", json.dumps(goals))
     result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.outcome is Outcome.REJECTED and result.code is FailureCode.LEAN_ERROR
     assert result.exit_code == 1 and result.errors == ("unsolved goals\nx : ℝ\n⊢ 0 < x",)
@@ -100,7 +112,8 @@ def test_exit_code_without_error_text_is_still_an_error(env, monkeypatch):
 
 def test_sorry_warning_with_exit_zero(env, monkeypatch):
     paths, file, _ = env
-    monkeypatch.setenv("FAKE_LEAN_OUTPUT", "{file}:5:8: warning: declaration uses `sorry`\n")
+    sorry = [["warning", 5, 8, "declaration uses `sorry`"]]
+    monkeypatch.setenv("FAKE_LEAN_MESSAGES", json.dumps(sorry))
     result = FinalChecker(paths, sandbox="off").final_check(file, ["Paper.t"], timeout_s=30)
     assert result.exit_code == 0 and result.has_sorry_warning
     assert result.code is FailureCode.SORRY and not result.clean

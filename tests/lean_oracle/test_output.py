@@ -15,15 +15,19 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from paperlint.lean.final import ProcessRun, final_from_runs, run_process
 from paperlint.lean.messages import (
     axiom_query,
     insert_before_trailing_end,
     marked_axiom_queries,
+    output_text,
     parse_axiom_answers,
     parse_lean_output,
     parse_marked_axioms,
     parse_repl_axioms,
+    read_output,
 )
 from paperlint.lean.verifier import FailureCode, Outcome
 
@@ -146,3 +150,114 @@ def test_repl_axiom_answers_in_leans_own_message_shape(lean_oracle: Path, tmp_pa
     found, problems = parse_repl_axioms(messages, names)
     assert found == {"t": ("cheat",), "u": (), "nope": None}
     assert len(problems) == 1 and problems[0].startswith("nope:")
+
+
+# --- `lean --json`: what the final check reads -----------------------------------------------
+
+AFTER_AN_ERROR = (
+    PRELUDE
+    + PROOFS
+    + ('theorem x : T := nope\n#print "an information message\nof two lines"\n#print axioms t\n')
+)
+
+
+def test_json_keeps_each_message_whole_and_apart(lean_oracle: Path, tmp_path: Path):
+    """In the text output an information message has no position, so the lines of one that
+    follows an error read as that error's continuation; `--json` gives every message its own
+    object, position and whole text (`read_output`)."""
+    text_run = _run(lean_oracle, tmp_path, AFTER_AN_ERROR)
+    json_run = _run(lean_oracle, tmp_path, AFTER_AN_ERROR, "--json")
+    assert all(json.loads(line) for line in json_run.output.splitlines())
+    from_json = read_output(json_run.output)
+    errors = [m.text for m in from_json if m.severity == "error"]
+    assert errors[0] == "Unknown identifier `nope`" and len(errors) == 2
+    infos = [m for m in from_json if m.severity == "info"]
+    assert [m.text for m in infos] == [
+        "an information message\nof two lines",
+        "'t' depends on axioms: [cheat]",
+    ]
+    assert [m.line for m in infos] == [AFTER_AN_ERROR.count("\n") - 2, AFTER_AN_ERROR.count("\n")]
+    # The text output's reader (kept for recordings from before): the message joins an error.
+    from_text = [m.text for m in parse_lean_output(text_run.output) if m.severity == "error"]
+    assert from_text[-1].endswith("of two lines")
+    # Both readers agree on what the answer readers scan.
+    assert "'t' depends on axioms: [cheat]" in output_text(text_run.output)
+    assert output_text(json_run.output) == "\n".join(m.text for m in from_json)
+
+
+def test_json_output_with_a_stray_line_keeps_it_as_a_bare_message():
+    line = json.dumps({"severity": "error", "data": "boom", "pos": {"line": 3, "column": 1}})
+    found = read_output(f"{line}\nlibc++abi: terminating\n")
+    assert [(m.severity, m.line, m.text) for m in found] == [
+        ("error", 3, "boom"),
+        ("info", 0, "libc++abi: terminating"),
+    ]
+
+
+@pytest.fixture
+def final_checker(lean_oracle: Path, tmp_path: Path):
+    """The real `FinalChecker` on the real Lean: a stand-in `lake` runs `lake env lean ARGS`
+    as `lean ARGS` (the project has no Mathlib; `prelude` files only)."""
+    from paperlint.lean.final import FinalChecker
+    from paperlint.lean.pins import LeanPaths
+
+    lake = tmp_path / "lake"
+    lake.write_text(f'#!/bin/sh\nshift 2\nexec {lean_oracle.resolve()} "$@"\n')
+    lake.chmod(0o755)
+    project = tmp_path / "project"
+    project.mkdir()
+    paths = LeanPaths(project=project, cache=tmp_path, repl_dir=tmp_path, lake=str(lake))
+    return FinalChecker(paths, sandbox="off")
+
+
+def test_the_final_check_reads_leans_json(final_checker, tmp_path: Path):
+    from paperlint.validate.verified_rules import parsed_axioms, unclean
+
+    clean = tmp_path / "Clean.lean"
+    clean.write_text(PRELUDE + PROOFS + '#print "an information message\nof two lines"\n')
+    check = final_checker.final_check(clean, ["u", "t"], timeout_s=120)
+    assert "--json" in check.command
+    assert all(
+        json.loads(line) for line in check.output.split("\n--- axioms ---\n")[0].splitlines()
+    )
+    assert check.axioms == {"u": (), "t": ("cheat",)}  # read from the JSON answers
+    assert (check.outcome, check.code) == (Outcome.REJECTED, FailureCode.DISALLOWED_AXIOMS)
+    dump = check.model_dump(mode="json")
+    assert parsed_axioms(dump, "t") == ("cheat",) and parsed_axioms(dump, "u") == ()
+    accepted = final_checker.final_check(clean, ["u"], timeout_s=120)
+    assert accepted.outcome is Outcome.ACCEPTED and accepted.errors == ()
+    assert unclean(accepted.model_dump(mode="json")) == []  # validate reads the same JSON
+    broken = tmp_path / "Broken.lean"
+    broken.write_text(AFTER_AN_ERROR)
+    failed = final_checker.final_check(broken, ["t"], timeout_s=120)
+    assert (failed.outcome, failed.code) == (Outcome.REJECTED, FailureCode.LEAN_ERROR)
+    assert failed.errors[0] == "Unknown identifier `nope`" == failed.hint  # whole, no more
+    assert not any("of two lines" in e for e in failed.errors)
+    assert unclean(failed.model_dump(mode="json"))  # and validate sees the error in the JSON
+
+
+def test_elaborated_statements_are_read_from_json_messages(lean_oracle: Path, tmp_path: Path):
+    """`#paperlint_statement` answers one info message per name; with `--json` its text sits
+    in a JSON string, escaped. Stood in for by `#print "…"`, which logs the same kind of
+    message (the command itself needs Lean's library)."""
+    from paperlint.lean import elaborated
+    from paperlint.lean.messages import marker_id
+
+    salt = "0" * 64
+    payload = json.dumps(
+        {
+            "name": "u",
+            "entries": [
+                {"name": "u", "kind": "theorem", "levels": [], "type": "T", "type_hash": 7}
+            ],
+        }  # fmt: skip
+    )
+    answer = f"{elaborated.PREFIX} {marker_id('u', salt)} {payload}"
+    statements = _run(lean_oracle, tmp_path, PRELUDE + f"#print {json.dumps(answer)}\n", "--json")
+    build = _run(lean_oracle, tmp_path, PRELUDE, "--json")
+    axioms = _run(
+        lean_oracle, tmp_path, PRELUDE + marked_axiom_queries([], salt), "--json", name="A.lean"
+    )
+    check = final_from_runs(salt, ["u"], build, axioms, statements=statements)
+    found = check.statements["u"]
+    assert found is not None and found.entries[0].type == "T" and found.entries[0].type_hash == 7
