@@ -498,7 +498,10 @@ def _reconnection(workspace: Path, record: ResultRecord) -> dict[str, Any]:
         f"{d.condition} (a clause of {d.result}) discharged by its theorem {d.by}"
         for d in found.discharges
     )
-    lines += (f"checked by the verifier and a cold build: {found.final_check}",)
+    if found.checker is not None:  # issue #25
+        lines += (f"checked by the verifier and the trusted checker: {found.checker}",)
+    else:
+        lines += (f"checked by the verifier and a cold build: {found.final_check}",)
     try:
         text = (workspace / found.file).read_text(encoding="utf-8", errors="replace")
     except OSError:

@@ -15,9 +15,11 @@ build fails with that error (a proof the warm REPL accepted that the cold build 
 The trusted checker (issue #25, docs/checker.md) is answered the same way: every module
 compiles, except a proof module containing a "final_reject" key; the checker's record is
 written from the modules' text (`authored_record`): the reference statement as the gate
-passed it, the candidate equal to it when its statement's text is the gated one, the
-standard axioms, a passing kernel replay, and the declarations each module adds. Those
-records are hand-written in the checker's format, not the program's output.
+passed it (a refutation's `Not (type_of% @name)` read as `¬ (` the text of `name`'s
+statement `)`, as Lean elaborates it to the negation of that statement's type), the candidate
+equal to it when its statement's text is the reference's, the standard axioms, a passing
+kernel replay, and the declarations each module the candidate imports adds. Those records are
+hand-written in the checker's format, not the program's output.
 
 usage: python scripts/author_lean_replay.py fixtures/<name> [OUT.jsonl]
 """
@@ -209,16 +211,16 @@ def authored_record(job: CheckJob) -> dict[str, Any]:
     request = job.request
     reference = job.module(request.reference_module)
     assert reference is not None
-    gated = _statement(reference, request.target)
+    gated = _statement(reference, request.target, job)
     candidate = None
     if request.candidate_module is not None:
         proof = job.module(request.candidate_module)
         assert proof is not None
-        mine = _statement(proof, request.target)
+        mine = _statement(proof, request.target, job)
         if mine is not None:
             equal = gated is not None and mine["type"] == gated["type"]
             candidate = {**mine, "module": proof.name, "type_equal": equal}
-    local = [m for m in job.modules if request.candidate_module is None or m is not reference]
+    local = _closure(job, request.candidate_module or request.reference_module)
     added = [a for m in local for a in _added(m)]
     return {
         "schema": "paperlint.checker/1",
@@ -254,7 +256,24 @@ def authored_record(job: CheckJob) -> dict[str, Any]:
     }
 
 
-def _statement(module: LeanModule, name: str) -> dict[str, Any] | None:
+TYPE_OF = re.compile(r"Not \(type_of% @_root_\.(\S+?)\)")
+
+
+def _closure(job: CheckJob, start: str) -> list[LeanModule]:
+    """The local modules `start` imports, transitively, and itself: what the checker reads."""
+    seen: list[str] = []
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        module = job.module(name)
+        if name in seen or module is None:
+            continue
+        seen.append(name)
+        todo += [line.split()[1] for line in module.text.splitlines() if line.startswith("import ")]
+    return [m for m in job.modules if m.name in seen]
+
+
+def _statement(module: LeanModule, name: str, job: CheckJob) -> dict[str, Any] | None:
     from paperlint.lean.compose import as_proposition, parse_declaration
     from paperlint.lean.declarations import declarations
 
@@ -264,12 +283,23 @@ def _statement(module: LeanModule, name: str) -> dict[str, Any] | None:
             if parts is None:
                 return None
             text = " ".join(as_proposition(parts).split())
+            text = TYPE_OF.sub(lambda m: "¬ (" + _type_of(job, m[1]) + ")", text)
             digest = hashlib.sha256(text.encode()).hexdigest()
             return {
                 "name": name, "kind": _KINDS.get(decl.kind, "def"), "levels": [],
                 "type": text, "type_hash": str(int(digest[:15], 16)),
             }  # fmt: skip
     return None
+
+
+def _type_of(job: CheckJob, name: str) -> str:
+    """`type_of% @name`, as the text of `name`'s statement in the job's reference modules."""
+    for module in job.modules:
+        if module.name.startswith("PaperlintCheck.Reference."):
+            found = _statement(module, name, job)
+            if found is not None:
+                return str(found["type"])
+    raise ValueError(f"no reference module states {name}")
 
 
 def _hypotheses(module: LeanModule, name: str) -> list[dict[str, str]]:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from paperlint.lean.compose import fingerprint, fingerprints
-from paperlint.lean.verifier import FinalCheck, LeanCheck
+from paperlint.lean.verifier import LeanCheck
 
 __all__ = [
     "answer_refusals",
-    "elaboration_changes",
     "feedback",
     "fingerprint",
     "fingerprints",
@@ -43,30 +42,6 @@ def main_fingerprint(text: str, name: str) -> str | None:
     from paperlint.lean.answer import statement_fingerprint
 
     return statement_fingerprint(text, name)
-
-
-def elaboration_changes(
-    root: Path, gate_record: str | None, final: FinalCheck, name: str
-) -> list[str]:
-    """What differs between the gate's elaboration of `name` and the final file's ([] when
-    they agree, or when the gate recorded none: then only the fingerprint compares)."""
-    import json
-
-    from paperlint.lean.elaborated import changes, from_record
-
-    if gate_record is None:
-        return []
-    try:
-        data = json.loads((root / gate_record).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    raw = data.get("elaboration") if isinstance(data, dict) else None
-    if raw is None:
-        return []
-    gated = from_record(raw)
-    if gated is None:
-        return ["the gate's recorded elaboration is unreadable or was edited"]
-    return changes(gated, final.statements.get(name))
 
 
 def scan(path: Path, project_root: Path) -> list[str]:

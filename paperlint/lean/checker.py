@@ -27,6 +27,7 @@ from paperlint.lean.modules import GATED, PROOF, REFERENCE, ROOT, CheckerRequest
 SCHEMA: Final = "paperlint.checker/1"
 RECORD_FILE: Final = "checker.json"  # audits/<id>/checker.json (the final check's record)
 GATE_RECORD_FILE: Final = "reference.json"  # audits/<id>/reference-<round>.json at the gate
+COUNTEREXAMPLE_FILE: Final = "counterexample.json"  # audits/<id>/: an ERROR's counterexample
 
 Kind = Literal[
     "axiom", "def", "theorem", "opaque", "quot", "inductive", "constructor", "recursor"

@@ -27,7 +27,7 @@ from paperlint.errors import LeanSetupError
 
 if TYPE_CHECKING:
     from paperlint.lean.modules import CheckJob
-    from paperlint.lean.trusted import TrustedRun
+    from paperlint.lean.trusted import OleanCache, TrustedRun
 from paperlint.lean import elaborated, guard, sandbox
 from paperlint.lean.messages import (
     MEMORY_HINT,
@@ -312,6 +312,7 @@ class FinalChecker:
         self.allowlist = allowlist
         self.sandbox = sandbox
         self.recorder: Callable[[dict[str, Any]], None] | None = None
+        self._cache: OleanCache | None = None  # the trusted checker's, for this run
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         file = file.resolve()
@@ -377,11 +378,14 @@ class FinalChecker:
         )
 
     def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
-        """The trusted checker on `job` (issue #25), with this checker's limits and sandbox."""
-        from paperlint.lean.trusted import TrustedChecker, live_tools
+        """The trusted checker on `job` (issue #25), with this checker's limits and sandbox;
+        a module compiled for an earlier job of this run is reused (`OleanCache`)."""
+        from paperlint.lean.trusted import OleanCache, TrustedChecker, live_tools
 
+        if self._cache is None:
+            self._cache = OleanCache()
         checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
-                                 sandbox=self.sandbox)  # fmt: skip
+                                 sandbox=self.sandbox, cache=self._cache)  # fmt: skip
         return checker.trusted_check(job, timeout_s=timeout_s)
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
@@ -429,4 +433,6 @@ class FinalChecker:
             shutil.rmtree(scratch, ignore_errors=True)
 
     def close(self) -> None:
-        pass
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None

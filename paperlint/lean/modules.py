@@ -14,9 +14,22 @@ records by pure string work (the engine, `validate` and `replay` call the same f
 - `PaperlintCheck.Proof.<r>` (untrusted): the accepted proofs, importing the gated modules
   and the proof modules of the verified dependencies (their lemmas are usable).
 
-Nothing a proof module adds can reach the reference: the checker compares the proof module's
+Two more jobs judge the other Lean evidence a verdict rests on the same way:
+
+- an ERROR issue's counterexample (`refutation_job`): the reference
+  `PaperlintCheck.Reference.Refutation.<r>` imports the statement's reference module and
+  states `Not (type_of% @name)`, the negation of exactly the type the gate locked; the
+  candidate `PaperlintCheck.Proof.Counterexample.<r>` (untrusted) holds the counterexample,
+  importing the gated modules and the verified dependencies' proof modules;
+- a reconnection's discharge (#14, `discharge_job`): the reference
+  `PaperlintCheck.Reference.Discharge.<r>` states the gated statement without the discharged
+  hypotheses, from gated modules only; the candidate `PaperlintCheck.Proof.Reconnect.<r>`
+  (untrusted: it imports proof modules) applies the result's theorem to the predecessors'.
+
+Nothing a proof module adds can reach a reference: the checker compares the candidate's
 target with the reference's elaborated type. Module names are fixed by the result id, so a
-result id never becomes part of Lean syntax unescaped.
+result id never becomes part of Lean syntax unescaped; the sub-kinds live under the
+`Reference` and `Proof` prefixes, so what is trusted is told by the prefix alone.
 """
 
 from __future__ import annotations
@@ -35,6 +48,11 @@ ROOT = "PaperlintCheck"
 GATED = f"{ROOT}.Gated"
 REFERENCE = f"{ROOT}.Reference"
 PROOF = f"{ROOT}.Proof"
+REFUTATION = f"{REFERENCE}.Refutation"  # `¬` the locked statement: an ERROR's reference
+COUNTEREXAMPLE = f"{PROOF}.Counterexample"  # untrusted: the counterexample
+DISCHARGE = f"{REFERENCE}.Discharge"  # the statement without discharged hypotheses (#14)
+RECONNECT = f"{PROOF}.Reconnect"  # untrusted: the discharge, applying proof modules
+COUNTEREXAMPLE_SUFFIX = "_counterexample"  # the counterexample theorem: `<name>_counterexample`
 REQUEST_SCHEMA = "paperlint.checker-request/1"
 
 Mode = Literal["reference", "compare"]
@@ -196,13 +214,79 @@ def _gated_module(
     return LeanModule(module_name(GATED, rid), module_text(header, imports, found[rid].definitions))
 
 
+def _verified_proofs(
+    rid: str, deps: Mapping[str, Sequence[str]], found: Mapping[str, Material]
+) -> list[str]:
+    """The proof modules of `rid`'s verified dependencies: what a module of `rid` may use."""
+    return [module_name(PROOF, d) for d in deps.get(rid, ()) if d in found and found[d].verified]
+
+
 def _proof_module(
     header: str, rid: str, deps: Mapping[str, Sequence[str]], found: Mapping[str, Material]
 ) -> LeanModule:
-    mine = deps.get(rid, ())
-    proofs = [module_name(PROOF, d) for d in mine if d in found and found[d].verified]
-    imports = [*_gated_imports(rid, mine, found), *proofs]
+    imports = [*_gated_imports(rid, deps.get(rid, ()), found), *_verified_proofs(rid, deps, found)]
     return LeanModule(module_name(PROOF, rid), module_text(header, imports, found[rid].proofs))
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The modules every job of `rid` builds on: the gated modules of its chain, its
+    reference; and the proof modules a candidate may import (`proofs`), built before it."""
+
+    header: str
+    rid: str
+    mine: Material
+    chain: tuple[str, ...]
+    found: Mapping[str, Material]
+    deps: Mapping[str, Sequence[str]]
+
+    def trusted(self) -> list[LeanModule]:
+        modules = [
+            _gated_module(self.header, d, self.deps.get(d, ()), self.found)
+            for d in [*self.chain, self.rid]
+            if self.found[d].definitions
+        ]
+        return [*modules, self.reference()]
+
+    def reference(self) -> LeanModule:
+        assert self.mine.statement is not None
+        return LeanModule(
+            module_name(REFERENCE, self.rid), self.trusted_text([self.mine.statement])
+        )
+
+    def trusted_text(self, declarations: Sequence[str], *extra: str) -> str:
+        """A module of gated material: the gated modules of the chain, `extra` imports."""
+        imports = [*_gated_imports(self.rid, self.chain, self.found), *extra]
+        return module_text(self.header, imports, declarations)
+
+    def proofs(self, roots: Sequence[str]) -> list[LeanModule]:
+        """The proof modules of `roots` and of every verified dependency they import."""
+        needed: set[str] = set()
+        for root in roots:
+            needed |= _proof_closure(root, self.deps, self.found)
+        order = [*self.chain, self.rid]
+        return [_proof_module(self.header, d, self.deps, self.found) for d in order if d in needed]
+
+    def candidate_text(self, declarations: Sequence[str], *extra: str) -> str:
+        """An untrusted module of `rid`: its gated imports, its verified dependencies' proof
+        modules, `extra` imports."""
+        imports = [
+            *_gated_imports(self.rid, self.chain, self.found),
+            *_verified_proofs(self.rid, self.deps, self.found),
+            *extra,
+        ]
+        return module_text(self.header, list(dict.fromkeys(imports)), declarations)
+
+
+def _layout(
+    header: str, records: Mapping[str, ResultRecord], deps: Mapping[str, Sequence[str]], rid: str
+) -> _Layout | None:
+    found = {k: m for k, r in records.items() if (m := material(r)) is not None}
+    mine = found.get(rid)
+    if mine is None or mine.statement is None:
+        return None
+    chain = tuple(d for d in deps.get(rid, ()) if d in found)
+    return _Layout(header, rid, mine, chain, found, deps)
 
 
 def check_job(
@@ -218,32 +302,91 @@ def check_job(
     `deps`: each result's transitive dependencies in queue order. `reference` mode builds
     the gated modules and the reference only (the gate's check of the statement); `compare`
     adds the proof modules of `rid` and of its verified dependencies."""
-    found = {k: m for k, r in records.items() if (m := material(r)) is not None}
-    mine = found.get(rid)
-    if mine is None or mine.statement is None:
+    layout = _layout(header, records, deps, rid)
+    if layout is None:
         return None
-    chain = [d for d in deps.get(rid, ()) if d in found]
-    modules = [
-        _gated_module(header, d, deps.get(d, ()), found)
-        for d in [*chain, rid]
-        if found[d].definitions
-    ]
-    reference = LeanModule(
-        module_name(REFERENCE, rid),
-        module_text(header, _gated_imports(rid, chain, found), [mine.statement]),
-    )
-    modules.append(reference)
+    modules = layout.trusted()
     candidate = None
     if mode == "compare":
-        needed = _proof_closure(rid, deps, found)
-        modules += [_proof_module(header, d, deps, found) for d in [*chain, rid] if d in needed]
+        modules += layout.proofs([rid])
         candidate = module_name(PROOF, rid)
     request = CheckerRequest(
         mode=mode,
-        target=mine.lean_name,
-        reference_module=reference.name,
+        target=layout.mine.lean_name,
+        reference_module=module_name(REFERENCE, rid),
         candidate_module=candidate,
-        approved=mine.approved,
+        approved=layout.mine.approved,
+    )
+    return CheckJob(request=request, modules=tuple(modules))
+
+
+def refutation_job(
+    header: str,
+    records: Mapping[str, ResultRecord],
+    deps: Mapping[str, Sequence[str]],
+    rid: str,
+    declaration: str,
+) -> CheckJob | None:
+    """The checker's job for an ERROR issue's counterexample `declaration` (issue #25).
+
+    The reference states the negation of the type the gate locked, by name: `type_of%` is
+    the elaborated type of the reference module's own declaration, so no re-reading of the
+    statement's text stands between the lock and what is refuted. The candidate may use the
+    result's gated definitions and its verified dependencies' lemmas, as the prover may."""
+    layout = _layout(header, records, deps, rid)
+    if layout is None:
+        return None
+    name = layout.mine.lean_name
+    target = name + COUNTEREXAMPLE_SUFFIX
+    negation = f"theorem {target} : Not (type_of% @_root_.{name}) := sorry"
+    reference = LeanModule(
+        module_name(REFUTATION, rid),
+        layout.trusted_text([negation], module_name(REFERENCE, rid)),
+    )
+    candidate = LeanModule(module_name(COUNTEREXAMPLE, rid), layout.candidate_text([declaration]))
+    verified = [d for d in layout.chain if layout.found[d].verified]
+    modules = [*layout.trusted(), reference, *layout.proofs(verified), candidate]
+    request = CheckerRequest(
+        mode="compare",
+        target=target,
+        reference_module=reference.name,
+        candidate_module=candidate.name,
+    )
+    return CheckJob(request=request, modules=tuple(modules))
+
+
+def discharge_job(
+    header: str,
+    records: Mapping[str, ResultRecord],
+    deps: Mapping[str, Sequence[str]],
+    rid: str,
+    declaration: str,
+    predecessors: Sequence[str],
+) -> CheckJob | None:
+    """The checker's job for a reconnection's discharge `declaration` (issues #14, #25): a
+    theorem applying `rid`'s theorem to the `predecessors`' theorems. Its reference is the
+    same statement with `sorry`, from gated material only; the candidate imports the proof
+    modules of `rid` and of the predecessors (which must be dependencies of `rid`)."""
+    from paperlint.lean.compose import parse_declaration, statement_text_exact, with_body
+
+    layout = _layout(header, records, deps, rid)
+    parsed = parse_declaration(declaration)
+    if layout is None or parsed is None or not parsed.name:
+        return None
+    if any(p not in layout.chain or not layout.found[p].verified for p in predecessors):
+        return None
+    statement = with_body(statement_text_exact(declaration), "sorry")
+    reference = LeanModule(module_name(DISCHARGE, rid), layout.trusted_text([statement]))
+    proofs = [module_name(PROOF, p) for p in (rid, *predecessors)]
+    candidate = LeanModule(
+        module_name(RECONNECT, rid), layout.candidate_text([declaration], *proofs)
+    )
+    modules = [*layout.trusted(), reference, *layout.proofs([rid, *predecessors]), candidate]
+    request = CheckerRequest(
+        mode="compare",
+        target=parsed.name,
+        reference_module=reference.name,
+        candidate_module=candidate.name,
     )
     return CheckJob(request=request, modules=tuple(modules))
 

@@ -14,15 +14,24 @@ final check's wall-clock and memory limits:
 
 `TrustedRun` is what the workspace keeps (`audits/<id>/checker.json`): the job's key, the
 modules it built (name and sha256), how each compile ended, and the checker's record.
+
+Within one run, a module compiled once is not compiled again (`OleanCache`): each job of a
+later result imports its dependencies' gated, reference and proof modules, and the audit
+builds again what the gate built. The cache is keyed by the module's name, its text and the
+keys of the local modules it imports, so a module is reused only where recompiling it would
+read exactly the same inputs; it lives in a private folder for the verifier's lifetime and is
+never read by another run (`replay` on a referee's machine compiles everything itself).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import tempfile
 import time
+import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +43,7 @@ from paperlint.errors import LeanSetupError
 from paperlint.lean import sandbox
 from paperlint.lean.checker import CheckerRecord, Judgement, judge, parse_record, record_json
 from paperlint.lean.final import ProcessRun, run_process
-from paperlint.lean.modules import CheckerRequest, CheckJob, LeanModule
+from paperlint.lean.modules import ROOT, CheckerRequest, CheckJob, LeanModule
 from paperlint.lean.pins import LeanPaths
 from paperlint.lean.sandbox import Mode
 from paperlint.lean.verifier import FailureCode, Outcome
@@ -242,21 +251,72 @@ def live_tools(paths: LeanPaths) -> Tools:
     )
 
 
+REUSED: Final = "reused: compiled earlier in this run from the same text and imports"
+
+
+class OleanCache:
+    """The `.olean` files one verifier compiled, by `module_keys`: private (a fresh folder
+    only this process may enter), removed on `close` or when the cache is collected."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="paperlint-olean-"))
+        self._remove = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
+        self.reused = 0
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.olean"
+
+    def get(self, key: str) -> Path | None:
+        path = self._path(key)
+        return path if path.is_file() else None
+
+    def put(self, key: str, built: Path) -> None:
+        part = self.folder / f"{key}.part"
+        shutil.copyfile(built, part)
+        os.replace(part, self._path(key))
+
+    def close(self) -> None:
+        self._remove()
+
+
+def module_keys(job: CheckJob) -> dict[str, str]:
+    """Each module's cache key: sha256 of its name, its text's sha256 and the keys of the
+    local modules it imports (in build order, so an import's key is known first)."""
+    keys: dict[str, str] = {}
+    for module in job.modules:
+        imports = [
+            keys.get(name, name)
+            for line in module.text.splitlines()
+            if line.startswith("import ") and (name := line.split()[1]).startswith(ROOT + ".")
+        ]
+        canonical = json.dumps([module.name, module.sha256, sorted(imports)])
+        keys[module.name] = hashlib.sha256(canonical.encode()).hexdigest()
+    return keys
+
+
 class TrustedChecker:
     """`trusted_check` over real processes: compile each module, then run the checker."""
 
     is_replay = False
 
-    def __init__(self, tools: Tools, *, memory_mb: int | None = 16384, sandbox: Mode = "auto"):
+    def __init__(
+        self,
+        tools: Tools,
+        *,
+        memory_mb: int | None = 16384,
+        sandbox: Mode = "auto",
+        cache: OleanCache | None = None,
+    ):
         self.tools = tools
         self.memory_mb = memory_mb
         self.sandbox = sandbox
+        self.cache = cache
 
     def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
         limits = Limits(timeout_s, self.memory_mb, self.sandbox)
         scratch = Path(tempfile.mkdtemp(prefix="paperlint-checker-"))
         try:
-            return run_job(job, self.tools, limits, scratch)
+            return run_job(job, self.tools, limits, scratch, self.cache)
         except LeanSetupError as exc:  # [lean] sandbox = "required" and no sandbox here
             return run_of(job, outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE,
                           hint=str(exc)[:400])  # fmt: skip
@@ -264,20 +324,33 @@ class TrustedChecker:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def run_job(job: CheckJob, tools: Tools, limits: Limits, scratch: Path) -> TrustedRun:
-    """Build every module of `job` under `scratch`, then run the checker on them."""
+def run_job(
+    job: CheckJob, tools: Tools, limits: Limits, scratch: Path, cache: OleanCache | None = None
+) -> TrustedRun:
+    """Build every module of `job` under `scratch` (reusing what `cache` holds for exactly
+    that module), then run the checker on them."""
     src, build = scratch / "src", scratch / "build"
     for module in job.modules:
         path = src / module.path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(module.text, encoding="utf-8")
     build.mkdir(parents=True, exist_ok=True)
+    keys = module_keys(job)
     compiles: list[CompileRun] = []
     for index, module in enumerate(job.modules):
+        placed = build / module.path.replace(".lean", ".olean")
+        if cache is not None and (cached := cache.get(keys[module.name])) is not None:
+            placed.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(cached, placed)
+            cache.reused += 1
+            compiles.append(CompileRun(module=module.name, exit_code=0, output=REUSED))
+            continue
         run = compile_module(module, tools, limits, src, build, scratch / f"out-{index}")
         compiles.append(run)
         if run.exit_code != 0 or run.timed_out:
             return conclude(job, compiles, None, None)
+        if cache is not None:
+            cache.put(keys[module.name], placed)
     if tools.checker is None:
         return conclude(job, compiles, ProcessRun(None, "not built", missing=True), None)
     checker, raw = run_checker(job, tools, limits, build, scratch / "checker")
@@ -427,10 +500,15 @@ def verdict_problems(
     job: CheckJob | None,
     locked: str | None,
     conditions: Collection[str],
+    derived: bool = False,
 ) -> list[tuple[str, str]]:
     """(rule, message) for each reason `run` does not support a verified verdict (pure; the
     engine's audit and `validate` both call it). The findings are re-derived from the record
-    for the request `job` asks, never read from the run's own outcome."""
+    for the request `job` asks, never read from the run's own outcome.
+
+    `derived`: the job's reference is derived from the locked statement (an ERROR's
+    refutation, a reconnection's discharge), so its hash is not the lock; the gate must still
+    have locked the statement it is derived from."""
     if run is None:
         return [("checker-missing", "no trusted checker record")]
     problems: list[tuple[str, str]] = []
@@ -446,7 +524,7 @@ def verdict_problems(
         problems.append(("checker-failed", f"the trusted check {run.outcome.value}: {run.hint}"))
     if locked is None:
         problems.append(("reference-unlocked", "the gate locked no reference statement"))
-    elif verdict.statement_hash != locked:
+    elif not derived and verdict.statement_hash != locked:
         problems.append(("statement-changed", "the checker's reference statement is not the"
                          " one the gate locked"))  # fmt: skip
     missing = sorted(set(conditions) - set(verdict.hypotheses))

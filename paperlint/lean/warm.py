@@ -251,6 +251,7 @@ class WarmVerifier:
     def close(self) -> None:
         self._backend.close()
         self._envs.clear()
+        self._final.close()
 
     # --- the REPL conversation --------------------------------------------------------------
 

@@ -51,24 +51,33 @@ class Suspicion(_Record, OmitUnused):
     raised_by: str = "prover"  # the role: the prover, or the gate (issue #15)
 
 
-class CounterexampleCheck(_Record):
-    file: str
-    accepted: bool
+class CounterexampleCheck(_Record, OmitUnused):
+    """An ERROR's counterexample: the file a referee reads, and how it was judged."""
+
+    OMIT_AT_DEFAULT = ("declaration", "checker")  # issue #25
+    file: str  # the self-contained file under lean/ (read, not built)
+    accepted: bool  # the trusted checker found nothing (before #25: the file's build was clean)
     axioms_ok: bool
     detail: str = ""
+    # Issue #25: the declaration judged (the refutation statement, the model's proof) and the
+    # trusted checker's run on it (audits/<id>/counterexample.json); None before the checker.
+    declaration: str | None = None
+    checker: str | None = None
 
 
 class FinalAudit(_Record, OmitUnused):
     OMIT_AT_DEFAULT = ("checker", "checker_problems")  # issue #25
-    file: str
-    clean: bool
-    axioms: list[str] | None
+    file: str  # the self-contained file under lean/ a referee reads
+    clean: bool  # every module compiled (before #25: the file's own cold build was clean)
+    axioms: list[str] | None  # the checker's (before #25: the file's `#print axioms`)
     axioms_ok: bool
     hygiene_findings: list[str] = Field(default_factory=list)
     fingerprint_ok: bool = False
     # What Lean's elaboration of the statement changed since the gate (elaborated.py).
     statement_changes: list[str] = Field(default_factory=list)
-    record: str  # audits/<id>/final-check.json
+    # audits/<id>/final-check.json: the file's cold build, before #25; None since the verdict
+    # rests on the trusted checker (`checker`), which compiles the same declarations.
+    record: str | None
     detail: str = ""
     # Issue #25: the trusted checker's run (audits/<id>/checker.json) and every reason it does
     # not support a verified verdict ("<rule>: <message>"); None: no checker ran.
@@ -88,19 +97,22 @@ class Discharge(_Record):
 RECONNECT_SCHEMA: Final = "paperlint.reconnect/1"  # audits/<id>/reconnect-<n>.json
 
 
-class Reconnection(_Record):
+class Reconnection(_Record, OmitUnused):
     """One reconnection tried: a declaration applying the conditional theorem to the
-    predecessors' theorems, checked by the verifier and then by a cold final build."""
+    predecessors' theorems, checked by the verifier and then by the trusted checker (before
+    #25: by a cold build of the composed file)."""
 
+    OMIT_AT_DEFAULT = ("checker",)  # issue #25
     discharges: list[Discharge]
     name: str  # the composed declaration's Lean name
     declaration: str | None = None  # its text, once composed (dependents build on it)
-    accepted: bool  # warm check, final build, axioms and hygiene all passed
-    file: str | None = None  # the composed module, workspace-relative
-    final_check: str | None = None  # audits/<id>/reconnect-<n>-check.json
+    accepted: bool  # warm check, trusted checker (or final build), axioms, hygiene all passed
+    file: str | None = None  # the composed module, workspace-relative (read, not built)
+    final_check: str | None = None  # audits/<id>/reconnect-<n>-check.json (before #25)
     axioms: list[str] | None = None
     record: str  # audits/<id>/reconnect-<n>.json
     detail: str = ""  # why it was not accepted
+    checker: str | None = None  # audits/<id>/reconnect-<n>-checker.json (issue #25)
 
 
 class KeptProof(_Record):

@@ -42,7 +42,8 @@ from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
     "re-draft": (),
     "re-gate": ("plan.json", "draft-*", "second-draft-*"),
-    "re-prove": ("plan.json", "draft-*", "second-draft-*", "gate-*"),
+    # the gate's reference run stays with the gate: its lock is re-derived from it (#25)
+    "re-prove": ("plan.json", "draft-*", "second-draft-*", "gate-*", "reference-*"),
 }
 
 

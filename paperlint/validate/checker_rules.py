@@ -17,8 +17,10 @@ statement was compared by elaboration or by text only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from paperlint.lean.checker import RECORD_FILE
-from paperlint.lean.modules import CheckJob, Mode, check_job
+from paperlint.lean.modules import CheckJob, Mode, check_job, discharge_job, refutation_job
 from paperlint.lean.trusted import (
     TrustedRun,
     gate_lock,
@@ -53,21 +55,49 @@ def checker_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
                        " verified result has no checker record")]  # fmt: skip
     if path != expected:
         return [ctx.at(record, Check.CHECKER_MISSING, f"the checker record must be {expected}")]
-    run = read_run(ctx.snap.json(path))
-    if run is None:
-        return [ctx.about(record, path, Check.CHECKER_FAILED, "unreadable checker run record")]
+    run = kept_run(ctx, record, path)
+    if isinstance(run, Finding):
+        return [run]
     job = checker_job(ctx, record, "compare")
-    reference = checker_job(ctx, record, "reference")
-    if job is None or reference is None:
+    if job is None:
         message = "the records compose no module layout to compare the checker's run with"
         return [ctx.about(record, path, Check.CHECKER_STALE, message)]
-    locked = gate_lock(ctx.gate(record), ctx.snap.json, reference)
     conditions = [c.name for c in record.conditions]
-    found = [
-        ctx.about(record, path, _RULES.get(rule, Check.CHECKER_FINDING), _said(rule, message))
-        for rule, message in verdict_problems(run, job=job, locked=locked, conditions=conditions)
-    ]
+    found = run_findings(ctx, record, path, run, job, conditions=conditions)
     return found + _cross_findings(ctx, record, path, run, job)
+
+
+def run_findings(
+    ctx: Context,
+    record: ResultRecord,
+    path: str,
+    run: TrustedRun,
+    job: CheckJob,
+    *,
+    conditions: Sequence[str] = (),
+    derived: bool = False,
+) -> list[Finding]:
+    """Every reason the kept `run` does not support what it backs, for the `job` the records
+    compose now: the findings re-derived from its record, the gate's lock re-derived from the
+    gate's own reference run (`derived`: the job's reference is derived from the locked
+    statement, `verdict_problems`). The verified result's proof, an ERROR's counterexample
+    and a reconnection's discharge are all judged by this one function."""
+    reference = checker_job(ctx, record, "reference")
+    locked = gate_lock(ctx.gate(record), ctx.snap.json, reference) if reference else None
+    problems = verdict_problems(run, job=job, locked=locked, conditions=conditions,
+                                derived=derived)  # fmt: skip
+    return [
+        ctx.about(record, path, _RULES.get(rule, Check.CHECKER_FINDING), _said(rule, message))
+        for rule, message in problems
+    ]
+
+
+def kept_run(ctx: Context, record: ResultRecord, path: str) -> TrustedRun | Finding:
+    """The checker run kept at `path`, or the finding that it is unreadable."""
+    run = read_run(ctx.snap.json(path))
+    if run is None:
+        return ctx.about(record, path, Check.CHECKER_FAILED, "unreadable checker run record")
+    return run
 
 
 def _said(rule: str, message: str) -> str:
@@ -107,6 +137,24 @@ def checker_job(ctx: Context, record: ResultRecord, mode: Mode) -> CheckJob | No
     if deps is None:
         return None
     return check_job(ctx.header, ctx.records, deps, record.id, mode=mode)
+
+
+def refuting_job(ctx: Context, record: ResultRecord, declaration: str) -> CheckJob | None:
+    """The layout the engine built for an ERROR's counterexample `declaration`."""
+    deps = workspace_deps(ctx.snap)
+    if deps is None:
+        return None
+    return refutation_job(ctx.header, ctx.records, deps, record.id, declaration)
+
+
+def discharging_job(
+    ctx: Context, record: ResultRecord, declaration: str, predecessors: Sequence[str]
+) -> CheckJob | None:
+    """The layout the engine built for a reconnection's discharge `declaration`."""
+    deps = workspace_deps(ctx.snap)
+    if deps is None:
+        return None
+    return discharge_job(ctx.header, ctx.records, deps, record.id, declaration, predecessors)
 
 
 def checker_claimed(ctx: Context) -> bool:

@@ -1,16 +1,23 @@
 """Issues (design §5): a verbatim quote, a second agent's confirmation, and for ERROR a
-compiled counterexample whose statement is the engine's refutation of the gated statement."""
+counterexample whose statement is the engine's refutation of the gated statement.
+
+Since the trusted checker (issue #25) the counterexample is judged like a proof: the checker's
+run on the layout `modules.refutation_job` composes (its reference states the negation of the
+statement the gate locked) is re-derived here with the same function as a verified result's.
+A workspace from before the checker carries the counterexample file's own build and
+`#print axioms` instead, read as before."""
 
 from __future__ import annotations
 
-from paperlint.lean.compose import refutation_statement, statement_text_exact
+from paperlint.lean.compose import module_text, refutation_statement, statement_text_exact
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import Issue, IssueClass, ResultRecord
 from paperlint.validate import leanfile
+from paperlint.validate.checker_rules import checker_claimed, kept_run, refuting_job, run_findings
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.model import Check, Finding, safe_rel
-from paperlint.validate.reconstruct import counterexample_module, rebuilt_findings
+from paperlint.validate.reconstruct import base_context, counterexample_module, rebuilt_findings
 from paperlint.validate.verified_rules import parsed_axioms, unclean
 
 # The engine records the line where the quote starts (`execute.locate_quote`); any occurrence
@@ -129,11 +136,14 @@ def counterexample_findings(
         message = f"ERROR needs a compiled Lean counterexample; none at {path}"
         return [*found, ctx.at(record, Check.COUNTEREXAMPLE_MISSING, message)]
     name = f"{record.evidence.lean_name or ''}_counterexample"
-    if gated is not None:
-        rebuilt = counterexample_module(ctx, record, gated)
-        found.extend(rebuilt_findings(ctx, record, path, rebuilt))
-    found.extend(_check_record_findings(ctx, record, path, name))
     cex = record.work.counterexample
+    if (cex is not None and cex.checker is not None) or checker_claimed(ctx):
+        found.extend(_checked_findings(ctx, record, path, gated))
+    else:  # a workspace from before the trusted checker: the file's own build
+        if gated is not None:
+            rebuilt = counterexample_module(ctx, record, gated)
+            found.extend(rebuilt_findings(ctx, record, path, rebuilt))
+        found.extend(_check_record_findings(ctx, record, path, name))
     if cex is None or not (cex.accepted and cex.axioms_ok) or cex.file != path:
         message = "the engine did not record this counterexample as compiled with standard axioms"
         found.append(ctx.at(record, Check.COUNTEREXAMPLE_UNCLEAN, message))
@@ -154,6 +164,34 @@ def counterexample_findings(
         line = matches[0].keyword_token.line
         found.append(ctx.about(record, path, Check.COUNTEREXAMPLE_NOT_REFUTATION, message, line))
     return found
+
+
+def _checked_findings(
+    ctx: Context, record: ResultRecord, path: str, gated: str | None
+) -> list[Finding]:
+    """The trusted checker's run on the counterexample, re-derived (issue #25): the layout
+    recomposed from the records and the judged declaration, the run of exactly it, no
+    finding, the gate's lock; the file a referee reads is that declaration in its context."""
+    cex = record.work.counterexample
+    if cex is None or cex.checker is None or cex.declaration is None:
+        message = "the run used the trusted checker; this counterexample has no checker run"
+        return [ctx.at(record, Check.CHECKER_MISSING, message)]
+    found: list[Finding] = []
+    if gated is not None:
+        base = base_context(ctx, record)
+        expected = module_text(base, cex.declaration) if base is not None else None
+        found.extend(rebuilt_findings(ctx, record, path, expected))
+    if cex.checker not in record.evidence.hashes:
+        message = f"{cex.checker} is not among the hashed evidence"
+        found.append(ctx.at(record, Check.COUNTEREXAMPLE_UNCLEAN, message))
+    run = kept_run(ctx, record, cex.checker)
+    if isinstance(run, Finding):
+        return [*found, run]
+    job = refuting_job(ctx, record, cex.declaration)
+    if job is None:
+        message = "the records compose no refutation layout to compare the checker's run with"
+        return [*found, ctx.about(record, cex.checker, Check.CHECKER_STALE, message)]
+    return [*found, *run_findings(ctx, record, cex.checker, run, job, derived=True)]
 
 
 def check_record_path(counterexample: str) -> str:

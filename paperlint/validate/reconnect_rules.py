@@ -2,21 +2,31 @@
 
 A discharge counts only if it re-derives: the recorded reconnection is the one its record file
 holds; each discharged hypothesis is a gated clause of a predecessor that is verified
-unconditionally, under the name and fingerprint recorded; the Lean module on disk is exactly
+unconditionally, under the name and fingerprint recorded; the Lean file on disk is exactly
 what the gated records compose to (the conditional theorem's module, then the declaration that
-applies it to the predecessors' theorems, recomposed here from the gated statement); its final
-check is clean, about those bytes, with only the standard axioms; its hygiene scan is clean;
-and every file is hashed. Anything less discharges nothing, and the conditions rules then see
-an unconditional verdict with its conditions still gated.
+applies it to the predecessors' theorems, recomposed here from the gated statement); its
+hygiene scan is clean; the trusted checker's run is of exactly the layout the records compose
+(`modules.discharge_job`), with no finding and the gate's lock, re-derived with the function
+that judges a verified result (issue #25) — a workspace from before the checker carries the
+file's own clean build with only the standard axioms instead —; and every file is hashed.
+Anything less discharges nothing, and the conditions rules then see an unconditional verdict
+with its conditions still gated.
 """
 
 from __future__ import annotations
 
 from paperlint.lean.compose import context_for, discharge_declaration, module_text
+from paperlint.lean.trusted import judgement
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ConditionKind, ResultRecord, Verdict
 from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
 from paperlint.validate import leanfile
+from paperlint.validate.checker_rules import (
+    checker_claimed,
+    discharging_job,
+    kept_run,
+    run_findings,
+)
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
 from paperlint.validate.reconstruct import base_context
@@ -28,11 +38,12 @@ def reconnection_findings(ctx: Context, record: ResultRecord) -> tuple[list[Find
     found = record.work.reconnected
     if found is None:
         return [], set()
+    checked = found.checker is not None or checker_claimed(ctx)
     problems = [
         *_record_problems(ctx, found),
         *(p for d in found.discharges for p in _discharge_problems(ctx, record, d)),
         *_module_problems(ctx, record, found),
-        *_check_problems(ctx, found),
+        *(_checker_problems(ctx, record, found) if checked else _check_problems(ctx, found)),
         *_hash_problems(record, found),
     ]
     if problems:
@@ -109,7 +120,29 @@ def _check_problems(ctx: Context, found: Reconnection) -> list[str]:
     return problems
 
 
+def _checker_problems(ctx: Context, record: ResultRecord, found: Reconnection) -> list[str]:
+    """The trusted checker's run on the discharge (issue #25), re-derived."""
+    if found.checker is None or found.declaration is None:
+        return ["the run used the trusted checker; this discharge has no checker run"]
+    run = kept_run(ctx, record, found.checker)
+    if isinstance(run, Finding):
+        return [run.message]
+    predecessors = [d.result for d in found.discharges]
+    job = discharging_job(ctx, record, found.declaration, predecessors)
+    if job is None:
+        return ["the records compose no discharge layout to compare the checker's run with"]
+    conditions = [c.name for c in record.conditions]
+    findings = run_findings(ctx, record, found.checker, run, job, conditions=conditions,
+                            derived=True)  # fmt: skip
+    problems = [f"trusted checker: {f.rule.value}: {f.message}" for f in findings]
+    verdict = judgement(run, job.request)
+    axioms = list(verdict.axioms) if verdict is not None and verdict.axioms is not None else None
+    if axioms is None or not set(axioms) <= STANDARD_AXIOMS or found.axioms != axioms:
+        problems.append(f"the axioms recorded for `{found.name}` are not the checker's {axioms}")
+    return problems
+
+
 def _hash_problems(record: ResultRecord, found: Reconnection) -> list[str]:
-    files = [found.record, found.file, found.final_check]
+    files = [found.record, found.file, found.final_check, found.checker]
     missing = [f for f in files if f and f not in record.evidence.hashes]
     return [f"{f} is not among the hashed evidence" for f in missing]

@@ -35,6 +35,7 @@ from paperlint.validate.validator import validate
 from paperlint.validate.verified_rules import is_verified
 
 Mode = Literal["replay", "live", "unavailable"]
+ERROR = IssueClass.ERROR
 DEFAULT_FINAL_TIMEOUT_S = 900.0
 
 
@@ -240,14 +241,13 @@ def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayRepo
             continue
         mine = [f for f in findings if f.result == record.id]
         if mine:
-            results.append(_refused(record, mine))  # validate's rules first: no Lean
+            results.append(_refused(ctx, record, mine))  # validate's rules first: no Lean
             continue
-        one = _replay_one(record, root, lean, timeout, mine)
-        if lean_jobs(record):
-            one.lean.insert(0, _redraft(snap, record, lean, header))
-            one.lean += _checker_reruns(ctx, record, lean, timeout)
-            if any(r.status == "refuted" for r in one.lean):
-                one.rederived = Verdict.UNFINISHED.value
+        checked = checker_jobs(ctx, record)
+        builds = [_rerun(root, file, names, lean, timeout) for file, names in lean_jobs(record)]
+        if builds and not checked:  # before the checker: the gated draft's own type-check
+            builds.insert(0, _redraft(snap, record, lean, header))
+        one = _replay_one(record, [*builds, *_checker_reruns(ctx, record, checked, lean, timeout)])
         findings += _faithfulness(snap, record, lean, one)
         results.append(one)
     parts = snap.meta.get("replay_parts") if snap.meta.get("replay") is True else None
@@ -310,49 +310,100 @@ def _final_timeout(snap: Snapshot) -> float:
 
 
 def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
-    """The files whose Lean build backs the verdict, with the names whose axioms matter."""
+    """The files whose own Lean build backs the verdict, with the names whose axioms matter:
+    evidence from before the trusted checker (issue #25). Evidence the checker judged is
+    re-run by `checker_jobs` instead; its files are for reading, and are never built."""
     name = record.evidence.lean_name or ""
     if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
-        jobs: list[tuple[str, tuple[str, ...]]] = [(record.evidence.lean_file or "", (name,))]
+        jobs: list[tuple[str, tuple[str, ...]]] = []
+        if record.evidence.checker is None:
+            jobs.append((record.evidence.lean_file or "", (name,)))
         found = record.work.reconnected  # a clause discharged in Lean (issue #14)
-        if found is not None and found.accepted and found.file:
+        if found is not None and found.accepted and found.file and found.checker is None:
             jobs.append((found.file, (found.name,)))
         return jobs
     issue = record.issue
-    if record.verdict is Verdict.ISSUE and issue and issue.class_ is IssueClass.ERROR:
+    cex = record.work.counterexample
+    if _is_error(record) and issue is not None and (cex is None or cex.checker is None):
         return [(issue.evidence.counterexample or "", (f"{name}_counterexample",))]
     return []
 
 
-def _refused(record: ResultRecord, findings: list[Finding]) -> ResultReplay:
+def _is_error(record: ResultRecord) -> bool:
+    issue = record.issue
+    return record.verdict is Verdict.ISSUE and issue is not None and issue.class_ is ERROR
+
+
+@dataclass(frozen=True)
+class CheckerJob:
+    """A kept trusted-checker run that backs the verdict, and the job to re-run for it."""
+
+    path: str  # the kept run
+    names: tuple[str, ...]  # the target, for the output
+    job: CheckJob | None  # None: the records compose no layout for it
+    derived: bool  # its reference is derived from the locked statement (`verdict_problems`)
+    conditions: tuple[str, ...] = ()
+
+
+def checker_jobs(ctx: Context, record: ResultRecord) -> list[CheckerJob]:
+    """The trusted checker's runs the verdict rests on (issue #25): a verified result's proof
+    and its reconnection's discharge (#14), an ERROR's counterexample."""
+    from paperlint.validate.checker_rules import discharging_job, refuting_job
+
+    conditions = tuple(c.name for c in record.conditions)
+    name = record.evidence.lean_name or ""
+    jobs: list[CheckerJob] = []
+    if is_verified(record) and record.evidence.checker is not None:
+        job = checker_job(ctx, record, "compare")
+        jobs.append(CheckerJob(record.evidence.checker, (name,), job, False, conditions))
+        found = record.work.reconnected
+        if found is not None and found.checker is not None and found.declaration is not None:
+            preds = [d.result for d in found.discharges]
+            job = discharging_job(ctx, record, found.declaration, preds)
+            jobs.append(CheckerJob(found.checker, (found.name,), job, True, conditions))
+    cex = record.work.counterexample
+    if _is_error(record) and cex is not None and cex.checker is not None:
+        job = refuting_job(ctx, record, cex.declaration) if cex.declaration else None
+        jobs.append(CheckerJob(cex.checker, (f"{name}_counterexample",), job, True))
+    return jobs
+
+
+def _refused(ctx: Context, record: ResultRecord, findings: list[Finding]) -> ResultReplay:
     """A result validate already rejects: none of its files reaches Lean (a forged file is
     never built, whatever it holds), and its verdict does not re-derive."""
     named = ", ".join(sorted({f.rule.value for f in findings}))
     why = f"not handed to Lean: validate rejects this result ({named})"
     recorded = record.verdict.value if record.verdict else None
-    lean = [LeanRerun(file, names, "not-run", why) for file, names in lean_jobs(record)]
+    targets = [*lean_jobs(record), *((c.path, c.names) for c in checker_jobs(ctx, record))]
+    lean = [LeanRerun(file, names, "not-run", why) for file, names in targets]
     return ResultReplay(record.id, recorded, Verdict.UNFINISHED.value, lean, findings)
 
 
 def _checker_reruns(
-    ctx: Context, record: ResultRecord, lean: LeanSource, timeout: float
+    ctx: Context, record: ResultRecord, checked: list[CheckerJob], lean: LeanSource, timeout: float
 ) -> list[LeanRerun]:
-    """The trusted checker run again on the layout the records compose (issue #25): the gate's
-    reference, then the proof module. Each re-run statement hash and the axioms must be the
-    recorded ones, and the re-run must pass; the build's exit alone proves nothing."""
-    if not is_verified(record) or record.evidence.checker is None:
+    """The trusted checker run again on each layout the records compose (issue #25): the
+    gate's reference once, then each job. Each re-run must pass, its reference must be the one
+    the gate locked, and its statement hash and axioms must be the recorded ones; a build's
+    exit alone proves nothing."""
+    if not checked:
         return []
-    path, names = record.evidence.checker, (record.evidence.lean_name or "",)
     reference = checker_job(ctx, record, "reference")
-    job = checker_job(ctx, record, "compare")
-    if reference is None or job is None:
-        return [LeanRerun(path, names, "refuted", "the records compose no module layout")]
     if lean.verifier is None:
-        return [LeanRerun(path, names, "not-run", "Lean unavailable; the checker not re-run")]
-    rerun_ref = trusted_check(lean.verifier, reference, timeout_s=timeout)
-    rerun = trusted_check(lean.verifier, job, timeout_s=timeout)
-    status, detail = _compare_reruns(ctx, record, rerun_ref, rerun, job, reference, lean.mode)
-    return [LeanRerun(path, names, status, detail)]
+        why = "Lean unavailable; the checker not re-run"
+        return [LeanRerun(c.path, c.names, "not-run", why) for c in checked]
+    rerun_ref = None
+    if reference is not None:
+        rerun_ref = trusted_check(lean.verifier, reference, timeout_s=timeout)
+    out = []
+    for one in checked:
+        if reference is None or rerun_ref is None or one.job is None:
+            out.append(LeanRerun(one.path, one.names, "refuted", "the records compose no layout"))
+            continue
+        rerun = trusted_check(lean.verifier, one.job, timeout_s=timeout)
+        status, detail = _compare_reruns(ctx, record, rerun_ref, rerun, one, reference, lean.mode)
+        out.append(LeanRerun(one.path, one.names, status, detail))
+    return out
 
 
 def _compare_reruns(
@@ -360,10 +411,12 @@ def _compare_reruns(
     record: ResultRecord,
     rerun_ref: TrustedRun,
     rerun: TrustedRun,
-    job: CheckJob,
+    one: CheckerJob,
     reference: CheckJob,
     mode: Mode,
 ) -> tuple[Status, str]:
+    assert one.job is not None
+    job = one.job
     for run in (rerun_ref, rerun):
         if run.outcome in (Outcome.UNAVAILABLE, Outcome.TIMEOUT):
             if mode == "replay":  # recordings are keyed by the modules: none means others
@@ -373,12 +426,13 @@ def _compare_reruns(
     recorded_lock = gate_lock(ctx.gate(record), ctx.snap.json, reference)
     if locked is None or locked != recorded_lock:
         return "refuted", "the re-run reference statement is not the one the gate locked"
-    conditions = [c.name for c in record.conditions]
-    problems = verdict_problems(rerun, job=job, locked=locked, conditions=conditions)
+    problems = verdict_problems(
+        rerun, job=job, locked=locked, conditions=one.conditions, derived=one.derived
+    )
     if problems:
         return "refuted", "; ".join(f"{rule}: {message}" for rule, message in problems)[:400]
     again = judgement(rerun, job.request)
-    kept = read_run(ctx.snap.json(record.evidence.checker))
+    kept = read_run(ctx.snap.json(one.path))
     before = judgement(kept, job.request) if kept is not None else None
     if again is None or before is None or again.statement_hash != before.statement_hash:
         return "refuted", "the re-run statement hash differs from the recorded one"
@@ -388,17 +442,11 @@ def _compare_reruns(
     return "confirmed", f"checker {label}: statement hash and axioms as recorded"
 
 
-def _replay_one(
-    record: ResultRecord, root: Path, lean: LeanSource, timeout: float, findings: list[Finding]
-) -> ResultReplay:
-    reruns = [_rerun(root, file, names, lean, timeout) for file, names in lean_jobs(record)]
+def _replay_one(record: ResultRecord, reruns: list[LeanRerun]) -> ResultReplay:
     recorded = record.verdict.value if record.verdict else None
-    rederived: str | None
-    if findings or any(r.status == "refuted" for r in reruns):
-        rederived = Verdict.UNFINISHED.value  # the evidence does not carry the verdict
-    else:
-        rederived = recorded
-    return ResultReplay(record.id, recorded, rederived, reruns, findings, _note(record, reruns))
+    refuted = any(r.status == "refuted" for r in reruns)  # the evidence does not carry it
+    rederived = Verdict.UNFINISHED.value if refuted else recorded
+    return ResultReplay(record.id, recorded, rederived, reruns, [], _note(record, reruns))
 
 
 def _note(record: ResultRecord, reruns: list[LeanRerun]) -> str:

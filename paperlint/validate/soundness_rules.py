@@ -119,19 +119,26 @@ def _statement_uses(result: Mapping[str, Any] | None) -> list[str]:
 
 
 def refutation_findings(ctx: Context) -> list[Finding]:
-    """A compiled refutation of a statement that a verdict calls verified."""
+    """A compiled refutation of a statement that a verdict calls verified: a file under `lean/`
+    whose own build was clean (before the trusted checker), or that declares a counterexample
+    a checker run under `audits/` accepted (issue #25)."""
     from paperlint.lean.compose import refutation_statement
     from paperlint.lean.declarations import declarations
     from paperlint.lean.fingerprint import fingerprint, statement_text
     from paperlint.validate.verified_rules import unclean
 
+    checked = _checked_counterexamples(ctx)
     refutations: dict[str, str] = {}  # statement fingerprint -> file
     for path in ctx.snap.listing("lean"):
         check = ctx.snap.json(path.removesuffix(".lean") + ".check.json")
         text = ctx.snap.text(path)
-        if not path.endswith(".lean") or check is None or text is None or unclean(check):
+        if not path.endswith(".lean") or text is None:
             continue
-        for declaration in declarations(text):
+        declared = declarations(text)
+        built = check is not None and not unclean(check)
+        if not built and not any(d.name in checked for d in declared):
+            continue
+        for declaration in declared:
             refutations[fingerprint(statement_text(declaration))] = path
     found: list[Finding] = []
     for record in ctx.records.values():
@@ -148,6 +155,22 @@ def refutation_findings(ctx: Context) -> list[Finding]:
                 message = f"{hit} compiles a refutation of the statement verified here"
                 found.append(ctx.at(record, Check.REFUTED_BUT_VERIFIED, message))
     return found
+
+
+def _checked_counterexamples(ctx: Context) -> set[str]:
+    """The counterexamples a trusted checker run under `audits/` accepted, by target name."""
+    from paperlint.lean.checker import COUNTEREXAMPLE_FILE
+    from paperlint.lean.trusted import judgement, read_run
+
+    names: set[str] = set()
+    for path in ctx.snap.files:
+        if not (path.startswith("audits/") and path.endswith(f"/{COUNTEREXAMPLE_FILE}")):
+            continue
+        run = read_run(ctx.snap.json(path))
+        verdict = judgement(run) if run is not None else None
+        if run is not None and verdict is not None and verdict.passed:
+            names.add(str(run.request.get("target", "")))
+    return names
 
 
 def live_run_findings(ctx: Context) -> list[Finding]:

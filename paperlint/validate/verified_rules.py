@@ -1,8 +1,11 @@
-"""Verified verdicts (design §5): re-derived from the Lean file, the final check and the audit.
+"""Verified verdicts (design §5): re-derived from the trusted checker's record, the Lean file a
+referee reads and the audit.
 
-Every number that matters is recomputed: the statement's fingerprint from the file's text, the
-file's sha256, the axioms from the recorded Lean output, the hygiene scan, the binders. The
-records' own booleans (`clean`, `fingerprint_ok`, `axioms_ok`) are never read.
+Every number that matters is recomputed: the checker's findings and the gate's lock from their
+records (`checker_rules`), the statement's fingerprint from the file's text, the hygiene scan,
+the binders. The records' own booleans (`clean`, `fingerprint_ok`, `axioms_ok`) are never read.
+A workspace from before the checker (issue #25) carries the file's own cold build instead
+(`final-check.json`): its exit, output and `#print axioms` are re-read as before.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from paperlint.lean.messages import SORRY_WARNING, output_text, parse_marked_axi
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ResultRecord, Verdict, to_condition
 from paperlint.validate import leanfile
-from paperlint.validate.checker_rules import checker_findings
+from paperlint.validate.checker_rules import checker_claimed, checker_findings
 from paperlint.validate.condition_rules import condition_findings
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
@@ -45,7 +48,8 @@ def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     else:
         found.extend(lean_file_findings(ctx, record, lean_file, text, gated, discharged))
         found.extend(rebuilt_findings(ctx, record, lean_file, proof_module(ctx, record)))
-    found.extend(final_check_findings(ctx, record, lean_file))
+    if record.evidence.final_check is not None or not checker_claimed(ctx):
+        found.extend(final_check_findings(ctx, record, lean_file))  # before the checker
     found.extend(checker_findings(ctx, record))
     found.extend(audit_findings(ctx, record))
     found.extend(engine_audit_findings(ctx, record))

@@ -377,6 +377,9 @@ def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, d
     from paperlint.engine.ray_executor import LeanWorker
 
     root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
+    # An action that asks Lean: the draft of a planned lemma (its statement is type-checked).
+    # The next ready one, a definition's gate, asks Lean nothing: a dead actor loses it not.
+    action = action.model_copy(update={"kind": "draft", "result": "lem:mean-max"})
     dead = ray_session.remote(LeanWorker).remote(str(root))
     _kill(ray_session, dead)
     runner._idle.append(dead)  # the next task leases it

@@ -865,10 +865,10 @@ AUDIT_CASES = [
         ),
     ),
     Case(
-        "the final build is not clean",
+        "the modules do not compile",
         _AUDITING,
         _audited(_UNCLEAN),
-        _audit_failed(_audited(_UNCLEAN), "final build not clean: unknown constant"),
+        _audit_failed(_audited(_UNCLEAN), "the modules do not compile: unknown constant"),
     ),
     Case(
         "an axiom outside the standard three",
@@ -908,7 +908,7 @@ AUDIT_CASES = [
         _audited(evolve(_UNCLEAN, fingerprint_ok=False), _FAILED_AUDIT),
         _audit_failed(
             _audited(evolve(_UNCLEAN, fingerprint_ok=False), _FAILED_AUDIT),
-            "final build not clean: unknown constant"
+            "the modules do not compile: unknown constant"
             " | the statement's fingerprint differs from the gated one"
             " | final audit did not pass: skips step s1",
         ),

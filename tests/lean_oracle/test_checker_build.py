@@ -15,9 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.lean.modules import PROOF, REFERENCE, check_job, module_name
+from paperlint.engine.steps.base import evolve
+from paperlint.lean.modules import (
+    COUNTEREXAMPLE,
+    DISCHARGE,
+    PROOF,
+    RECONNECT,
+    REFERENCE,
+    REFUTATION,
+    CheckJob,
+    check_job,
+    discharge_job,
+    module_name,
+    refutation_job,
+)
 from paperlint.lean.sandbox import sandbox_status
-from paperlint.lean.trusted import Limits, Tools, compile_module, run_job
+from paperlint.lean.trusted import REUSED, Limits, OleanCache, Tools, compile_module, run_job
 from paperlint.lean.verifier import Outcome
 from tests.checker.support import result
 
@@ -31,6 +44,8 @@ SHIM = [
     "inductive F : Prop",
     "class Rel (α : Type) : Type where\n  rel : α → α → Prop",
     "inductive N : Type | z | s (n : N)",
+    "inductive False : Prop",
+    "def Not (a : Prop) : Prop := a → False",  # `¬` is notation of Lean's library
 ]
 BASE = "instance instRelN : Rel N := ⟨fun _ _ => F⟩"
 PLANTED = "instance (priority := 10000) instBad : Rel N := ⟨fun _ _ => T⟩"
@@ -52,14 +67,18 @@ def _tools(lean: Path, cwd: Path, checker: tuple[str, ...] | None = None) -> Too
     return Tools(lean=(str(lean),), checker=checker, cwd=cwd, readonly=(lean.parent.parent,))
 
 
-def _build_all(lean: Path, tmp: Path, planted: bool = True):
-    records, deps = _records(planted)
-    job = check_job("prelude", records, deps, "lem:b", mode="compare")
+def _build_all(lean: Path, tmp: Path, planted: bool = True, job: CheckJob | None = None):
+    if job is None:
+        records, deps = _records(planted)
+        job = check_job("prelude", records, deps, "lem:b", mode="compare")
     assert job is not None
     src, build = tmp / "src", tmp / "build"
     for module in job.modules:
         (src / module.path).parent.mkdir(parents=True, exist_ok=True)
-        (src / module.path).write_text(module.text, encoding="utf-8")
+        # A composed reference's `sorry` body needs Lean's library: the stand-in axiom proves
+        # the same statement (the type, which is all a reference holds, is untouched).
+        text = module.text.replace(":= sorry", ":= placeholder")
+        (src / module.path).write_text(text, encoding="utf-8")
     build.mkdir()
     limits = Limits(timeout_s=120)
     runs = [
@@ -69,11 +88,11 @@ def _build_all(lean: Path, tmp: Path, planted: bool = True):
     return job, runs, build
 
 
-def _elaborated(lean: Path, tmp: Path, build: Path, module: str) -> str:
-    """`#check @lem_b` with every implicit argument shown, in a file importing `module`."""
-    probe = tmp / f"probe_{module.rsplit('.', 2)[-2]}.lean"
+def _elaborated(lean: Path, tmp: Path, build: Path, module: str, name: str = "lem_b") -> str:
+    """`#check @name` with every implicit argument shown, in a file importing `module`."""
+    probe = tmp / f"probe_{module.replace('.', '_')}.lean"
     probe.write_text(
-        f"prelude\nimport {module}\nset_option pp.explicit true in\n#check @lem_b\n",
+        f"prelude\nimport {module}\nset_option pp.explicit true in\n#check @{name}\n",
         encoding="utf-8",
     )
     done = subprocess.run([str(lean), str(probe)], capture_output=True, text=True, timeout=120,
@@ -152,3 +171,109 @@ def test_a_confined_compile_writes_only_its_own_output(lean_oracle: Path, tmp_pa
     done = _confined_run(allowed, tools, limits, readonly=[src], writable=tmp_path / "out", env={})
     assert done.exit_code == 0, done.output
     assert (tmp_path / "out" / "M.olean").is_file()
+
+
+# --- the other jobs: an ERROR's counterexample, a reconnection's discharge (issue #25) --------
+
+REFUTING = "theorem lem_b_counterexample : Not (Rel.rel N.z N.z) := placeholder"
+
+
+@pytest.mark.parametrize("planted", [True, False], ids=["poisoned context", "clean context"])
+def test_the_refutation_reference_negates_exactly_the_locked_type(
+    lean_oracle: Path, tmp_path: Path, planted: bool
+) -> None:
+    """`Not (type_of% @lem_b)` in the refutation reference is the negation of the type the
+    reference module locked, whatever the counterexample's context holds; the candidate's text
+    `Not (Rel.rel N.z N.z)`, where an earlier proof planted an instance, elaborates to the
+    negation of another statement — the difference the checker's `Expr.equal` refuses."""
+    records, deps = _records(planted)
+    job = refutation_job("prelude", records, deps, "lem:b", REFUTING)
+    assert job is not None
+    _, runs, build = _build_all(lean_oracle, tmp_path, job=job)
+    assert [r.exit_code for r in runs] == [0] * len(runs), [r.output for r in runs]
+    name = "lem_b_counterexample"
+    reference = _elaborated(lean_oracle, tmp_path, build, module_name(REFUTATION, "lem:b"), name)
+    candidate = _elaborated(
+        lean_oracle, tmp_path, build, module_name(COUNTEREXAMPLE, "lem:b"), name
+    )
+    locked = _elaborated(lean_oracle, tmp_path, build, module_name(REFERENCE, "lem:b"))
+    assert locked == "lem_b : @Rel.rel N instRelN N.z N.z"
+    assert reference == f"{name} : Not (@Rel.rel N instRelN N.z N.z)"
+    instance = "instBad" if planted else "instRelN"
+    assert candidate == f"{name} : Not (@Rel.rel N {instance} N.z N.z)"
+    assert job.request.reference_module == module_name(REFUTATION, "lem:b")
+    assert not job.module(module_name(REFUTATION, "lem:b")).untrusted  # type: ignore[union-attr]
+    assert job.module(module_name(COUNTEREXAMPLE, "lem:b")).untrusted  # type: ignore[union-attr]
+
+
+def _clause_records():
+    base = result("def:base", "instRelN", BASE, kind="definition", definitions=SHIM)
+    a = result("lem:a", "lem_a", "theorem lem_a : T := placeholder",
+               proofs=["theorem lem_a : T := T.intro"], verified=True)  # fmt: skip
+    gated = "theorem lem_b (n : N) (h_clause_lem_a : T) : T := placeholder"
+    proof = "theorem lem_b (n : N) (h_clause_lem_a : T) : T := h_clause_lem_a"
+    b = result("lem:b", "lem_b", gated, verified=True, proofs=[proof])
+    deps = {"def:base": [], "lem:a": ["def:base"], "lem:b": ["def:base", "lem:a"]}
+    return {r.id: r for r in (base, a, b)}, deps, gated
+
+
+def test_a_discharge_builds_and_its_reference_drops_only_the_clause(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    """The engine's composed discharge, its reference (the gated statement without the clause,
+    from gated modules only) and the proof modules it applies all compile with the real Lean,
+    and the discharge has exactly the reference's type."""
+    from paperlint.lean.compose import discharge_declaration
+
+    records, deps, gated = _clause_records()
+    composed = discharge_declaration(
+        gated, name="lem_b", new_name="lem_b_reconnected", by={"h_clause_lem_a": "lem_a"}
+    )
+    assert composed.text is not None
+    job = discharge_job("prelude", records, deps, "lem:b", composed.text, ["lem:a"])
+    assert job is not None
+    _, runs, build = _build_all(lean_oracle, tmp_path, job=job)
+    assert [r.exit_code for r in runs] == [0] * len(runs), [r.output for r in runs]
+    name = "lem_b_reconnected"
+    reference = _elaborated(lean_oracle, tmp_path, build, module_name(DISCHARGE, "lem:b"), name)
+    candidate = _elaborated(lean_oracle, tmp_path, build, module_name(RECONNECT, "lem:b"), name)
+    assert reference == candidate == f"{name} : ∀ (n : N), T"
+    discharge = job.module(module_name(DISCHARGE, "lem:b"))
+    assert discharge is not None and PROOF not in discharge.text  # gated material only
+    assert discharge_job("prelude", records, deps, "lem:b", composed.text, ["def:base"]) is None
+
+
+def test_a_module_compiled_for_one_job_is_reused_by_the_next_and_only_then(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    """The gate's reference job, then the audit's job: the second compiles only its proof
+    modules, and what it reuses is what Lean builds on (the later modules compile against the
+    reused `.olean` files). A dependency whose text changed is compiled again, and so is every
+    module importing it, although their own text is the same."""
+    records, deps = _records()
+    cache = OleanCache()
+    tools = _tools(lean_oracle, tmp_path)
+    reference = check_job("prelude", records, deps, "lem:b", mode="reference")
+    compare = check_job("prelude", records, deps, "lem:b", mode="compare")
+    assert reference is not None and compare is not None
+    first = run_job(reference, tools, Limits(120), tmp_path / "s1", cache)
+    assert all(c.exit_code == 0 and c.output != REUSED for c in first.compile)
+    second = run_job(compare, tools, Limits(120), tmp_path / "s2", cache)
+    reused = [c.module for c in second.compile if c.output == REUSED]
+    assert reused == [m.name for m in reference.modules]
+    assert all(c.exit_code == 0 for c in second.compile), [c.output for c in second.compile]
+    assert cache.reused == len(reference.modules)
+    # lem:a's proof changes: its module and lem:b's (which imports it) are compiled again
+    a = records["lem:a"]
+    changed = evolve(a.work.obligations[0], proof="theorem lem_a : T := T.intro")
+    records["lem:a"] = evolve(a, work=evolve(a.work, obligations=[changed]))
+    again = check_job("prelude", records, deps, "lem:b", mode="compare")
+    assert again is not None and again.module(module_name(PROOF, "lem:b")) == compare.module(
+        module_name(PROOF, "lem:b")
+    )
+    third = run_job(again, tools, Limits(120), tmp_path / "s3", cache)
+    built = [c.module for c in third.compile if c.output != REUSED]
+    assert built == [module_name(PROOF, "lem:a"), module_name(PROOF, "lem:b")]
+    folder = cache.folder
+    cache.close()
+    assert not folder.exists()

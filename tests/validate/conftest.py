@@ -29,10 +29,13 @@ def _check(name: str, workdir: Path, *extra: str) -> Path:
 @pytest.fixture(scope="session")
 def examples(tmp_path_factory):
     base = tmp_path_factory.mktemp("examples")
+    v1 = base / "v1"  # written before the trusted checker: its files' own builds are evidence
+    shutil.copytree(ROOT / "fixtures" / "workspaces" / "v1-sample-variance", v1)
     return {
         "sample-variance": _check("sample-variance", base / "sv"),
         "proportions": _check("proportions", base / "pr"),
         "budget": _check("sample-variance", base / "budget", "--max-calls", "6"),
+        "v1-sample-variance": v1,
     }
 
 

@@ -19,7 +19,7 @@ SV_SQUARE = "lean/Paper/Lem_mean_square.lean"
 SV_CEX = "lean/Paper/Prop_square_counterexample.lean"
 
 
-@pytest.mark.parametrize("name", ["sample-variance", "proportions", "budget"])
+@pytest.mark.parametrize("name", ["sample-variance", "proportions", "budget", "v1-sample-variance"])
 def test_untouched_examples_validate_clean(examples, name):
     assert rules(examples[name]) == set()
 
@@ -49,8 +49,12 @@ def test_an_added_axiom_is_a_hygiene_finding(copy_of):
     assert "hygiene" in rules(ws)
 
 
+V1 = "v1-sample-variance"  # from before the trusted checker: the final check is evidence
+SV_CEX_RUN = "audits/prop_square/counterexample.json"  # the checker's run on the counterexample
+
+
 def test_nonstandard_axioms_in_the_final_check_are_rejected(copy_of):
-    ws = copy_of("sample-variance")
+    ws = copy_of(V1)
     path = ws / "audits/lem_mean-max/final-check.json"
     data = load(path)
     data["axioms"]["lem_mean_max"].append("sorryAx")
@@ -136,6 +140,17 @@ def test_an_open_added_to_the_header_is_rejected(copy_of):
 
 def test_a_counterexample_that_does_not_compile_is_rejected(copy_of):
     ws = copy_of("sample-variance")
+    path = ws / SV_CEX_RUN
+    data = load(path)
+    data["compile"][-1].update(exit_code=1, output="1:2: error: unsolved goals")
+    data.update(outcome="rejected", code="lean_error", record=None)
+    dump(path, data)
+    rehash(ws)
+    assert "checker-failed" in rules(ws)
+
+
+def test_a_counterexample_whose_build_failed_before_the_checker_is_rejected(copy_of):
+    ws = copy_of(V1)
     path = ws / "lean/Paper/Prop_square_counterexample.check.json"
     data = load(path)
     data.update(outcome="rejected", exit_code=1, errors=["1:2: error: unsolved goals"])
@@ -248,8 +263,18 @@ def test_an_edited_kept_source_is_a_hash_mismatch(copy_of):
     assert "hash-mismatch" in rules(ws)
 
 
-def test_a_stale_final_check_is_rejected(copy_of):
+def test_a_lean_file_edited_after_the_check_is_rejected(copy_of):
     ws = copy_of("sample-variance")
+    edit_text(
+        ws / SV_MAX,
+        "  linarith\n\ntheorem lem_mean_max (",
+        "  linarith -- tidy\n\ntheorem lem_mean_max (",
+    )
+    assert {"lean-file-not-rebuilt", "hash-mismatch"} <= rules(ws)
+
+
+def test_a_stale_final_check_is_rejected(copy_of):
+    ws = copy_of(V1)
     edit_text(
         ws / SV_MAX,
         "  linarith\n\ntheorem lem_mean_max (",
@@ -268,7 +293,7 @@ def test_hand_upgrade_unfinished_to_verified_is_rejected(copy_of):
     )
     found = rules(ws)
     assert {
-        "final-check-missing",
+        "checker-missing",
         "lean-file-missing",
         "audit-missing",
         "verdict-event-mismatch",
@@ -280,7 +305,7 @@ def test_hand_upgrade_issue_to_verified_is_rejected(copy_of):
     edit_record(ws, "prop:square", lambda e: e.update(verdict="verified_unconditional", issue=None))
     found = rules(ws)
     # evidence.lean_file names the gated draft (sorry bodies): it is no proof module
-    assert {"final-check-missing", "audit-missing", "verdict-event-mismatch", "hygiene"} <= found
+    assert {"checker-missing", "audit-missing", "verdict-event-mismatch", "hygiene"} <= found
 
 
 def test_hand_upgrade_conditional_to_unconditional_is_rejected(copy_of):
@@ -303,7 +328,7 @@ def test_a_hand_upgrade_with_a_matching_forged_event_is_still_rejected(copy_of):
     (ws / "events.jsonl").write_text(events.replace('"class": "ERROR"', '"class": null', 1))
     found = rules(ws)
     assert "verdict-event-mismatch" not in found
-    assert "final-check-missing" in found
+    assert "checker-missing" in found
 
 
 def test_a_results_only_verdict_edit_disagrees_with_the_event_log(copy_of):
@@ -423,12 +448,22 @@ def test_a_cited_key_the_paper_never_mentions_is_rejected(copy_of):
 
 
 def test_a_counterexample_check_with_forged_axioms_is_rejected(copy_of):
-    ws = copy_of("sample-variance")
+    ws = copy_of(V1)
     path = ws / "lean/Paper/Prop_square_counterexample.check.json"
     data = load(path)
     data["output"] = data["output"].replace("propext, Classical.choice, Quot.sound", "sorryAx")
     dump(path, data)
     assert "counterexample-unclean" in rules(ws)
+
+
+def test_a_counterexample_whose_checker_collected_sorry_is_rejected(copy_of):
+    ws = copy_of("sample-variance")
+    path = ws / SV_CEX_RUN
+    data = load(path)
+    data["record"]["axioms"].append("sorryAx")
+    dump(path, data)
+    rehash(ws)
+    assert "checker-finding" in rules(ws)
 
 
 def test_a_definition_deleted_from_the_lean_file_is_rejected(copy_of):
@@ -579,17 +614,23 @@ def test_a_main_theorem_renamed_in_the_file_is_rejected(copy_of):
     assert "lean-declaration-missing" in rules(ws)
 
 
+def test_a_deleted_final_check_of_a_workspace_before_the_checker_is_rejected(copy_of):
+    ws = copy_of(V1)
+    (ws / "audits/lem_mean-max/final-check.json").unlink()
+    assert {"final-check-missing", "hash-missing"} <= rules(ws)
+
+
 def test_a_final_check_with_a_sorry_warning_is_rejected(copy_of):
-    ws = copy_of("proportions")
-    path = ws / "audits/thm_inverse/final-check.json"
+    ws = copy_of(V1)
+    path = ws / "audits/lem_mean-max/final-check.json"
     dump(path, load(path) | {"has_sorry_warning": True})
     rehash(ws)
     assert "final-check-unclean" in rules(ws)
 
 
 def test_a_final_check_without_axioms_for_the_theorem_is_rejected(copy_of):
-    ws = copy_of("proportions")
-    path = ws / "audits/thm_inverse/final-check.json"
+    ws = copy_of(V1)
+    path = ws / "audits/lem_mean-max/final-check.json"
     dump(path, load(path) | {"axioms": {}})
     rehash(ws)
     assert "axioms-missing" in rules(ws)

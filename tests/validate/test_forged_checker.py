@@ -174,10 +174,13 @@ def test_a_missing_checker_record_is_rejected(copy_of):
 
 
 def test_a_forged_second_kernel_pass_does_not_stand_in_for_the_checker(copy_of):
+    """A forger drops the checker's run and offers a final check (the evidence from before
+    the checker) claiming a passing second kernel instead."""
     ws = copy_of("sample-variance")
-    path = ws / MAX / "final-check.json"
     second = {"tool": "lean4checker", "command": [], "exit_code": 0, "ok": True, "output": ""}
-    dump(path, load(path) | {"second_kernel": second})
+    dump(ws / MAX / "final-check.json", {"outcome": "accepted", "second_kernel": second})
+    edit_record(ws, "lem:mean-max", lambda e: e["evidence"].update(
+        final_check=f"{MAX}/final-check.json"))  # fmt: skip
     _drop_checker(ws)
     assert "checker-missing" in rules(ws)
 

@@ -6,11 +6,11 @@ import shutil
 
 import pytest
 
-from tests.validate.conftest import ROOT, dump, edit_record, edit_text, load, rehash, rules, sha
+from tests.validate.conftest import ROOT, dump, edit_record, edit_text, load, rehash, rules
 
 RESULT = "thm:sq-add"
 MODULE = "lean/Paper/Thm_sq_add_reconnect_1.lean"
-CHECK = "audits/thm_sq-add/reconnect-1-check.json"
+CHECKER = "audits/thm_sq-add/reconnect-1-checker.json"  # the trusted checker's run (#25)
 RECORD = "audits/thm_sq-add/reconnect-1.json"
 
 
@@ -52,19 +52,28 @@ def test_an_upgrade_without_any_reconnection_is_rejected(forged):
 
 
 def test_a_discharge_proved_by_sorry_is_rejected(forged):
+    """The file a referee reads says `sorry`: it is not what the records compose to, and the
+    checker's run is of the composed declaration, not of this file."""
     edit_text(
         forged / MODULE,
         "  thm_sq_add (x := x) (h_clause_lem_sq := lem_sq)",
         "  by sorry",
     )
     rehash(forged)
-    data = load(forged / CHECK)
-    data["file_sha256"] = sha(forged / MODULE)
-    dump(forged / CHECK, data)
-    rehash(forged)
     found = rules(forged)
     assert "discharge-invalid" in found
     assert "unconditional-has-conditions" in found  # nothing was discharged
+
+
+def test_a_declaration_by_sorry_run_through_the_checker_is_stale(forged):
+    """A forger records a `sorry` declaration everywhere (engine state, record, file) and a
+    checker run that accepts it: the run is not of the layout the gated records compose."""
+    sorry = "theorem thm_sq_add_reconnected (x : ℝ) : 0 < x ^ 2 + 1 :=\n  by sorry"
+    original = load(forged / RECORD)["declaration"]
+    _both(forged, lambda found: found.update(declaration=sorry))
+    edit_text(forged / MODULE, original, sorry)
+    rehash(forged)
+    assert "discharge-invalid" in rules(forged)
 
 
 def test_a_discharge_by_another_theorem_is_rejected(forged):
@@ -83,21 +92,48 @@ def test_a_discharge_whose_predecessor_is_not_verified_is_rejected(forged):
     assert "discharge-invalid" in rules(forged)
 
 
-def test_a_discharge_claimed_accepted_with_a_failed_final_check_is_rejected(forged):
-    data = load(forged / CHECK)
-    data["exit_code"] = 1
-    data["errors"] = ["type mismatch"]
-    dump(forged / CHECK, data)
+def _checker(forged, change) -> None:
+    data = load(forged / CHECKER)
+    change(data)
+    dump(forged / CHECKER, data)
     rehash(forged)
+
+
+def test_a_discharge_claimed_accepted_whose_checker_failed_is_rejected(forged):
+    def failed(run):
+        run["compile"][-1].update(exit_code=1, output="type mismatch")
+        run.update(outcome="rejected", record=None, code="lean_error")
+
+    _checker(forged, failed)
     assert "discharge-invalid" in rules(forged)
 
 
 def test_a_discharge_with_forged_axioms_is_rejected(forged):
-    data = load(forged / CHECK)
-    data["axioms"]["thm_sq_add_reconnected"].append("sorryAx")
-    dump(forged / CHECK, data)
-    rehash(forged)
+    _checker(forged, lambda run: run["record"]["axioms"].append("sorryAx"))
     assert "discharge-invalid" in rules(forged)
+
+
+def test_a_discharge_whose_type_is_not_the_reference_is_rejected(forged):
+    _checker(forged, lambda run: run["record"]["candidate"].update(type_equal=False))
+    assert "discharge-invalid" in rules(forged)
+
+
+def test_a_discharge_whose_checker_run_is_dropped_is_rejected(forged):
+    """Back to the pre-checker evidence (a cold build record) in a run that used the
+    checker: no discharge without the checker's run."""
+    (forged / CHECKER).unlink()
+    _both(forged, lambda found: found.update(checker=None, final_check=CHECKER))
+    assert "discharge-invalid" in rules(forged)
+
+
+def test_the_discharge_reference_is_the_gated_statement_without_the_clause(forged):
+    from paperlint.lean.modules import DISCHARGE
+
+    run = load(forged / CHECKER)
+    assert run["request"]["reference_module"].startswith(DISCHARGE + ".")
+    reference = run["record"]["reference"]
+    assert [h["name"] for h in reference["hypotheses"]] == ["x"]  # the clause is gone
+    assert run["record"]["candidate"]["type_equal"] is True
 
 
 def test_a_record_file_that_disagrees_with_the_engine_state_is_rejected(forged):

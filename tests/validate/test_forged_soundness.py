@@ -128,19 +128,22 @@ def _set_elaborations(ws, gated, final):
     rehash(ws)
 
 
+# Elaborations by `#paperlint_statement` and a second kernel were evidence before the trusted
+# checker (issue #25): a workspace of that time still carries them, and validate reads them.
+V1 = "v1-sample-variance"
 # Hand-written elaborations, shaped like `#paperlint_statement` answers (no Lean here).
 REAL_LE = "forall (a b : Real), @LE.le Real Real.instLE (paperMean a b) (max a b)"
 HIJACKED = "forall (a b : Real), @LE.le Real myLE (paperMean a b) (max a b)"
 
 
 def test_an_elaborated_statement_that_changed_is_rejected(copy_of):
-    ws = copy_of("sample-variance")
+    ws = copy_of(V1)
     _set_elaborations(ws, _elaboration(REAL_LE), _elaboration(HIJACKED))
     assert "statement-changed" in rules(ws)
 
 
 def test_equal_elaborations_pass_and_a_dropped_one_is_rejected(copy_of):
-    ws = copy_of("sample-variance")
+    ws = copy_of(V1)
     _set_elaborations(ws, _elaboration(REAL_LE), _elaboration(REAL_LE))
     assert "statement-changed" not in rules(ws)
     _set_elaborations(ws, _elaboration(REAL_LE), None)
@@ -148,14 +151,14 @@ def test_equal_elaborations_pass_and_a_dropped_one_is_rejected(copy_of):
 
 
 def test_an_edited_gate_elaboration_digest_is_rejected(copy_of):
-    ws = copy_of("sample-variance")
+    ws = copy_of(V1)
     forged = _elaboration(HIJACKED) | {"digest": _elaboration(REAL_LE)["digest"]}
     _set_elaborations(ws, forged, _elaboration(HIJACKED))
     assert "statement-changed" in rules(ws)
 
 
 def test_a_failed_second_kernel_is_rejected_and_a_dropped_one_too(copy_of):
-    ws = copy_of("sample-variance")
+    ws = copy_of(V1)
     paths = [
         ws / record(ws, rid)["evidence"]["final_check"]
         for rid in ("lem:mean-max", "lem:mean-square")

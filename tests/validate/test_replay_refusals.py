@@ -100,7 +100,18 @@ def test_a_forged_accepted_proof_in_the_records_never_reaches_lean(copy_of):
 
 
 def test_an_untouched_workspace_reaches_lean_for_every_verdict(examples):
+    """Through the trusted checker: each verified proof and the ERROR's counterexample is a
+    checker job again; the self-contained files under lean/ are for reading and are never
+    built (no doubled Lean work)."""
     spy, results = _replayed(examples["sample-variance"])
-    assert {"lem_mean_max", "lem_mean_square"} <= set(spy.jobs)
-    assert any(f.endswith(MAX_FILE) for f in spy.files)
+    assert {"lem_mean_max", "lem_mean_square", "prop_square_counterexample"} <= set(spy.jobs)
+    assert not any(f.endswith((MAX_FILE, CEX_FILE)) for f in spy.files)
     assert all(not r.findings for r in results.values())
+
+
+def test_a_workspace_from_before_the_checker_is_rebuilt_from_its_files(examples):
+    """No checker record: the evidence is the files' own builds, and replay builds them."""
+    spy, results = _replayed(examples["v1-sample-variance"])
+    assert spy.jobs == []
+    assert any(f.endswith(MAX_FILE) for f in spy.files)
+    assert any(f.endswith(CEX_FILE) for f in spy.files)

@@ -1,5 +1,12 @@
-"""audit — the final build, axioms, hygiene and fingerprint, then the auditor's review of the
-route; only an audit that passes every check gives a `verified_*` verdict."""
+"""audit — the trusted checker on the result's modules (its compiles, axioms, kernel replay and
+the statement the gate locked), the hygiene scan and fingerprint of the file a referee reads,
+then the auditor's review of the route; only an audit that passes every check gives a
+`verified_*` verdict.
+
+The self-contained file under `lean/` is written for the referee and scanned, not built: the
+checker compiles the same declarations as modules, and its record is the evidence (issue #25;
+before it, the file's own cold build and `#print axioms` were, `audits/<id>/final-check.json`).
+"""
 
 from __future__ import annotations
 
@@ -27,7 +34,6 @@ from paperlint.engine.steps.effects import (
     ask,
     base_context,
     check_records,
-    final_check,
     sha,
     trusted,
     write_json,
@@ -40,8 +46,14 @@ from paperlint.faithful.store import read_evidence
 from paperlint.lean.checker import RECORD_FILE as CHECKER_FILE
 from paperlint.lean.compose import module_text
 from paperlint.lean.modules import CheckJob, check_job
-from paperlint.lean.trusted import gate_lock, read_workspace_json, verdict_problems
-from paperlint.lean.verifier import LeanContext
+from paperlint.lean.trusted import (
+    TrustedRun,
+    gate_lock,
+    judgement,
+    read_workspace_json,
+    verdict_problems,
+)
+from paperlint.lean.verifier import LeanContext, Outcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import (
     Evidence,
@@ -114,39 +126,32 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     action, draft = given.action, given.draft
     path = ctx.ws.root / given.module
     write_text_atomic(path, module_text(given.context, "\n\n".join(given.proofs)))
-    final = final_check(ctx, action, path, draft.lean_name)
     folder = ctx.ws.audit_dir(record.id)
-    record_path = write_json(
-        ctx,
-        folder / "final-check.json",
-        {"schema": "paperlint.final-check/1", **final.model_dump(mode="json")},
-    )
-    axioms = final.axioms.get(draft.lean_name)
     main = next((o.proof for o in record.work.obligations if o.id == "main" and o.proof), "")
     fingerprint_ok = bool(main) and ports.main_fingerprint(main, draft.lean_name) == (
         record.work.fingerprint
     )
     findings = ports.scan(path, ctx.ws.root)
-    changes = ports.elaboration_changes(ctx.ws.root, record.evidence.gate, final, draft.lean_name)
-    checker_path, problems = _trusted(ctx, record, given)
+    checker_path, run, problems = _trusted(ctx, record, given)
+    verdict = judgement(run, given.job.request if given.job else None) if run else None
+    axioms = list(verdict.axioms) if verdict is not None and verdict.axioms is not None else None
     audit_final = FinalAudit(
         file=ctx.ws.rel(path),
-        clean=final.clean,
-        axioms=list(axioms) if axioms is not None else None,
+        clean=compiled(run),
+        axioms=axioms,
         axioms_ok=axioms is not None and set(axioms) <= STANDARD_AXIOMS,
         hygiene_findings=findings,
         fingerprint_ok=fingerprint_ok,
-        statement_changes=changes,
-        record=record_path,
-        detail="; ".join(final.errors[:3]) or (final.hint or ""),
+        record=None,
+        detail=(run.hint or "") if run is not None and not compiled(run) else "",
         checker=checker_path,
         checker_problems=problems,
     )
     unneeded = []
-    if ctx.settings.minimal_hypotheses and final.clean and audit_final.axioms_ok and main:
+    if ctx.settings.minimal_hypotheses and audit_final.clean and audit_final.axioms_ok and main:
         unneeded = _minimal_hypotheses(ctx, record, given, main)
     mechanical = (
-        f"final build clean: {final.clean}; axioms: {audit_final.axioms}; "
+        f"final build clean: {audit_final.clean}; axioms: {audit_final.axioms}; "
         f"hygiene findings: {findings or 'none'}; gated statement unchanged: {fingerprint_ok}; "
         f"trusted checker: {'; '.join(problems) or 'passed'}"
     )
@@ -159,11 +164,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
         folder / "final-audit.json",
         {"schema": "paperlint.final-audit/1", **audit.model_dump(mode="json")},
     )
-    hashes = {
-        ctx.ws.rel(path): sha(path),
-        record_path: sha(ctx.ws.root / record_path),
-        audit_path: sha(ctx.ws.root / audit_path),
-    }
+    hashes = {ctx.ws.rel(path): sha(path), audit_path: sha(ctx.ws.root / audit_path)}
     if record.evidence.gate:
         hashes[record.evidence.gate] = sha(ctx.ws.root / record.evidence.gate)
     if checker_path is not None:
@@ -179,15 +180,22 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     )
 
 
+def compiled(run: TrustedRun | None) -> bool:
+    """Every module of the run compiled (the checker may still have findings)."""
+    if run is None or run.outcome in (Outcome.UNAVAILABLE, Outcome.TIMEOUT):
+        return False
+    return bool(run.compile) and all(c.exit_code == 0 and not c.timed_out for c in run.compile)
+
+
 def _trusted(
     ctx: EngineContext, record: ResultRecord, given: AuditInputs
-) -> tuple[str | None, list[str]]:
-    """The trusted checker on the result's proof module (issue #25): its run's path and every
-    reason it does not support a verified verdict, the gate's lock and the conditions
-    included. The verdict rests on this, not on the final file's own output."""
+) -> tuple[str | None, TrustedRun | None, list[str]]:
+    """The trusted checker on the result's proof module (issue #25): its run's path, the run,
+    and every reason it does not support a verified verdict, the gate's lock and the
+    conditions included. The verdict rests on this, not on any file's own output."""
     job = given.job
     if job is None:
-        return None, ["checker-missing: no gated statement to check"]
+        return None, None, ["checker-missing: no gated statement to check"]
     run = trusted(ctx, given.action, job, "checker")
     path = write_json(ctx, ctx.ws.audit_dir(record.id) / CHECKER_FILE, run.to_json())
     root = ctx.ws.root
@@ -195,7 +203,7 @@ def _trusted(
     locked = gate_lock(gate, lambda rel: read_workspace_json(root, rel))
     conditions = [c.name for c in given.draft.conditions]
     found = verdict_problems(run, job=job, locked=locked, conditions=conditions)
-    return path, [f"{rule}: {message}" for rule, message in found]
+    return path, run, [f"{rule}: {message}" for rule, message in found]
 
 
 def _minimal_hypotheses(
@@ -280,15 +288,13 @@ def audit_problems(outcome: AuditOutcome) -> str:
     final = outcome.final
     problems: list[str] = []
     if not final.clean:
-        problems.append(f"final build not clean: {final.detail[:200]}")
+        problems.append(f"the modules do not compile: {final.detail[:200]}")
     if not final.axioms_ok:
         problems.append(f"axioms outside the standard three: {final.axioms}")
     if final.hygiene_findings:
         problems.append("hygiene: " + "; ".join(final.hygiene_findings[:3]))
     if not final.fingerprint_ok:
         problems.append("the statement's fingerprint differs from the gated one")
-    if final.statement_changes:
-        problems.append("statement-changed: " + "; ".join(final.statement_changes[:3]))
     if final.checker is None or final.checker_problems:
         why = "; ".join(final.checker_problems[:3]) or "no trusted checker record"
         problems.append(f"trusted checker: {why}")

@@ -1,8 +1,10 @@
-"""check_issue — the issue checker rules on a suspected issue; an ERROR needs a compiled
-counterexample to the gated statement, written by the engine from the checker's proof."""
+"""check_issue — the issue checker rules on a suspected issue; an ERROR needs a counterexample
+to the gated statement, composed by the engine from the checker's proof and judged by the
+trusted checker against the negation of the statement the gate locked (issue #25)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from paperlint.agents.inputs import IssueCheckerInputs, SuspectedIssue
@@ -26,25 +28,30 @@ from paperlint.engine.steps.base import (
 from paperlint.engine.steps.effects import (
     ask,
     base_context,
-    final_check,
+    check_records,
     locate_quote,
     prompt_context,
     sha,
+    trusted,
     write_json,
 )
+from paperlint.lean.checker import COUNTEREXAMPLE_FILE
 from paperlint.lean.compose import module_text, parse_declaration, refutation_statement, with_body
+from paperlint.lean.modules import refutation_job
+from paperlint.lean.trusted import gate_lock, judgement, read_workspace_json, verdict_problems
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.store import write_json_atomic, write_text_atomic
+from paperlint.records.store import write_text_atomic
 from paperlint.records.work import CounterexampleCheck, Suspicion
 
 
 @dataclass(frozen=True)
 class CheckIssueInputs(Given[IssueCheckerInputs]):
-    context: LeanContext  # what a counterexample elaborates on
+    context: LeanContext  # the human-readable counterexample file's context
     lean_name: str  # the result's Lean name; the counterexample is `<name>_counterexample`
     module: str  # the result's Lean module file, workspace-relative
+    records: Mapping[str, ResultRecord]  # it and its dependencies: the checker's layout
 
 
 class CheckIssueOutcome(StepOutcome):
@@ -79,6 +86,7 @@ def inputs(record: ResultRecord, view: View) -> CheckIssueInputs:
         context=base_context(ctx, results, record),
         lean_name=ctx.lean_names.get(record.id, "result"),
         module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
+        records=check_records(ctx, view.results, record),
     )
 
 
@@ -109,7 +117,9 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
     if ruling.is_issue and ruling.issue_class is IssueClass.ERROR:
         cex = _counterexample(ctx, record, given, ruling)
         if cex.accepted:
-            hashes[cex.file] = sha(ctx.ws.root / cex.file)
+            for kept in (cex.file, cex.checker):
+                if kept is not None:
+                    hashes[kept] = sha(ctx.ws.root / kept)
     return CheckIssueOutcome(
         action=action,
         ruling=ruling,
@@ -128,6 +138,8 @@ def _counterexample(
     if not ruling.counterexample and compiled and compiled.accepted and compiled.axioms_ok:
         return compiled  # the gate's counterexample probe compiled it already (#15)
     draft = record.work.draft
+    root = ctx.ws.root
+    gate = read_workspace_json(root, record.evidence.gate) if record.evidence.gate else None
     return compile_counterexample(
         ctx,
         given.action,
@@ -136,6 +148,8 @@ def _counterexample(
         context=given.context,
         lean_name=given.lean_name,
         module=given.module,
+        records=given.records,
+        locked=gate_lock(gate, lambda rel: read_workspace_json(root, rel)),
     )
 
 
@@ -148,9 +162,15 @@ def compile_counterexample(
     context: LeanContext,
     lean_name: str,
     module: str,
+    records: Mapping[str, ResultRecord],
+    locked: str | None,
 ) -> CounterexampleCheck:
-    """`theorem <name>_counterexample : ¬ (the gated statement)` with `proof`'s body, in a
-    self-contained file beside the result's module, built cold with `#print axioms`."""
+    """`theorem <name>_counterexample : ¬ (the gated statement)` with `proof`'s body.
+
+    The self-contained file beside the result's module is what a referee reads; it is not
+    built. The declaration is judged by the trusted checker (`modules.refutation_job`): its
+    type must be exactly the negation of the statement the gate locked (`locked`), its axioms
+    the standard ones, every constant it adds replayed and allowed."""
     name = f"{lean_name}_counterexample"
     statement = refutation_statement(gated, name) if gated else None
     path = ctx.ws.root / f"{module.removesuffix('.lean')}_counterexample.lean"
@@ -163,16 +183,24 @@ def compile_counterexample(
     declaration = with_body(statement, body.body if body and body.body else proof)
     refused = ports.answer_refusals(declaration)
     write_text_atomic(path, module_text(context, declaration))
-    if refused:
-        return CounterexampleCheck(
-            file=rel, accepted=False, axioms_ok=False, detail="; ".join(refused)
-        )
-    final = final_check(ctx, action, path, name)
-    axioms = final.axioms.get(name)
-    axioms_ok = axioms is not None and set(axioms) <= STANDARD_AXIOMS
-    write_json_atomic(path.with_suffix(".check.json"), final.model_dump(mode="json"))
-    return CounterexampleCheck(
-        file=rel, accepted=final.clean, axioms_ok=axioms_ok, detail="; ".join(final.errors[:3])
+    found = CounterexampleCheck(file=rel, accepted=False, axioms_ok=False, declaration=declaration)
+    rid = action.result
+    job = refutation_job(ctx.settings.header, records, ctx.deps, rid, declaration)
+    if refused or job is None:
+        detail = "; ".join(refused) or "the records compose no refutation to check"
+        return found.model_copy(update={"detail": detail})
+    run = trusted(ctx, action, job, "counterexample")
+    checker = write_json(ctx, ctx.ws.audit_dir(rid) / COUNTEREXAMPLE_FILE, run.to_json())
+    problems = verdict_problems(run, job=job, locked=locked, conditions=(), derived=True)
+    verdict = judgement(run, job.request)
+    axioms = verdict.axioms if verdict is not None else None
+    return found.model_copy(
+        update={
+            "accepted": not problems,
+            "axioms_ok": axioms is not None and set(axioms) <= STANDARD_AXIOMS,
+            "detail": "; ".join(f"{rule}: {message}" for rule, message in problems[:3]),
+            "checker": checker,
+        }
     )
 
 

@@ -15,9 +15,9 @@ from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
 from paperlint.lean.compose import accepted_declarations, context_for
-from paperlint.lean.modules import CheckJob, material
+from paperlint.lean.modules import CheckJob
 from paperlint.lean.trusted import TrustedRun, trusted_check
-from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
+from paperlint.lean.verifier import LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.store import write_json_atomic, write_text_atomic
@@ -82,13 +82,6 @@ def lean(ctx: EngineContext, action: Action, kind: str, check: LeanCheck) -> Lea
     return check
 
 
-def final_check(ctx: EngineContext, action: Action, path: Path, name: str) -> FinalCheck:
-    """The cold build of a self-contained file, logged like every other Lean check."""
-    final = ctx.verifier.final_check(path, [name], timeout_s=ctx.settings.final_timeout_s)
-    _logged(ctx, action, "final", final)
-    return final
-
-
 def trusted(ctx: EngineContext, action: Action, job: CheckJob, kind: str) -> TrustedRun:
     """The trusted checker on `job` (issue #25), logged like every Lean check; a checker that
     cannot run stops the run (no verdict can be given without it)."""
@@ -97,8 +90,8 @@ def trusted(ctx: EngineContext, action: Action, job: CheckJob, kind: str) -> Tru
     return run
 
 
-def _logged(ctx: EngineContext, action: Action, kind: str, answer: FinalCheck | TrustedRun) -> None:
-    """Log a whole-file check by its outcome; an unavailable one stops the run (`lean`)."""
+def _logged(ctx: EngineContext, action: Action, kind: str, answer: TrustedRun) -> None:
+    """Log a trusted check by its outcome; an unavailable one stops the run (`lean`)."""
     summary = LeanCheck(
         outcome=answer.outcome,
         code=answer.code,
@@ -131,19 +124,6 @@ def dependency_decls(ctx: EngineContext, results: Results, record: ResultRecord)
         if dep is not None:
             decls.extend(accepted_declarations(dep))
     return decls
-
-
-def gated_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:
-    """The dependencies' gated definitions, then the result's own: gated material only, never
-    an earlier prover's proof (the context a statement is elaborated and locked in)."""
-    decls: list[str] = []
-    for dep_id in ctx.deps.get(record.id, []):
-        dep = results.get(dep_id)
-        found = material(dep) if dep is not None else None
-        decls.extend(found.definitions if found is not None else ())
-    if record.work.draft is not None and record.kind not in INPUT_KINDS:
-        decls.extend(record.work.draft.definitions)
-    return context_for(ctx.settings.header, decls)
 
 
 def check_records(

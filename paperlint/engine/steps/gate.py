@@ -28,7 +28,6 @@ from paperlint.engine.steps.effects import (
     ask,
     base_context,
     check_records,
-    gated_context,
     prompt_context,
     trusted,
     write_json,
@@ -59,7 +58,6 @@ class GateStepInputs(Given[GateInputs]):
     lean_name: str = "result"
     module: str = ""  # the result's Lean module, workspace-relative
     records: dict[str, ResultRecord] = field(default_factory=dict)  # it and its dependencies
-    gated: LeanContext | None = None  # gated material only: where the statement is elaborated
 
 
 class Vacuity(BaseModel):
@@ -121,7 +119,6 @@ def inputs(record: ResultRecord, view: View) -> GateStepInputs:
         lean_name=ctx.lean_names.get(record.id, "result"),
         module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
         records=check_records(ctx, results, record),
-        gated=gated_context(ctx, results, record),
     )
 
 
@@ -148,7 +145,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     decided = decision(review, vacuity or refutation or unbuilt)
     passed = chosen if chosen is not None and decided.decision == "PASS" else None
     fp = fingerprint(passed.statement) if passed else None
-    cex = _compiled(ctx, given, passed, faithful)
+    cex = _compiled(ctx, record, given, passed, faithful, lock)
     data = {
         "schema": "paperlint.gate/1",
         "result": record.id,
@@ -157,7 +154,8 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         "review": decided.model_dump(mode="json"),
         "statement": chosen.statement if chosen else None,
         "statement_fingerprint": fp,
-        "elaboration": _gate_elaboration(ctx, given, passed) if passed else None,
+        # Before #25 the warm REPL's `#paperlint_statement`; the checker's lock replaces it.
+        "elaboration": None,
         "reference": lock if passed else None,
         "tex": gate_tex(
             record.id,
@@ -188,14 +186,18 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
 
 def _compiled(
     ctx: EngineContext,
+    record: ResultRecord,
     given: GateStepInputs,
     passed: DraftOutput | None,
     faithful: Decision | None,
+    lock: dict[str, object] | None,
 ) -> CounterexampleCheck | None:
-    """The probe's refutation of a statement the gate passed as the paper's, compiled as the
-    result's counterexample file (the shape an ERROR issue's evidence needs), or None."""
+    """The probe's refutation of a statement the gate passed as the paper's, judged by the
+    trusted checker against the statement just locked (the evidence an ERROR issue needs),
+    or None."""
     if passed is None or faithful is None or faithful.next is not Next.ERROR_ISSUE:
         return None
+    locked = lock.get("statement_hash") if lock is not None else None
     return compile_counterexample(
         ctx,
         given.action,
@@ -204,7 +206,14 @@ def _compiled(
         context=given.base,
         lean_name=given.lean_name,
         module=given.module,
+        records={**given.records, record.id: _provisional(record, passed)},
+        locked=locked if isinstance(locked, str) else None,
     )
+
+
+def _provisional(record: ResultRecord, draft: DraftOutput) -> ResultRecord:
+    """`record` as it stands once the gate passes `draft`: what its modules compose from."""
+    return evolve(record, work=evolve(record.work, draft=draft, fingerprint="gating"))
 
 
 def _refutation(faithful: Decision | None) -> Vacuity | None:
@@ -239,8 +248,7 @@ def _lock(
     does not build there (or gated material the checker refuses) is blocked, with why."""
     if record.kind in INPUT_KINDS:
         return None, None
-    provisional = evolve(record, work=evolve(record.work, draft=draft, fingerprint="gating"))
-    records = {**given.records, record.id: provisional}
+    records = {**given.records, record.id: _provisional(record, draft)}
     job = check_job(ctx.settings.header, records, ctx.deps, record.id, mode="reference")
     if job is None:
         return None, None
@@ -256,23 +264,6 @@ def _lock(
         why = run.hint or run.outcome.value
         return lock, Vacuity(reason=f"the gated statement does not build as its reference: {why}")
     return lock, None
-
-
-def _gate_elaboration(
-    ctx: EngineContext, given: GateStepInputs, draft: DraftOutput
-) -> dict[str, object] | None:
-    """Lean's elaboration of the gated statement in the gated context (None: not available)."""
-    from paperlint.lean import elaborated
-
-    found = elaborated.elaborate(
-        ctx.verifier,
-        given.gated if given.gated is not None else given.base,
-        [draft.lean_name],
-        timeout_s=ctx.settings.lean_timeout_s,
-        declaration=draft.statement,
-    )
-    answer = (found or {}).get(draft.lean_name)
-    return answer.model_dump(mode="json") if answer is not None else None
 
 
 def _probe_vacuity(

@@ -3,11 +3,14 @@ is revisited once that predecessor is verified unconditionally (issue #14).
 
 The engine, not a model, composes one declaration: the gated statement without the clause's
 hypothesis, proved by applying the conditional theorem to the predecessor's theorem
-(`compose.discharge_declaration`). The verifier checks it on the result's context, then a cold
-build of a self-contained module checks it again with `#print axioms` and the hygiene scan.
-Only if all of that passes does `apply` drop the discharged conditions (unconditional when none
-is left); otherwise the result stays conditional and its notes say why (a clause that is not
-the predecessor's statement is a type mismatch Lean reports).
+(`compose.discharge_declaration`). The verifier checks it on the result's context (fast
+feedback); then the trusted checker judges it like a proof (`modules.discharge_job`, issue
+#25): its type must be exactly the gated statement without the discharged hypotheses,
+elaborated from gated material only, its axioms the standard ones, every constant replayed.
+The self-contained file written beside the result's module is for a referee to read, and is
+scanned, not built. Only if all of that passes does `apply` drop the discharged conditions
+(unconditional when none is left); otherwise the result stays conditional and its notes say
+why (a clause that is not the predecessor's statement is a type mismatch Lean reports).
 
 Why the case arises: `plan` orders results by dependency, so a successor normally waits. It
 proceeds on a clause when the predecessor ended without a verdict that a dependent can use
@@ -17,6 +20,7 @@ proceeds on a clause when the predecessor ended without a verdict that a depende
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -29,13 +33,16 @@ from paperlint.engine.steps.base import Step, StepOutcome, View, evolve
 from paperlint.engine.steps.effects import (
     LeanUnavailable,
     base_context,
-    final_check,
+    check_records,
     lean,
     sha,
+    trusted,
     write_json,
     write_text,
 )
 from paperlint.lean.compose import context_for, discharge_declaration, module_text
+from paperlint.lean.modules import discharge_job
+from paperlint.lean.trusted import gate_lock, judgement, read_workspace_json, verdict_problems
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
@@ -98,6 +105,8 @@ class ReconnectInputs:
     context: LeanContext  # the result's context with its own proofs: where the discharge is checked
     module: str  # the composed module's file, workspace-relative
     attempt: int  # this reconnection's number: its files are named with it
+    records: Mapping[str, ResultRecord]  # it and its dependencies: the checker's layout
+    remaining: tuple[str, ...]  # the conditions left once these are discharged
 
 
 class ReconnectOutcome(StepOutcome):
@@ -113,14 +122,18 @@ def inputs(record: ResultRecord, view: View) -> ReconnectInputs:
     proofs = [o.proof for o in record.work.obligations if o.proof]
     own = PurePosixPath(ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"))
     n = len(record.work.reconnections) + 1  # an earlier accepted one keeps its own files
+    discharges = tuple(due(record, view.results))
+    gone = {d.condition for d in discharges}
     return ReconnectInputs(
         view.action,
-        tuple(due(record, view.results)),
+        discharges,
         draft.statement,
         draft.lean_name,
         context_for(ctx.settings.header, [*base.accepted, *proofs]),
         str(own.with_name(f"{own.stem}_reconnect_{n}.lean")),
         n,
+        check_records(ctx, view.results, record),
+        tuple(c.name for c in draft.conditions if c.name not in gone),
     )
 
 
@@ -145,7 +158,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> Rec
     else:
         found = evolve(found, declaration=composed.text)
         try:
-            found, hashes = _check(ctx, given, composed.text, found)
+            found, hashes = _check(ctx, record, given, composed.text, found)
         except LeanUnavailable as exc:  # no evidence either way: the verdict stands as it is
             found = evolve(found, detail=f"Lean did not answer: {exc}")
     data = {"schema": RECONNECT_SCHEMA, **found.model_dump(mode="json")}
@@ -155,9 +168,13 @@ def run(ctx: EngineContext, record: ResultRecord, given: ReconnectInputs) -> Rec
 
 
 def _check(
-    ctx: EngineContext, given: ReconnectInputs, text: str, found: Reconnection
+    ctx: EngineContext,
+    record: ResultRecord,
+    given: ReconnectInputs,
+    text: str,
+    found: Reconnection,
 ) -> tuple[Reconnection, dict[str, str]]:
-    """The warm check, then the cold build with axioms and the hygiene scan (effects)."""
+    """The warm check, then the trusted checker and the hygiene scan of the file (effects)."""
     timeout = ctx.settings.lean_timeout_s
     warm = ctx.verifier.check(given.context, text, timeout_s=timeout)
     lean(ctx, given.action, "reconnect", warm)
@@ -165,29 +182,41 @@ def _check(
         why = f"Lean rejected the discharge: {ports.feedback(text, warm)}"
         return evolve(found, detail=why), {}
     path = ctx.ws.root / given.module
-    write_text(ctx, path, module_text(given.context, text))
-    final = final_check(ctx, given.action, path, found.name)  # logged like the audit's build
-    record = write_json(
-        ctx,
-        ctx.ws.audit_dir(given.action.result) / f"reconnect-{given.attempt}-check.json",
-        {"schema": "paperlint.final-check/1", **final.model_dump(mode="json")},
+    write_text(ctx, path, module_text(given.context, text))  # the file a referee reads
+    hashes = {ctx.ws.rel(path): sha(path)}
+    found = evolve(found, file=ctx.ws.rel(path))
+    predecessors = [d.result for d in given.discharges]
+    job = discharge_job(ctx.settings.header, given.records, ctx.deps, record.id, text, predecessors)
+    if job is None:
+        why = (
+            "the records compose no discharge to check (is each predecessor a verified dependency?)"
+        )
+        return evolve(found, detail=why), hashes
+    run = trusted(ctx, given.action, job, "reconnect")
+    folder = ctx.ws.audit_dir(record.id)
+    checker = write_json(ctx, folder / f"reconnect-{given.attempt}-checker.json", run.to_json())
+    hashes[checker] = sha(ctx.ws.root / checker)
+    root = ctx.ws.root
+    gate = read_workspace_json(root, record.evidence.gate) if record.evidence.gate else None
+    locked = gate_lock(gate, lambda rel: read_workspace_json(root, rel))
+    problems = verdict_problems(
+        run, job=job, locked=locked, conditions=given.remaining, derived=True
     )
-    axioms = final.axioms.get(found.name)
-    findings = ports.scan(path, ctx.ws.root)
-    problems = [
-        *([] if final.clean else [f"final build not clean: {'; '.join(final.errors[:2])}"]),
+    verdict = judgement(run, job.request)
+    axioms = list(verdict.axioms) if verdict is not None and verdict.axioms is not None else None
+    found_problems = [
+        *(f"{rule}: {message}" for rule, message in problems),
         *([] if axioms is not None and set(axioms) <= STANDARD_AXIOMS else [f"axioms {axioms}"]),
-        *(f"hygiene: {f}" for f in findings[:2]),
+        *(f"hygiene: {f}" for f in ports.scan(path, ctx.ws.root)[:2]),
     ]
     checked = evolve(
         found,
-        accepted=not problems,
-        file=ctx.ws.rel(path),
-        final_check=record,
-        axioms=list(axioms) if axioms is not None else None,
-        detail="; ".join(problems),
+        accepted=not found_problems,
+        checker=checker,
+        axioms=axioms,
+        detail="; ".join(found_problems[:3]),
     )
-    return checked, {ctx.ws.rel(path): sha(path), record: sha(ctx.ws.root / record)}
+    return checked, hashes
 
 
 def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> ResultRecord:
