@@ -1,6 +1,10 @@
-"""Macro definitions: `\\newcommand` and friends, `\\def`, `\\let`, `\\DeclareMathOperator`,
-`\\newenvironment`. Each parser returns the record and the offset after the definition, so
-the walker skips the body (pylatexenc would parse a `\\begin` inside it as content).
+"""Macro definitions: `\\newcommand` and friends, `\\def`, xparse's `\\NewDocumentCommand`,
+`\\let`, `\\DeclareMathOperator`, `\\newenvironment`. Each parser returns the record and the
+offset after the definition, so the walker skips the body (pylatexenc would parse a `\\begin`
+inside it as content).
+
+A `Definition` keeps what expanding a use needs: its parameters in order (`m` a mandatory
+argument, `o` an optional `[...]` with its default, `s` a star) and its body.
 """
 
 from __future__ import annotations
@@ -13,6 +17,38 @@ from paperlint.preflight.model import Macro
 
 _NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = re.compile(r"[^{]*")
+_UNDELIMITED = re.compile(r"(?:\s*#[1-9])*\s*")
+# xparse marks an optional argument that was not given with this text (`\\IfNoValueTF`)
+NO_VALUE = "-NoValue-"
+
+
+@dataclass(frozen=True)
+class Param:
+    kind: str  # "m" mandatory, "o" optional [...], "s" star
+    default: str | None = None  # what an absent "o" stands for (None: xparse's -NoValue-)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A user macro: name (with its backslash), parameters and body. `params` is None when
+    a use cannot be read (a `\\def` with delimited parameters, an xparse type we do not
+    read): such a macro is kept for the inventory but never expanded."""
+
+    name: str
+    body: str
+    params: tuple[Param, ...] | None = ()
+
+    @property
+    def arity(self) -> int:
+        """Arguments other than a star, as `\\newcommand`'s `[n]` counts them."""
+        return sum(p.kind != "s" for p in self.params or ())
+
+    @property
+    def definition(self) -> str:
+        return self.body
+
+    def record(self) -> Macro:
+        return Macro(name=self.name, definition=self.body, arity=self.arity)
 
 
 @dataclass
@@ -24,7 +60,7 @@ class EnvDefinition:
     end: str
 
 
-def parse_newcommand(text: str, pos: int) -> tuple[Macro | None, int]:
+def parse_newcommand(text: str, pos: int) -> tuple[Definition | None, int]:
     """`\\newcommand*{\\name}[n][default]{body}` (also renew/provide/DeclareRobustCommand)."""
     _, pos = texscan.read_star(text, pos)
     group = texscan.read_group(text, pos)
@@ -33,18 +69,23 @@ def parse_newcommand(text: str, pos: int) -> tuple[Macro | None, int]:
     name, pos = group
     arity_arg = texscan.read_optional(text, pos)
     arity = 0
+    default: str | None = None
     if arity_arg is not None:
         pos = arity_arg[1]
         arity = int(arity_arg[0]) if arity_arg[0].strip().isdigit() else 0
-        default = texscan.read_optional(text, pos)
-        pos = default[1] if default is not None else pos
+        default_arg = texscan.read_optional(text, pos)
+        if default_arg is not None:
+            default, pos = default_arg
     body = texscan.read_group(text, pos)
     if body is None:
         return None, pos
-    return Macro(name=name.strip(), definition=body[0], arity=arity), body[1]
+    params = [Param("m")] * min(arity, 9)
+    if default is not None and params:
+        params[0] = Param("o", default)
+    return Definition(name.strip(), body[0], tuple(params)), body[1]
 
 
-def parse_def(text: str, pos: int) -> tuple[Macro | None, int]:
+def parse_def(text: str, pos: int) -> tuple[Definition | None, int]:
     """`\\def\\name#1#2{body}` (also `\\gdef`, `\\edef`, `\\xdef`)."""
     match = _NAME.match(text, pos)
     if match is None:
@@ -54,8 +95,39 @@ def parse_def(text: str, pos: int) -> tuple[Macro | None, int]:
     body = texscan.read_group(text, params.end())
     if body is None or len(params.group(0)) > 40:
         return None, match.end()
-    arity = params.group(0).count("#")
-    return Macro(name="\\" + match.group(1), definition=body[0], arity=arity), body[1]
+    spec = params.group(0)
+    undelimited = _UNDELIMITED.fullmatch(spec) is not None
+    read: tuple[Param, ...] | None = (
+        tuple(Param("m") for _ in range(spec.count("#"))) if undelimited else None
+    )
+    return Definition("\\" + match.group(1), body[0], read), body[1]
+
+
+# xparse argument types read here; the rest (r, d, v, e, ...) leave the macro unexpanded
+_XPARSE = re.compile(r"\s*[+!]*\s*(?:(?P<m>m)|(?P<o>o)|O\s*\{(?P<O>[^{}]*)\}|(?P<s>s))")
+
+
+def parse_document_command(text: str, pos: int) -> tuple[Definition | None, int]:
+    """xparse `\\NewDocumentCommand{\\name}{spec}{body}` (and Renew/Provide/Declare)."""
+    args, end = texscan.read_args(text, pos, "{{{")
+    name, spec, body = args
+    if name is None or spec is None or body is None:
+        return None, end
+    params: list[Param] | None = []
+    at = 0
+    while params is not None and spec[at:].strip():
+        match = _XPARSE.match(spec, at)
+        if match is None:
+            params = None
+            break
+        at = match.end()
+        if match.group("m"):
+            params.append(Param("m"))
+        elif match.group("s"):
+            params.append(Param("s"))
+        else:
+            params.append(Param("o", match.group("O")))
+    return Definition(name.strip(), body, tuple(params) if params is not None else None), end
 
 
 def parse_let(text: str, pos: int) -> tuple[Macro | None, int]:

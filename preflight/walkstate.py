@@ -61,6 +61,9 @@ class Frame:
     enclosing: dict[str, int | None] = field(default_factory=dict)
     # the environment family (envfamilies.FAMILIES) whose close runs at the `\end`
     family: str = "other"
+    # `\\the<counter>` templates redefined inside, restored at the `\\end` (a TeX group);
+    # made when first needed
+    restore_the: dict[str, str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,238 @@
+"""The expansion layer of the document walk: a use of a user macro is replaced by its body
+with the arguments put in, as TeX does, and the walk reads the result.
+
+So a macro that drops its argument (`\\newcommand\\ignore[1]{}`) hides what the argument
+holds, and one that wraps it (`\\newcommand\\supp[1]{\\ifarxiv#1\\fi}`,
+`\\newcommand\\thmlab[1]{\\label{thm:#1}}`) is followed. Only macros whose expansion can change
+what the walk records are expanded (`Expander.active`); reading any other one as text, as
+before, gives the same inventory for less work.
+
+Bounded: expansions nest at most `MAX_DEPTH` deep, a macro already being expanded twice is
+not expanded again (`\\def\\a{\\a}`), and all expansions together produce at most
+`budget(len(text))` characters, so the cost stays linear in the input.
+
+Offsets: an expansion is read as a snippet, and its `SourceMap` says where each part comes
+from. An argument's text maps to its place in the source, so a theorem inside `\\supp{...}`
+keeps its own lines; the body's own text maps to the macro call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperlint.preflight import texscan
+from paperlint.preflight.macros import NO_VALUE, Definition, Param
+
+MAX_DEPTH = 16
+MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX loops)
+_WORD = re.compile(r"\\([A-Za-z@]+)")
+_PARAMETER = re.compile(r"#(#|[1-9])")
+# kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`)
+KERNEL = {
+    "\\@gobble": Definition("\\@gobble", "", (Param("m"),)),
+    "\\@gobbletwo": Definition("\\@gobbletwo", "", (Param("m"), Param("m"))),
+    "\\@firstofone": Definition("\\@firstofone", "#1", (Param("m"),)),
+    "\\@firstoftwo": Definition("\\@firstoftwo", "#1", (Param("m"), Param("m"))),
+    "\\@secondoftwo": Definition("\\@secondoftwo", "#2", (Param("m"), Param("m"))),
+}
+
+
+def budget(length: int) -> int:
+    """The characters all expansions of one document may produce together."""
+    return 1_000_000 + 4 * length
+
+
+@dataclass(frozen=True)
+class SourceMap:
+    """Where a snippet's text comes from: `pieces` are (start, end, source) runs of the
+    snippet copied from the source at `source`; everything else stands for the macro call
+    that made the snippet, which begins at `begin` and is followed by `after`."""
+
+    begin: int
+    after: int
+    pieces: tuple[tuple[int, int, int], ...] = ()
+
+    def flat(self, pos: int, *, body: bool = False) -> int:
+        """The source offset of snippet offset `pos`; outside the pieces, the call's start
+        (or, for where a body starts, the offset after the call)."""
+        for start, end, source in self.pieces:
+            if start <= pos < end or (pos == end and not body and end > start):
+                return source + pos - start
+        return self.after if body else self.begin
+
+    def carry(self, start: int, end: int, to: int) -> list[tuple[int, int, int]]:
+        """The pieces of snippet text [start, end) once it is copied to offset `to` of a
+        new snippet."""
+        out: list[tuple[int, int, int]] = []
+        for p_start, p_end, source in self.pieces:
+            low, high = max(start, p_start), min(end, p_end)
+            if low < high:
+                out.append((to + low - start, to + high - start, source + low - p_start))
+        return out
+
+
+@dataclass(frozen=True)
+class Arg:
+    text: str
+    start: int | None  # where `text` begins in the calling text; None for a default
+
+
+def read_call(text: str, pos: int, params: tuple[Param, ...]) -> tuple[list[Arg], int] | None:
+    """The arguments of a use at `pos` (just after the macro's name) and the offset after
+    them; None when a mandatory one is missing (the use is then read as text)."""
+    args: list[Arg] = []
+    for param in params:
+        if param.kind == "s":
+            star, pos = texscan.read_star(text, pos)
+            args.append(Arg("\\BooleanTrue" if star else "\\BooleanFalse", None))
+        elif param.kind == "o":
+            span = texscan.read_optional_span(text, pos)
+            if span is None:
+                args.append(Arg(NO_VALUE if param.default is None else param.default, None))
+            else:
+                args.append(Arg(text[span[0] : span[1]], span[0]))
+                pos = span[2]
+        else:
+            group = texscan.read_group_span(text, pos)
+            if group is None:
+                return None
+            args.append(Arg(text[group[0] : group[1]], group[0]))
+            pos = group[2]
+    return args, pos
+
+
+def substitute(
+    body: str, args: list[Arg], source: SourceMap | None
+) -> tuple[str, tuple[tuple[int, int, int], ...]]:
+    """The body with `#n` replaced by the arguments and `##` by `#`, and the pieces that map
+    each argument's copy back to the source (through `source`, the calling snippet's map,
+    when the call is itself inside a snippet)."""
+    out: list[str] = []
+    pieces: list[tuple[int, int, int]] = []
+    length = 0
+    pos = 0
+    for match in _PARAMETER.finditer(body):
+        out.append(body[pos : match.start()])
+        length += match.start() - pos
+        pos = match.end()
+        if match.group(1) == "#":
+            out.append("#")
+            length += 1
+            continue
+        index = int(match.group(1)) - 1
+        if index >= len(args):
+            continue
+        arg = args[index]
+        if arg.start is not None and arg.text:
+            end = arg.start + len(arg.text)
+            if source is None:
+                pieces.append((length, length + len(arg.text), arg.start))
+            else:
+                pieces.extend(source.carry(arg.start, end, length))
+        out.append(arg.text)
+        length += len(arg.text)
+    out.append(body[pos:])
+    return "".join(out), tuple(pieces)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a definition's body holds, read once: its control words, and whether a use
+    drops or repeats an argument (then it must be expanded to be read right)."""
+
+    words: frozenset[str]
+    drops: bool
+
+
+def shape(definition: Definition) -> Shape:
+    body = definition.body
+    used = [m.group(1) for m in _PARAMETER.finditer(body) if m.group(1) != "#"]
+    params = definition.params or ()
+    drops = any(
+        param.kind != "s" and used.count(str(index + 1)) != 1 for index, param in enumerate(params)
+    )
+    return Shape(frozenset(_WORD.findall(body)), drops)
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """The control words that make a macro worth expanding (see `Expander.active`)."""
+
+    always: frozenset[str]
+    with_arguments: frozenset[str]
+
+
+@dataclass
+class Expander:
+    """The macro table of the walk, and the bounds on expanding it."""
+
+    length: int = 0
+    table: dict[str, Definition] = field(default_factory=dict)
+    defined_at: dict[str, int] = field(default_factory=dict)
+    left: int = 0
+    stack: list[str] = field(default_factory=list)
+    reported: set[str] = field(default_factory=set)
+    _shapes: dict[str, Shape] = field(default_factory=dict)
+    _active: dict[str, bool] = field(default_factory=dict)
+    _state: object = None
+
+    def __post_init__(self) -> None:
+        self.left = budget(self.length)
+
+    def define(self, name: str, definition: Definition, at: int = -1) -> None:
+        """`name` without its backslash; `at` where the definition is (a source offset)."""
+        self.table[name] = definition
+        self.defined_at[name] = at
+        self._shapes.pop(name, None)
+        self._active.clear()
+
+    def forget(self, name: str) -> None:
+        if self.table.pop(name, None) is not None:
+            self._shapes.pop(name, None)
+            self._active.clear()
+
+    def shape(self, name: str) -> Shape:
+        found = self._shapes.get(name)
+        if found is None:
+            found = self._shapes[name] = shape(self.table[name])
+        return found
+
+    def active(self, name: str, relevant: Relevance, state: object) -> bool:
+        """Whether expanding `name` can change what the walk records: it drops or repeats an
+        argument, its body (or a macro it uses) holds a word of `relevant.always`, or it
+        takes arguments and holds a conditional of `relevant.with_arguments` that may pick
+        one (`\\newcommand\\supp[1]{\\ifarxiv#1\\fi}`; package code is full of `\\ifnum`
+        tests that pick nothing). `state` changes whenever `relevant` does, and then the
+        answers are worked out again."""
+        if state != self._state:
+            self._active.clear()
+            self._state = state
+        found = self._active.get(name)
+        if found is None:
+            self._active[name] = False  # a macro that uses itself: no new information
+            found = self._active[name] = self._works_out(name, relevant, state)
+        return found
+
+    def _works_out(self, name: str, relevant: Relevance, state: object) -> bool:
+        definition = self.table[name]
+        if definition.params is None:
+            return False
+        own = self.shape(name)
+        if own.drops or own.words & relevant.always:
+            return True
+        if definition.params and own.words & relevant.with_arguments:
+            return True
+        return any(word in self.table and self.active(word, relevant, state) for word in own.words)
+
+    def admit(self, name: str, size: int) -> str | None:
+        """None when a use of `name` producing `size` characters may be expanded now;
+        otherwise the reason it may not."""
+        if len(self.stack) >= MAX_DEPTH:
+            return "depth"
+        if self.stack.count(name) >= MAX_SAME_MACRO:
+            return "recursion"
+        if size > self.left:
+            return "budget"
+        self.left -= size
+        return None
