@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import numexpr, prepass, texscan
+from paperlint.preflight import macros, numexpr, prepass, texscan
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
@@ -290,7 +290,8 @@ def setbool(walker: Walker, text: str, m: re.Match[str]) -> int:
     word = m.group(1)
     if word in ("setbool", "setboolean"):
         args, pos = texscan.read_args(text, m.end(), "{{")
-        value = (args[1] or "").strip().lower() == "true"
+        given = walker.expand_text(args[1] or "")  # `\\setbool{b}{\\mode}`, `\\def\\mode{true}`
+        value = (given or "").strip().lower() == "true"
     else:
         args, pos = texscan.read_args(text, m.end(), "{")
         value = word == "booltrue"
@@ -313,7 +314,7 @@ def settoggle(walker: Walker, text: str, m: re.Match[str]) -> int:
     word = m.group(1)
     if word == "settoggle":
         args, pos = texscan.read_args(text, m.end(), "{{")
-        value = (args[1] or "").strip() == "true"
+        value = (walker.expand_text(args[1] or "") or "").strip() == "true"
     else:
         args, pos = texscan.read_args(text, m.end(), "{")
         value = word == "toggletrue"
@@ -408,3 +409,42 @@ def two_branches(
     if value is None:
         close(walker, Branch("unknown", walker.at(start), name, events))
     return no[2]
+
+
+# -- xparse --------------------------------------------------------------------------------
+
+XPARSE_TESTS = {
+    "IfBooleanTF": ("boolean", True),
+    "IfBooleanT": ("boolean", True),
+    "IfBooleanF": ("boolean", True),
+    "IfNoValueTF": ("novalue", True),
+    "IfNoValueT": ("novalue", True),
+    "IfNoValueF": ("novalue", True),
+    "IfValueTF": ("novalue", False),
+    "IfValueT": ("novalue", False),
+    "IfValueF": ("novalue", False),
+}
+
+
+def xparse_test(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\IfBooleanTF{#1}{yes}{no}` on a star argument, `\\IfNoValueTF{#2}{yes}{no}` (and
+    `\\IfValueTF`, and the `T` and `F` forms with one branch) on an optional one, as the
+    expansion layer substitutes them (`\\BooleanTrue`, `-NoValue-`)."""
+    word = m.group(1)
+    kind, sense = XPARSE_TESTS[word]
+    args, pos = texscan.read_args(text, m.end(), "{")
+    tested = (args[0] or "").strip()
+    value: bool | None
+    if kind == "boolean":
+        value = {"\\BooleanTrue": True, "\\BooleanFalse": False}.get(tested)
+    else:
+        value = (tested == macros.NO_VALUE) == sense
+    if word.endswith("TF"):
+        return two_branches(walker, text, m.start(), pos, value, word)
+    group = texscan.read_group_span(text, pos)
+    if group is None or not text.startswith("{", texscan.skip_spaces(text, pos)):
+        return pos
+    wanted = word.endswith("T")
+    if value is None or value == wanted:
+        walker.scan(text, group[0], group[1])
+    return group[2]

@@ -9,7 +9,8 @@ before, gives the same inventory for less work.
 
 Bounded: expansions nest at most `MAX_DEPTH` deep, a macro already being expanded twice is
 not expanded again (`\\def\\a{\\a}`), and all expansions together produce at most
-`budget(len(text))` characters, so the cost stays linear in the input.
+`budget(len(text))` characters (each counting `EXPANSION_OVERHEAD` more), so the cost stays
+linear in the input.
 
 Offsets: an expansion is read as a snippet, and its `SourceMap` says where each part comes
 from. An argument's text maps to its place in the source, so a theorem inside `\\supp{...}`
@@ -26,6 +27,10 @@ from paperlint.preflight.macros import NO_VALUE, Definition, Param
 
 MAX_DEPTH = 16
 MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX loops)
+# what one expansion costs against the budget besides its characters: reading a snippet has
+# a fixed cost, so a bomb of tiny expansions (`\\def\\b{\\a\\a}` twenty times over) is
+# bounded too
+EXPANSION_OVERHEAD = 100
 _WORD = re.compile(r"\\([A-Za-z@]+)")
 _PARAMETER = re.compile(r"#(#|[1-9])")
 # kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`)
@@ -39,7 +44,8 @@ KERNEL = {
 
 
 def budget(length: int) -> int:
-    """The characters all expansions of one document may produce together."""
+    """The characters all expansions of one document may produce together (each expansion
+    also costs `EXPANSION_OVERHEAD`)."""
     return 1_000_000 + 4 * length
 
 
@@ -232,7 +238,7 @@ class Expander:
             return "depth"
         if self.stack.count(name) >= MAX_SAME_MACRO:
             return "recursion"
-        if size > self.left:
+        if size + EXPANSION_OVERHEAD > self.left:
             return "budget"
-        self.left -= size
+        self.left -= size + EXPANSION_OVERHEAD
         return None

@@ -228,7 +228,8 @@ def newref(walker: Walker, text: str, m: re.Match[str]) -> int:
     _define(walker, at, Definition(f"\\{name}label", f"\\label{{{prefix}#1}}", (Param("m"),)))
     for ref in (f"{name}ref", f"{name[0].upper()}{name[1:]}ref"):
         body = f"\\ref{{{prefix}#3}}"
-        _define(walker, at, Definition(f"\\{ref}", body, (Param("s"), Param("o", ""), Param("m"))))
+        params = (Param("s"), Param("o", ""), Param("m"))
+        _define(walker, at, Definition(f"\\{ref}", body, params))
     return pos
 
 
@@ -567,6 +568,7 @@ def _table() -> dict[str, Handler]:
         "ifcsdef": conditionals.ifdef,
         "ifcsundef": conditionals.ifdef,
         "ifthenelse": conditionals.ifthenelse,
+        **dict.fromkeys(conditionals.XPARSE_TESTS, conditionals.xparse_test),
         "newref": newref,
         "newcount": newcount,
         "chardef": newcount,

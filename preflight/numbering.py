@@ -143,6 +143,7 @@ class Walker:
                     f"\\begin{{{frame.name}}} is never closed",
                 )
                 self._close(frame, len(self.text), len(self.text))
+        self.out.definitions = self.expander.table
         return self.out
 
     def scan(self, text: str, start: int, end: int) -> None:
@@ -273,10 +274,14 @@ class Walker:
             self._refused(name, refused, self.at(m.start()))
             return m.end()
         expander.stack.append(name)
-        self.resume_at = end
+        saved, self.resume_at = self.resume_at, end
         self.expand_snippet(snippet, self.at(m.start()), self.at(end, body=True), pieces)
         expander.stack.pop()
-        return max(end, self.resume_at)
+        # a display the expansion opened and the source closed (`\\beq … \\eeq`) was read
+        # up to its end in the source text: go on from there
+        resume = max(end, self.resume_at) if text is self.text else end
+        self.resume_at = saved
+        return resume
 
     def _refused(self, name: str, reason: str, at: int) -> None:
         """Say once why a macro was read as text: the budget always; nesting and recursion

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paperlint.preflight.declarations import Registry
+from paperlint.preflight.macros import Definition
 from paperlint.preflight.model import Macro, Severity
 
 
@@ -87,3 +88,5 @@ class WalkOutput:
     bib_files: list[tuple[int, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     label_positions: dict[str, int] = field(default_factory=dict)
+    # the user macros defined when the walk ended (name without its backslash)
+    definitions: dict[str, Definition] = field(default_factory=dict)
