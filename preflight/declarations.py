@@ -236,8 +236,11 @@ def _revtex(reg: Registry, options: set[str]) -> None:
 IMPLIED_PACKAGES: dict[str, tuple[str, ...]] = {
     "thm-restate": ("thmtools",),
     "mathtools": ("calc", "amsmath"),
+    "empheq": ("mathtools",),
+    "breqn": ("amsmath", "calc"),
     "amsmath": ("amstext",),
     "todonotes": ("calc",),
+    "pdfpages": ("calc",),
     "jmlr": ("calc", "amsmath"),
     "amsart": ("amsmath",),
     "amsbook": ("amsmath",),

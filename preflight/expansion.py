@@ -33,13 +33,18 @@ MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX
 EXPANSION_OVERHEAD = 100
 _WORD = re.compile(r"\\([A-Za-z@]+)")
 _PARAMETER = re.compile(r"#(#|[1-9])")
-# kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`)
+# kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`,
+# `\\let\\lbl\\label`): what a use of the new name does
 KERNEL = {
     "\\@gobble": Definition("\\@gobble", "", (Param("m"),)),
     "\\@gobbletwo": Definition("\\@gobbletwo", "", (Param("m"), Param("m"))),
     "\\@firstofone": Definition("\\@firstofone", "#1", (Param("m"),)),
     "\\@firstoftwo": Definition("\\@firstoftwo", "#1", (Param("m"), Param("m"))),
     "\\@secondoftwo": Definition("\\@secondoftwo", "#2", (Param("m"), Param("m"))),
+    **{
+        f"\\{name}": Definition(f"\\{name}", f"\\{name}{{#1}}", (Param("m"),))
+        for name in ("label", "refstepcounter", "stepcounter", "begin", "end")
+    },
 }
 
 

@@ -286,12 +286,18 @@ def math_operator(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 
 def newenvironment(walker: Walker, text: str, m: re.Match[str]) -> int:
-    env, pos = macros.parse_newenvironment(text, m.end() - len(m.group(2)))
+    """`\\newenvironment` and `\\renewenvironment`, and xparse's `\\NewDocumentEnvironment`
+    and its kin."""
+    word = m.group(1)
+    if word.endswith("DocumentEnvironment"):
+        env, pos = macros.parse_document_environment(text, m.end())
+    else:
+        env, pos = macros.parse_newenvironment(text, m.end() - len(m.group(2)))
     if env is not None:
         walker.wrappers[env.name] = env
-        walker.reg.envs.pop(env.name, None) if m.group(1) == "renewenvironment" and _wraps_theorem(
-            walker, env
-        ) else None
+        renews = word.startswith(("renew", "Renew", "Declare"))
+        if renews and _wraps_theorem(walker, env):
+            walker.reg.envs.pop(env.name, None)
     return pos
 
 
@@ -512,6 +518,9 @@ def _table() -> dict[str, Handler]:
         "DeclareMathOperator": math_operator,
         "newenvironment": newenvironment,
         "renewenvironment": newenvironment,
+        "NewDocumentEnvironment": newenvironment,
+        "RenewDocumentEnvironment": newenvironment,
+        "DeclareDocumentEnvironment": newenvironment,
         "newtheorem": newtheorem,
         "newdefinition": newtheorem,
         "newproof": newtheorem,

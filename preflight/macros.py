@@ -146,6 +146,29 @@ def parse_math_operator(text: str, pos: int) -> tuple[Macro | None, int]:
     return Macro(name=args[1].strip(), definition=f"\\operatorname{{{args[2]}}}"), end
 
 
+def parse_document_environment(text: str, pos: int) -> tuple[EnvDefinition | None, int]:
+    """xparse `\\NewDocumentEnvironment{name}{spec}{begin}{end}` whose arguments are
+    mandatory ones after at most one optional one (the `\\newenvironment` shapes)."""
+    args, end = texscan.read_args(text, pos, "{{{{")
+    name, spec, begin, finish = args
+    if name is None or spec is None or begin is None or finish is None:
+        return None, end
+    params: list[Param] = []
+    at = 0
+    while spec[at:].strip():
+        match = _XPARSE.match(spec, at)
+        if match is None or match.group("s"):
+            return None, end
+        at = match.end()
+        params.append(Param("m") if match.group("m") else Param("o", match.group("O")))
+    if any(p.kind == "o" for p in params[1:]):
+        return None, end
+    default = None
+    if params and params[0].kind == "o":
+        default = NO_VALUE if params[0].default is None else params[0].default
+    return EnvDefinition(name.strip(), len(params), default, begin, finish), end
+
+
 def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int]:
     """`\\newenvironment{name}[n][default]{begin}{end}`."""
     _, pos = texscan.read_star(text, pos)
