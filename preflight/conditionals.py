@@ -153,7 +153,33 @@ def _evaluate(walker: Walker, text: str, pos: int, name: str) -> tuple[bool | in
         return ifx(walker, text, pos)
     if name in ("ifdefined", "ifcsname"):
         return _ifdefined(walker, text, pos, name)
+    if name == "if":
+        return _if_characters(walker, text, pos)
     return None, pos
+
+
+def _if_characters(walker: Walker, text: str, pos: int) -> tuple[bool | None, int]:
+    """TeX's `\\if`: compare the next two tokens after expansion, here characters and the
+    paper's own argument-free macros (JASA's `\\if0\\blind`, `\\newcommand{\\blind}{1}`)."""
+    chars: list[str] = []
+    while len(chars) < 2 and pos < len(text):
+        if text[pos] in "{}%":
+            return None, pos
+        if text[pos] != "\\":
+            chars.append(text[pos])
+            pos += 1
+            continue
+        word = texscan.CONTROL_WORD.match(text, pos)
+        assert word is not None
+        body = walker.macro_body(word.group(1))
+        expanded = walker.expand_text(body) if body is not None else None
+        if not expanded:
+            return None, pos
+        chars.extend(expanded[: 2 - len(chars)])
+        pos = texscan.skip_spaces(text, word.end(), newline=False)
+    if len(chars) < 2:
+        return None, pos
+    return chars[0] == chars[1], pos
 
 
 def branch(walker: Walker, text: str, pos: int, value: bool) -> int:

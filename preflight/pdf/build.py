@@ -230,14 +230,8 @@ def _results(
         proof_text = draft.proof.text if draft.proof else ""
         key = (head.kind, head.number or "")
         owner = index.get(key)
-        original = drafts[first[key]].head if key in first else head
-        # a head without an anchor that repeats an anchored one restates it in so many
-        # words; otherwise the same number printed twice is another result (KOMA's
-        # \\addsec restarts a counter, a sibling counter keeps its old \\the...)
-        unanchored = original.method == "named-destination" != head.method
-        similar = 0.6 if unanchored else 0.9
-        if owner and owner != ids[i] and not _same_statement(drafts[first[key]], draft, similar):
-            owner = None
+        if owner and owner != ids[i] and not _restates(drafts[first[key]], draft):
+            owner = None  # the same number printed twice (KOMA's \\addsec restarts a counter)
         citations = [
             *find_citations(head.note or "", bib, "note"),
             *find_citations(draft.statement.text, bib, "statement"),
@@ -264,12 +258,18 @@ def _results(
     return results
 
 
-def _same_statement(original: _Draft, again: _Draft, threshold: float) -> bool:
-    """A restatement prints the original's statement again; a different statement under
-    the same number is another result."""
+def _restates(original: _Draft, again: _Draft) -> bool:
+    """Whether a head that repeats an earlier kind and number restates it. It does when the
+    original is anchored and it is not (a hand-bolded `{\\bf Lemma \\ref{x}}.`, a heading
+    titled "Theorem 3.2": hyperref anchors every head LaTeX numbers), when it stands alone
+    on its line as such a heading does, or when it prints the original's statement again;
+    otherwise the same number printed twice is another result."""
+    anchored = original.head.method == "named-destination"
+    if anchored != (again.head.method == "named-destination") or not again.head.rest:
+        return True
     a = " ".join(original.statement.text.split())[:300]
     b = " ".join(again.statement.text.split())[:300]
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= threshold
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
 def _owners(drafts: list[_Draft]) -> dict[tuple[str, str], int]:

@@ -293,10 +293,10 @@ def test_a_hand_made_head_is_ignored_unless_a_dropped_anchor_vouches_for_it():
 
 
 def test_a_bold_restatement_of_an_anchored_result_is_attached_to_it():
-    # `{\\bf Lemma \\ref{b}}.` repeats the number and, loosely, the statement of an
-    # anchored lemma: a restatement, not a result of its own
+    # `{\\bf Lemma \\ref{b}}.` repeats the number of an anchored lemma: a restatement (in
+    # whatever words), not a result of its own
     anchored = line(622, run("Lemma 2. ", "CMBX10"), run("Every finite set is bounded.", "CMTI10"))
-    again = line(500, run("Lemma 2", "CMBX10"), run(". Every finite set is bounded!", "CMR10"))
+    again = line(500, run("Lemma 2", "CMBX10"), run(". In other words, sets are small.", "CMR10"))
     body = [*_with_context(anchored), *_with_context(again)[5:]]
     results = _results(*body, destinations=[Destination("lemma.2", 1, 635.0, 72.0)])
     assert [(r.id, r.restates) for r in results] == [
@@ -318,3 +318,17 @@ def test_the_same_number_over_a_different_statement_is_another_result():
         *paragraph(488, 2, "while groups have a unit element"),
     )
     assert [(r.number, r.restates) for r in results] == [("1.1", None), ("1.1", None)]
+
+
+def test_a_heading_titled_with_a_result_number_is_not_another_result():
+    # a thesis' `\\subsubsection*{Theorem \\ref{a}}`: bold, alone on its line
+    first = line(622, run("Theorem 3.2. ", "CMBX10"), run("Every set is finite.", "CMTI10"))
+    heading = line(500, run("Theorem 3.2", "CMBX10"))
+    results = _results(
+        *paragraph(700, 5),
+        first,
+        *paragraph(610, 2, "of the first statement and its sets"),
+        heading,
+        *paragraph(488, 2, "we now prove it in several steps"),
+    )
+    assert [(r.number, r.restates) for r in results] == [("3.2", None), ("3.2", "theorem:3.2")]
