@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from paperlint.preflight import texscan
-from paperlint.preflight.macros import NO_VALUE, Definition, Param
+from paperlint.preflight.macros import NO_VALUE, Definition, Param, parameter_parts
 
 MAX_DEPTH = 16
 MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX loops)
@@ -32,7 +32,6 @@ MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX
 # bounded too
 EXPANSION_OVERHEAD = 100
 _WORD = re.compile(r"\\([A-Za-z@]+)")
-_PARAMETER = re.compile(r"#(#|[1-9])")
 # kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`,
 # `\\let\\lbl\\label`): what a use of the new name does
 KERNEL = {
@@ -122,28 +121,19 @@ def substitute(
     out: list[str] = []
     pieces: list[tuple[int, int, int]] = []
     length = 0
-    pos = 0
-    for match in _PARAMETER.finditer(body):
-        out.append(body[pos : match.start()])
-        length += match.start() - pos
-        pos = match.end()
-        if match.group(1) == "#":
-            out.append("#")
-            length += 1
-            continue
-        index = int(match.group(1)) - 1
-        if index >= len(args):
-            continue
-        arg = args[index]
-        if arg.start is not None and arg.text:
-            end = arg.start + len(arg.text)
-            if source is None:
-                pieces.append((length, length + len(arg.text), arg.start))
-            else:
-                pieces.extend(source.carry(arg.start, end, length))
-        out.append(arg.text)
-        length += len(arg.text)
-    out.append(body[pos:])
+    for part in parameter_parts(body):
+        if isinstance(part, int):
+            if part >= len(args):
+                continue
+            arg = args[part]
+            if arg.start is not None and arg.text:
+                if source is None:
+                    pieces.append((length, length + len(arg.text), arg.start))
+                else:
+                    pieces.extend(source.carry(arg.start, arg.start + len(arg.text), length))
+            part = arg.text
+        out.append(part)
+        length += len(part)
     return "".join(out), tuple(pieces)
 
 
@@ -158,11 +148,9 @@ class Shape:
 
 def shape(definition: Definition) -> Shape:
     body = definition.body
-    used = [m.group(1) for m in _PARAMETER.finditer(body) if m.group(1) != "#"]
+    used = [part for part in parameter_parts(body) if isinstance(part, int)]
     params = definition.params or ()
-    drops = any(
-        param.kind != "s" and used.count(str(index + 1)) != 1 for index, param in enumerate(params)
-    )
+    drops = any(param.kind != "s" and used.count(index) != 1 for index, param in enumerate(params))
     return Shape(frozenset(_WORD.findall(body)), drops)
 
 

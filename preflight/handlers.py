@@ -238,6 +238,12 @@ _ASSIGN = re.compile(r"\s*=?\s*")
 _BY = re.compile(r"\s*(?:by\b)?\s*")
 
 
+def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """The offset after what `pattern` (which may match nothing) matches at `pos`."""
+    match = pattern.match(text, pos)
+    return match.end() if match else pos
+
+
 def newcount(walker: Walker, text: str, m: re.Match[str]) -> int:
     """`\\newcount\\mode` (a count register, 0), `\\chardef\\mode=2` (a constant)."""
     match = _REGISTER.match(text, m.end())
@@ -247,7 +253,7 @@ def newcount(walker: Walker, text: str, m: re.Match[str]) -> int:
     if m.group(1) == "newcount":
         walker.registers[name] = 0
         return match.end()
-    value, end = numexpr.read_number(text, _ASSIGN.match(text, match.end()).end(), walker)  # type: ignore[union-attr]
+    value, end = numexpr.read_number(text, _skip(_ASSIGN, text, match.end()), walker)
     if value is not None:
         walker.registers[name] = value
     return end
@@ -255,7 +261,7 @@ def newcount(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 def assign_register(walker: Walker, text: str, m: re.Match[str]) -> int:
     """`\\mode=2`, `\\mode 2`: a value for a count register."""
-    value, end = numexpr.read_number(text, _ASSIGN.match(text, m.end()).end(), walker)  # type: ignore[union-attr]
+    value, end = numexpr.read_number(text, _skip(_ASSIGN, text, m.end()), walker)
     if value is None:
         return m.end()
     walker.registers[m.group(1)] = value
@@ -267,7 +273,7 @@ def advance(walker: Walker, text: str, m: re.Match[str]) -> int:
     match = _REGISTER.match(text, m.end())
     if match is None:
         return m.end()
-    value, end = numexpr.read_number(text, _BY.match(text, match.end()).end(), walker)  # type: ignore[union-attr]
+    value, end = numexpr.read_number(text, _skip(_BY, text, match.end()), walker)
     name = match.group(1)
     if value is None:
         return match.end()

@@ -59,6 +59,14 @@ class EnvDefinition:
     begin: str
     end: str
 
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """`[n][default]`: the first argument optional when there is a default."""
+        params = [Param("m")] * min(self.arity, 9)
+        if self.default is not None and params:
+            params[0] = Param("o", self.default)
+        return tuple(params)
+
 
 def parse_newcommand(text: str, pos: int) -> tuple[Definition | None, int]:
     """`\\newcommand*{\\name}[n][default]{body}` (also renew/provide/DeclareRobustCommand)."""
@@ -193,8 +201,32 @@ def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int
     return EnvDefinition(name.strip(), arity, default, begin[0], end[0]), end[1]
 
 
+_PARAMETER = re.compile(r"#(#|[1-9])")
+
+
+def parameter_parts(body: str) -> list[str | int]:
+    """A body split into its text and its parameters: `a#1b##c` is `["a", 0, "b#c"]`
+    (`##` stands for `#`; a parameter is its 0-based index)."""
+    parts: list[str | int] = []
+    text: list[str] = []
+    pos = 0
+    for match in _PARAMETER.finditer(body):
+        text.append(body[pos : match.start()])
+        pos = match.end()
+        if match.group(1) == "#":
+            text.append("#")
+            continue
+        parts.append("".join(text))
+        text = []
+        parts.append(int(match.group(1)) - 1)
+    text.append(body[pos:])
+    parts.append("".join(text))
+    return [part for part in parts if part != ""]
+
+
 def substitute(body: str, args: list[str]) -> str:
-    """Replace `#1`…`#9` by the arguments."""
-    return re.sub(
-        r"#(\d)", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", body
+    """Replace `#1`…`#9` by the arguments (a missing one by nothing) and `##` by `#`."""
+    return "".join(
+        part if isinstance(part, str) else (args[part] if part < len(args) else "")
+        for part in parameter_parts(body)
     )

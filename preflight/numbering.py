@@ -576,28 +576,16 @@ class Walker:
     def begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
         if self.is_proof_name(wrapper.name) and not _EXPANDS.search(wrapper.begin):
             return self.begin_proof(text, start, pos, wrapper.name)
-        args: list[str] = []
-        count = wrapper.arity
-        if wrapper.default is not None:
-            optional = texscan.read_optional(text, pos)
-            args.append(optional[0] if optional else wrapper.default)
-            pos = optional[1] if optional else pos
-            count -= 1
-        for _ in range(max(count, 0)):
-            group = texscan.read_group(text, pos)
-            if group is None:
-                break
-            args.append(group[0])
-            pos = group[1]
+        call = expansion.read_call(text, pos, wrapper.params)
+        args = call[0] if call is not None else []
+        pos = call[1] if call is not None else pos
         saved = self.current
-        frame = Frame(
-            wrapper.name, self.at(start), saved, end_code=macros.substitute(wrapper.end, args)
-        )
+        end_code = expansion.substitute(wrapper.end, args, self.map)[0]
+        frame = Frame(wrapper.name, self.at(start), saved, end_code=end_code)
         self.frames.append(frame)
         before = len(self.frames)
-        self.expand_snippet(
-            macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True)
-        )
+        begin_code, pieces = expansion.substitute(wrapper.begin, args, self.map)
+        self.expand_snippet(begin_code, self.at(start), self.at(pos, body=True), pieces)
         inner = self.frames[before:]
         if not inner and self.current is not saved:
             frame.result = self._hand_made_head(wrapper, start, pos, args)
@@ -614,14 +602,14 @@ class Walker:
         return pos
 
     def _hand_made_head(
-        self, wrapper: macros.EnvDefinition, start: int, pos: int, args: list[str]
+        self, wrapper: macros.EnvDefinition, start: int, pos: int, args: list[expansion.Arg]
     ) -> int | None:
         """`\\newenvironment{theorem}{\\refstepcounter{thm}\\textbf{Theorem \\thethm}}{}`:
         a theorem-like name that steps a counter prints a numbered head of its own."""
         title = wrapper.name[:1].upper() + wrapper.name[1:]
         if decl.kind_of(wrapper.name, title) == "other" or not _STEPS.search(wrapper.begin):
             return None
-        note = args[0] if wrapper.default is not None and args and args[0] else None
+        note = args[0].text if wrapper.default is not None and args and args[0].text else None
         result = RawResult(
             env=wrapper.name,
             title=title,
