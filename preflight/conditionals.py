@@ -174,7 +174,8 @@ def _if_characters(walker: Walker, text: str, pos: int) -> tuple[bool | None, in
         body = walker.macro_body(word.group(1))
         expanded = walker.expand_text(body) if body is not None else None
         if not expanded:
-            return None, pos
+            # `\\if0` before a macro not known here is false, as the pre-pass always took it
+            return (False, pos) if chars == ["0"] else (None, pos)
         chars.extend(expanded[: 2 - len(chars)])
         pos = texscan.skip_spaces(text, word.end(), newline=False)
     if len(chars) < 2:
@@ -422,16 +423,22 @@ def two_branches(
     """Read the `{yes}` or the `{no}` group that follow `pos`, in place; both when `value`
     is None (and then report the condition if results or labels were inside). Without two
     groups, read on as text."""
-    if not text.startswith("{", texscan.skip_spaces(text, pos)):
+    if not walker.can_nest() or not text.startswith("{", texscan.skip_spaces(text, pos)):
         return pos
     yes = texscan.read_group_span(text, pos)
-    no = texscan.read_group_span(text, yes[2]) if yes else None
+    no: tuple[int, int, int] | None
+    if yes is not None and yes[1] == len(text):
+        # never closed: TeX reads the rest of the file as this argument (and a walk that
+        # went back to read it again at every such use would cost the square of its size)
+        no = (len(text), len(text), len(text))
+    else:
+        no = texscan.read_group_span(text, yes[2]) if yes else None
     if yes is None or no is None:
         return pos
     events = walker.events
     for taken, span in ((True, yes), (False, no)):
         if value is None or value == taken:
-            walker.scan(text, span[0], span[1])
+            walker.scan_inside(text, span[0], span[1])
     if value is None:
         close(walker, Branch("unknown", walker.at(start), name, events))
     return no[2]
@@ -467,10 +474,12 @@ def xparse_test(walker: Walker, text: str, m: re.Match[str]) -> int:
         value = (tested == macros.NO_VALUE) == sense
     if word.endswith("TF"):
         return two_branches(walker, text, m.start(), pos, value, word)
-    group = texscan.read_group_span(text, pos)
-    if group is None or not text.startswith("{", texscan.skip_spaces(text, pos)):
+    if not walker.can_nest() or not text.startswith("{", texscan.skip_spaces(text, pos)):
         return pos
-    wanted = word.endswith("T")
+    group = texscan.read_group_span(text, pos)
+    if group is None:
+        return pos
+    wanted = word.endswith("T")  # an unclosed group runs to the end, and so does the walk
     if value is None or value == wanted:
-        walker.scan(text, group[0], group[1])
+        walker.scan_inside(text, group[0], group[1])
     return group[2]

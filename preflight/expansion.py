@@ -203,35 +203,64 @@ class Expander:
         takes arguments and holds a conditional of `relevant.with_arguments` that may pick
         one (`\\newcommand\\supp[1]{\\ifarxiv#1\\fi}`; package code is full of `\\ifnum`
         tests that pick nothing). `state` changes whenever `relevant` does, and then the
-        answers are worked out again."""
+        answers are worked out again. Worked out without recursion: a chain of ten thousand
+        macros each using the next must not exhaust the stack."""
         if state != self._state:
             self._active.clear()
             self._state = state
         found = self._active.get(name)
-        if found is None:
-            self._active[name] = False  # a macro that uses itself: no new information
-            found = self._active[name] = self._works_out(name, relevant, state)
-        return found
+        if found is not None:
+            return found
+        # the macros `name` reaches, then activity spread back from the active ones to the
+        # macros that use them (linear in the macros and their uses; a cycle adds nothing)
+        reach, index = [name], 0
+        known = {name}
+        while index < len(reach):
+            for word in self.shape(reach[index]).words:
+                if word in self.table and word not in known and word not in self._active:
+                    known.add(word)
+                    reach.append(word)
+            index += 1
+        value: dict[str, bool] = {}
+        users: dict[str, list[str]] = {}
+        for current in reach:
+            value[current] = self._own(current, relevant)
+            for word in self.shape(current).words:
+                if word in self._active:
+                    value[current] = value[current] or self._active[word]
+                elif word in known:
+                    users.setdefault(word, []).append(current)
+        spread = [current for current in reach if value[current]]
+        while spread:
+            for user in users.get(spread.pop(), ()):
+                if not value[user]:
+                    value[user] = True
+                    spread.append(user)
+        self._active.update(value)
+        return value[name]
 
-    def _works_out(self, name: str, relevant: Relevance, state: object) -> bool:
+    def _own(self, name: str, relevant: Relevance) -> bool:
+        """Whether `name` is active by its own body, whatever macros it uses."""
         definition = self.table[name]
         if definition.params is None:
             return False
         own = self.shape(name)
         if own.drops or own.words & relevant.always:
             return True
-        if definition.params and own.words & relevant.with_arguments:
-            return True
-        return any(word in self.table and self.active(word, relevant, state) for word in own.words)
+        return bool(definition.params) and bool(own.words & relevant.with_arguments)
 
-    def admit(self, name: str, size: int) -> str | None:
+    def refuse(self, name: str, size: int = 0) -> str | None:
         """None when a use of `name` producing `size` characters may be expanded now;
-        otherwise the reason it may not."""
+        otherwise the reason it may not. Asked once before its arguments are read (they
+        may run to the end of an unbalanced text: a refusal must cost nothing) and once
+        with the size of its expansion."""
         if len(self.stack) >= MAX_DEPTH:
             return "depth"
         if self.stack.count(name) >= MAX_SAME_MACRO:
             return "recursion"
         if size + EXPANSION_OVERHEAD > self.left:
             return "budget"
-        self.left -= size + EXPANSION_OVERHEAD
         return None
+
+    def spend(self, size: int) -> None:
+        self.left -= size + EXPANSION_OVERHEAD

@@ -47,6 +47,7 @@ _PROOF_ENV = re.compile(
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
 _NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
+MAX_NESTED_WALKS = 16
 # what makes a macro worth expanding besides the walker's handlers: the conditionals it can
 # evaluate (and the branch words that go with them)
 _EVALUATED = frozenset({"ifcase", "ifnum", "ifodd", "iftrue", "else", "or", "fi"})
@@ -96,6 +97,7 @@ class Walker:
         self.restaters: dict[str, int] = {}
         self.map: expansion.SourceMap | None = None
         self.depth = 0
+        self.nested = 0
         self.labels_recorded = 0
         self._relevant: tuple[object, expansion.Relevance] = (
             None,
@@ -230,6 +232,19 @@ class Walker:
         self.out.results.append(restated)
         return m.end()
 
+    def can_nest(self) -> bool:
+        """Whether a handler may read a group of the text by a walk of its own (a branch, a
+        footnote). Past `MAX_NESTED_WALKS` the group is read by the enclosing walk instead,
+        as plain text: ten thousand unclosed `\\ifbool{b}{` must cost neither the stack
+        nor the square of the text."""
+        return self.nested < MAX_NESTED_WALKS
+
+    def scan_inside(self, text: str, start: int, end: int) -> None:
+        """`scan` for a group a handler reads itself (see `can_nest`)."""
+        self.nested += 1
+        self.scan(text, start, end)
+        self.nested -= 1
+
     def expand_snippet(
         self, snippet: str, begin: int, after: int, pieces: tuple[tuple[int, int, int], ...] = ()
     ) -> None:
@@ -264,15 +279,18 @@ class Walker:
         cannot be read, nests too deep, recurses, or the expansion budget is spent)."""
         expander = self.expander
         definition = expander.table[name]
-        call = expansion.read_call(text, m.end(), definition.params or ())
-        if call is None:
-            return m.end()
-        args, end = call
-        snippet, pieces = expansion.substitute(definition.body, args, self.map)
-        refused = expander.admit(name, len(snippet))
+        refused = expander.refuse(name)
+        call = expansion.read_call(text, m.end(), definition.params or ()) if not refused else None
+        snippet, pieces = (
+            expansion.substitute(definition.body, call[0], self.map) if call else ("", ())
+        )
+        refused = refused or expander.refuse(name, len(snippet))
         if refused is not None:
             self._refused(name, refused, self.at(m.start()))
+        if refused is not None or call is None:
             return m.end()
+        end = call[1]
+        expander.spend(len(snippet))
         expander.stack.append(name)
         saved, self.resume_at = self.resume_at, end
         self.expand_snippet(snippet, self.at(m.start()), self.at(end, body=True), pieces)

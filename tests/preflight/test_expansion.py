@@ -231,3 +231,46 @@ def test_hostile_macros_are_bounded(tmp_path: Path, preamble: str, use: str, rea
     inventory = _paper(tmp_path, preamble + "\n", (use + "\n") * 200)
     assert time.process_time() - start < 2.0
     assert any(reason in m for m in _codes(inventory, "macro-expansion"))
+
+
+def _macro_name(i: int) -> str:
+    return "m" + "".join(chr(ord("a") + int(d)) for d in str(i))
+
+
+_CHAIN = "".join(f"\\def\\{_macro_name(i)}{{\\{_macro_name(i + 1)}}}" for i in range(10_000))
+
+
+@pytest.mark.parametrize(
+    ("preamble", "unclosed", "results"),
+    [
+        ("", "\\ifbool{undeclared}{\\begin{theorem} x\n", 10_000),
+        ("\\newtoggle{t}", "\\iftoggle{t}{}{\\begin{theorem} x\n", 10_000),
+        ("\\newcommand\\supp[1]{\\ifx\\else#1\\fi}", "\\supp{\\begin{theorem} x\n", 10_000),
+        ("", "\\footnote{\\begin{theorem} x\n", 10_000),
+        # the argument swallows the file, and the test then swallows its own branches
+        (
+            "\\NewDocumentCommand\\pick{m}{\\IfNoValueTF{#1}{}{#1}}",
+            "\\pick{\\begin{theorem} x\n",
+            0,
+        ),
+    ],
+    ids=["ifbool", "iftoggle", "wrapping-macro", "footnote", "xparse-test"],
+)
+def test_ten_thousand_unclosed_groups_cost_linear_time(
+    tmp_path: Path, preamble: str, unclosed: str, results: int
+) -> None:
+    # each group holds all that follows: read again at every use, or walked once more per
+    # level, this took minutes or exhausted the stack
+    start = time.process_time()
+    inventory = _paper(tmp_path, preamble + "\n", unclosed * 10_000)
+    assert time.process_time() - start < 4.0
+    assert len(inventory.results) == results
+
+
+def test_a_chain_of_ten_thousand_macros_is_bounded(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        _CHAIN + f"\\def\\{_macro_name(10_000)}{{\\label{{deep}}}}\n",
+        f"\\{_macro_name(0)}\n",
+    )
+    assert any("nest more than 16 deep" in m for m in _codes(inventory, "macro-expansion"))
