@@ -259,6 +259,7 @@ class Expander:
         if self.stack.count(name) >= MAX_SAME_MACRO:
             return "recursion"
         if size + EXPANSION_OVERHEAD > self.left:
+            self.left = 0  # spent: later uses are refused before their arguments are read
             return "budget"
         return None
 

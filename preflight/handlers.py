@@ -104,7 +104,9 @@ def addtoreset(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
-def _define(walker: Walker, at: int, macro: Definition | None, *, local: bool = True) -> None:
+def _define(
+    walker: Walker, at: int, macro: Definition | None, *, local: bool = True, record: bool = True
+) -> None:
     """Record a definition: `\\the<counter>` templates go to the counter table, everything
     else to the macro table the expansion layer reads."""
     if macro is None:
@@ -131,7 +133,8 @@ def _define(walker: Walker, at: int, macro: Definition | None, *, local: bool = 
                 f"{macro.name} steps a counter and takes delimited arguments, which are not "
                 "read: numbering after its uses may be off (use --latex)",
             )
-    walker.out.macros.append((walker.at(at), macro.record()))
+    if record:  # a package's own macros are not the paper's
+        walker.out.macros.append((walker.at(at), macro.record()))
 
 
 _STEPS = re.compile(r"\\(?:refstepcounter|stepcounter)\b")
@@ -219,18 +222,22 @@ def newref(walker: Walker, text: str, m: re.Match[str]) -> int:
     give `key=...`, or refstyle was loaded with `nokeyprefix`."""
     args, pos = texscan.read_args(text, m.end(), "{{")
     name = (args[0] or "").strip().lower()
-    if not re.fullmatch(r"[a-z@]+", name):
-        return pos
-    keys = texscan.parse_keyvals(args[1] or "")
+    if re.fullmatch(r"[a-z@]+", name):
+        _new_reference_template(walker, m.start(), name, texscan.parse_keyvals(args[1] or ""))
+    return pos
+
+
+def _new_reference_template(
+    walker: Walker, at: int, name: str, keys: dict[str, str], *, references: bool = True
+) -> None:
     bare = "nokeyprefix" in walker.options.passed.get("refstyle", set())
     prefix = keys.get("key") or ("" if bare and "key" not in keys else f"{name}:")
-    at = m.start()
-    _define(walker, at, Definition(f"\\{name}label", f"\\label{{{prefix}#1}}", (Param("m"),)))
-    for ref in (f"{name}ref", f"{name[0].upper()}{name[1:]}ref"):
+    label = Definition(f"\\{name}label", f"\\label{{{prefix}#1}}", (Param("m"),))
+    _define(walker, at, label, record=references)
+    for ref in (f"{name}ref", f"{name[0].upper()}{name[1:]}ref") if references else ():
         body = f"\\ref{{{prefix}#3}}"
         params = (Param("s"), Param("o", ""), Param("m"))
         _define(walker, at, Definition(f"\\{ref}", body, params))
-    return pos
 
 
 _REGISTER = re.compile(r"\s*\\([A-Za-z@]+)\s*")
@@ -443,9 +450,23 @@ def usepackage(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "[{")
     options = set(texscan.split_keys(args[0] or ""))
     for name in texscan.split_keys(args[1] or ""):
+        first = name not in walker.reg.packages
         decl.apply_package(walker.reg, name, options)
         walker.options.passed[name] = options | walker.reg.class_options
+        if first and name == "refstyle":
+            _refstyle_defaults(walker, m.start())
     return pos
+
+
+# the templates refstyle.cfg defines when the package loads
+_REFSTYLE_DEFAULTS = ("part", "chap", "sec", "eq", "fig", "tab", "fn")
+
+
+def _refstyle_defaults(walker: Walker, at: int) -> None:
+    """Their label commands (`\\eqlabel{x}` writes `eq:x`); not their reference commands,
+    which refstyle leaves alone where another package has one (amsmath's `\\eqref`)."""
+    for name in _REFSTYLE_DEFAULTS:
+        _new_reference_template(walker, at, name, {}, references=False)
 
 
 def mathtoolsset(walker: Walker, text: str, m: re.Match[str]) -> int:

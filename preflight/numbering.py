@@ -48,6 +48,8 @@ _PROOF_ENV = re.compile(
 _NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
 MAX_NESTED_WALKS = 16
+_MATH_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_MATH_EFFECT = re.compile(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
 # what makes a macro worth expanding besides the walker's handlers: the conditionals it can
 # evaluate (and the branch words that go with them)
 _EVALUATED = frozenset({"ifcase", "ifnum", "ifodd", "iftrue", "else", "or", "fi"})
@@ -727,7 +729,36 @@ class Walker:
             if wrapper.arity == 0 and equations.affects_numbering(wrapper.begin + wrapper.end):
                 body = body.replace(f"\\begin{{{name}}}", f"\\begin{{{name}}}{wrapper.begin}")
                 body = body.replace(f"\\end{{{name}}}", f"\\end{{{name}}}{wrapper.end}")
-        return body
+        return self._expand_in_math(body)
+
+    def _expand_in_math(self, body: str) -> str:
+        """A display's body is read as a string, not walked: the paper's macros that take
+        arguments and write a label or a tag there (`\\eqlabel{x}` of refstyle,
+        `\\newcommand\\eql[1]{\\label{eq:#1}}`) are expanded in it, within the same bounds
+        (argument-free ones are expanded by `equations.expand_macros`)."""
+        table = self.expander.table
+        if "\\" not in body or not table:
+            return body
+        out: list[str] = []
+        pos = 0
+        for match in _MATH_CALL.finditer(body):
+            name = match.group(1)
+            found = table.get(name)
+            if match.start() < pos or found is None or not found.params:
+                continue
+            if not _MATH_EFFECT.search(found.body) or self.expander.refuse(name) is not None:
+                continue
+            call = expansion.read_call(body, match.end(), found.params)
+            if call is None:
+                continue
+            expanded = expansion.substitute(found.body, call[0], None)[0]
+            if self.expander.refuse(name, len(expanded)) is not None:
+                break
+            self.expander.spend(len(expanded))
+            out += [body[pos : match.start()], expanded]
+            pos = call[1]
+        out.append(body[pos:])
+        return "".join(out)
 
     def display_math(self, text: str, m: re.Match[str]) -> int:
         if m.group(0) != "\\[" or not self.in_document:
