@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from paperlint.preflight import texscan
-from paperlint.preflight.macros import NO_VALUE, Definition, Param, parameter_parts
+from paperlint.preflight.macros import NO_VALUE, ArgSpec, Definition, parameter_parts
 
 MAX_DEPTH = 16
 MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX loops)
@@ -35,13 +35,13 @@ _WORD = re.compile(r"\\([A-Za-z@]+)")
 # kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`,
 # `\\let\\lbl\\label`): what a use of the new name does
 KERNEL = {
-    "\\@gobble": Definition("\\@gobble", "", (Param("m"),)),
-    "\\@gobbletwo": Definition("\\@gobbletwo", "", (Param("m"), Param("m"))),
-    "\\@firstofone": Definition("\\@firstofone", "#1", (Param("m"),)),
-    "\\@firstoftwo": Definition("\\@firstoftwo", "#1", (Param("m"), Param("m"))),
-    "\\@secondoftwo": Definition("\\@secondoftwo", "#2", (Param("m"), Param("m"))),
+    "\\@gobble": Definition("\\@gobble", "", (ArgSpec("m"),)),
+    "\\@gobbletwo": Definition("\\@gobbletwo", "", (ArgSpec("m"), ArgSpec("m"))),
+    "\\@firstofone": Definition("\\@firstofone", "#1", (ArgSpec("m"),)),
+    "\\@firstoftwo": Definition("\\@firstoftwo", "#1", (ArgSpec("m"), ArgSpec("m"))),
+    "\\@secondoftwo": Definition("\\@secondoftwo", "#2", (ArgSpec("m"), ArgSpec("m"))),
     **{
-        f"\\{name}": Definition(f"\\{name}", f"\\{name}{{#1}}", (Param("m"),))
+        f"\\{name}": Definition(f"\\{name}", f"\\{name}{{#1}}", (ArgSpec("m"),))
         for name in ("label", "refstepcounter", "stepcounter", "begin", "end")
     },
 }
@@ -88,7 +88,7 @@ class Arg:
     start: int | None  # where `text` begins in the calling text; None for a default
 
 
-def read_call(text: str, pos: int, params: tuple[Param, ...]) -> tuple[list[Arg], int] | None:
+def read_call(text: str, pos: int, params: tuple[ArgSpec, ...]) -> tuple[list[Arg], int] | None:
     """The arguments of a use at `pos` (just after the macro's name) and the offset after
     them; None when a mandatory one is missing (the use is then read as text)."""
     args: list[Arg] = []

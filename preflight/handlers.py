@@ -16,7 +16,7 @@ from paperlint.preflight import (
     texscan,
 )
 from paperlint.preflight import declarations as decl
-from paperlint.preflight.macros import Definition, Param
+from paperlint.preflight.macros import ArgSpec, Definition
 from paperlint.preflight.walkstate import Owner
 
 if TYPE_CHECKING:
@@ -232,11 +232,11 @@ def _new_reference_template(
 ) -> None:
     bare = "nokeyprefix" in walker.options.passed.get("refstyle", set())
     prefix = keys.get("key") or ("" if bare and "key" not in keys else f"{name}:")
-    label = Definition(f"\\{name}label", f"\\label{{{prefix}#1}}", (Param("m"),))
+    label = Definition(f"\\{name}label", f"\\label{{{prefix}#1}}", (ArgSpec("m"),))
     _define(walker, at, label, record=references)
     for ref in (f"{name}ref", f"{name[0].upper()}{name[1:]}ref") if references else ():
         body = f"\\ref{{{prefix}#3}}"
-        params = (Param("s"), Param("o", ""), Param("m"))
+        params = (ArgSpec("s"), ArgSpec("o", ""), ArgSpec("m"))
         _define(walker, at, Definition(f"\\{ref}", body, params))
 
 

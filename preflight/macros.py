@@ -23,7 +23,7 @@ NO_VALUE = "-NoValue-"
 
 
 @dataclass(frozen=True)
-class Param:
+class ArgSpec:
     kind: str  # "m" mandatory, "o" optional [...], "s" star
     default: str | None = None  # what an absent "o" stands for (None: xparse's -NoValue-)
 
@@ -36,7 +36,7 @@ class Definition:
 
     name: str
     body: str
-    params: tuple[Param, ...] | None = ()
+    params: tuple[ArgSpec, ...] | None = ()
 
     @property
     def arity(self) -> int:
@@ -60,11 +60,11 @@ class EnvDefinition:
     end: str
 
     @property
-    def params(self) -> tuple[Param, ...]:
+    def params(self) -> tuple[ArgSpec, ...]:
         """`[n][default]`: the first argument optional when there is a default."""
-        params = [Param("m")] * min(self.arity, 9)
+        params = [ArgSpec("m")] * min(self.arity, 9)
         if self.default is not None and params:
-            params[0] = Param("o", self.default)
+            params[0] = ArgSpec("o", self.default)
         return tuple(params)
 
 
@@ -87,9 +87,9 @@ def parse_newcommand(text: str, pos: int) -> tuple[Definition | None, int]:
     body = texscan.read_group(text, pos)
     if body is None:
         return None, pos
-    params = [Param("m")] * min(arity, 9)
+    params = [ArgSpec("m")] * min(arity, 9)
     if default is not None and params:
-        params[0] = Param("o", default)
+        params[0] = ArgSpec("o", default)
     return Definition(name.strip(), body[0], tuple(params)), body[1]
 
 
@@ -105,8 +105,8 @@ def parse_def(text: str, pos: int) -> tuple[Definition | None, int]:
         return None, match.end()
     spec = params.group(0)
     undelimited = _UNDELIMITED.fullmatch(spec) is not None
-    read: tuple[Param, ...] | None = (
-        tuple(Param("m") for _ in range(spec.count("#"))) if undelimited else None
+    read: tuple[ArgSpec, ...] | None = (
+        tuple(ArgSpec("m") for _ in range(spec.count("#"))) if undelimited else None
     )
     return Definition("\\" + match.group(1), body[0], read), body[1]
 
@@ -121,7 +121,7 @@ def parse_document_command(text: str, pos: int) -> tuple[Definition | None, int]
     name, spec, body = args
     if name is None or spec is None or body is None:
         return None, end
-    params: list[Param] | None = []
+    params: list[ArgSpec] | None = []
     at = 0
     while params is not None and spec[at:].strip():
         match = _XPARSE.match(spec, at)
@@ -130,11 +130,11 @@ def parse_document_command(text: str, pos: int) -> tuple[Definition | None, int]
             break
         at = match.end()
         if match.group("m"):
-            params.append(Param("m"))
+            params.append(ArgSpec("m"))
         elif match.group("s"):
-            params.append(Param("s"))
+            params.append(ArgSpec("s"))
         else:
-            params.append(Param("o", match.group("O")))
+            params.append(ArgSpec("o", match.group("O")))
     return Definition(name.strip(), body, tuple(params) if params is not None else None), end
 
 
@@ -161,14 +161,14 @@ def parse_document_environment(text: str, pos: int) -> tuple[EnvDefinition | Non
     name, spec, begin, finish = args
     if name is None or spec is None or begin is None or finish is None:
         return None, end
-    params: list[Param] = []
+    params: list[ArgSpec] = []
     at = 0
     while spec[at:].strip():
         match = _XPARSE.match(spec, at)
         if match is None or match.group("s"):
             return None, end
         at = match.end()
-        params.append(Param("m") if match.group("m") else Param("o", match.group("O")))
+        params.append(ArgSpec("m") if match.group("m") else ArgSpec("o", match.group("O")))
     if any(p.kind == "o" for p in params[1:]):
         return None, end
     default = None

@@ -13,7 +13,7 @@ import pytest
 
 from paperlint.preflight import expansion, numexpr
 from paperlint.preflight.inventory import build_inventory
-from paperlint.preflight.macros import Definition, Param
+from paperlint.preflight.macros import ArgSpec, Definition
 from paperlint.preflight.model import Inventory
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preflight"
@@ -95,7 +95,7 @@ def test_numbers_in_running_text_end_where_tex_stops_reading() -> None:
 
 def test_arguments_keep_their_source_offsets_through_nested_expansions() -> None:
     call = "\\wrap{abc}{de}"
-    read = expansion.read_call(call, len("\\wrap"), (Param("m"), Param("m")))
+    read = expansion.read_call(call, len("\\wrap"), (ArgSpec("m"), ArgSpec("m")))
     assert read is not None
     args, end = read
     assert end == len(call) and [a.text for a in args] == ["abc", "de"]
@@ -111,7 +111,7 @@ def test_arguments_keep_their_source_offsets_through_nested_expansions() -> None
 
 
 def test_a_default_and_a_missing_star_are_substituted_without_source() -> None:
-    params = (Param("s"), Param("o", "dflt"), Param("m"))
+    params = (ArgSpec("s"), ArgSpec("o", "dflt"), ArgSpec("m"))
     read = expansion.read_call("{x}", 0, params)
     assert read is not None
     assert [(a.text, a.start) for a in read[0]] == [
@@ -119,18 +119,18 @@ def test_a_default_and_a_missing_star_are_substituted_without_source() -> None:
         ("dflt", None),
         ("x", 1),
     ]
-    assert expansion.read_call("", 0, (Param("m"),)) is None  # read as text
+    assert expansion.read_call("", 0, (ArgSpec("m"),)) is None  # read as text
 
 
 def test_a_macro_is_expanded_only_when_it_can_change_the_inventory() -> None:
     expander = expansion.Expander(100)
     relevant = expansion.Relevance(frozenset({"label"}), frozenset({"ifarxiv"}))
     expander.define("R", Definition("\\R", "\\mathbb{R}"))
-    expander.define("norm", Definition("\\norm", "\\|#1\\|", (Param("m"),)))
-    expander.define("ignore", Definition("\\ignore", "", (Param("m"),)))
-    expander.define("lab", Definition("\\lab", "\\label{x:#1}", (Param("m"),)))
-    expander.define("viaLab", Definition("\\viaLab", "\\lab{#1}", (Param("m"),)))
-    expander.define("supp", Definition("\\supp", "\\ifarxiv#1\\fi", (Param("m"),)))
+    expander.define("norm", Definition("\\norm", "\\|#1\\|", (ArgSpec("m"),)))
+    expander.define("ignore", Definition("\\ignore", "", (ArgSpec("m"),)))
+    expander.define("lab", Definition("\\lab", "\\label{x:#1}", (ArgSpec("m"),)))
+    expander.define("viaLab", Definition("\\viaLab", "\\lab{#1}", (ArgSpec("m"),)))
+    expander.define("supp", Definition("\\supp", "\\ifarxiv#1\\fi", (ArgSpec("m"),)))
     expander.define("flag", Definition("\\flag", "\\ifarxiv x\\fi"))
     expander.define("delim", Definition("\\delim", "\\label{#1}", None))
     active = {name for name in expander.table if expander.active(name, relevant, 0)}
