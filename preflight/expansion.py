@@ -225,6 +225,8 @@ class Expander:
         users: dict[str, list[str]] = {}
         for current in reach:
             value[current] = self._own(current, relevant)
+            if self.table[current].params is None:
+                continue  # a use that cannot be read is never expanded
             for word in self.shape(current).words:
                 if word in self._active:
                     value[current] = value[current] or self._active[word]

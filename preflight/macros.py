@@ -18,6 +18,7 @@ from paperlint.preflight.model import Macro
 _NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = re.compile(r"[^{]*")
 _UNDELIMITED = re.compile(r"(?:\s*#[1-9])*\s*")
+_CSNAME = re.compile(r"\s*([^\\{}]*?)\s*\\endcsname")
 # xparse marks an optional argument that was not given with this text (`\\IfNoValueTF`)
 NO_VALUE = "-NoValue-"
 
@@ -98,17 +99,27 @@ def parse_def(text: str, pos: int) -> tuple[Definition | None, int]:
     match = _NAME.match(text, pos)
     if match is None:
         return None, pos
-    params = _PARAMS.match(text, match.end())
+    name: str | None = "\\" + match.group(1)
+    after = match.end()
+    if match.group(1) == "csname":  # `\\expandafter\\def\\csname foo\\endcsname{…}`
+        built = _CSNAME.match(text, match.end())
+        if built is None:
+            return None, match.end()
+        name = "\\" + built.group(1) if re.fullmatch(r"[A-Za-z@]+", built.group(1)) else None
+        after = built.end()
+    params = _PARAMS.match(text, after)
     assert params is not None
     body = texscan.read_group(text, params.end())
     if body is None or len(params.group(0)) > 40:
-        return None, match.end()
+        return None, after
+    if name is None:
+        return None, body[1]  # a name built from what is not known here
     spec = params.group(0)
     undelimited = _UNDELIMITED.fullmatch(spec) is not None
     read: tuple[ArgSpec, ...] | None = (
         tuple(ArgSpec("m") for _ in range(spec.count("#"))) if undelimited else None
     )
-    return Definition("\\" + match.group(1), body[0], read), body[1]
+    return Definition(name, body[0], read), body[1]
 
 
 # xparse argument types read here; the rest (r, d, v, e, ...) leave the macro unexpanded
