@@ -232,6 +232,22 @@ class FaithfulnessConfig(_Section):
     )
 
 
+class PreflightConfig(_Section):
+    """`paperlint preflight` in a paper's repository: the pre-commit hook reads this (#28)."""
+
+    paper: str | None = Field(
+        default=None,
+        description="The paper's main .tex file (or its folder), relative to the folder of this "
+        "file: what `paperlint preflight` reads when given no PATH, as the pre-commit hook is; "
+        "unset: the main file paperlint finds in the current folder.",
+    )
+    ignore: list[str] = Field(
+        default_factory=list,
+        description="Diagnostic codes that never fail `paperlint preflight --fail-on` (e.g. "
+        "`unsure-counter`); they are still printed.",
+    )
+
+
 class Config(_Section):
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
@@ -241,6 +257,7 @@ class Config(_Section):
     prover: ProverConfig = Field(default_factory=ProverConfig)
     learning: LearningConfig = Field(default_factory=LearningConfig)
     faithfulness: FaithfulnessConfig = Field(default_factory=FaithfulnessConfig)
+    preflight: PreflightConfig = Field(default_factory=PreflightConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,
         description="Per-role endpoint settings; `default` applies to every role not named.",

@@ -17,10 +17,15 @@ def gnu_line(
     message: str,
     code: str | None = None,
 ) -> str:
+    tail = f" [{code}]" if code else ""
+    return f"{place(file, line, column)}: {severity}: {message}{tail}"
+
+
+def place(file: str, line: int | None, column: int | None) -> str:
+    """`file:line:column`, leaving out what is not known."""
     where = file
     if line is not None:
         where += f":{line}"
         if column is not None:
             where += f":{column}"
-    tail = f" [{code}]" if code else ""
-    return f"{where}: {severity}: {message}{tail}"
+    return where

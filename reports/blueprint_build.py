@@ -2,14 +2,16 @@
 
 plasTeX and leanblueprint are the optional extra `paperlint[blueprint]`; without them the
 project is still written (any leanblueprint install builds it) and `build_web` says what to
-install. plasTeX runs in a child process in the project's `src/` folder, as `leanblueprint web`
-runs it, with images disabled (plastex.cfg) and a time limit; everything it reads from the paper
-went through `texsafe` first.
+install. plasTeX runs in a child process in the project's `src/` folder, as `leanblueprint
+web` runs it, with images disabled (plastex.cfg) and a time limit; everything it reads from
+the paper went through `texsafe` first. Then every page is made to work offline from
+`file://` (`blueprint_offline`: MathML, the graph laid out at build time).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from paperlint.errors import PaperlintError
+from paperlint.reports.blueprint_offline import LABELS_FILE, make_offline
 from paperlint.reports.blueprint_web import render_project
 from paperlint.reports.load import ReportData
 from paperlint.reports.write import publish
@@ -85,4 +88,7 @@ def build_web(folder: Path, *, timeout_s: float = TIMEOUT_S) -> Path:
         raise BlueprintBuildError(
             f"plasTeX failed on {src / 'web.tex'} (exit {proc.returncode})", hint=f"see {log}"
         )
+    labels_file = src / LABELS_FILE
+    labels = json.loads(labels_file.read_text(encoding="utf-8")) if labels_file.is_file() else {}
+    make_offline(folder / "web", labels)
     return index

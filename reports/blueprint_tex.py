@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from paperlint.preflight.model import Macro
 from paperlint.records.results import Stage, Verdict
 from paperlint.reports.load import ReportData, ResultView
-from paperlint.reports.texmath import expand_macros
+from paperlint.reports.texhtml import drop_counters_and_notes, labelled_lists
+from paperlint.reports.texmath import RAW, expand_macros
 from paperlint.reports.texsafe import allowed_commands, make_safe
 
 STANDARD_ENVS = {"theorem", "lemma", "proposition", "corollary", "definition"}
@@ -97,21 +98,26 @@ def _paper_macros(data: ReportData) -> list[Macro]:
 
 
 def render_macros(data: ReportData) -> list[str]:
-    """The paper's macros, for whoever edits the blueprint (`\\providecommand`: a clash is
-    harmless). The exported text does not rely on them: `safe_text` expands them first, since a
-    paper macro named like a built-in (`\\input`) would keep the built-in meaning here."""
+    """`\\paperlintraw` and the paper's macros, for whoever edits the blueprint
+    (`\\providecommand`: a clash is harmless). The exported text does not rely on the paper's:
+    `safe_text` expands them first, since a paper macro named like a built-in (`\\input`)
+    would keep the built-in meaning here."""
     base = allowed_commands()
-    out = []
+    # what texsafe shows as source: `\\paperlintraw{\\textbackslash{}Cr\\{co\\}}` prints \\Cr{co}
+    out = [f"\\providecommand{{\\{RAW}}}[1]{{\\texttt{{#1}}}}"]
     for macro in _paper_macros(data):
         arity = f"[{macro.arity}]" if macro.arity else ""
         body = make_safe(macro.definition, commands=base)
         out.append(f"\\providecommand{{{macro.name}}}{arity}{{{body}}}")
-    return [*out, ""] if out else []
+    return [*out, ""]
 
 
 def safe_text(text: str, data: ReportData) -> str:
-    """Paper text for a TeX interpreter: its macros expanded, then only allowlisted commands."""
-    return make_safe(expand_macros(text, _paper_macros(data)), commands=allowed_commands())
+    """Paper text for a TeX interpreter: its macros expanded, notes and counter commands
+    dropped, lists with their own item labels made `description`s (plasTeX prints no label in
+    the others), then only allowlisted commands."""
+    text = labelled_lists(drop_counters_and_notes(expand_macros(text, _paper_macros(data))))
+    return make_safe(text, commands=allowed_commands())
 
 
 def render_bibliography(data: ReportData) -> list[str]:
@@ -133,6 +139,14 @@ def lean_names(view: ResultView) -> tuple[list[str], bool]:
     statement = view.source.statement if view.source else ""
     planned = [n.strip() for m in _PAPER_LEAN.finditer(statement) for n in m.group(1).split(",")]
     return [_name(n) for n in planned if n], False
+
+
+def graph_labels(data: ReportData) -> dict[str, str]:
+    """Each result's node in leanblueprint's dependency graph (its `\\label`) -> the label the
+    report's graph draws for it: the kind and number ("Prop. 2.3"), not the label's tail."""
+    from paperlint.reports.graph import node_label
+
+    return {_name(_label(view)): node_label(view) for view in data.views}
 
 
 def _label(view: ResultView) -> str:

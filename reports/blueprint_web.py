@@ -14,10 +14,13 @@ paper compiled) whatever the paper's counter scheme was; `\\ref` to a result giv
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
+from paperlint.reports.blueprint_offline import LABELS_FILE
 from paperlint.reports.blueprint_tex import (
     env_name,
+    graph_labels,
     render_bibliography,
     render_macros,
     render_results,
@@ -116,7 +119,10 @@ split-level=0
 
 [html5]
 localtoc-level=0
-mathjax-dollars=False
+; Formulas become MathML after the build (blueprint_offline): no MathJax from a CDN. plasTeX
+; reads a boolean from this file as bool(text), so only an empty value means false.
+use-mathjax=
+mathjax-dollars=
 
 [images]
 ; No image is ever made by running LaTeX on the paper's text.
@@ -126,7 +132,8 @@ vector-imager=none
 
 
 def render_project(data: ReportData) -> dict[str, str]:
-    """The files of `blueprint/src/`, by path relative to it."""
+    """The files of `blueprint/src/`, by path relative to it (`graph-labels.json` is ours: the
+    node labels the built graph is drawn with, `blueprint_offline`)."""
     title = _plain(data.title or data.results.paper or "Blueprint") or "Blueprint"
     thms = "+".join(thm_types(data))
     body = (
@@ -152,4 +159,5 @@ def render_project(data: ReportData) -> dict[str, str]:
         "macros/web.tex": "% Macros for the web version only (none needed).\n",
         "macros/print.tex": _PRINT_MACROS,
         "plastex.cfg": PLASTEX_CFG,
+        LABELS_FILE: json.dumps(graph_labels(data), indent=1, ensure_ascii=False) + "\n",
     }

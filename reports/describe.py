@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from paperlint.agents.scripted import REPLAY_MISS
 from paperlint.domain import IssueClass, IssueSide
 from paperlint.records.results import Condition, ConditionKind, Issue, Unfinished
 
@@ -90,6 +91,26 @@ def unfinished_text(unfinished: Unfinished) -> str:
     if unfinished.remaining:
         text += f" (remaining: {', '.join(unfinished.remaining)})"
     return text
+
+
+_REPLAY_MISS = re.compile(
+    r"(?:\w[\w ]*: )?" + re.escape(REPLAY_MISS) + r" (task=(\w+)[^()\n]*)\(([^()\n]*)\)"
+)
+REPLAY_MISS_WORDS = "the replay holds no recorded answer for this step"
+
+
+def split_replay_misses(text: str) -> tuple[str, list[str]]:
+    """`text` for a reader, and its technical lines: each replay miss ("gate reviewer: replay
+    transcript has no entry for task=convergence result=… (/…/transcript.jsonl)") becomes
+    REPLAY_MISS_WORDS with the task, its key and path become a technical line."""
+    technical: list[str] = []
+
+    def plain(match: re.Match[str]) -> str:
+        key, task, path = match.group(1).strip(), match.group(2), match.group(3)
+        technical.append(f"replay miss: {key} (transcript {Path(path).name})")
+        return f"{REPLAY_MISS_WORDS} ({task.replace('_', ' ')})"
+
+    return _REPLAY_MISS.sub(plain, text), technical
 
 
 SHARED_AT = 3  # a reason given for this many results or more is stated once, with the list

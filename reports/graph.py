@@ -8,7 +8,9 @@ layer wraps onto several rows so ~200 results stay readable.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
@@ -24,9 +26,10 @@ COLOURS: dict[str, str] = {  # Okabe–Ito colours, readable for colour-blind re
     "no_verdict": "#BBBBBB",
     "input": "#FFFFFF",
 }
-NODE_W, NODE_H = 64, 26
-GAP_X, ROW_H = 18, 62
-MAX_PER_ROW = 12
+NODE_W, NODE_H = 88, 26
+GAP_X, ROW_H = 14, 62
+MAX_PER_ROW = 10
+NODE_CHARS = 13  # what fits in NODE_W at the graph's font size
 MARGIN, LEGEND_H = 16, 58
 MIN_WIDTH = 820  # the legend's width
 
@@ -272,9 +275,34 @@ def _edge(
     )
 
 
+# Short heads of the usual kinds, so a node says "Prop. 2.3" where the paper says
+# "Proposition 2.3"; per-kind counters give a paper a Lemma 2 and a Theorem 2.
+SHORT_TITLES: Final[Mapping[str, str]] = {
+    "theorem": "Thm.",
+    "proposition": "Prop.",
+    "corollary": "Cor.",
+    "definition": "Def.",
+    "remark": "Rem.",
+    "example": "Ex.",
+    "assumption": "Assum.",
+    "conjecture": "Conj.",
+    "hypothesis": "Hyp.",
+    "condition": "Cond.",
+    "observation": "Obs.",
+    "exercise": "Exer.",
+    "problem": "Prob.",
+    "question": "Quest.",
+    "notation": "Not.",
+}
+
+
 def node_label(view: ResultView) -> str:
-    label = view.number or view.id
-    return label if len(label) <= 9 else label[:8] + "…"
+    """The result's kind and number as the paper prints them, shortened to fit its node."""
+    title = (view.source.title if view.source else "") or view.kind.capitalize()
+    if len(title) > 6:
+        title = SHORT_TITLES.get(title.lower(), title[:5] + ".")
+    label = f"{title} {view.number}" if view.number else title if view.source else view.id
+    return label if len(label) <= NODE_CHARS else label[: NODE_CHARS - 1] + "…"
 
 
 def anchor(result_id: str) -> str:

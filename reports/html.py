@@ -15,6 +15,7 @@ from urllib.parse import quote
 from jinja2 import Environment, StrictUndefined, Template
 from markupsafe import Markup
 
+from paperlint.diagnostics import place
 from paperlint.reports.describe import (
     CONDITION_KINDS,
     ISSUE_CLASSES,
@@ -22,9 +23,7 @@ from paperlint.reports.describe import (
     condition_source,
     issue_confirmation,
     issue_location,
-    shown_paths,
     unfinished_groups,
-    unfinished_text,
 )
 from paperlint.reports.graph import (
     COLOURS,
@@ -37,19 +36,25 @@ from paperlint.reports.graph import (
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import HEADERS, since_rows
 from paperlint.reports.summary import (
+    CHECKED_LABELS,
+    DIAGNOSTICS_HINT,
     VERDICT_LABELS,
+    checked_counts,
     cost_line,
     cost_tables,
+    diagnostics,
     evidence_files,
     format_duration,
     format_usd,
     lean_absence,
     replay_banner,
+    technical_lines,
+    unfinished_texts,
     verdict_counts,
     verdict_key,
     version_label,
 )
-from paperlint.reports.texmath import statement_html
+from paperlint.reports.texhtml import statement_html
 
 
 def _asset(name: str) -> str:
@@ -106,11 +111,7 @@ def _group_summary(views: list[ResultView]) -> str:
 def context(data: ReportData) -> dict[str, Any]:
     total = cost_line("total", data.calls)
     counts = verdict_counts(data)
-    texts = {
-        view.id: shown_paths(unfinished_text(view.record.unfinished), data.workspace)
-        for view in data.views
-        if view.record.unfinished
-    }
+    texts = unfinished_texts(data)
     shared = unfinished_groups(texts)
     shared_of = {rid: i for i, (_, ids) in enumerate(shared) for rid in ids}
     resolve = _resolver(data)
@@ -131,6 +132,10 @@ def context(data: ReportData) -> dict[str, Any]:
             {"key": k, "label": VERDICT_LABELS[k], "count": n, "colour": COLOURS[k]}
             for k, n in counts.items()
         ],
+        "checked_counts": [
+            {"key": k, "label": CHECKED_LABELS[k], "count": n}
+            for k, n in checked_counts(data).items()
+        ],
         "wall_time": format_duration(data.wall_s),
         "calls": total.calls,
         "total_cost": format_usd(total),
@@ -150,6 +155,17 @@ def context(data: ReportData) -> dict[str, Any]:
         "versions": data.versions,
         "notes": data.notes,
         "convergence": data.convergence,
+        "diagnostics": [
+            {
+                "severity": d.severity,
+                "place": place(d.file, d.line, d.column),
+                "message": d.message,
+                "code": d.code,
+            }
+            for d in diagnostics(data)
+        ],
+        "diagnostics_hint": DIAGNOSTICS_HINT,
+        "technical": data.technical,
         "since": _since(data),
         "results": [
             _result(data, view, texts.get(view.id), shared_of.get(view.id), resolve)
@@ -250,8 +266,9 @@ def _result(
         "reconnection": list(view.reconnection),
         "reconnected_lean": view.reconnected_lean,
         "library": list(view.library),
-        "proving": list(view.proving),
-        "strategy": view.strategy,
+        "technical": technical_lines(view, data.workspace),
+        "checked": CHECKED_LABELS[view.checked] if view.checked else None,
+        "checked_key": view.checked,
         "unfinished": unfinished,
         "shared": f"shared-{shared + 1}" if shared is not None else None,
         "reason": record.unfinished.reason.value if record.unfinished else None,

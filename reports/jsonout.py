@@ -1,5 +1,8 @@
 """report.json: the machine-readable summary (`paperlint.report/1`).
 
+`diagnostics` are the preflight's (inventory.json): `severity`, `file`, `line`, `column`,
+`code`, `message`, errors first.
+
 A cost is `null` when any call in its group has an unknown cost; `cost_usd_known` and
 `calls_cost_unknown` then say how much is known, so a script never mistakes unknown for $0.
 """
@@ -9,7 +12,15 @@ from __future__ import annotations
 from typing import Any, Final
 
 from paperlint.reports.load import ReportData, ResultView
-from paperlint.reports.summary import CostLine, cost_line, cost_tables, verdict_counts, verdict_key
+from paperlint.reports.summary import (
+    CostLine,
+    checked_counts,
+    cost_line,
+    cost_tables,
+    diagnostics,
+    verdict_counts,
+    verdict_key,
+)
 
 REPORT_SCHEMA: Final = "paperlint.report/1"
 
@@ -21,6 +32,7 @@ def render_json(data: ReportData) -> dict[str, Any]:
         "replay": data.is_replay,
         "replay_parts": data.replay_parts,
         "counts": verdict_counts(data),
+        "checked_counts": checked_counts(data),
         "wall_time_s": data.wall_s,
         "costs": {
             "total": _cost(cost_line("total", data.calls)),
@@ -32,6 +44,7 @@ def render_json(data: ReportData) -> dict[str, Any]:
         "versions": data.versions,
         "has_blueprint": data.has_blueprint,
         "notes": data.notes,
+        "diagnostics": [d.model_dump(mode="json") for d in diagnostics(data)],
         "results": [_result(view) for view in data.views],
     }
 
@@ -66,5 +79,6 @@ def _result(view: ResultView) -> dict[str, Any]:
         "conditions": [{"name": c.name, "kind": c.kind.value} for c in record.conditions],
         "lean_file": record.evidence.lean_file,
         "lean_name": record.evidence.lean_name,
+        "checked": view.checked,
         "place": {"file": where[0], "line": where[1]} if where else None,
     }

@@ -22,6 +22,7 @@ from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.reports.describe import shown_paths, split_replay_misses
 from paperlint.reports.lean_text import find_declaration, first_declaration
 from paperlint.reports.since import load_since
 from paperlint.reports.texmath import paper_title
@@ -67,6 +68,9 @@ class ResultView:
     reconnection: tuple[str, ...] = ()
     reconnected_lean: str | None = None
     proving: tuple[str, ...] = ()  # how each obligation was closed, or why not (#13)
+    # How a verified verdict's statement was compared with the gated one (#25): "checker",
+    # "elaboration" or "text"; None when the result is not verified.
+    checked: str | None = None
 
     @property
     def id(self) -> str:
@@ -112,6 +116,8 @@ class ReportData:
     title: str | None = None  # the paper's `\\title{…}`, when its root file has one
     paper_path: str | None = None  # the PAPER the check was given (the run snapshot's `paper`)
     convergence: list[str] = field(default_factory=list)  # what the final review did (#19)
+    # what a reader of the paper does not need (a replay's missing answers), kept collapsed
+    technical: list[str] = field(default_factory=list)
 
     @property
     def is_replay(self) -> bool:
@@ -142,6 +148,7 @@ def load_workspace(workspace: Path) -> ReportData:
     notes += template_drift_notes(events)
     views = _build_views(workspace, results, inventory, blueprint, notes)
     views = [replace(v, proving=prover_lines(events, v.id)) for v in views]
+    convergence, technical = _plain_lines(_convergence(workspace, notes), workspace)
     return ReportData(
         workspace=workspace,
         results=results,
@@ -156,8 +163,21 @@ def load_workspace(workspace: Path) -> ReportData:
         since=load_since(workspace),
         title=_paper_title(workspace, inventory),
         paper_path=_paper_path(workspace),
-        convergence=_convergence(workspace, notes),
+        convergence=convergence,
+        technical=technical,
     )
+
+
+def _plain_lines(lines: list[str], workspace: Path) -> tuple[list[str], list[str]]:
+    """The lines a reader sees, and the technical ones: a line that only says a replay had no
+    recorded answer moves to the technical details, in plain words, with the miss's key."""
+    shown: list[str] = []
+    technical: list[str] = []
+    for line in lines:
+        text, misses = split_replay_misses(shown_paths(line, workspace))
+        (technical if misses else shown).append(text)
+        technical += misses
+    return shown, technical
 
 
 def _convergence(workspace: Path, notes: list[str]) -> list[str]:
@@ -179,7 +199,10 @@ def _convergence(workspace: Path, notes: list[str]) -> list[str]:
     combined = state.combined
     if combined is None or not combined.flagged:
         models = " and ".join(r.model for r in state.reviews)
-        return [f"The final convergence review ({models}) flagged nothing."]
+        return [
+            f"The final convergence review ({models}) flagged nothing. This is the reviewers' "
+            "claim, not evidence: no file re-derives it."
+        ]
     lines = [f"{flag.result} flagged ({flag.concern}): {flag.reason}" for flag in combined.flags]
     lines.append("Gated again: " + ", ".join(combined.regate) + "; nothing else changed.")
     return lines
@@ -367,7 +390,10 @@ def _build_views(
         planned = (blueprint or {}).get(result_id, {})
         view = _view(workspace, by_id[result_id], source, planned, notes)
         library = _library_lines(workspace, view, offered)
-        views.append(replace(view, library=library, strategy=strategies.get(result_id)))
+        checked = how_checked(workspace, view.record)
+        views.append(
+            replace(view, library=library, strategy=strategies.get(result_id), checked=checked)
+        )
     return views
 
 
@@ -555,6 +581,34 @@ def _counterexample(workspace: Path, record: ResultRecord, notes: list[str]) -> 
         )
         return None
     return first_declaration(path.read_text(encoding="utf-8"))
+
+
+def how_checked(workspace: Path, record: ResultRecord) -> str | None:
+    """How a verified verdict's statement was compared with the gated one (issue #25):
+    "checker" when the trusted checker's kept run passes when re-judged from its record,
+    "elaboration" when the final file's own `#paperlint_statement` answered, else "text"."""
+    from paperlint.lean.trusted import judgement, read_run
+    from paperlint.lean.verifier import Outcome
+
+    if record.verdict not in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
+        return None
+
+    def read(rel: str | None) -> object:
+        path = _inside(workspace, rel) if rel else None
+        try:
+            return json.loads(path.read_text(encoding="utf-8")) if path else None
+        except (OSError, ValueError):
+            return None
+
+    run = read_run(read(record.evidence.checker))
+    verdict = judgement(run) if run is not None else None
+    if run is not None and run.outcome is Outcome.ACCEPTED and verdict and verdict.passed:
+        return "checker"
+    final = read(record.evidence.final_check)
+    statements = final.get("statements") if isinstance(final, dict) else None
+    if isinstance(statements, dict) and statements.get(record.evidence.lean_name or ""):
+        return "elaboration"
+    return "text"
 
 
 def _inside(workspace: Path, relative: str) -> Path | None:

@@ -12,22 +12,27 @@ from paperlint.reports.describe import (
     condition_source,
     issue_confirmation,
     issue_location,
-    shown_paths,
     unfinished_groups,
     unfinished_text,
 )
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.since import since_lines
 from paperlint.reports.summary import (
+    CHECKED_LABELS,
+    DIAGNOSTICS_HINT,
     VERDICT_LABELS,
     CostLine,
+    checked_counts,
     cost_line,
     cost_tables,
+    diagnostics,
     evidence_files,
     format_duration,
     format_usd,
     lean_absence,
     replay_banner,
+    technical_lines,
+    unfinished_texts,
     verdict_counts,
     verdict_key,
     version_label,
@@ -41,6 +46,7 @@ def render_markdown(data: ReportData) -> str:
     if banner:
         lines += [f"> **{md.inline(banner)}**", ""]
     lines += summary_lines(data)
+    lines += diagnostic_lines(data)
     lines += since_lines(data.since)
     lines += glance_lines(data)
     lines += ["## Dependency graph", "", "![Dependency graph of the results](graph.svg)", ""]
@@ -57,18 +63,18 @@ def render_markdown(data: ReportData) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def unfinished_texts(data: ReportData) -> dict[str, str]:
-    """Each unfinished result's reason, with paths a reader elsewhere can use."""
-    return {
-        view.id: shown_paths(unfinished_text(view.record.unfinished), data.workspace)
-        for view in data.views
-        if view.record.unfinished
-    }
-
-
 def _number(data: ReportData, result_id: str) -> str:
     view = data.view(result_id)
     return (view.number or result_id) if view else result_id
+
+
+def diagnostic_lines(data: ReportData) -> list[str]:
+    """The preflight's diagnostics, one `file:line:column: severity: message [code]` each."""
+    found = diagnostics(data)
+    if not found:
+        return []
+    lines = ["## Preflight diagnostics", "", DIAGNOSTICS_HINT, ""]
+    return [*lines, md.block("\n".join(d.render() for d in found), "text"), ""]
 
 
 def glance_lines(data: ReportData) -> list[str]:
@@ -89,6 +95,9 @@ def summary_lines(data: ReportData) -> list[str]:
     counts = verdict_counts(data)
     rows = [[VERDICT_LABELS[key], str(n)] for key, n in counts.items()]
     lines = ["## Summary", "", *md.table(["Verdict", "Results"], rows, "lr"), ""]
+    checked = [[CHECKED_LABELS[k], str(n)] for k, n in checked_counts(data).items()]
+    lines += ["How the verified statements were checked:", ""]
+    lines += [*md.table(["Statement", "Results"], checked, "lr"), ""]
     total = cost_line("total", data.calls)
     lines += [
         f"- Wall time: {format_duration(data.wall_s)}",
@@ -101,7 +110,16 @@ def summary_lines(data: ReportData) -> list[str]:
     lines += _versions(data)
     lines += _bullets("### Convergence review", data.convergence)
     lines += _bullets("### What this report could not show", data.notes)
+    lines += _technical("Technical details of this run", data.technical)
     return lines
+
+
+def _technical(summary: str, items: Sequence[str]) -> list[str]:
+    """A collapsed list (GitHub and most Markdown viewers fold `<details>`), or nothing."""
+    if not items:
+        return []
+    bullets = [f"- {md.inline(item)}" for item in items]
+    return [f"<details><summary>{summary}</summary>", "", *bullets, "", "</details>", ""]
 
 
 def _bullets(title: str, items: Sequence[str]) -> list[str]:
@@ -148,14 +166,14 @@ def result_lines(
         lines += [md.block(view.reconnected_lean, "lean"), ""]
     lines += _bullets("Faithfulness evidence:", view.faithfulness)
     lines += _bullets("Library lemmas:", view.library)
-    lines += _bullets("Prover:", view.proving)
-    if view.strategy:
-        lines += [f"Strategy: {md.inline(view.strategy)}", ""]
     lines += [f"**Verdict:** {label}", ""]
+    if view.checked:
+        lines += [f"How checked: the statement was {CHECKED_LABELS[view.checked]}.", ""]
     lines += _verdict_details(data, view, unfinished, shared)
     files = evidence_files(view)
     if files:
         lines += ["Evidence files:", ""] + [f"- {md.code(f)}" for f in files] + [""]
+    lines += _technical("Technical details", technical_lines(view, data.workspace))
     return lines
 
 

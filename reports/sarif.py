@@ -1,9 +1,11 @@
 """report.sarif: SARIF 2.1.0 for code hosts (design §9), clean under GitHub's rules.
 
-One SARIF result per recorded issue, at the TeX file and line, and ONE note summarising the
+One SARIF result per recorded issue, at the TeX file and line, ONE note summarising the
 unfinished results (how many, for which reasons): hundreds of per-result notes would drown
-the findings, and an unfinished result is not counted against the paper. Rule ids are the
-issue classes and `unfinished`; each rule carries a full description, help and a help URI,
+the findings, and an unfinished result is not counted against the paper; and one result per
+preflight diagnostic (inventory.json), at its file, line and column, rule `preflight/<code>`,
+level error, warning or note as its severity. Rule ids are the issue classes, `unfinished`
+and `preflight/<code>`; each rule carries a full description, help and a help URI,
 as GitHub code scanning requires (`Sarif.Multitool validate --rule-kind "Sarif;Ghas"`).
 
 Paths are relative to the folder of the paper's root TeX file, the `PAPERROOT` base, whose
@@ -14,6 +16,7 @@ as a property and no region.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any, Final
@@ -21,10 +24,12 @@ from urllib.parse import quote
 
 from paperlint import __version__
 from paperlint.domain import IssueClass
+from paperlint.preflight.model import Diagnostic
 from paperlint.project import repository_url
 from paperlint.records.results import Verdict
 from paperlint.reports.describe import ISSUE_CLASSES, SIDES, issue_confirmation
 from paperlint.reports.load import ReportData, ResultView
+from paperlint.reports.summary import checked_counts, diagnostics
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID: Final = "PAPERROOT"
@@ -32,6 +37,7 @@ BASE_ID: Final = "PAPERROOT"
 # in pyproject's [project.urls] (paperlint.project).
 HELP_PATH: Final = "/blob/main/docs/sarif.md"
 UNFINISHED: Final = "unfinished"
+PREFLIGHT: Final = "preflight/"  # + the diagnostic's code: one rule per code
 
 HELP: Final[dict[str, str]] = {
     IssueClass.ERROR.value: (
@@ -54,6 +60,11 @@ HELP: Final[dict[str, str]] = {
         "The objects admit more than one reading and the conclusion depends on which. Say "
         "which reading is meant."
     ),
+    PREFLIGHT: (
+        "Correct the source at the place shown (a duplicate or undefined label, an environment "
+        "never closed, a missing input, ...). `paperlint preflight PAPER` lists every "
+        "diagnostic; `--latex` takes the numbers from a LaTeX compile."
+    ),
     UNFINISHED: (
         "Nothing is concluded about these results: no model or Lean was available, the budget "
         "ran out, or a proof was not found. Run `paperlint status DIR --why`, then "
@@ -69,6 +80,7 @@ def render_sarif(data: ReportData) -> dict[str, Any]:
     summary = _unfinished_note(data, root_dir)
     if summary is not None:
         findings.append(summary)
+    findings += [_diagnostic(d, root_dir, pdf) for d in diagnostics(data)]
     rules = sorted({f["ruleId"] for f in findings})
     for finding in findings:
         finding["ruleIndex"] = rules.index(finding["ruleId"])
@@ -88,7 +100,12 @@ def render_sarif(data: ReportData) -> dict[str, Any]:
         "tool": {"driver": driver},
         "originalUriBaseIds": {BASE_ID: base},
         "results": findings,
-        "properties": {"replay": data.is_replay, "replayParts": data.replay_parts},
+        "properties": {
+            "replay": data.is_replay,
+            "replayParts": data.replay_parts,
+            # how the verified statements were compared with the gated ones (issue #25)
+            "checkedCounts": checked_counts(data),
+        },
     }
     if data.is_replay:
         run["automationDetails"] = {
@@ -114,6 +131,8 @@ def _root_uri(data: ReportData) -> str | None:
 
 
 def _rule(rule_id: str) -> dict[str, Any]:
+    if rule_id.startswith(PREFLIGHT):
+        return _preflight_rule(rule_id)
     if rule_id == UNFINISHED:
         short = "Results with no verdict yet (not counted against the paper)."
         full = (
@@ -140,9 +159,45 @@ def _rule(rule_id: str) -> dict[str, Any]:
     }
 
 
+def _preflight_rule(rule_id: str) -> dict[str, Any]:
+    code = rule_id.removeprefix(PREFLIGHT)
+    short = f"Preflight: {code.replace('-', ' ')} in the LaTeX source."
+    full = (
+        f"{short} paperlint's reading of the source found what LaTeX would complain about or "
+        "number differently; it is about the text, not the proofs."
+    )
+    return {
+        "id": rule_id,
+        "name": "Preflight" + "".join(part.title() for part in re.split(r"[^A-Za-z0-9]+", code)),
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "help": {"text": HELP[PREFLIGHT], "markdown": HELP[PREFLIGHT]},
+        **_help_uri(PREFLIGHT.rstrip("/")),
+        "defaultConfiguration": {"level": "warning"},
+    }
+
+
 def _help_uri(rule_id: str) -> dict[str, str]:
     home = repository_url()
     return {"helpUri": f"{home}{HELP_PATH}#{rule_id.lower().replace('_', '-')}"} if home else {}
+
+
+_LEVELS: Final = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _diagnostic(diagnostic: Diagnostic, root_dir: str, pdf: bool) -> dict[str, Any]:
+    """One preflight diagnostic at its file, line and column (line 1 when only the file is
+    known: code scanning wants a region)."""
+    line = None if pdf else diagnostic.line or 1
+    location = _location(diagnostic.file, root_dir, line, None)
+    if diagnostic.line is not None and diagnostic.column is not None and not pdf:
+        location["physicalLocation"]["region"]["startColumn"] = diagnostic.column
+    message = f"{diagnostic.message} [{diagnostic.code}]"
+    result = _result(PREFLIGHT + diagnostic.code, _LEVELS[diagnostic.severity], message, location)
+    key = f"{diagnostic.code}:{diagnostic.file}:{diagnostic.message}"
+    result["partialFingerprints"] = {"paperlintDiagnostic/v1": key}
+    result["properties"] = {"code": diagnostic.code, "severity": diagnostic.severity}
+    return result
 
 
 def _finding(view: ResultView, root_dir: str, pdf: bool) -> dict[str, Any] | None:

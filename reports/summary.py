@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
+from paperlint.preflight.model import Diagnostic
 from paperlint.records.results import Verdict
+from paperlint.reports.describe import shown_paths, split_replay_misses, unfinished_text
 from paperlint.reports.load import ReportData, ReportedCall, ResultView
 
 VERDICT_ORDER: tuple[str, ...] = (
@@ -27,6 +30,23 @@ VERDICT_LABELS: dict[str, str] = {
     "no_verdict": "no verdict yet",
     "input": "input (not verdict-bearing)",
 }
+
+
+CHECKED_LABELS: dict[str, str] = {
+    "checker": "compared by the trusted checker (compiled proof module against the gate's "
+    "reference module)",
+    "elaboration": "compared by Lean's elaboration inside the checked file",
+    "text": "compared by its text only",
+}
+
+
+def checked_counts(data: ReportData) -> dict[str, int]:
+    """How the statements of the verified verdicts were compared, by kind (issue #25)."""
+    counts = dict.fromkeys(CHECKED_LABELS, 0)
+    for view in data.views:
+        if view.checked in counts:
+            counts[view.checked] += 1
+    return counts
 
 
 def verdict_key(view: ResultView) -> str:
@@ -155,3 +175,44 @@ def evidence_files(view: ResultView) -> list[str]:
         if path and path not in seen:
             seen.append(path)
     return seen
+
+
+def unfinished_texts(data: ReportData) -> dict[str, str]:
+    """Each unfinished result's reason as a reader should see it: paths a reader elsewhere can
+    use, and a replay miss in plain words (its key goes to `technical_lines`)."""
+    return {
+        view.id: split_replay_misses(
+            shown_paths(unfinished_text(view.record.unfinished), data.workspace)
+        )[0]
+        for view in data.views
+        if view.record.unfinished
+    }
+
+
+def technical_lines(view: ResultView, workspace: Path) -> list[str]:
+    """What a reader of the paper does not need, kept for whoever debugs the run: the prover
+    strategy chosen, how each obligation was closed, and the key of any replay miss."""
+    lines = [f"Strategy: {view.strategy}"] if view.strategy else []
+    lines += [f"Prover, {line}" for line in view.proving]
+    if view.record.unfinished is not None:
+        text = shown_paths(unfinished_text(view.record.unfinished), workspace)
+        lines += split_replay_misses(text)[1]
+    return lines
+
+
+DIAGNOSTICS_HINT = (
+    "What LaTeX would complain about or number differently, found while reading the source "
+    "(`paperlint preflight PAPER` lists them too); they are about the text, not the proofs."
+)
+SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+def diagnostics(data: ReportData) -> list[Diagnostic]:
+    """The preflight's diagnostics of the paper (inventory.json), errors first, in file order.
+
+    They are about the source as LaTeX reads it (a duplicate label, an undefined reference, an
+    environment never closed), not about the proofs; every output lists them apart."""
+    found = data.inventory.diagnostics if data.inventory is not None else []
+    return sorted(
+        found, key=lambda d: (SEVERITY_ORDER.get(d.severity, 3), d.file, d.line or 0, d.column or 0)
+    )

@@ -1,4 +1,4 @@
-"""A paper's statement as HTML: prose kept as text, math as MathML (no script, no network).
+"""A paper's formulas as MathML (no script, no network); `texhtml` renders the prose around them.
 
 Chromium, Firefox and Safari render MathML natively, so the report needs no MathJax and keeps
 its Content-Security-Policy with no script at all. The steps are pure string functions:
@@ -7,8 +7,10 @@ its Content-Security-Policy with no script at all. The steps are pure string fun
    `$\\mean(a,b)$` reaches the converter as `m(a,b)`.
 2. `split_math`: cut the text into prose and math runs (`$…$`, `\\(…\\)`, `$$…$$`, `\\[…\\]`,
    the display environments of amsmath).
-3. math runs go through `latex2mathml`; prose keeps `\\emph`, `\\textbf`, references and
-   citations, drops the blueprint's bookkeeping macros (`\\label`, `\\uses`, `\\lean`, …).
+3. math runs go through `latex2mathml` (`convert_math`), after commands it lacks are rewritten
+   to ones it knows (`\\hdots`, `\\ensuremath`, `\\nicefrac`); a command no one could know
+   here (a package's `\\Cr{co}`) is shown as its source in the formula, which is rendered
+   around it.
 
 The paper is untrusted and the converter passes some input through (`\\text{<b>}` stays markup,
 `\\href` becomes an attribute), so its output is parsed and rebuilt from an allowlist of MathML
@@ -19,97 +21,19 @@ escaped TeX source instead. Nothing the paper writes reaches the page as markup.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
+from functools import lru_cache
+from typing import Final
 
 from paperlint.preflight import texscan
 from paperlint.preflight.macros import substitute
 from paperlint.preflight.model import Macro
+from paperlint.reports.mathml import MARK, sanitise_mathml
 
 MAX_EXPANDED = 20_000  # characters: a macro bomb stops growing here
 MAX_PASSES = 30
-MATHML_NS = "http://www.w3.org/1998/Math/MathML"
-
-ELEMENTS = frozenset(
-    (
-        "math",
-        "mrow",
-        "mi",
-        "mn",
-        "mo",
-        "ms",
-        "mtext",
-        "mspace",
-        "msup",
-        "msub",
-        "msubsup",
-        "mfrac",
-        "msqrt",
-        "mroot",
-        "mover",
-        "munder",
-        "munderover",
-        "mtable",
-        "mtr",
-        "mtd",
-        "mstyle",
-        "mpadded",
-        "mphantom",
-        "menclose",
-        "merror",
-        "mfenced",
-        "semantics",
-        "mmultiscripts",
-        "mprescripts",
-        "none",
-        "mlabeledtr",
-    )
-)
-ATTRIBUTES = frozenset(
-    (
-        "display",
-        "mathvariant",
-        "stretchy",
-        "fence",
-        "form",
-        "separator",
-        "lspace",
-        "rspace",
-        "accent",
-        "accentunder",
-        "displaystyle",
-        "scriptlevel",
-        "rowspacing",
-        "columnspacing",
-        "columnalign",
-        "rowalign",
-        "columnlines",
-        "rowlines",
-        "frame",
-        "width",
-        "height",
-        "depth",
-        "linethickness",
-        "notation",
-        "open",
-        "close",
-        "separators",
-        "largeop",
-        "movablelimits",
-        "symmetric",
-        "minsize",
-        "maxsize",
-        "linebreak",
-    )
-)
-_SAFE_VALUE = re.compile(r"[A-Za-z0-9 .\-%#]*")
-
-# Blueprint and bookkeeping macros with one argument: they print nothing.
-_SILENT_ARG = ("label", "uses", "lean", "proves", "index", "discussion")
-_SILENT = ("leanok", "notready", "mathlibok", "noindent", "maketitle", "centering")
-_DISPLAY_ENVS = (
+DISPLAY_ENVS = (
     "equation",
     "equation*",
     "align",
@@ -136,8 +60,15 @@ class TexRun:
 
 
 def expand_macros(tex: str, macros: Sequence[Macro]) -> str:
-    """Expand the paper's macros until none is left (bounded: a bomb is cut, not followed)."""
-    table = {m.name: m for m in macros if m.name.startswith("\\") and len(m.name) > 1}
+    """Expand the paper's macros until none is left (bounded: a bomb is cut, not followed).
+
+    A macro whose expansion reaches itself again is left alone: TeX would loop on it too,
+    unless it was made by `\\let` (`\\let\\oldnorm\\norm \\def\\norm{…\\oldnorm…}`), whose
+    snapshot of the old meaning a table of definitions cannot hold. `\\@ifstar{A}{B}` in a
+    body takes A before a `*` and B otherwise, as LaTeX's does."""
+    named = [m for m in macros if m.name.startswith("\\") and len(m.name) > 1]
+    allowed = _expandable(tuple((m.name, m.definition) for m in named))
+    table = {m.name: m for m in named if m.name in allowed}
     if not table:
         return tex
     pattern = re.compile(r"\\([A-Za-z@]+|[^A-Za-z@\s])")
@@ -147,15 +78,12 @@ def expand_macros(tex: str, macros: Sequence[Macro]) -> str:
         for match in pattern.finditer(tex):
             if match.start() < pos:
                 continue
-            macro = table.get(match.group(0))
-            if macro is None:
+            expanded = _expand_one(tex, match, table)
+            if expanded is None:
                 continue
-            args, end = _read_args(tex, match.end(), macro.arity)
-            if args is None:
-                continue
-            body = substitute(macro.definition, args)
+            body, end = expanded
             # `\foo x` must not glue into `\barx`: keep a space after a control word.
-            if body and body[-1].isalpha() and end < len(tex) and tex[end].isalpha():
+            if re.search(r"\\[A-Za-z@]+$", body) and end < len(tex) and tex[end].isalpha():
                 body += " "
             out += [tex[pos : match.start()], body]
             pos, changed = end, True
@@ -166,11 +94,66 @@ def expand_macros(tex: str, macros: Sequence[Macro]) -> str:
     return tex[:MAX_EXPANDED]
 
 
+def _expand_one(
+    tex: str, match: re.Match[str], table: Mapping[str, Macro]
+) -> tuple[str, int] | None:
+    """The replacement of the control sequence at `match` and where it ends, or None."""
+    name = match.group(0)
+    if name == "\\@ifstar":
+        args, end = _read_args(tex, match.end(), 2)
+        if args is None:
+            return None
+        star = texscan.skip_spaces(tex, end, newline=False)
+        return (args[0], star + 1) if tex.startswith("*", star) else (args[1], end)
+    if name == "\\mathpalette":  # `\\mathpalette\\cmd{x}` typesets x in the current style
+        head = texscan.read_group(tex, match.end())
+        return ("", head[1]) if head is not None else None
+    macro = table.get(name)
+    if macro is None:
+        return None
+    args, end = _read_args(tex, match.end(), macro.arity)
+    if args is None:
+        return None
+    # `\\langle#1` with `He` is `\\langle He`, not `\\langleHe`: a control word ends at the #.
+    return substitute(_WORD_BEFORE_PARAMETER.sub(r"\1 #", macro.definition), args), end
+
+
+_NOT_AN_ARGUMENT: Final = frozenset(
+    ("$", "\\begin", "\\end", "\\\\", "&", "\\item", "\\label", *"()[],.;:=<>+-|")
+)
+_WORD_BEFORE_PARAMETER = re.compile(r"(\\[A-Za-z@]+)#")
+
+
+@lru_cache(maxsize=16)
+def _expandable(definitions: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The names, of (name, definition) pairs, whose expansion never reaches them again."""
+    table = dict(definitions)
+    uses = {
+        name: set(re.findall(r"\\[A-Za-z@]+", body)) & table.keys() for name, body in table.items()
+    }
+    return frozenset(name for name in table if not _reaches(uses, name))
+
+
+def _reaches(uses: Mapping[str, set[str]], start: str) -> bool:
+    seen: set[str] = set()
+    todo = list(uses[start])
+    while todo:
+        name = todo.pop()
+        if name == start:
+            return True
+        if name not in seen:
+            seen.add(name)
+            todo.extend(uses.get(name, ()))
+    return False
+
+
 def _read_args(tex: str, pos: int, arity: int) -> tuple[list[str] | None, int]:
     args: list[str] = []
     for _ in range(arity):
         group = texscan.read_group(tex, pos)
-        if group is None:
+        if group is None or (group[1] - pos < 40 and group[0] in _NOT_AN_ARGUMENT):
+            # `$`, `\\begin`, `(`: a macro that seems to take them has an optional argument
+            # whose default the inventory does not record; expanding it would garble the text
             return None, pos
         args.append(group[0])
         pos = group[1]
@@ -178,9 +161,7 @@ def _read_args(tex: str, pos: int, arity: int) -> tuple[list[str] | None, int]:
 
 
 _MATH_OPEN = re.compile(
-    r"(?<!\\)(\$\$|\$|\\\(|\\\[|\\begin\{("
-    + "|".join(re.escape(e) for e in _DISPLAY_ENVS)
-    + r")\})"
+    r"(?<!\\)(\$\$|\$|\\\(|\\\[|\\begin\{(" + "|".join(re.escape(e) for e in DISPLAY_ENVS) + r")\})"
 )
 
 
@@ -188,28 +169,36 @@ def split_math(tex: str) -> list[TexRun]:
     """Prose and math runs in order; an unclosed delimiter leaves the rest as prose."""
     runs: list[TexRun] = []
     pos = 0
-    while True:
-        match = _MATH_OPEN.search(tex, pos)
-        if match is None:
-            break
-        opener, env = match.group(1), match.group(2)
-        if env:
-            closer = f"\\end{{{env}}}"
-        else:
-            closer = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}[opener]
-        end = _find_closer(tex, match.end(), closer)
-        if end < 0:
-            break
-        if match.start() > pos:
-            runs.append(TexRun(tex[pos : match.start()]))
-        body = tex[match.end() : end]
-        if env:
-            body = _env_body(env, body)
-        runs.append(TexRun(body, math=True, display=opener != "$" and opener != "\\("))
-        pos = end + len(closer)
+    while (found := next_math(tex, pos)) is not None:
+        start, end, run = found
+        if start > pos:
+            runs.append(TexRun(tex[pos:start]))
+        runs.append(run)
+        pos = end
     if pos < len(tex):
         runs.append(TexRun(tex[pos:]))
     return runs
+
+
+def next_math(tex: str, pos: int) -> tuple[int, int, TexRun] | None:
+    """The first formula at or after `pos`: where it starts and ends, and its run; None when
+    there is none or the next opening delimiter is never closed."""
+    match = _MATH_OPEN.search(tex, pos)
+    if match is None:
+        return None
+    opener, env = match.group(1), match.group(2)
+    if env:
+        closer = f"\\end{{{env}}}"
+    else:
+        closer = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}[opener]
+    end = _find_closer(tex, match.end(), closer)
+    if end < 0:
+        return None
+    body = tex[match.end() : end]
+    if env:
+        body = display_env_body(env, body)
+    run = TexRun(body, math=True, display=opener != "$" and opener != "\\(")
+    return match.start(), end + len(closer), run
 
 
 def _find_closer(tex: str, pos: int, closer: str) -> int:
@@ -221,7 +210,7 @@ def _find_closer(tex: str, pos: int, closer: str) -> int:
         i += 1
 
 
-def _env_body(env: str, body: str) -> str:
+def display_env_body(env: str, body: str) -> str:
     base = env.rstrip("*")
     if base in ("align", "flalign", "eqnarray"):
         return f"\\begin{{align*}}{body}\\end{{align*}}"
@@ -234,201 +223,254 @@ def _env_body(env: str, body: str) -> str:
 
 
 _LABEL = re.compile(r"\\(?:label|tag\*?)\s*\{[^{}]*\}|\\(?:nonumber|notag)\b")
-_INNER_ALIGNED = re.compile(r"\\(begin|end)\{(aligned|alignedat|split)\}")
+_INNER_ALIGNED = re.compile(r"\\(begin|end)\{(aligned|alignedat|split|multlined|dcases\*?)\}")
+_INNER_ENV = {"dcases": "cases", "dcases*": "cases"}  # the rest become align*
+SIZES: Final = (
+    "tiny",
+    "scriptsize",
+    "footnotesize",
+    "small",
+    "normalsize",
+    "large",
+    "Large",
+    "LARGE",
+    "huge",
+    "Huge",
+    "normalfont",
+)
+# Commands of LaTeX, amsmath, mathtools and common packages that latex2mathml lacks, rewritten
+# to one it knows ("" drops the command and keeps what follows, e.g. its argument's group).
+MATH_REWRITES: Final[Mapping[str, str]] = {
+    "ensuremath": "",
+    "hdots": "\\ldots",
+    "enskip": "\\enspace",
+    "colonequals": "\\coloneqq",
+    "nicefrac": "\\frac",
+    "sfrac": "\\frac",
+    "widebar": "\\overline",
+    "xspace": "",
+    "MoveEqLeft": "",
+    "qedhere": "",
+    "nobreak": "",
+    "allowbreak": "",
+    "displaybreak": "",
+    "protect": "",
+    "relax": "",
+    "lefteqn": "",
+    "mathlarger": "",
+    "mathsmaller": "",
+    **dict.fromkeys(SIZES, ""),
+    # acronym's commands print the entry, whose key is its short form
+    **dict.fromkeys(("ac", "acs", "acl", "acf", "acp", "acsp", "Ac", "Acs", "Acl"), "\\text"),
+}
+# Commands whose arguments print nothing in a formula: dropped with them (`\vspace{2pt}`).
+MATH_DROPPED: Final[Mapping[str, str]] = {
+    "vspace": "*{",
+    "scalebox": "{",
+    "footnote": "[{",
+    "makebox": "[[",  # its content group stays, as a group
+    "raisebox": "{[[",
+    "sffamily": "",
+    "rmfamily": "",
+    "ttfamily": "",
+}
+_UNKNOWN_MI = re.compile(r"<mi>\\([A-Za-z@]+)</mi>")
+
+
+@dataclass(frozen=True)
+class Converted:
+    """One formula as MathML, with the macros it had to show as TeX (none: fully rendered)."""
+
+    mathml: str
+    shown_as_tex: tuple[str, ...] = ()
 
 
 def math_to_mathml(tex: str, *, display: bool) -> str | None:
     """MathML for one formula, or None when it cannot be converted safely."""
-    from latex2mathml.converter import convert
+    converted = convert_math(tex, display=display)
+    return converted.mathml if converted is not None else None
 
-    body = _LABEL.sub("", tex)
-    body = _INNER_ALIGNED.sub(lambda m: f"\\{m.group(1)}{{align*}}", body).strip()
+
+def convert_math(tex: str, *, display: bool) -> Converted | None:
+    """The formula as MathML, its unknown macros degraded locally; None if it cannot convert.
+
+    A command latex2mathml does not know (a package's `\\Cr{co}`) is not guessed: it and the
+    argument groups right after it are shown as their TeX source, in a monospace `mtext`, and
+    the rest of the formula is rendered around it."""
+    shown: list[str] = []
+    body = _rewrite(_mark_raw(_LABEL.sub("", tex), shown))
+    body = _INNER_ALIGNED.sub(_inner_env, body).strip()
     if not body:
         return None
+    for _ in range(4):  # a macro's arguments may hide another unknown one: a few rounds
+        raw = _convert(body, display)
+        if raw is None:
+            return None
+        unknown = set(_UNKNOWN_MI.findall(raw))
+        if not unknown:
+            mathml = sanitise_mathml(raw, shown)
+            return Converted(mathml, tuple(shown)) if mathml is not None else None
+        body = _mark_unknown(body, unknown, shown)
+    return None
+
+
+def _convert(body: str, display: bool) -> str | None:
+    from latex2mathml.converter import convert
+
     try:
-        raw = convert(body, display="block" if display else "inline")
+        return convert(body, display="block" if display else "inline")
     except Exception:  # the converter raises many kinds on bad TeX; all mean "show the source"
         return None
-    if re.search(r"<mi>\\[A-Za-z]", raw):
-        return None  # an unknown command was passed through as a name: show the source
-    return sanitise_mathml(raw)
 
 
-def sanitise_mathml(raw: str) -> str | None:
-    """Rebuild MathML from the allowlist; None if anything outside it appears."""
-    try:
-        root = ET.fromstring(raw)
-    except ET.ParseError:
-        return None
-    out: list[str] = []
-    if not _emit(root, out):
-        return None
-    return "".join(out)
+def _inner_env(match: re.Match[str]) -> str:
+    return f"\\{match.group(1)}{{{_INNER_ENV.get(match.group(2), 'align*')}}}"
 
 
-def _emit(node: ET.Element, out: list[str]) -> bool:
-    tag = node.tag.removeprefix(f"{{{MATHML_NS}}}")
-    if tag not in ELEMENTS:
-        return False
-    attrs = []
-    for key, value in node.attrib.items():
-        if key not in ATTRIBUTES or not _SAFE_VALUE.fullmatch(value):
-            return False
-        attrs.append(f' {key}="{escape(value)}"')
-    if tag == "math":
-        attrs.insert(0, f' xmlns="{MATHML_NS}"')
-    out.append(f"<{tag}{''.join(attrs)}>")
-    out.append(escape(node.text or "", quote=False))
-    for child in node:
-        if not _emit(child, out):
-            return False
-        out.append(escape(child.tail or "", quote=False))
-    out.append(f"</{tag}>")
-    return True
-
-
-# ----------------------------------------------------------------------------- prose
-
-_TEXT_STYLE = {
-    "emph": "em",
-    "textit": "em",
-    "textsl": "em",
-    "textbf": "strong",
-    "textsc": "span",
-    "textrm": "span",
-    "textsf": "span",
-    "texttt": "code",
-    "textup": "span",
-    "textnormal": "span",
-    "mbox": "span",
-}
-_REF = ("ref", "eqref", "cref", "Cref", "autoref", "pageref", "labelcref", "nameref")
-_CITE = ("cite", "citep", "citet", "citealp", "citeauthor", "citeyear", "parencite", "textcite")
-_COMMAND = re.compile(r"\\([A-Za-z@]+\*?|.)", re.S)
-_PUNCT = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"))
-# `\\ref{label}` -> (href, printed number); None when the label is unknown.
-RefResolver = Callable[[str], tuple[str, str] | None]
-
-
-def prose_to_html(tex: str, *, resolve: RefResolver) -> str:
-    """Escaped HTML for a prose run: styles, references as links, citations as [key]."""
+def _rewrite(body: str) -> str:
+    """MATH_REWRITES, MATH_DROPPED and the rebuilt commands applied, in one left-to-right pass."""
     out: list[str] = []
     pos = 0
-    while pos < len(tex):
-        match = _COMMAND.search(tex, pos)
-        if match is None:
-            out.append(_text(tex[pos:]))
-            break
-        out.append(_text(tex[pos : match.start()]))
+    for match in texscan.CONTROL_WORD.finditer(body):
         name = match.group(1)
-        pos = match.end()
-        bare = name.rstrip("*")
-        if bare in _SILENT:
+        if match.start() < pos or not name[0].isalpha():
             continue
-        if bare in _SILENT_ARG:
-            group = texscan.read_group(tex, pos)
-            pos = group[1] if group else pos
-        elif bare in _TEXT_STYLE:
-            group = texscan.read_group(tex, pos)
-            if group is None:
-                continue
-            tag = _TEXT_STYLE[bare]
-            out.append(f"<{tag}>{prose_to_html(group[0], resolve=resolve)}</{tag}>")
-            pos = group[1]
-        elif bare in _REF:
-            group = texscan.read_group(tex, pos)
-            if group is None:
-                continue
-            out.append(_refs(group[0], bare, resolve))
-            pos = group[1]
-        elif bare in _CITE:
-            args, pos = texscan.read_args(tex, pos, "[[{")
-            note = args[1] if args[1] is not None else args[0]
-            keys = escape(", ".join(k.strip() for k in (args[2] or "").split(",")))
-            out.append(f'<span class="cite">[{keys}{", " + _text(note) if note else ""}]</span>')
-        elif bare == "item":
-            opt = texscan.read_optional(tex, pos, newline=False)
-            label = "•"
-            if opt is not None:
-                label, pos = _text(opt[0]), opt[1]
-            out.append(f'<br><span class="item">{label}</span> ')
-        elif bare in ("begin", "end"):
-            group = texscan.read_group(tex, pos)
-            pos = group[1] if group else pos
-        elif bare == "\\":
-            out.append("<br>")
-        elif len(name) == 1 and not name.isalpha():
-            out.append(escape(name if name not in ",;:!" else " "))
+        bare = name.rstrip("*")
+        if bare in _REBUILT:
+            replacement, end = _REBUILT[bare](body, match)
+        elif bare in MATH_DROPPED:
+            replacement, end = " ", texscan.read_args(body, match.end(), MATH_DROPPED[bare])[1]
+        elif name in MATH_REWRITES:
+            replacement, end = MATH_REWRITES[name] + " ", match.end()
         else:
-            out.append(_text("\\" + name))  # an unknown command: shown, never guessed
+            continue
+        out += [body[pos : match.start()], replacement]
+        pos = end
+    out.append(body[pos:])
     return "".join(out)
 
 
-def _text(text: str) -> str:
-    text = re.sub(r"(?<!\\)%[^\n]*", "", text)
-    for tex, char in _PUNCT:
-        text = text.replace(tex, char)
-    text = text.replace("~", "\u00a0")
-    text = re.sub(r"(?<!\\)[{}]", "", text)
-    return escape(text, quote=False)
+def _extensible_arrow(body: str, match: re.Match[str]) -> tuple[str, int]:
+    """`\\xrightarrow[below]{above}`: latex2mathml takes no text below, so it is rebuilt."""
+    (below, above), end = texscan.read_args(body, match.end(), "[{")
+    arrow = "\\longleftarrow" if match.group(1).startswith("xleft") else "\\longrightarrow"
+    built = f"\\overset{{{above or ''}}}{{{arrow}}}"
+    return (f"\\underset{{{below}}}{{{built}}}" if below else built), end
 
 
-def _refs(labels: str, command: str, resolve: RefResolver) -> str:
-    parts = []
-    for label in (part.strip() for part in labels.split(",")):
-        target = resolve(label)
-        if target is None:
-            parts.append(
-                f'<span class="unresolved" title="undefined reference">??{escape(label)}</span>'
-            )
+def _operator_name(body: str, match: re.Match[str]) -> tuple[str, int]:
+    """`\\operatorname*{X}` and `\\operatorname{X}\\limits` take limits below: `\\mathop`."""
+    group = texscan.read_group(body, match.end())
+    if group is None:
+        return match.group(0), match.end()
+    after = body[texscan.skip_spaces(body, group[1]) :]
+    if match.group(1).endswith("*") or re.match(r"\\limits(?![A-Za-z@])", after):
+        return f"\\mathop{{\\mathrm{{{group[0]}}}}}", group[1]
+    return f"\\operatorname{{{group[0]}}}", group[1]
+
+
+TEXT_IN_MATH: Final = ("text", "textrm", "textit", "textbf", "textsf", "texttt", "mbox")
+
+
+def _text_in_math(body: str, match: re.Match[str]) -> tuple[str, int]:
+    """`\\text{…}` with only plain text inside: latex2mathml ends the text at its first `}`."""
+    group = texscan.read_group(body, match.end())
+    if group is None:
+        return match.group(0), match.end()
+    plain = re.sub(r"\\([$%&_{}#])", r"\1", re.sub(r"\\[A-Za-z@]+\*?\s*", "", group[0]))
+    plain = re.sub(r"[{}$]", "", plain)
+    return f"\\{match.group(1).rstrip('*')}{{{plain}}}", group[1]
+
+
+_REBUILT: Final[Mapping[str, Callable[[str, re.Match[str]], tuple[str, int]]]] = {
+    **dict.fromkeys(TEXT_IN_MATH, _text_in_math),
+    "xrightarrow": _extensible_arrow,
+    "xleftarrow": _extensible_arrow,
+    "operatorname": _operator_name,
+}
+
+
+def _mark_raw(body: str, shown: list[str]) -> str:
+    """Each `\\paperlintraw{…}` (texsafe's command shown as source), or what plasTeX made of
+    it in a formula, `\\texttt{\\textbackslash{}…}`, replaced by a marker."""
+    out: list[str] = []
+    pos = 0
+    for match in _RAW.finditer(body):
+        group = texscan.read_group(body, match.end())
+        if match.start() < pos or group is None:
             continue
-        href, number = target
-        shown = f"({number})" if command == "eqref" else number
-        parts.append(f'<a href="{escape(href)}">{escape(shown)}</a>')
-    return ", ".join(parts)
+        out += [body[pos : match.start()], f"\\text{{{MARK}{len(shown)}q}}"]
+        shown.append(unescape_source(group[0]))
+        pos = group[1]
+    out.append(body[pos:])
+    return "".join(out)
 
 
-# ----------------------------------------------------------------------------- statements
+def _mark_unknown(body: str, names: set[str], shown: list[str]) -> str:
+    """Each `\\name` in `names`, with the `[..]`/`{..}` groups right after it, replaced by a
+    marker `\\text{…}` whose source is kept in `shown`."""
+    out: list[str] = []
+    pos = 0
+    for match in texscan.CONTROL_WORD.finditer(body):
+        if match.start() < pos or match.group(1).rstrip("*") not in names:
+            continue
+        end = argument_end(body, match.end())
+        out += [body[pos : match.start()], f"\\text{{{MARK}{len(shown)}q}}"]
+        shown.append(" ".join(body[match.start() : end].split()))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
 
 
-def statement_html(
-    tex: str,
-    *,
-    macros: Sequence[Macro] = (),
-    resolve: RefResolver = lambda _label: None,
-    equations: Mapping[str, str] | None = None,
-) -> str:
-    """A statement as safe HTML: paragraphs of prose with inline and display MathML."""
-    tex = expand_macros(tex, macros)
-    paragraphs = [p for p in re.split(r"\n[ \t]*\n", tex) if p.strip()]
-    html = []
-    for paragraph in paragraphs:
-        pieces = []
-        for run in split_math(paragraph):
-            if not run.math:
-                pieces.append(prose_to_html(run.text, resolve=resolve))
-                continue
-            mathml = math_to_mathml(run.text, display=run.display)
-            if mathml is None:
-                fallback = escape(run.text.strip())
-                pieces.append(f'<code class="tex" title="shown as TeX">{fallback}</code>')
-            elif run.display:
-                number = _equation_number(run.text, equations or {})
-                tag = f'<span class="eqno">({escape(number)})</span>' if number else ""
-                pieces.append(f'<span class="display">{mathml}{tag}</span>')
-            else:
-                pieces.append(mathml)
-        body = "".join(pieces).strip()
-        if body:
-            html.append(f"<p>{body}</p>")
-    return "\n".join(html)
+def argument_end(body: str, pos: int) -> int:
+    """The end of the `[..]` and `{..}` groups that follow `pos` directly (at most four)."""
+    for _ in range(4):
+        if body.startswith("[", pos):
+            opt = texscan.read_optional(body, pos, newline=False)
+            if opt is None:
+                break
+            pos = opt[1]
+        elif body.startswith("{", pos):
+            pos = texscan.find_closing_brace(body, pos) + 1
+        else:
+            break
+    return min(pos, len(body))
 
 
-def _equation_number(tex: str, equations: Mapping[str, str]) -> str | None:
-    for label in re.findall(r"\\label\s*\{([^{}]*)\}", tex):
-        if label.strip() in equations:
-            return equations[label.strip()]
-    return None
+RAW: Final = "paperlintraw"
+_RAW = re.compile(r"\\" + RAW + r"(?![A-Za-z@])|\\texttt(?=\s*\{\\textbackslash\s*\{\})")
+_SPECIAL = {
+    "\\": "\\textbackslash{}",
+    "{": "\\{",
+    "}": "\\}",
+    "$": "\\$",
+    "&": "\\&",
+    "#": "\\#",
+    "%": "\\%",
+    "_": "\\_",
+    "^": "\\^{}",
+    "~": "\\~{}",
+}
+
+
+def escape_source(source: str) -> str:
+    """TeX that prints `source` as it is written: no character of it keeps a meaning."""
+    return "".join(_SPECIAL.get(char, char) for char in " ".join(source.split()))
+
+
+_UNESCAPE = {escaped: char for char, escaped in _SPECIAL.items()}
+_ESCAPED = re.compile("|".join(re.escape(e) for e in sorted(_UNESCAPE, key=len, reverse=True)))
+
+
+def unescape_source(text: str) -> str:
+    """The inverse of `escape_source` (to show a RAW argument outside TeX), in one pass; also
+    of plasTeX's rendering of it in a formula (`\\textbackslash {}Cr\\{ co\\} `)."""
+    text = re.sub(r"(\\[A-Za-z]+) \{\}", r"\1{}", text)
+    text = re.sub(r"(\\[{}]) ", r"\1", text).strip()
+    return _ESCAPED.sub(lambda m: _UNESCAPE[m.group(0)], text)
+
+
+PUNCTUATION: Final = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"))
 
 
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*(?=\{)")
@@ -447,7 +489,7 @@ def paper_title(source: str, macros: Sequence[Macro] = ()) -> str | None:
     text = _TITLE_NOISE.sub(" ", expand_macros(group[0], macros))
     text = re.sub(r"\\[A-Za-z@]+\*?", " ", text)
     text = re.sub(r"[{}$]", "", text)
-    for tex, char in _PUNCT:
+    for tex, char in PUNCTUATION:
         text = text.replace(tex, char)
     text = " ".join(text.replace("~", " ").split())
     return text[:300] or None

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
+from paperlint.reports.texmath import RAW, argument_end, escape_source
+
 
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -40,7 +42,7 @@ COMMANDS: Final = _names(
     dotsc dotsb dotsm vdots ddots phantom hphantom vphantom smash hline tag notag nonumber
     label ref eqref cref Cref autoref pageref cite citep citet footnote item par noindent
     newline linebreak medskip smallskip bigskip tiny scriptsize footnotesize small normalsize
-    large Large LARGE huge Huge rm it bf sf tt cal
+    large Large LARGE huge Huge rm it bf sf tt cal textbackslash paperlintraw
     """
 )
 
@@ -48,7 +50,8 @@ ENVIRONMENTS: Final = _names(
     """
     equation equation* align align* aligned alignat alignat* gather gather* gathered multline
     multline* split cases dcases matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix
-    array subarray itemize enumerate description center quote quotation
+    array subarray itemize enumerate description center quote quotation eqnarray eqnarray*
+    displaymath flalign flalign*
     """
 )
 
@@ -73,15 +76,24 @@ def allowed_commands(extra: Iterable[str] = ()) -> frozenset[str]:
 def make_safe(
     text: str, *, commands: frozenset[str], environments: frozenset[str] = ENVIRONMENTS
 ) -> str:
-    """`text` with every control word and environment off the allowlists made plain text."""
-
-    def token(m: re.Match[str]) -> str:
+    """`text` with every control word and environment off the allowlists made plain text: an
+    unknown command, with the `[..]`/`{..}` groups right after it, becomes `\\paperlintraw{…}`
+    of its source with every special character escaped (shown as TeX, in monospace: RAW)."""
+    text = text.replace("^^", "^{}^")
+    out: list[str] = []
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() < pos:
+            continue
         if m.group(1) is not None:  # \begin{env} / \end{env}
-            allowed = m.group(2).strip() in environments
-        elif m.group(3) is not None:  # a control word
-            allowed = m.group(3) in commands
-        else:  # a control symbol: \, \{ \$ \\ only typeset
-            allowed = True
-        return m.group(0) if allowed else m.group(0)[1:]
-
-    return _TOKEN.sub(token, text.replace("^^", "^{}^"))
+            kept = m.group(0) if m.group(2).strip() in environments else m.group(0)[1:]
+            end = m.end()
+        elif m.group(3) is not None and m.group(3) not in commands:  # an unknown control word
+            end = argument_end(text, m.end())
+            kept = f"\\{RAW}{{{escape_source(text[m.start() : end])}}}"
+        else:  # an allowed control word, or a control symbol (\, \{ \$ \\ only typeset)
+            kept, end = m.group(0), m.end()
+        out += [text[pos : m.start()], kept]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

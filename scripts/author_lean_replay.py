@@ -12,6 +12,13 @@ rejected with that error; everything else is accepted. Final checks build cleanl
 the three standard axioms, except a file containing a key of the "final_reject" table, whose
 build fails with that error (a proof the warm REPL accepted that the cold build does not).
 
+The trusted checker (issue #25, docs/checker.md) is answered the same way: every module
+compiles, except a proof module containing a "final_reject" key; the checker's record is
+written from the modules' text (`authored_record`): the reference statement as the gate
+passed it, the candidate equal to it when its statement's text is the gated one, the
+standard axioms, a passing kernel replay, and the declarations each module adds. Those
+records are hand-written in the checker's format, not the program's output.
+
 usage: python scripts/author_lean_replay.py fixtures/<name> [OUT.jsonl]
 """
 
@@ -31,8 +38,10 @@ from paperlint.engine.check import CheckRequest, start_check
 from paperlint.lean import responses
 from paperlint.lean.final import ProcessRun, final_from_runs
 from paperlint.lean.messages import marked_axiom_queries, marker_id
+from paperlint.lean.modules import CheckJob, LeanModule
 from paperlint.lean.pins import default_project_dir, read_pins
 from paperlint.lean.replay import key_for_request
+from paperlint.lean.trusted import CompileRun, TrustedRun, conclude
 from paperlint.lean.verifier import AxiomReport, FinalCheck, LeanCheck, LeanContext, Outcome
 
 SORRY = re.compile(r"\bsorry\b")
@@ -151,6 +160,28 @@ class AuthoringVerifier:
             replay=True,
         )
 
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        compiles: list[CompileRun] = []
+        for module in job.modules:
+            failed = next((e for k, e in self.final_reject.items() if k in module.text), None)
+            if module.untrusted and failed is not None:
+                output = f"{module.path}:1:0: error: {failed}\n"
+                compiles.append(CompileRun(module=module.name, exit_code=1, output=output))
+                break
+            compiles.append(CompileRun(module=module.name, exit_code=0))
+        built = all(c.exit_code == 0 for c in compiles)
+        record = authored_record(job) if built else None
+        checker = CompileRun(module="checker", exit_code=0) if built else None
+        response = {
+            "compile": [c.model_dump(mode="json") for c in compiles],
+            "checker": checker.model_dump(mode="json") if checker else None,
+            "record": record,
+        }
+        self._write("checker", job.described(), response)
+        run = ProcessRun(exit_code=0, output="") if built else None
+        raw = json.dumps(record) if record is not None else None
+        return conclude(job, compiles, run, raw, replay=True)
+
     def close(self) -> None:
         header = json.dumps(
             {
@@ -161,6 +192,111 @@ class AuthoringVerifier:
             }
         )
         self.out.write_text("\n".join([header, *self.lines]) + "\n", encoding="utf-8")
+
+
+_KINDS = {
+    "theorem": "theorem", "lemma": "theorem", "def": "def", "abbrev": "def", "instance": "def",
+    "axiom": "axiom", "opaque": "opaque", "inductive": "inductive", "structure": "inductive",
+    "class": "inductive",
+}  # fmt: skip
+_BINDERS = {"(": "default", "{": "implicit", "⦃": "strict_implicit", "[": "inst_implicit"}
+STANDARD_AXIOMS = ["propext", "Classical.choice", "Quot.sound"]
+
+
+def authored_record(job: CheckJob) -> dict[str, Any]:
+    """A `paperlint.checker/1` record written from the modules' text, in the checker's format
+    (hand-written: no checker ran). The statement's `type` is its text, not Lean's print."""
+    request = job.request
+    reference = job.module(request.reference_module)
+    assert reference is not None
+    gated = _statement(reference, request.target)
+    candidate = None
+    if request.candidate_module is not None:
+        proof = job.module(request.candidate_module)
+        assert proof is not None
+        mine = _statement(proof, request.target)
+        if mine is not None:
+            equal = gated is not None and mine["type"] == gated["type"]
+            candidate = {**mine, "module": proof.name, "type_equal": equal}
+    local = [m for m in job.modules if request.candidate_module is None or m is not reference]
+    added = [a for m in local for a in _added(m)]
+    return {
+        "schema": "paperlint.checker/1",
+        "lean": "4.35.0",
+        "mode": request.mode,
+        "target": request.target,
+        "reference_module": request.reference_module,
+        "candidate_module": request.candidate_module,
+        "reference": None
+        if gated is None
+        else {
+            **gated,
+            "hypotheses": _hypotheses(reference, request.target),
+            "constants": [],
+            "imports": [
+                line.split()[1]
+                for line in reference.text.splitlines()
+                if line.startswith("import ")
+            ],
+        },  # fmt: skip
+        "candidate": candidate,
+        "auxiliaries": [],
+        "axioms": STANDARD_AXIOMS if candidate is not None else None,
+        "unknown": [],
+        "replay": {"ok": True, "error": None, "constants": len(added)},
+        "added": added,
+        "entries": [
+            {"module": m.name, "extension": "Lean.declRangeExt", "count": len(_added(m))}
+            for m in local
+            if _added(m)
+        ],
+        "error": None,
+    }
+
+
+def _statement(module: LeanModule, name: str) -> dict[str, Any] | None:
+    from paperlint.lean.compose import as_proposition, parse_declaration
+    from paperlint.lean.declarations import declarations
+
+    for decl in declarations(module.text):
+        if decl.name == name:
+            parts = parse_declaration(module.text[decl.command.start : decl.command.end])
+            if parts is None:
+                return None
+            text = " ".join(as_proposition(parts).split())
+            digest = hashlib.sha256(text.encode()).hexdigest()
+            return {
+                "name": name, "kind": _KINDS.get(decl.kind, "def"), "levels": [],
+                "type": text, "type_hash": str(int(digest[:15], 16)),
+            }  # fmt: skip
+    return None
+
+
+def _hypotheses(module: LeanModule, name: str) -> list[dict[str, str]]:
+    from paperlint.lean.compose import binder_groups, parse_declaration
+    from paperlint.lean.declarations import declarations
+
+    found: list[dict[str, str]] = []
+    for decl in declarations(module.text):
+        source = module.text[decl.command.start : decl.command.end]
+        parts = parse_declaration(source) if decl.name == name else None
+        for opener, inner in binder_groups(parts.binders) if parts else []:
+            names, _, kind = inner.partition(":")
+            for one in names.split() or ["inst✝"]:
+                found.append({"name": one, "type": " ".join(kind.split()),
+                              "binder": _BINDERS[opener]})  # fmt: skip
+    return found
+
+
+def _added(module: LeanModule) -> list[dict[str, Any]]:
+    from paperlint.lean.declarations import declarations
+
+    return [
+        {"name": d.name, "module": module.name, "kind": _KINDS.get(d.kind, "def"),
+         "unsafe": False, "partial": False}
+        for d in declarations(module.text)
+        if d.name
+    ]  # fmt: skip
 
 
 def _first_key(line: str, verifier: AuthoringVerifier) -> bool:

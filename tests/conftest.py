@@ -10,6 +10,31 @@ from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+def checkout_files(*under: str) -> list[str]:
+    """This checkout's files (under the given folders), committed or not; ignored ones (.venv,
+    builds, lean-project/.lake) left out."""
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z", *under],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    return [name for name in listed if name and (ROOT / name).is_file()]
+
+
+def copy_checkout(dest: Path) -> Path:
+    """`checkout_files()` copied to `dest`: what a clone with the working tree's changes
+    would hold."""
+    for name in checkout_files():
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
 # Hypothesis, for every property test here: the default 100 examples, a deadline that a
 # shared 2-core machine keeps, no example database (a failure prints the example and its
 # @reproduce_failure line). HYPOTHESIS_PROFILE=thorough runs 50 times more, for a hunt.

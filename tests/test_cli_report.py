@@ -15,8 +15,10 @@ def test_report_format_sarif_prints_to_stdout(ws, capsys):
     assert run(["report", str(ws), "--format", "sarif"]) == 0
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0"
-    # two issues and ONE note for the two unfinished results (they are not findings)
-    assert len(sarif["runs"][0]["results"]) == 3
+    # two issues, ONE note for the two unfinished results (they are not findings), and the
+    # synthetic paper's four preflight diagnostics
+    rules = [r["ruleId"] for r in sarif["runs"][0]["results"]]
+    assert len(rules) == 3 + 4 and sum(rule.startswith("preflight/") for rule in rules) == 4
 
 
 def test_report_format_with_output_writes_that_file(ws, tmp_path, capsys):

@@ -115,8 +115,13 @@ def register_provider() -> ReplayProvider:
     return provider
 
 
+# How a replay says it has no recorded answer; reports read it (reports.describe) to say so
+# in plain words and keep the key and the transcript's path among the technical details.
+REPLAY_MISS = "replay transcript has no entry for"
+
+
 def missing_entry_message(key: TranscriptKey, path: Path) -> str:
-    return f"replay transcript has no entry for {key.describe()} ({path})"
+    return f"{REPLAY_MISS} {key.describe()} ({path})"
 
 
 class ScriptedClient:

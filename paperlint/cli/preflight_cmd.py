@@ -1,9 +1,18 @@
-"""`paperlint preflight`: list a paper's numbered results (design §4)."""
+"""`paperlint preflight`: list a paper's numbered results (design §4) and its diagnostics.
+
+In a paper's repository (the pre-commit hook, CI) it runs with no PATH: the paper is
+`[preflight] paper` of the nearest paperlint.toml, else the main file found in the current
+folder. `--fail-on warning|error` exits 1 on a diagnostic that severe (except the codes of
+`--ignore` and `[preflight] ignore`), and each diagnostic is printed with its path from the
+current folder, so editors and CI annotators open the right file.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -11,36 +20,60 @@ import typer
 from paperlint.cli.options import FORMAT, VERBOSE, Format, colour, paint, require_paper
 from paperlint.cli.root import app
 from paperlint.errors import InputError
+from paperlint.preflight.model import Diagnostic, Inventory
+
+
+class FailOn(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+_FAILS: dict[FailOn, frozenset[str]] = {
+    FailOn.ERROR: frozenset({"error"}),
+    FailOn.WARNING: frozenset({"error", "warning"}),
+}
 
 
 @app.command("preflight")
 def preflight(
-    path: Path = typer.Argument(..., help="The paper: a .tex file, a project folder or a PDF."),
+    path: Path | None = typer.Argument(
+        None,
+        help="The paper: a .tex file, a project folder or a PDF. Default: [preflight] paper "
+        "of paperlint.toml, else the main .tex file in the current folder.",
+        show_default=False,
+    ),
     root: str | None = typer.Option(None, "--root", help="The main .tex file of a folder."),
     fmt: Format = FORMAT,
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the inventory JSON."),
     latex: bool = typer.Option(False, "--latex", help="Take numbers from a LaTeX compile."),
-    strict: bool = typer.Option(
-        False, "--strict", help="Exit 1 when a diagnostic is an error (for CI and pre-commit)."
+    fail_on: FailOn | None = typer.Option(
+        None,
+        "--fail-on",
+        help="Exit 1 when a diagnostic is this severe or worse: error, or warning (duplicate "
+        "labels, undefined references; what the pre-commit hook uses).",
     ),
+    strict: bool = typer.Option(False, "--strict", help="The same as --fail-on error."),
+    ignore: list[str] = typer.Option(
+        [], "--ignore", help="A diagnostic code that never fails the run (repeatable)."
+    ),
+    config: Path | None = typer.Option(None, "--config", help="A paperlint.toml to use."),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Print only the diagnostics, not the inventory."
     ),
     verbose: bool = VERBOSE,
 ) -> int:
     """List every numbered result with its number, label, place, proof and uses."""
-    from paperlint.preflight.inventory import build_inventory
     from paperlint.preflight.render import text_table
 
+    path, ignored = _paper_and_ignored(path, config, ignore)
     require_paper(path)
     if latex and path.suffix.lower() == ".pdf":
         raise InputError("--latex needs the TeX sources", path=path, hint="drop --latex for a PDF")
-    inventory = build_inventory(path, root=root)
+    inventory = _inventory(path, root)
     if latex:
         from paperlint.preflight.latexcheck import apply_latex
 
-        project = path if path.is_dir() else path.parent
-        inventory = apply_latex(inventory, project)
+        inventory = apply_latex(inventory, _project(path))
     if output is not None:
         from paperlint.records import write_record
 
@@ -51,16 +84,70 @@ def preflight(
         typer.echo(json.dumps(inventory.model_dump(mode="json", by_alias=True), indent=2))
     else:
         typer.echo(text_table(inventory))
-    tty = colour(sys.stderr)
-    for diagnostic in inventory.diagnostics:
-        line = diagnostic.render()
-        typer.echo(
-            line.replace(
-                diagnostic.severity, paint(diagnostic.severity, diagnostic.severity, enabled=tty), 1
+    _print_diagnostics(inventory.diagnostics, _project(path))
+    threshold = FailOn.ERROR if strict and fail_on is None else fail_on
+    return 1 if threshold and failing(inventory.diagnostics, threshold, ignored) else 0
+
+
+def failing(
+    diagnostics: list[Diagnostic], fail_on: FailOn, ignore: frozenset[str] = frozenset()
+) -> list[Diagnostic]:
+    """The diagnostics that fail a run with `--fail-on fail_on`."""
+    return [d for d in diagnostics if d.severity in _FAILS[fail_on] and d.code not in ignore]
+
+
+def _paper_and_ignored(
+    path: Path | None, config: Path | None, ignore: list[str]
+) -> tuple[Path, frozenset[str]]:
+    """The paper to read and the codes never to fail on (the option's and the config's)."""
+    from paperlint.config import load_config
+
+    loaded = load_config(config, start=path if path is not None else Path.cwd())
+    settings = loaded.config.preflight
+    ignored = frozenset([*ignore, *settings.ignore])
+    if path is not None:
+        return path, ignored
+    if settings.paper is not None and loaded.files:
+        paper = loaded.files[0].parent / settings.paper
+        if not paper.exists():
+            raise InputError(
+                f"[preflight] paper = {settings.paper!r}: no such file or folder",
+                path=loaded.files[0],
+                hint="a path relative to the folder of this file",
             )
-            if tty
-            else line,
-            err=True,
-        )
-    errors = sum(1 for d in inventory.diagnostics if d.severity == "error")
-    return 1 if strict and errors else 0
+        return paper, ignored
+    return Path("."), ignored
+
+
+def _inventory(path: Path, root: str | None) -> Inventory:
+    from paperlint.preflight.inventory import build_inventory
+
+    try:
+        return build_inventory(path, root=root)
+    except InputError as exc:
+        if path != Path(".") or "candidate main files" not in exc.message:
+            raise
+        raise InputError(
+            exc.message,
+            path=exc.path,
+            hint='name the paper: `paperlint preflight FILE`, or `paper = "FILE"` under '
+            "[preflight] in a paperlint.toml at the repository's root (the pre-commit hook "
+            "reads it)",
+        ) from None
+
+
+def _project(path: Path) -> Path:
+    """The folder the inventory's file names are relative to (preflight's project folder)."""
+    return path if path.is_dir() else path.parent
+
+
+def _print_diagnostics(diagnostics: list[Diagnostic], project: Path) -> None:
+    """Each diagnostic on stderr, its file named from the current folder."""
+    tty = colour(sys.stderr)
+    for diagnostic in diagnostics:
+        shown = Path(os.path.relpath(project / diagnostic.file)).as_posix()
+        line = diagnostic.model_copy(update={"file": shown}).render()
+        if tty:
+            severity = diagnostic.severity
+            line = line.replace(severity, paint(severity, severity, enabled=True), 1)
+        typer.echo(line, err=True)

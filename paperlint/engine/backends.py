@@ -20,6 +20,8 @@ from paperlint.config import Config
 from paperlint.domain import SECOND_DRAFTER, Role
 from paperlint.engine.context import Ask, ToolEdge
 from paperlint.engine.plan import Spend
+from paperlint.lean.modules import CheckJob
+from paperlint.lean.trusted import TrustedRun, unavailable
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
@@ -104,6 +106,9 @@ class UnavailableVerifier:
             code=FailureCode.UNAVAILABLE,
             hint=self.reason,
         )
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        return unavailable(job, self.reason)
 
     def close(self) -> None:
         return None

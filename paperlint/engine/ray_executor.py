@@ -182,7 +182,9 @@ class LeanWorker:
         return None if target is None else target(*args, **kwargs)
 
 
-_VERIFIER_METHODS = frozenset({"check", "print_axioms", "final_check", "elaborate_statements"})
+_VERIFIER_METHODS = frozenset(
+    {"check", "print_axioms", "final_check", "elaborate_statements", "trusted_check"}
+)
 
 
 class RemoteVerifier:
@@ -237,6 +239,12 @@ class RemoteVerifier:
             timeout_s=timeout_s,
             declaration=declaration,
         )
+
+    def trusted_check(self, job: Any, *, timeout_s: float) -> Any:
+        from paperlint.lean.trusted import TrustedRun, unavailable
+
+        answer = self._call("trusted_check", job, timeout_s=timeout_s)
+        return answer if isinstance(answer, TrustedRun) else unavailable(job, "Lean actor died")
 
     def close(self) -> None:
         return None

@@ -22,11 +22,11 @@ from paperlint.lean.pins import (
     TOOLCHAIN_PREFIX,
     LeanPaths,
     Pins,
-    bundled_project_dir,
+    build_dir,
+    is_bundled,
     project_origin,
     read_pins,
     read_toolchain,
-    user_project_dir,
 )
 
 PACKAGES = (
@@ -210,8 +210,8 @@ def _toolchain_check(paths: LeanPaths, pins: Pins, lake: str | None) -> DoctorCh
 def _in_project(project: Path, command: str) -> str:
     """The fix for a step run inside the project; the bundled copy is read-only, so there
     the fix is `setup`, which copies it to the user's folder first."""
-    if project.resolve() == bundled_project_dir().resolve():
-        return f"paperlint setup   (copies the project to {user_project_dir()}, then: {command})"
+    if is_bundled(project):
+        return f"paperlint setup   (copies the project to {build_dir(project)}, then: {command})"
     return f"cd {project} && {command}"
 
 
@@ -290,8 +290,21 @@ def lean_checks(paths: LeanPaths) -> list[DoctorCheck]:
             _in_project(project, "lake build"),
         )
     )
+    checks.append(checker_check(paths))
     checks.append(repl_check(paths, pins))
     return checks
+
+
+def checker_check(paths: LeanPaths) -> DoctorCheck:
+    """The trusted checker every verified verdict rests on (issue #25, docs/checker.md)."""
+    binary = paths.checker_binary
+    ok = binary.is_file() and os.access(binary, os.X_OK)
+    return DoctorCheck(
+        "lean: trusted checker built",
+        ok,
+        str(binary) if ok else f"no {binary}",
+        _in_project(paths.project, "lake build paperlint_checker   (or: paperlint setup)"),
+    )
 
 
 def repl_check(paths: LeanPaths, pins: Pins) -> DoctorCheck:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -21,10 +22,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import elaborated, guard, sandbox, second_kernel
+
+if TYPE_CHECKING:
+    from paperlint.lean.modules import CheckJob
+    from paperlint.lean.trusted import TrustedRun
+from paperlint.lean import elaborated, guard, sandbox
 from paperlint.lean.messages import (
     SORRY_WARNING,
     disallowed_axioms,
@@ -45,6 +50,12 @@ from paperlint.lean.verifier import (
 )
 
 OUTPUT_CHARS = 20000  # kept in the record; the full output's sha256 is noted when cut
+# Lean aborting before it read the file (docs/lean-oracle.md): under RLIMIT_AS it reserves
+# gigabytes of address space for its threads at start-up (4.35 needs about 6 GB), and without
+# that it prints one of these and no message. That is the machine's limit, not the candidate's.
+_NO_START = re.compile(
+    r"failed to create thread|failed to map segment|error while loading shared libraries"
+)
 
 
 @dataclass(frozen=True)
@@ -189,6 +200,13 @@ def final_from_runs(
         "statements": _statements(statements, names, file_sha256),
     }
     for run in (build, axioms):
+        if run is not None and (why := _did_not_start(run)):
+            return FinalCheck(
+                outcome=Outcome.UNAVAILABLE,
+                code=FailureCode.UNAVAILABLE,
+                hint=f"Lean could not start under the memory limit ([lean] memory_mb): {why}",
+                **base,
+            )
         if run is not None and (run.missing or run.timed_out):
             return FinalCheck(
                 outcome=Outcome.TIMEOUT if run.timed_out else Outcome.UNAVAILABLE,
@@ -243,6 +261,15 @@ def final_from_runs(
             **base,
         )
     return FinalCheck(outcome=Outcome.ACCEPTED, **base)
+
+
+def _did_not_start(run: ProcessRun) -> str:
+    """Why Lean aborted at start-up ("" if it did not): a failure exit, a start-up failure
+    and no message of Lean's (no position)."""
+    found = _NO_START.search(run.output)
+    if run.exit_code in (0, None) or found is None:
+        return ""
+    return "" if any(m.line for m in parse_lean_output(run.output)) else found.group(0)
 
 
 def with_second_kernel(check: FinalCheck, second: SecondKernel | None) -> FinalCheck:
@@ -324,11 +351,6 @@ class FinalChecker:
             if source is not None:
                 addition = elaborated.query(names, sha, source)
                 statements = self._copy_run(file, text, addition, run)
-        second = None
-        clean_build = build.exit_code == 0 and not build.timed_out
-        checker = second_kernel.checker_binary(self.paths)
-        if names and clean_build and checker is not None:
-            second = self._second_kernel(file, checker, timeout_s)
         if self.recorder is not None:
             self.recorder(
                 {
@@ -339,11 +361,10 @@ class FinalChecker:
                         "build": build.to_raw(),
                         "axioms": axioms.to_raw() if axioms else None,
                         "statements": statements.to_raw() if statements else None,
-                        "second_kernel": second.model_dump(mode="json") if second else None,
                     },
                 }
             )
-        result = final_from_runs(
+        return final_from_runs(
             sha,
             names,
             build,
@@ -354,47 +375,14 @@ class FinalChecker:
             allowlist=self.allowlist,
             statements=statements,
         )
-        return with_second_kernel(result, second)
 
-    def _second_kernel(self, file: Path, checker: Path, timeout_s: float) -> SecondKernel:
-        """Compile the module to an .olean in a scratch folder; replay it through lean4checker."""
-        scratch = Path(tempfile.mkdtemp(prefix="paperlint-second-kernel-"))
-        lake, project = self.paths.lake, self.paths.project
-        environ = {**os.environ, "LEAN_PATH": str(scratch)}
-        try:
-            confined = sandbox.confinement(
-                self.sandbox,
-                readonly=[project, *sandbox.toolchain_dirs(lake), file.parent, checker.parent],
-                writable=[scratch],
-                home=Path("/tmp"),
-                environ=environ,
-            )
-            steps = (
-                second_kernel.compile_command(lake, file, scratch / f"{file.stem}.olean"),
-                second_kernel.check_command(lake, checker, file.stem),
-            )
-            run: ProcessRun | None = None
-            for command in steps:
-                run = run_process(
-                    command,
-                    project,
-                    timeout_s=timeout_s,
-                    memory_mb=self.memory_mb,
-                    confined=confined,
-                    env=environ,
-                )
-                if run.exit_code != 0:
-                    break
-            assert run is not None
-            return SecondKernel(
-                tool="lean4checker",
-                command=tuple(steps[-1]),
-                exit_code=run.exit_code,
-                ok=run.exit_code == 0 and not run.timed_out,
-                output=run.output[-second_kernel.OUTPUT_CHARS :],
-            )
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        """The trusted checker on `job` (issue #25), with this checker's limits and sandbox."""
+        from paperlint.lean.trusted import TrustedChecker, live_tools
+
+        checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
+                                 sandbox=self.sandbox)  # fmt: skip
+        return checker.trusted_check(job, timeout_s=timeout_s)
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the

@@ -53,6 +53,9 @@ class Rule(StrEnum):
     LOCAL_INSTANCE = "local-instance"  # advisory: `local instance`, `scoped instance`
     SEARCH_TACTIC = "search-tactic"  # advisory: exact?, apply?, rw?
     MODULE_HEADER = "module-header"  # advisory: `#print axioms` fails in a `module` file
+    # Token boundaries (docs/lean-tokens.md): where a reader and Lean may split text apart.
+    GLUED_TOKEN = "glued-token"  # `0instance`, `1.5e3run_cmd`, `#checkx`: word against word
+    LEX_ERROR = "lex-error"  # text Lean's tokenizer refuses: `0x`, `2.foo`, `'ab'`, a tab
     # The skeleton check: the proof only fills `sorry` holes.
     STATEMENT_CHANGED = "statement-changed"
     DECLARATION_CHANGED = "declaration-changed"  # a gated non-proof declaration was edited

@@ -24,7 +24,16 @@ from pydantic import BaseModel, ConfigDict
 from paperlint.lean import hygiene_rules as rules
 from paperlint.lean.declarations import Command, split_commands
 from paperlint.lean.findings import LeanFinding, Rule
-from paperlint.lean.lexer import Kind, Token, ident_parts, is_ident_start, tokenize, unquoted_parts
+from paperlint.lean.lexer import (
+    Kind,
+    Token,
+    glued,
+    ident_parts,
+    is_ident_start,
+    lex,
+    tokenize,
+    unquoted_parts,
+)
 
 
 class HygienePolicy(BaseModel):
@@ -93,6 +102,7 @@ def scan_text(
     raw = [*_token_findings(tokens, policy), *_command_findings(split_commands(text), policy)]
     raw.extend(_import_findings(imports(text), policy))
     raw.extend(_module_header(tokens))
+    raw.extend(_boundary_findings(text))
     return [
         _finding(file, token, rule, message, blocking, policy)
         for token, rule, message, blocking in raw
@@ -249,19 +259,13 @@ def _ident_findings(tokens: list[Token], index: int, *, in_attribute: bool) -> I
     if in_attribute and word in rules.ATTRIBUTES:
         rule, message = rules.ATTRIBUTES[word]
         yield token, rule, message, True
-    if token.text == "native" and _is_native_flag(tokens, index):
-        yield token, Rule.NATIVE_DECIDE, "`decide +native` trusts the compiler", True
+    if unquoted_parts(token.text)[-1] == "native":
+        # `decide +native`, `(config := { native := (true) })`, `(native := !false)`: any
+        # spelling of the option; no proof needs the word `native` otherwise.
+        yield token, Rule.NATIVE_DECIDE, "`native` evaluation trusts the compiler", True
     if token.text in rules.SEARCH_TACTICS:
         message = f"`{token.text}` searches at check time; write the proof it finds"
         yield token, Rule.SEARCH_TACTIC, message, False
-
-
-def _is_native_flag(tokens: list[Token], index: int) -> bool:
-    before = tokens[index - 1] if index else None
-    after = tokens[index + 1 : index + 3]
-    if before is not None and before.text == "+" and before.end == tokens[index].offset:
-        return True
-    return [t.text for t in after] == [":=", "true"]
 
 
 def _attribute_mask(tokens: list[Token]) -> list[bool]:
@@ -399,6 +403,24 @@ def _import_findings(refs: list[ImportRef], policy: HygienePolicy) -> Iterator[_
         elif policy.model_written:
             message = "model-written Lean may not import; the header is paperlint's"
             yield token, Rule.IMPORT, message, True
+
+
+def _boundary_findings(text: str) -> Iterator[_Raw]:
+    """Where a token runs into the next word, and where Lean's tokenizer refuses the text.
+
+    Both rest on the lexer reading token boundaries as Lean does (docs/lean-tokens.md); the
+    glue rule also holds where Lean's token table is larger than the lexer's (Mathlib).
+    """
+    lexed = lex(text)
+    tokens = lexed.tokens
+    for left, right in zip(tokens, tokens[1:], strict=False):
+        if glued(left, right):
+            message = f"`{left.text[-20:]}` runs straight into `{right.text[:20]}` with no space:"
+            message += " Lean reads two tokens there; put a space between them"
+            yield right, Rule.GLUED_TOKEN, message, True
+    for error in lexed.errors:
+        where = Token(Kind.SYMBOL, "", error.line, error.col, error.offset)
+        yield where, Rule.LEX_ERROR, f"Lean refuses this text: {error.message}", False
 
 
 def _module_header(tokens: list[Token]) -> Iterator[_Raw]:

@@ -215,5 +215,5 @@ SPOOF_PHRASES = (
 META_LIBRARIES = frozenset({"Lean", "Lake"})
 # In model-written text these block: a model has no business declaring them.
 STRICT_FOR_MODELS = frozenset(
-    {Rule.NOTATION, Rule.LOCAL_INSTANCE, Rule.UNKNOWN_OPTION, Rule.HASH_COMMAND}
+    {Rule.NOTATION, Rule.LOCAL_INSTANCE, Rule.UNKNOWN_OPTION, Rule.HASH_COMMAND, Rule.LEX_ERROR}
 )

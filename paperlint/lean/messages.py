@@ -120,8 +120,12 @@ def unsolved_goals(text: str) -> str | None:
 def parse_lean_output(output: str) -> tuple[LeanMessage, ...]:
     """Messages of `lake env lean FILE` text output.
 
-    Lines before any header, and lines without a position (info messages may print bare,
-    lean.md §4.3, unverified), become position-less info messages so no text is lost.
+    Errors and warnings print as `FILE:line:col: severity: text` and continue on the next lines;
+    information messages (`#check`, `#print axioms`, traces) print bare, with no position at all
+    (Lean 4.35: tests/lean_oracle/test_output.py). Bare lines before any header, and bare
+    `#print axioms` answers and query markers, become position-less info messages, so no text
+    is lost; other bare lines after a header cannot be told from its continuation and are read
+    as part of that message's text (its count, position and severity stay exact).
     """
     messages: list[LeanMessage] = []
     current: dict[str, object] | None = None

@@ -26,6 +26,7 @@ LEAN_INTERACT_PIN = "0.11.6"
 # cross-check: the manifest written by `lake update` is the authority once it exists.
 MATHLIB_REV_EXPECTED = "56a005855ea17e0b0958f73ec801ae140b0a1679"
 TOOLCHAIN_PREFIX = "leanprover/lean4:"
+CHECKER_EXE = "paperlint_checker"  # the `lean_exe` of lean-project/lakefile.toml
 
 _ENV_PROJECT = "PAPERLINT_LEAN_PROJECT"
 _ENV_CACHE = "PAPERLINT_LEAN_CACHE"
@@ -128,6 +129,11 @@ class LeanPaths:
         # Hard-coded in lean-interact's LeanServer.start.
         return self.repl_dir / ".lake" / "build" / "bin" / "repl"
 
+    @property
+    def checker_binary(self) -> Path:
+        """The trusted checker `lake build paperlint_checker` writes (docs/checker.md)."""
+        return self.project / ".lake" / "build" / "bin" / CHECKER_EXE
+
 
 def default_project_dir() -> Path:
     """The Lake project a check uses, never found through the current folder:
@@ -158,12 +164,24 @@ def user_project_dir() -> Path:
     return Path(base) / "paperlint" / "lean-project"
 
 
+def build_dir(project: Path) -> Path:
+    """Where `project` is built: in place, except the copy bundled in the installed package
+    (read-only, and never to be written under site-packages), which `setup` copies to
+    `user_project_dir()` and builds there."""
+    return user_project_dir() if is_bundled(project) else project
+
+
+def is_bundled(project: Path) -> bool:
+    return project.resolve() == bundled_project_dir().resolve()
+
+
 def project_origin(project: Path) -> str:
     """Which of the places above `project` is, in words for `doctor`."""
     places = {
         checkout_project_dir(): "source checkout",
         user_project_dir(): "your copy, made by `paperlint setup`",
-        bundled_project_dir(): "bundled with paperlint (read-only; `paperlint setup` copies it)",
+        bundled_project_dir(): "bundled with paperlint, read-only; `paperlint setup` copies it "
+        f"to {user_project_dir()} and builds it there",
     }
     resolved = project.resolve()
     for place, words in places.items():
@@ -193,7 +211,9 @@ def locate(
     project: Path | None = None, *, repl_dir: Path | None = None, lake: str | None = None
 ) -> LeanPaths:
     project = (project or default_project_dir()).resolve()
-    cache = Path(os.environ.get(_ENV_CACHE) or project.parent / ".li-cache").resolve()
+    # the REPL, lean4checker and the declaration index: beside the folder the project is built
+    # in (for the bundled copy, the user's data folder; never site-packages)
+    cache = Path(os.environ.get(_ENV_CACHE) or build_dir(project).parent / ".li-cache").resolve()
     if repl_dir is None:
         env = os.environ.get(_ENV_REPL)
         tag = read_pins(project).repl_tag or f"{REPL_VERSION}_lean-toolchain-unknown"

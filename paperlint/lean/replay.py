@@ -16,6 +16,9 @@ Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
     axioms: request {"header", "accepted": [...], "names": [...]}; key = key_for_axioms(...)
     final:  request {"file_sha256", "names": [...]}; key = key_for_final(...);
             response {"build": ProcessRun, "axioms": ProcessRun | null}
+    checker: request {"request": {...}, "modules": [[name, sha256], ...]} (CheckJob.described);
+            key = modules.job_key(...); response {"compile": [CompileRun], "checker":
+            CompileRun | null, "record": the checker's record | null} (issue #25)
 
 Lines whose kind is "comment" are ignored. Answers go through `paperlint.lean.responses` and
 `paperlint.lean.final.final_from_runs`, the code a live run uses. An unrecorded request is
@@ -36,7 +39,9 @@ from paperlint.errors import InputError
 from paperlint.lean import elaborated, guard, responses
 from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.final import ProcessRun, final_from_runs, with_second_kernel
+from paperlint.lean.modules import CheckJob, job_key
 from paperlint.lean.pins import default_project_dir, read_pins
+from paperlint.lean.trusted import CompileRun, TrustedRun, conclude, trusted_check, unavailable
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
     AxiomReport,
@@ -51,7 +56,7 @@ from paperlint.lean.verifier import (
 from paperlint.records.store import append_line
 
 RECORDING_FILE = "lean.jsonl"
-KINDS = ("check", "axioms", "final", "statement")
+KINDS = ("check", "axioms", "final", "statement", "checker")
 
 # Failures a hand-written entry may ask for; they take the live exception-mapping path.
 _EXCEPTIONS: dict[str, type[BaseException]] = {
@@ -86,6 +91,8 @@ def key_for_final(file_sha256: str, names: Sequence[str]) -> str:
 
 def key_for_request(kind: str, request: dict[str, Any]) -> str:
     """The key of a recorded request, from its text alone."""
+    if kind == "checker":
+        return job_key(request["request"], request["modules"])
     if kind == "final":
         return key_for_final(str(request["file_sha256"]), list(request.get("names", [])))
     context = LeanContext(header=request["header"], accepted=tuple(request.get("accepted", [])))
@@ -230,6 +237,30 @@ class ReplayVerifier:
         )
         return with_second_kernel(checked, SecondKernel.model_validate(second) if second else None)
 
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        """The recorded run of the trusted checker on exactly these modules and this request,
+        concluded by the code a live run uses; without one, unavailable (never verified)."""
+        key = job.key()
+        entry = self._served(self._entries.get(("checker", key)))
+        if entry is None:
+            _, _, hint = self._missing("trusted check", key)
+            run = unavailable(job, hint, replay=True)
+            return run.model_copy(update={"code": FailureCode.NO_RECORDING})
+        response = entry.get("response") or {}
+        compiles = [CompileRun.model_validate(c) for c in response.get("compile") or ()]
+        ended = response.get("checker")
+        checker = None
+        if isinstance(ended, dict):
+            checker = ProcessRun(
+                exit_code=ended.get("exit_code"),
+                output=str(ended.get("output", "")),
+                duration_s=float(ended.get("duration_s", 0.0)),
+                timed_out=bool(ended.get("timed_out", False)),
+            )
+        record = response.get("record")
+        raw = json.dumps(record) if record is not None else None
+        return conclude(job, compiles, checker, raw, replay=True)
+
     def elaborate_statements(
         self,
         context: LeanContext,
@@ -329,6 +360,30 @@ class RecordingVerifier:
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         return self.inner.final_check(file, names, timeout_s=timeout_s)
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        run = trusted_check(self.inner, job, timeout_s=timeout_s)
+        if isinstance(self.inner, ReplayVerifier):
+            return run  # a served recording is copied as it is (`on_served`)
+        response = {
+            "compile": [c.model_dump(mode="json") for c in run.compile],
+            "checker": run.checker.model_dump(mode="json") if run.checker else None,
+            "record": run.record,
+        }
+        request = job.described()
+        self._append(
+            {
+                "kind": "checker",
+                "key": key_for_request("checker", request),
+                "request": request,
+                "response": response,
+                "toolchain": self.toolchain,
+                "mathlib_rev": self.mathlib_rev,
+                "note": "recorded",
+                "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            }
+        )
+        return run
 
     def elaborate_statements(
         self,

@@ -9,7 +9,11 @@ Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
 4. `git clone --depth 1 --branch <fork tag>` of lean-interact's REPL fork into the directory
    lean-interact's own git path would use, a toolchain check, then `lake build` there;
 5. `lake env lean --run PaperLint/Extract.lean <cache>/declarations/extract.jsonl`: the
-   prover's declaration index (paperlint.prover.commands), skipped once it exists.
+   prover's declaration index (paperlint.prover.commands), skipped once it exists;
+6. `lake build paperlint_checker`: the trusted checker every verdict rests on (issue #25,
+   docs/checker.md). Its kernel replay replaces the separate lean4checker clone an earlier
+   version set up: that repository is deprecated (`leanchecker` ships with Lean since 4.28)
+   and has no tag for this toolchain.
 
 Offline (no route to github.com) it stops before doing anything and says so.
 """
@@ -21,19 +25,17 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from paperlint.errors import LeanSetupError
-from paperlint.lean import second_kernel
 from paperlint.lean.pins import (
+    CHECKER_EXE,
     REPL_GIT_URL,
     LeanPaths,
-    bundled_project_dir,
-    locate,
+    build_dir,
     read_pins,
     read_toolchain,
-    user_project_dir,
 )
 from paperlint.prover.commands import extract_command, index_file
 
@@ -57,8 +59,10 @@ def has_network(host: str = NETWORK_PROBE[0], port: int = NETWORK_PROBE[1]) -> b
         return False
 
 
-def plan(paths: LeanPaths) -> list[SetupStep]:
-    pins = read_pins(paths.project)
+def plan(paths: LeanPaths, *, pinned: Path | None = None) -> list[SetupStep]:
+    """The steps, run in `paths.project`; the pins are read there, or in `pinned` (a dry run
+    plans in the user's folder before the bundled project, which holds them, is copied)."""
+    pins = read_pins(pinned or paths.project)
     if pins.toolchain is None or pins.repl_tag is None:
         raise LeanSetupError(f"no lean-toolchain in {paths.project}")
     project = paths.project
@@ -72,6 +76,12 @@ def plan(paths: LeanPaths) -> list[SetupStep]:
         SetupStep("resolve Mathlib (writes lake-manifest.json)", ("lake", "update"), project, 3600),
         SetupStep("fetch Mathlib's .olean files", ("lake", "exe", "cache", "get"), project, 3600),
         SetupStep("build lean-project/", ("lake", "build"), project, 7200),
+        SetupStep(
+            "build the trusted checker (docs/checker.md)",
+            ("lake", "build", CHECKER_EXE),
+            project,
+            3600,
+        ),
         SetupStep(
             f"clone the REPL fork at {pins.repl_tag}",
             (
@@ -97,26 +107,6 @@ def plan(paths: LeanPaths) -> list[SetupStep]:
             3600,
             skip_if=index_file(paths),
         ),
-        *_second_kernel_steps(paths, pins.toolchain),
-    ]
-
-
-def _second_kernel_steps(paths: LeanPaths, toolchain: str) -> list[SetupStep]:
-    """lean4checker at the toolchain's tag: the final check's second kernel (optional)."""
-    tag = second_kernel.tag_for(toolchain)
-    if tag is None:
-        return []
-    folder = second_kernel.checker_dir(paths)
-    clone = ("git", "clone", "--depth", "1", "--branch", tag, second_kernel.GIT_URL, str(folder))
-    return [
-        SetupStep(
-            f"clone lean4checker at {tag}",
-            clone,
-            paths.cache,
-            600,
-            skip_if=folder / "lakefile.lean",
-        ),
-        SetupStep("build lean4checker (the second kernel)", ("lake", "build"), folder, 3600),
     ]
 
 
@@ -136,9 +126,9 @@ def run_setup(
     runner: Callable[[SetupStep], int] = _default_runner,
 ) -> int:
     """Run the plan; 0 when every step succeeded. Fails fast when elan or the network is missing."""
-    if not dry_run:
-        paths = writable_project(paths)
-    steps = plan(paths)
+    source = paths.project
+    paths = writable_project(paths, dry_run=dry_run)
+    steps = plan(paths, pinned=source)
     if dry_run:
         for step in steps:
             _say(f"would run in {step.cwd}: {' '.join(step.cmd)}   # {step.what}")
@@ -162,15 +152,18 @@ def run_setup(
     return _run_steps(paths, steps, runner)
 
 
-def writable_project(paths: LeanPaths) -> LeanPaths:
+def writable_project(paths: LeanPaths, *, dry_run: bool = False) -> LeanPaths:
     """Lake writes into its project (`.lake/`, the manifest); the copy bundled in the installed
-    package may be read-only, so it is copied to the per-user folder first."""
-    if paths.project.resolve() != bundled_project_dir().resolve():
+    package may be read-only, so it is copied to the per-user folder first (`build_dir`). A dry
+    run says so and plans in that folder too, so it names the folders a real run uses."""
+    target = build_dir(paths.project)
+    if target == paths.project:
         return paths
-    target = user_project_dir()
-    _say(f"copying the bundled Lake project {paths.project} to {target}")
-    shutil.copytree(paths.project, target, dirs_exist_ok=True, ignore=_not_project_files)
-    return locate(target, repl_dir=None)
+    verb = "would copy" if dry_run else "copying"
+    _say(f"{verb} the bundled Lake project {paths.project} to {target}")
+    if not dry_run:
+        shutil.copytree(paths.project, target, dirs_exist_ok=True, ignore=_not_project_files)
+    return replace(paths, project=target)
 
 
 def _not_project_files(folder: str, names: list[str]) -> list[str]:

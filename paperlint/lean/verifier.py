@@ -155,7 +155,12 @@ class FinalCheck(_Frozen):
 
 @runtime_checkable
 class Verifier(Protocol):
-    """Checks Lean text. Implementations: warm (lean-interact), final (lake env lean), replay."""
+    """Checks Lean text. Implementations: warm (lean-interact), final (lake env lean), replay.
+
+    Two optional methods, found with `getattr`: `elaborate_statements` (`#paperlint_statement`)
+    and `trusted_check(job, *, timeout_s) -> TrustedRun`, the trusted checker of issue #25
+    (`paperlint.lean.trusted.trusted_check` asks for it; an edge without one gives no verdict).
+    """
 
     is_replay: bool
 

@@ -45,6 +45,9 @@ from paperlint.lean.verifier import (
 if TYPE_CHECKING:
     from lean_interact import LeanServer
 
+    from paperlint.lean.modules import CheckJob
+    from paperlint.lean.trusted import TrustedRun
+
 log = logging.getLogger(__name__)
 
 _HEARTBEATS_SET = re.compile(r"^\s*set_option\s+maxHeartbeats\s+\d+\s*$", re.M)
@@ -219,6 +222,9 @@ class WarmVerifier:
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         return self._final.final_check(file, names, timeout_s=timeout_s)
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        return self._final.trusted_check(job, timeout_s=timeout_s)
 
     def elaborate_statements(
         self,

@@ -9,7 +9,8 @@ Every paid reply is appended to the turn log *before* its tools run, and every t
 after it ran (`TurnLog`, JSON lines, append-only, fsynced). A resumed loop replays the log:
 recorded replies are never asked again and recorded results are reused, so no paid call is
 repeated, and the loop continues from the first missing piece. Keys: role, result,
-obligation, attempt, turn.
+obligation, attempt, turn. A recorded *acceptance* is never reused: the log is a workspace
+file, so its `check` is asked of Lean again (issue #25) and only that answer ends the loop.
 
 Older tool results are cut to their first line in the messages sent (the last
 `KEEP_FULL_TURNS` turns stay whole), so the prompt stays flat as a loop grows.
@@ -247,6 +248,12 @@ class ProverLoop:
             return None
         for index, call in enumerate(reply.calls):
             result = recorded.get(index)
+            if result is not None and result.accepted:
+                # An acceptance in the log is a claim, not evidence (the log is a workspace
+                # file): Lean is asked again, uncharged, and only its answer ends the loop.
+                result = self._call(call)
+                entry = {"kind": "result", "key": key._asdict(), "index": index}
+                self.log.append({**entry, "result": result.model_dump(), "rechecked": True})
             if result is None:
                 if state.tool_calls >= self.budget.max_tool_calls:
                     return state.end(LoopStatus.UNFINISHED, self._spent("tool calls"), self)

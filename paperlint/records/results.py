@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from paperlint.domain import ConditionKind, IssueClass, IssueSideField
-from paperlint.records.outputs import DraftCondition
+from paperlint.records.outputs import DraftCondition, OmitUnused
 from paperlint.records.work import ResultWork
 
 RESULTS_SCHEMA: Final = "paperlint.results/2"
@@ -101,7 +101,8 @@ class Unfinished(_Record):
     remaining: list[str] = Field(default_factory=list)
 
 
-class Evidence(_Record):
+class Evidence(_Record, OmitUnused):
+    OMIT_AT_DEFAULT = ("checker",)  # issue #25: absent from records written before it
     lean_file: str | None = None
     lean_name: str | None = None
     statement_fingerprint: str | None = None
@@ -109,6 +110,8 @@ class Evidence(_Record):
     final_check: str | None = None
     axioms: list[str] | None = None
     audit: str | None = None
+    # the trusted checker's run the verdict rests on (issue #25): audits/<id>/checker.json
+    checker: str | None = None
     hashes: dict[str, str] = Field(default_factory=dict)  # workspace path -> sha256
 
 

@@ -58,7 +58,8 @@ class CounterexampleCheck(_Record):
     detail: str = ""
 
 
-class FinalAudit(_Record):
+class FinalAudit(_Record, OmitUnused):
+    OMIT_AT_DEFAULT = ("checker", "checker_problems")  # issue #25
     file: str
     clean: bool
     axioms: list[str] | None
@@ -69,6 +70,10 @@ class FinalAudit(_Record):
     statement_changes: list[str] = Field(default_factory=list)
     record: str  # audits/<id>/final-check.json
     detail: str = ""
+    # Issue #25: the trusted checker's run (audits/<id>/checker.json) and every reason it does
+    # not support a verified verdict ("<rule>: <message>"); None: no checker ran.
+    checker: str | None = None
+    checker_problems: list[str] = Field(default_factory=list)
 
 
 class Discharge(_Record):

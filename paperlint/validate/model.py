@@ -84,6 +84,12 @@ class Check(StrEnum):
     CONTRADICTORY_HYPOTHESES = "contradictory-hypotheses"  # e.g. `x < 0` and `0 < x`
     # a reconnection (issue #14) that does not re-derive: it discharges nothing
     DISCHARGE_INVALID = "discharge-invalid"
+    # The trusted checker (issue #25, checker_rules.py): the record a verified verdict rests on.
+    CHECKER_MISSING = "checker-missing"  # the run used the checker; this result has no record
+    CHECKER_FAILED = "checker-failed"  # the record is unreadable, or the check did not pass
+    CHECKER_STALE = "checker-stale"  # the record judged other modules than the records compose
+    CHECKER_FINDING = "checker-finding"  # the record's facts break a checker rule (named)
+    REFERENCE_UNLOCKED = "reference-unlocked"  # the gate locked no reference statement
     # Issues.
     ISSUE_MISSING = "issue-missing"
     ISSUE_QUOTE = "issue-quote"  # the quote is not verbatim in the kept source at that line

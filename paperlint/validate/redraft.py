@@ -22,9 +22,10 @@ from paperlint.validate.model import Snapshot
 Status = Literal["confirmed", "refuted", "not-run"]
 
 
-def draft_context(snap: Snapshot, record: ResultRecord, header: str) -> LeanContext | None:
+def workspace_deps(snap: Snapshot) -> dict[str, list[str]] | None:
+    """Each result's transitive dependencies in queue order, from blueprint.json (None: it is
+    missing or unreadable)."""
     from paperlint.blueprint.model import Blueprint
-    from paperlint.lean.compose import accepted_declarations, context_for
     from paperlint.records.layout import transitive_deps
 
     data = snap.json("blueprint.json")
@@ -36,9 +37,18 @@ def draft_context(snap: Snapshot, record: ResultRecord, header: str) -> LeanCont
         return None
     ids = {e.id for e in blueprint.entries}
     order = [i for i in blueprint.order if i in ids] or [r.id for r in snap.records]
+    return transitive_deps(blueprint, order)
+
+
+def draft_context(snap: Snapshot, record: ResultRecord, header: str) -> LeanContext | None:
+    from paperlint.lean.compose import accepted_declarations, context_for
+
+    deps = workspace_deps(snap)
+    if deps is None:
+        return None
     records = {r.id: r for r in snap.records}
     decls: list[str] = []
-    for dep_id in transitive_deps(blueprint, order).get(record.id, []):
+    for dep_id in deps.get(record.id, []):
         if dep_id in records:
             decls.extend(accepted_declarations(records[dep_id]))
     return context_for(header, decls)

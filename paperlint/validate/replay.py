@@ -14,13 +14,25 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from paperlint.errors import InputError
+from paperlint.lean.modules import CheckJob
+from paperlint.lean.trusted import (
+    TrustedRun,
+    gate_lock,
+    judgement,
+    locked_hash,
+    read_run,
+    trusted_check,
+    verdict_problems,
+)
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
-from paperlint.validate.context import build_context
+from paperlint.validate.checker_rules import checker_job
+from paperlint.validate.context import Context, build_context
 from paperlint.validate.faithful_rules import evidence_path, rerun_claims
 from paperlint.validate.model import Check, Finding, Snapshot
 from paperlint.validate.redraft import Status, draft_context, draft_text, recheck_draft
 from paperlint.validate.validator import validate
+from paperlint.validate.verified_rules import is_verified
 
 Mode = Literal["replay", "live", "unavailable"]
 DEFAULT_FINAL_TIMEOUT_S = 900.0
@@ -222,14 +234,19 @@ def replay_workspace(snap: Snapshot, root: Path, lean: LeanSource) -> ReplayRepo
     timeout = _final_timeout(snap)
     header = build_context(snap).header
     results = []
+    ctx = build_context(snap)
     for record in snap.records:
         if record.verdict is None:
             continue
         mine = [f for f in findings if f.result == record.id]
+        if mine:
+            results.append(_refused(record, mine))  # validate's rules first: no Lean
+            continue
         one = _replay_one(record, root, lean, timeout, mine)
         if lean_jobs(record):
             one.lean.insert(0, _redraft(snap, record, lean, header))
-            if one.lean[0].status == "refuted":
+            one.lean += _checker_reruns(ctx, record, lean, timeout)
+            if any(r.status == "refuted" for r in one.lean):
                 one.rederived = Verdict.UNFINISHED.value
         findings += _faithfulness(snap, record, lean, one)
         results.append(one)
@@ -305,6 +322,70 @@ def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
     if record.verdict is Verdict.ISSUE and issue and issue.class_ is IssueClass.ERROR:
         return [(issue.evidence.counterexample or "", (f"{name}_counterexample",))]
     return []
+
+
+def _refused(record: ResultRecord, findings: list[Finding]) -> ResultReplay:
+    """A result validate already rejects: none of its files reaches Lean (a forged file is
+    never built, whatever it holds), and its verdict does not re-derive."""
+    named = ", ".join(sorted({f.rule.value for f in findings}))
+    why = f"not handed to Lean: validate rejects this result ({named})"
+    recorded = record.verdict.value if record.verdict else None
+    lean = [LeanRerun(file, names, "not-run", why) for file, names in lean_jobs(record)]
+    return ResultReplay(record.id, recorded, Verdict.UNFINISHED.value, lean, findings)
+
+
+def _checker_reruns(
+    ctx: Context, record: ResultRecord, lean: LeanSource, timeout: float
+) -> list[LeanRerun]:
+    """The trusted checker run again on the layout the records compose (issue #25): the gate's
+    reference, then the proof module. Each re-run statement hash and the axioms must be the
+    recorded ones, and the re-run must pass; the build's exit alone proves nothing."""
+    if not is_verified(record) or record.evidence.checker is None:
+        return []
+    path, names = record.evidence.checker, (record.evidence.lean_name or "",)
+    reference = checker_job(ctx, record, "reference")
+    job = checker_job(ctx, record, "compare")
+    if reference is None or job is None:
+        return [LeanRerun(path, names, "refuted", "the records compose no module layout")]
+    if lean.verifier is None:
+        return [LeanRerun(path, names, "not-run", "Lean unavailable; the checker not re-run")]
+    rerun_ref = trusted_check(lean.verifier, reference, timeout_s=timeout)
+    rerun = trusted_check(lean.verifier, job, timeout_s=timeout)
+    status, detail = _compare_reruns(ctx, record, rerun_ref, rerun, job, reference, lean.mode)
+    return [LeanRerun(path, names, status, detail)]
+
+
+def _compare_reruns(
+    ctx: Context,
+    record: ResultRecord,
+    rerun_ref: TrustedRun,
+    rerun: TrustedRun,
+    job: CheckJob,
+    reference: CheckJob,
+    mode: Mode,
+) -> tuple[Status, str]:
+    for run in (rerun_ref, rerun):
+        if run.outcome in (Outcome.UNAVAILABLE, Outcome.TIMEOUT):
+            if mode == "replay":  # recordings are keyed by the modules: none means others
+                return "refuted", "no recorded checker answer for the modules the records compose"
+            return "not-run", f"{run.outcome.value}: {run.hint or ''}"
+    locked = locked_hash(rerun_ref, reference)
+    recorded_lock = gate_lock(ctx.gate(record), ctx.snap.json, reference)
+    if locked is None or locked != recorded_lock:
+        return "refuted", "the re-run reference statement is not the one the gate locked"
+    conditions = [c.name for c in record.conditions]
+    problems = verdict_problems(rerun, job=job, locked=locked, conditions=conditions)
+    if problems:
+        return "refuted", "; ".join(f"{rule}: {message}" for rule, message in problems)[:400]
+    again = judgement(rerun, job.request)
+    kept = read_run(ctx.snap.json(record.evidence.checker))
+    before = judgement(kept, job.request) if kept is not None else None
+    if again is None or before is None or again.statement_hash != before.statement_hash:
+        return "refuted", "the re-run statement hash differs from the recorded one"
+    if set(again.axioms or ()) != set(before.axioms or ()):
+        return "refuted", f"re-run axioms {list(again.axioms or ())} differ from the recorded"
+    label = "replayed" if mode == "replay" else "re-run"
+    return "confirmed", f"checker {label}: statement hash and axioms as recorded"
 
 
 def _replay_one(

@@ -10,7 +10,8 @@
 - `replay: false` must agree with every model string and transcript hash in `events.jsonl`.
 - Every accepted proof passes the prover-answer allowlist (`paperlint.lean.answer`).
 - Lean's elaboration recorded at the gate equals the final check's, when the gate has one.
-- A second kernel the run claimed (a final check naming one) must have passed.
+- A second kernel an older run claimed (a final check naming lean4checker) must have passed; a
+  passing claim is no evidence: the trusted checker's record is (checker_rules.py).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from paperlint.lean.messages import SORRY_WARNING, parse_marked_axioms
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ResultRecord, Verdict, to_condition
 from paperlint.validate import leanfile
+from paperlint.validate.checker_rules import checker_findings
 from paperlint.validate.condition_rules import condition_findings
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
@@ -45,6 +46,7 @@ def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         found.extend(lean_file_findings(ctx, record, lean_file, text, gated, discharged))
         found.extend(rebuilt_findings(ctx, record, lean_file, proof_module(ctx, record)))
     found.extend(final_check_findings(ctx, record, lean_file))
+    found.extend(checker_findings(ctx, record))
     found.extend(audit_findings(ctx, record))
     found.extend(engine_audit_findings(ctx, record))
     return found

@@ -38,9 +38,10 @@ EXPECTED = {
 }
 
 
-def test_preflight_diagnostics_carry_line_and_column(tmp_path, capsys):
+def test_preflight_diagnostics_carry_line_and_column(tmp_path, capsys, monkeypatch):
     paper = tmp_path / "paper.tex"
     paper.write_text(PAPER, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
     assert run(["preflight", str(paper), "-q"]) == 0
     lines = [line for line in capsys.readouterr().err.splitlines() if line]
     found = {}
@@ -48,7 +49,7 @@ def test_preflight_diagnostics_carry_line_and_column(tmp_path, capsys):
         match = GNU.match(line)
         assert match, f"not GNU form: {line!r}"
         found[(match["severity"], match["code"])] = (int(match["line"]), int(match["col"]))
-        assert match["file"] == "paper.tex"
+        assert match["file"] == "paper.tex"  # named from the current folder
     for key, where in EXPECTED.items():
         assert found.get(key) == where, (key, found)
     source = PAPER.splitlines()

@@ -787,6 +787,7 @@ CLEAN = FinalAudit(
     axioms_ok=True,
     fingerprint_ok=True,
     record="audits/lem_a/final-check.json",
+    checker="audits/lem_a/checker.json",  # the trusted checker passed (issue 25)
 )
 PASSED = AuditOutput(decision="PASS", route_followed=True)
 
@@ -811,6 +812,7 @@ def _audit_evidence(final: FinalAudit) -> Evidence:
         final_check=final.record,
         axioms=final.axioms,
         audit="audits/lem_a/final-audit.json",
+        checker=final.checker,
         hashes={"g": "1", **AUDIT_HASHES},
     )
 

@@ -57,8 +57,8 @@ def test_double_quote_in_char_literal_does_not_open_a_string():
     assert _code_texts("def q := '\"'\ntheorem t := sorry")[-1] == "sorry"
 
 
-def test_image_notation_is_not_a_char_literal():
-    assert _code_texts("f '' s ⊆ g ⁻¹' t")[:4] == ["f", "'", "'", "s"]
+def test_image_and_preimage_notation_are_symbols_not_char_literals():
+    assert _code_texts("f '' s ⊆ g ⁻¹' t") == ["f", "''", "s", "⊆", "g", "⁻¹'", "t"]
 
 
 def test_quoted_names_are_single_identifiers():
@@ -69,6 +69,7 @@ def test_quoted_names_are_single_identifiers():
 
 def test_name_literals_are_not_identifiers():
     assert [t.kind for t in tokenize("`sorry ``Nat.add")] == [Kind.NAME, Kind.NAME]
+    assert [t.text for t in tokenize("`sorry ``Nat.add")] == ["`sorry", "``Nat.add"]
 
 
 def test_positions_are_one_based_lines_and_zero_based_columns():

@@ -88,12 +88,13 @@ def test_setup_runs_the_pinned_steps_in_order(monkeypatch, tmp_path):
     assert lean_setup.run_setup(paths, network=lambda: True, runner=runner) == 0
     assert ran[0] == ("elan", "toolchain", "install", "leanprover/lean4:v4.35.0")
     assert ran[1:4] == [("lake", "update"), ("lake", "exe", "cache", "get"), ("lake", "build")]
-    assert "v1.3.19_lean-toolchain-v4.35.0" in ran[4] and ran[5] == ("lake", "build")
+    # the trusted checker every verdict rests on (issue 25), right after the project
+    assert ran[4] == ("lake", "build", "paperlint_checker")
+    assert "v1.3.19_lean-toolchain-v4.35.0" in ran[5] and ran[6] == ("lake", "build")
     # then the declaration index, extracted once by our own Lean program (issue 13)
-    assert ran[6][:2] == ("/usr/bin/elan", "env") and any("Extract" in part for part in ran[6])
-    # then the second kernel, at the toolchain's tag (issue 11)
-    assert ran[7][:2] == ("git", "clone") and "v4.35.0" in ran[7] and "lean4checker" in ran[7][-1]
-    assert ran[8] == ("lake", "build")
+    assert ran[7][:2] == ("/usr/bin/elan", "env") and any("Extract" in part for part in ran[7])
+    # no separate lean4checker clone: the checker replays through the kernel (issue 25)
+    assert len(ran) == 8 and not any("lean4checker" in " ".join(c) for c in ran)
 
 
 def test_lean_modules_do_not_import_lean_interact():

@@ -77,7 +77,11 @@ def test_initialize_list_tools_preflight_and_a_replayed_check(tmp_path):
         assert name in tools, name
     assert "setup" not in tools and "mcp" not in tools
     assert "format" not in json.dumps(tools["preflight"].input_schema)  # always json here
-    assert tools["preflight"].input_schema["required"] == ["path"]
+    # the paper is optional, as on the command line: [preflight] paper, else the main file of
+    # the server's folder (#28)
+    schema = tools["preflight"].input_schema
+    assert schema["required"] == [] and "path" in schema["properties"]
+    assert "fail_on" in schema["properties"]
 
     assert pre["success"] and pre["exit_code"] == 0
     ids = [r["id"] for r in pre["result"]["results"]]

@@ -7,6 +7,7 @@ verified, and graph marks that tell the four verdicts apart.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -39,14 +40,38 @@ def _label(view) -> str:
 
 
 def _graph_nodes(web: Path) -> dict[str, dict[str, str]]:
-    """Node attributes of the dot graph leanblueprint embeds in its graph page."""
-    dot = re.search(r"renderDot\(`(.*?)`\)", (web / "dep_graph_document.html").read_text(), re.S)
-    assert dot, "no graph in the dependency-graph page"
+    """Each node of the graph page's SVG (laid out at build time): its border `color`, its
+    `fillcolor` (as leanblueprint's dot names them; absent when it has none) and `label`."""
+    page = (web / "dep_graph_document.html").read_text()
+    assert "renderDot(" not in page, "the graph is left for the browser to lay out"
     nodes = {}
-    for m in re.finditer(r'(?:^|[;{])\s*"([^"]+)"\s*\[([^\]]*)\]', dot.group(1)):
-        attrs = re.findall(r'(\w+)=("[^"]*"|[^,\s\]]+)', m.group(2))
-        nodes[m.group(1)] = {k: v.strip('"') for k, v in attrs}
+    for m in re.finditer(
+        r'<g id="node\d+" class="node">\s*<title>([^<]*)</title>(.*?)</g>', page, re.S
+    ):
+        shape = re.search(r'<(?:ellipse|polygon)[^>]*fill="([^"]*)" stroke="([^"]*)"', m.group(2))
+        text = re.search(r"<text[^>]*>([^<]*)</text>", m.group(2))
+        assert shape and text, m.group(0)
+        fill, stroke = (c.upper() if c.startswith("#") else c for c in shape.groups())
+        node = {"label": html.unescape(text.group(1))}
+        node |= {"color": stroke} if stroke != "black" else {}
+        node |= {"fillcolor": fill} if fill != "none" else {}
+        nodes[html.unescape(m.group(1))] = node
     return nodes
+
+
+def _assert_offline(web: Path) -> None:
+    """Every page opens from file:// with nothing fetched: no MathJax, no remote or WebAssembly
+    script, every formula MathML, the graph an inline SVG whose clicks the page still wires."""
+    for page in web.glob("*.html"):
+        text = page.read_text()
+        # loaded resources are local (a link to Mathlib's documentation is only a link)
+        assert not re.search(r"""src=["'](https?:)?//|<link[^>]*href=["'](https?:)?//""", text)
+        assert "MathJax" not in text and "hpcc" not in text and "d3-graphviz" not in text
+        body = re.sub(r"<script\b.*?</script>", "", text, flags=re.S)
+        assert "\\(" not in body and "\\[" not in body, page.name  # no formula left as TeX
+        assert "<math" in text, page.name
+    graph = (web / "dep_graph_document.html").read_text()
+    assert '<div id="graph"><svg' in graph and "interactive();" in graph
 
 
 def _html_results(web: Path) -> dict[str, dict[str, object]]:
@@ -72,7 +97,7 @@ def test_project_has_leanblueprints_layout_and_each_result_once_with_its_number(
     files = render_project(data)
     assert set(files) == {
         "web.tex", "print.tex", "content.tex", "plastex.cfg",
-        "macros/common.tex", "macros/web.tex", "macros/print.tex",
+        "macros/common.tex", "macros/web.tex", "macros/print.tex", "graph-labels.json",
     }  # fmt: skip
     content = files["content.tex"]
     for view in data.views:
@@ -104,18 +129,22 @@ def test_verdicts_map_onto_leanblueprints_marks(workspace):
 
 # ------------------------------------------------------------------------- hostile paper text
 
+RAW = r"\paperlintraw{\textbackslash{}"  # an unknown command, shown as its escaped source
 HOSTILE = [
-    (r"\input{/etc/passwd}", "input{/etc/passwd}"),
-    (r"\lstinputlisting{/etc/passwd}", "lstinputlisting{/etc/passwd}"),
-    (r"\usepackage{xr}\externaldocument{x}", "usepackage{xr}externaldocument{x}"),
-    (r"\csname input\endcsname{x}", "csname inputendcsname{x}"),
+    (r"\input{/etc/passwd}", RAW + r"input\{/etc/passwd\}}"),
+    (r"\lstinputlisting{/etc/passwd}", RAW + r"lstinputlisting\{/etc/passwd\}}"),
+    (
+        r"\usepackage{xr}\externaldocument{x}",
+        RAW + r"usepackage\{xr\}}" + RAW + r"externaldocument\{x\}}",
+    ),
+    (r"\csname input\endcsname{x}", RAW + "csname} input" + RAW + r"endcsname\{x\}}"),
     (
         r"\begin{filecontents}{a.tex}x\end{filecontents}",
         "begin{filecontents}{a.tex}xend{filecontents}",
     ),
     (r"^^5cinput{x}", "^{}^5cinput{x}"),
-    (r"\makeatletter\@@input x", "makeatletter@@input x"),
-    (r"\def\x{1}\catcode`\|=0", "defx{1}catcode`\\|=0"),
+    (r"\makeatletter\@@input x", RAW + "makeatletter}" + RAW + "@@input} x"),
+    (r"\def\x{1}\catcode`\|=0", RAW + "def}" + RAW + r"x\{1\}}" + RAW + r"catcode}`\|=0"),
     # kept: mathematics, the paper's own macro, a line break before letters
     (r"$\alpha \le \mean(a) \\ \frac{1}{2}$", r"$\alpha \le \mean(a) \\ \frac{1}{2}$"),
     (r"\\input x", r"\\input x"),
@@ -159,11 +188,12 @@ def test_a_paper_macro_cannot_smuggle_a_file_command(tmp_path, shadow):
     common, content = files["macros/common.tex"], files["content.tex"]
     # The text does not rely on the definitions: the paper's macros are expanded into it (a
     # \providecommand{\input} would leave the built-in \input in force), then allowlisted.
-    assert f"\\providecommand{{\\leak}}{{input{{{secret}}}}}" in common
+    shown = f"\\{{{secret}\\}}}}".replace("_", "\\_")  # the path, escaped in \paperlintraw{}
+    assert f"\\providecommand{{\\leak}}{{{RAW}input{shown}}}" in common
     assert "\\leak" not in content and f"\\input{{{secret}}}" not in content
-    assert f"lstinputlisting{{{secret}}}" in content and "\\lstinputlisting" not in content
+    assert f"{RAW}lstinputlisting{shown}" in content and "\\lstinputlisting{" not in content
     if not shadow:
-        assert f"input{{{secret}}}" in content  # shown as text, not run
+        assert f"{RAW}input{shown}" in content  # shown as text, not run
 
 
 # ------------------------------------------------------------------------- the real build
@@ -192,6 +222,15 @@ def test_example_blueprint_builds_offline_with_the_papers_numbers(example, tmp_p
     numbers = printed.aux.numbers()
     assert {k: numbers[k] for k in html} == {k: tex_live[k] for k in html}
     nodes = _graph_nodes(web)
+    # the nodes say the kind and number, as the report's graph does (not "mean-max")
+    assert {k: n["label"] for k, n in nodes.items()} == {
+        "def:mean": "Def. 1.1",
+        "lem:mean-max": "Lemma 2.1",
+        "lem:mean-square": "Lemma 2.2",
+        "prop:square": "Prop. 2.3",
+        "thm:product": "Thm. 2.4",
+    }
+    _assert_offline(web)
     assert nodes["lem:mean-max"]["color"] == STATED
     assert nodes["lem:mean-max"]["fillcolor"] in PROOF_DONE
     assert nodes["lem:mean-square"]["color"] == STATED  # conditional
@@ -254,3 +293,22 @@ def test_without_the_extra_the_project_is_written_and_the_hint_names_it(
     assert run(["report", str(workspace), "--format", "blueprint-web", "-o", str(folder)]) == 2
     assert (folder / "src" / "content.tex").is_file() and not (folder / "web").exists()
     assert "paperlint[blueprint]" in capsys.readouterr().err
+
+
+def test_item_labels_notes_and_counters_survive_plastex(tmp_path):
+    """plasTeX prints no label for `\\item[A.]` in itemize or enumerate: such a list becomes a
+    description; an author's note and a counter command are dropped, not printed as words;
+    an unknown macro is shown as its source (texsafe's \\paperlintraw)."""
+    ws = build_workspace(tmp_path / "ws")
+    inventory = json.loads((ws / "inventory.json").read_text())
+    inventory["results"][1]["statement"] = (
+        r"\refstepcounter{change}\todo[inline]{check $x$} Then"
+        r" \begin{itemize}\item[A.] $\Cr{co} \le 1$, \item[B.] two.\end{itemize}"
+        r" \begin{enumerate}\item plain\end{enumerate}"
+    )
+    (ws / "inventory.json").write_text(json.dumps(inventory))
+    content = render_project(load_workspace(ws))["content.tex"]
+    assert r"\begin{description}\item[A.]" in content and r"two.\end{description}" in content
+    assert r"\begin{enumerate}\item plain\end{enumerate}" in content  # no label: kept
+    assert "todo" not in content and "refstepcounter" not in content and "check $x" not in content
+    assert r"$\paperlintraw{\textbackslash{}Cr\{co\}} \le 1$" in content

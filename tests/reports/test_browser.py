@@ -84,3 +84,28 @@ def test_large_report_renders_math_and_section_graphs_without_console_errors(tmp
     assert console_messages(result.stderr) == []
     assert result.stdout.count('<details class="section-graph"') >= 7
     assert "<math" in result.stdout
+
+
+def test_the_web_blueprint_opens_from_file_with_math_and_its_graph(example, tmp_path):
+    """#28: offline, from file://, the blueprint's formulas are MathML elements and its
+    dependency graph is drawn (before, MathJax came from a CDN and the graph was a Web Worker
+    the browser refuses on file://), and clicking stays wired: no console error."""
+    from paperlint.reports.blueprint_build import build_web, plastex_available, write_project
+    from paperlint.reports.load import load_workspace
+
+    if not plastex_available():
+        pytest.skip("plasTeX/leanblueprint absent: pip install 'paperlint[blueprint]'")
+    folder = tmp_path / "blueprint"
+    write_project(load_workspace(example), folder)
+    web = build_web(folder).parent
+    index = _chromium("--dump-dom", (web / "index.html").as_uri())
+    assert console_messages(index.stderr) == []
+    assert len(re.findall(r"<math[ >]", index.stdout)) >= 10
+    graph = _chromium(
+        "--virtual-time-budget=3000", "--dump-dom", (web / "dep_graph_document.html").as_uri()
+    )
+    assert console_messages(graph.stderr) == []
+    nodes = re.findall(r'<g id="node\d+" class="node"[^>]*>', graph.stdout)
+    assert len(nodes) == 5 and ">Prop. 2.3</text>" in graph.stdout
+    # d3 bound the click handler to every node (interactive() ran): pointer-events=fill
+    assert all('pointer-events="fill"' in node for node in nodes), nodes

@@ -10,11 +10,12 @@ from paperlint.reports import write_report
 from paperlint.reports.blueprint_tex import render_blueprint
 from paperlint.reports.graph import MAX_PER_ROW, NODE_H, NODE_W, render_svg
 from paperlint.reports.html import render_html
+from paperlint.reports.jsonout import render_json
 from paperlint.reports.load import load_workspace
 from paperlint.reports.markdown import render_markdown
 from paperlint.reports.sarif import render_sarif
 from paperlint.reports.worksheet import render_files_to_check, render_worksheet
-from tests.reports.workspace_factory import build_workspace
+from tests.reports.workspace_factory import DIAGNOSTICS, build_workspace
 
 SCHEMA = Path(__file__).with_name("sarif-schema-2.1.0.json")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -129,9 +130,25 @@ def test_sarif_is_valid_and_located_at_the_tex_line(workspace):
     assert errors == []
     results = sarif["runs"][0]["results"]
     by_rule = {r["ruleId"]: r for r in results}
-    # issues one by one; every unfinished result in ONE note (they are not findings)
-    assert set(by_rule) == {"ERROR", "PAPER_ARGUMENT_GAP", "unfinished"}
-    assert len(results) == 3
+    # issues one by one; every unfinished result in ONE note (they are not findings); each
+    # preflight diagnostic at its place, under its code
+    diagnostics = {f"preflight/{d.code}" for d in DIAGNOSTICS}
+    assert set(by_rule) == {"ERROR", "PAPER_ARGUMENT_GAP", "unfinished", *diagnostics}
+    assert len(results) == 3 + len(DIAGNOSTICS)
+    levels = {rule: by_rule[rule]["level"] for rule in diagnostics}
+    assert levels == {
+        "preflight/unterminated-environment": "error",
+        "preflight/duplicate-label": "warning",
+        "preflight/undefined-reference": "warning",
+        "preflight/includeonly": "note",
+    }
+    place = by_rule["preflight/undefined-reference"]["locations"][0]["physicalLocation"]
+    assert place["artifactLocation"]["uri"] == "sections/intro.tex"
+    assert place["region"] == {"startLine": 3, "startColumn": 12}
+    # only the file is known: line 1, as code scanning wants a region
+    only_file = by_rule["preflight/includeonly"]["locations"][0]["physicalLocation"]
+    assert only_file["region"] == {"startLine": 1}
+    assert by_rule["preflight/duplicate-label"]["message"]["text"].endswith("[duplicate-label]")
     assert by_rule["ERROR"]["level"] == "error"
     assert by_rule["PAPER_ARGUMENT_GAP"]["level"] == "warning"
     note = by_rule["unfinished"]
@@ -231,3 +248,60 @@ def test_html_graph_nodes_link_to_their_results(workspace):
     page = render_html(load_workspace(workspace))
     assert '<a href="#r-lem-bad">' in page and 'id="r-lem-bad"' in page
     assert "<a href" not in render_svg(load_workspace(workspace))  # graph.svg stands alone
+
+
+def test_graph_nodes_carry_the_kind_so_per_kind_counters_stay_apart(workspace):
+    """A paper numbering each kind apart has a Lemma 2 and a Theorem 2: two nodes, two labels."""
+    inventory = json.loads((workspace / "inventory.json").read_text())
+    results = json.loads((workspace / "results.json").read_text())
+    first, second = inventory["results"][1], inventory["results"][2]
+    first.update(title="Lemma", number="2")
+    second.update(title="Theorem", number="2")
+    for record in results["results"]:
+        if record["id"] in (first["id"], second["id"]):
+            record["number"] = "2"
+    (workspace / "inventory.json").write_text(json.dumps(inventory))
+    (workspace / "results.json").write_text(json.dumps(results))
+    root = ElementTree.fromstring(render_svg(load_workspace(workspace)))
+    labels = {
+        g.get("data-id"): g.find(f"{SVG}text").text
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-id")
+    }
+    assert labels[first["id"]] == "Lemma 2" and labels[second["id"]] == "Thm. 2"
+    # every node says its kind ("Claim" alone: the paper prints no number for it)
+    assert all(re.fullmatch(r"[A-Z][a-z]+\.?( [\d.]+)?", text) for text in labels.values())
+
+
+def test_preflight_diagnostics_reach_the_markdown_html_and_json_reports(workspace):
+    """inventory.json's diagnostics (#28): every output lists each one, errors first, the
+    paper's text in them escaped."""
+    data = load_workspace(workspace)
+    lines = [d.render() for d in DIAGNOSTICS]
+    markdown = render_markdown(data)
+    section = markdown.split("## Preflight diagnostics", 1)[1].split("\n## ", 1)[0]
+    assert [line for line in section.splitlines() if ": " in line and "[" in line] == lines
+    page = render_html(data)
+    rows = re.findall(
+        r'<tr data-severity="(\w+)"><td class="severity">\w+</td><td><code>([^<]*)<', page
+    )
+    assert rows == [
+        ("error", "main.tex:95:1"),
+        ("warning", "main.tex:41:7"),
+        ("warning", "sections/intro.tex:3:12"),
+        ("info", "main.tex"),
+    ]
+    assert "defined again &lt;b&gt;" in page and "defined again <b>" not in page
+    report = json.loads(json.dumps(render_json(data)))
+    assert [(d["severity"], d["code"], d["line"], d["column"]) for d in report["diagnostics"]] == [
+        (d.severity, d.code, d.line, d.column) for d in DIAGNOSTICS
+    ]
+
+
+def test_a_paper_without_diagnostics_has_no_diagnostics_section(workspace):
+    inventory = json.loads((workspace / "inventory.json").read_text())
+    inventory["diagnostics"] = []
+    (workspace / "inventory.json").write_text(json.dumps(inventory))
+    data = load_workspace(workspace)
+    assert "Preflight diagnostics" not in render_markdown(data)
+    assert 'id="diagnostics"' not in render_html(data)

@@ -115,3 +115,21 @@ def test_report_files_are_readable_by_others_as_the_umask_allows(example):
             assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
     finally:
         os.umask(umask)
+
+
+def test_replay_misses_and_strategy_details_are_collapsed_out_of_the_readers_way(example):
+    """The example replay has no answer for the convergence review: the report says so in
+    plain words among the technical details, never as the raw key and transcript path, and
+    each result's prover strategy sits in its own collapsed section."""
+    html = (example / "report" / "report.html").read_text()
+    markdown = (example / "report" / "report.md").read_text()
+    for page in (html, markdown):
+        assert "replay transcript has no entry" not in page and "/fixtures/" not in page
+        assert "the replay holds no recorded answer for this step (convergence)" in page
+    technical = re.findall(r'<details class="technical">(.*?)</details>', html, re.S)
+    assert len(technical) == 1 + 4  # the run's, and one per verdict-bearing result
+    assert "Technical details of this run" in technical[0] and "task=convergence" in technical[0]
+    outside = re.sub(r'<details class="technical">.*?</details>', "", html, flags=re.S)
+    assert "Strategy:" not in outside and "task=convergence" not in outside
+    assert "Strategy:" in technical[1]
+    assert markdown.count("<details><summary>Technical details") == 5

@@ -30,6 +30,8 @@ def _subfolder_workspace(tmp_path: Path) -> Path:
     inventory["root"] = "ours/main.tex"
     for result in inventory["results"]:
         result["span"]["file"] = "ours/" + result["span"]["file"]
+    for diagnostic in inventory["diagnostics"]:
+        diagnostic["file"] = "ours/" + diagnostic["file"]
     (ws / "inventory.json").write_text(json.dumps(inventory))
     results = json.loads((ws / "results.json").read_text())
     for result in results["results"]:
@@ -55,6 +57,10 @@ def test_a_paper_in_a_subfolder_points_at_its_files_from_the_root_files_folder(t
         "ERROR": "sections/main.tex",
         "PAPER_ARGUMENT_GAP": "sections/main.tex",
         "unfinished": "main.tex",
+        "preflight/unterminated-environment": "main.tex",
+        "preflight/duplicate-label": "main.tex",
+        "preflight/undefined-reference": "sections/intro.tex",
+        "preflight/includeonly": "main.tex",
     }
 
 

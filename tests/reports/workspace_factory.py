@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from paperlint.preflight.model import BibEntry, Citation, Inventory, Proof, Result, Span
+from paperlint.preflight.model import BibEntry, Citation, Diagnostic, Inventory, Proof, Result, Span
 from paperlint.records import write_record
 from paperlint.records.results import (
     Condition,
@@ -111,7 +111,38 @@ def build_inventory() -> Inventory:
                 "variables, JASA 58 (1963) 13–30.",
             )
         ],
+        diagnostics=DIAGNOSTICS,
     )
+
+
+# What preflight found in the source: one of each severity, with and without a column/line.
+DIAGNOSTICS = [
+    Diagnostic(
+        severity="error",
+        file="main.tex",
+        line=95,
+        column=1,
+        code="unterminated-environment",
+        message="\\begin{proof} is never closed",
+    ),
+    Diagnostic(
+        severity="warning",
+        file="main.tex",
+        line=41,
+        column=7,
+        code="duplicate-label",
+        message="label 'lem:var' defined again <b>",
+    ),
+    Diagnostic(
+        severity="warning",
+        file="sections/intro.tex",
+        line=3,
+        column=12,
+        code="undefined-reference",
+        message="\\ref{lem:nope}: no such label",
+    ),
+    Diagnostic(severity="info", file="main.tex", code="includeonly", message="only some parts"),
+]
 
 
 def _conditions() -> list[Condition]:

@@ -85,15 +85,17 @@ def test_replay_json_marks_replay(examples, capsys):
     assert all(not r["differs"] for r in payload["results"])
 
 
-def test_replay_of_an_edited_lean_file_differs(copy_of, capsys):
-    """The recording is keyed by the file's bytes: an edited file has no Lean answer."""
+def test_replay_never_hands_lean_a_file_validate_rejects(copy_of, capsys):
+    """An edited Lean file is rejected by validate's rules, so replay does not build it
+    (issue 25: a forged file could hold `#eval IO.FS.writeFile …`)."""
     ws = copy_of("proportions")
     edit_text(ws / "lean/Paper/Thm_inverse.lean", "  linarith\n", "  linarith -- checked\n")
     rehash(ws)
     code, out, _ = _run(capsys, "replay", str(ws), *_own_replay("proportions"))
     assert code == 1
     assert "thm:inverse: recorded verified_unconditional; re-derived unfinished [DIFFERS]" in out
-    assert "no recorded Lean answer for this file's bytes" in out
+    assert "not handed to Lean: validate rejects this result (" in out
+    assert "lean-file-not-rebuilt" in out
 
 
 def test_replay_with_explicit_lean_replay_dir(examples, repo_root, capsys):
@@ -141,15 +143,59 @@ def test_replay_with_missing_lean_replay_dir_exits_2(examples, tmp_path, capsys)
     assert code == 2
 
 
-def test_replay_rechecks_the_gated_draft_against_the_recording(copy_of, capsys):
-    """A statement rewritten in every copy (records, draft, Lean file) has no recorded
-    type-check: the recording is keyed by the exact text Lean elaborated."""
+def test_a_statement_rewritten_in_every_copy_is_never_confirmed(copy_of, capsys):
+    """Records, draft and Lean file restated alike: the gate's reference run no longer is of
+    the modules the records compose (validate: reference-unlocked), so nothing reaches Lean."""
     ws = copy_of("proportions")
     edit_text(ws / "audits/thm_inverse/draft-1.lean", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
     restate(ws, "thm:inverse", "1 < 1 / (1 - p)", "0 < 1 / (1 - p)")
     code, out, _ = _run(capsys, "replay", str(ws), *_own_replay("proportions"))
     assert code == 1
-    assert "audits/thm_inverse/draft-1.lean: refuted: no recorded type-check" in out
+    assert "reference-unlocked" in out and "not handed to Lean" in out
+    assert "thm:inverse: recorded verified_unconditional; re-derived unfinished [DIFFERS]" in out
+
+
+def _recording_with(tmp_path, name: str, change) -> str:
+    """A copy of the fixture's Lean recording with `change` applied to each checker entry."""
+    source = ROOT / "fixtures" / name / "replay" / "lean.jsonl"
+    lines = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry.get("kind") == "checker" and entry["response"].get("record"):
+            change(entry["response"]["record"])
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    folder = tmp_path / "recording"
+    folder.mkdir()
+    (folder / "lean.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(folder)
+
+
+def test_replay_refutes_a_recording_that_shows_another_statement(examples, tmp_path, capsys):
+    """Issue 25 item 4: the re-run checker's statement hash is compared with the gate's lock
+    and the recorded one, not only the build's exit: a recording whose checker saw another
+    statement never confirms."""
+
+    def moved(record):
+        if record["target"] == "thm_inverse" and record["mode"] == "compare":
+            record["reference"]["type"] += " ∧ True"
+
+    recording = _recording_with(tmp_path, "proportions", moved)
+    code, out, _ = _run(capsys, "replay", str(examples["proportions"]), "--lean-replay",
+                        recording)  # fmt: skip
+    assert code == 1
+    assert "audits/thm_inverse/checker.json: refuted:" in out
+    assert "thm:inverse: recorded verified_unconditional; re-derived unfinished [DIFFERS]" in out
+
+
+def test_replay_refutes_a_recording_whose_axioms_differ(examples, tmp_path, capsys):
+    def cheat(record):
+        if record["target"] == "thm_inverse" and record["mode"] == "compare":
+            record["axioms"] = [*record["axioms"], "thm_inverse_ax"]
+
+    recording = _recording_with(tmp_path, "proportions", cheat)
+    code, out, _ = _run(capsys, "replay", str(examples["proportions"]), "--lean-replay",
+                        recording)  # fmt: skip
+    assert code == 1 and "axiom-not-allowed" in out
 
 
 def test_replay_of_a_budget_stopped_run_has_nothing_to_rerun(examples, capsys):

@@ -23,13 +23,24 @@ from paperlint.engine.steps.base import (
     reopen,
     unfinished,
 )
-from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
+from paperlint.engine.steps.effects import (
+    ask,
+    base_context,
+    check_records,
+    final_check,
+    sha,
+    trusted,
+    write_json,
+)
 from paperlint.engine.steps.restate import SUFFIX
 from paperlint.faithful.check import after_proof
 from paperlint.faithful.model import FaithfulnessEvidence, MinimalHypotheses
 from paperlint.faithful.store import FILE as FAITHFUL_FILE
 from paperlint.faithful.store import read_evidence
+from paperlint.lean.checker import RECORD_FILE as CHECKER_FILE
 from paperlint.lean.compose import module_text
+from paperlint.lean.modules import CheckJob, check_job
+from paperlint.lean.trusted import gate_lock, read_workspace_json, verdict_problems
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import (
@@ -52,6 +63,7 @@ class AuditInputs(Given[AuditorInputs]):
     context: LeanContext
     proofs: tuple[str, ...]
     module: str  # the result's Lean module file, workspace-relative
+    job: CheckJob | None = None  # the trusted checker's job (issue #25)
 
 
 MINIMAL_NOTE = "minimal hypotheses: "  # the prefix of a result's note on them (#15)
@@ -88,6 +100,13 @@ def inputs(record: ResultRecord, view: View) -> AuditInputs:
         context=base_context(ctx, results, record),
         proofs=proofs,
         module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
+        job=check_job(
+            ctx.settings.header,
+            check_records(ctx, results, record),
+            ctx.deps,
+            record.id,
+            mode="compare",
+        ),
     )
 
 
@@ -109,6 +128,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     )
     findings = ports.scan(path, ctx.ws.root)
     changes = ports.elaboration_changes(ctx.ws.root, record.evidence.gate, final, draft.lean_name)
+    checker_path, problems = _trusted(ctx, record, given)
     audit_final = FinalAudit(
         file=ctx.ws.rel(path),
         clean=final.clean,
@@ -119,13 +139,16 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
         statement_changes=changes,
         record=record_path,
         detail="; ".join(final.errors[:3]) or (final.hint or ""),
+        checker=checker_path,
+        checker_problems=problems,
     )
     unneeded = []
     if ctx.settings.minimal_hypotheses and final.clean and audit_final.axioms_ok and main:
         unneeded = _minimal_hypotheses(ctx, record, given, main)
     mechanical = (
         f"final build clean: {final.clean}; axioms: {audit_final.axioms}; "
-        f"hygiene findings: {findings or 'none'}; gated statement unchanged: {fingerprint_ok}"
+        f"hygiene findings: {findings or 'none'}; gated statement unchanged: {fingerprint_ok}; "
+        f"trusted checker: {'; '.join(problems) or 'passed'}"
     )
     if unneeded:
         mechanical += f"; hypotheses the proof does not need: {', '.join(unneeded)}"
@@ -143,6 +166,8 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     }
     if record.evidence.gate:
         hashes[record.evidence.gate] = sha(ctx.ws.root / record.evidence.gate)
+    if checker_path is not None:
+        hashes[checker_path] = sha(ctx.ws.root / checker_path)
     return AuditOutcome(
         action=action,
         final=audit_final,
@@ -152,6 +177,25 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
         hashes=hashes,
         unneeded=unneeded,
     )
+
+
+def _trusted(
+    ctx: EngineContext, record: ResultRecord, given: AuditInputs
+) -> tuple[str | None, list[str]]:
+    """The trusted checker on the result's proof module (issue #25): its run's path and every
+    reason it does not support a verified verdict, the gate's lock and the conditions
+    included. The verdict rests on this, not on the final file's own output."""
+    job = given.job
+    if job is None:
+        return None, ["checker-missing: no gated statement to check"]
+    run = trusted(ctx, given.action, job, "checker")
+    path = write_json(ctx, ctx.ws.audit_dir(record.id) / CHECKER_FILE, run.to_json())
+    root = ctx.ws.root
+    gate = read_workspace_json(root, record.evidence.gate) if record.evidence.gate else None
+    locked = gate_lock(gate, lambda rel: read_workspace_json(root, rel))
+    conditions = [c.name for c in given.draft.conditions]
+    found = verdict_problems(run, job=job, locked=locked, conditions=conditions)
+    return path, [f"{rule}: {message}" for rule, message in found]
 
 
 def _minimal_hypotheses(
@@ -211,6 +255,7 @@ def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> Result
         final_check=final.record,
         axioms=final.axioms,
         audit=outcome.record,
+        checker=final.checker,
         hashes={**record.evidence.hashes, **outcome.hashes},
     )
     new = evolve(new, evidence=evidence, stage=Stage.AUDITED)
@@ -244,6 +289,9 @@ def audit_problems(outcome: AuditOutcome) -> str:
         problems.append("the statement's fingerprint differs from the gated one")
     if final.statement_changes:
         problems.append("statement-changed: " + "; ".join(final.statement_changes[:3]))
+    if final.checker is None or final.checker_problems:
+        why = "; ".join(final.checker_problems[:3]) or "no trusted checker record"
+        problems.append(f"trusted checker: {why}")
     audit = outcome.audit
     if audit.decision != "PASS" or not audit.route_followed:
         problems.append(f"final audit did not pass: {'; '.join(audit.findings[:3])}")

@@ -15,6 +15,8 @@ from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
 from paperlint.lean.compose import accepted_declarations, context_for
+from paperlint.lean.modules import CheckJob, material
+from paperlint.lean.trusted import TrustedRun, trusted_check
 from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Results
@@ -83,15 +85,28 @@ def lean(ctx: EngineContext, action: Action, kind: str, check: LeanCheck) -> Lea
 def final_check(ctx: EngineContext, action: Action, path: Path, name: str) -> FinalCheck:
     """The cold build of a self-contained file, logged like every other Lean check."""
     final = ctx.verifier.final_check(path, [name], timeout_s=ctx.settings.final_timeout_s)
-    summary = LeanCheck(
-        outcome=final.outcome,
-        code=final.code,
-        hint=final.hint,
-        replay=final.replay,
-        duration_s=final.duration_s,
-    )
-    lean(ctx, action, "final", summary)
+    _logged(ctx, action, "final", final)
     return final
+
+
+def trusted(ctx: EngineContext, action: Action, job: CheckJob, kind: str) -> TrustedRun:
+    """The trusted checker on `job` (issue #25), logged like every Lean check; a checker that
+    cannot run stops the run (no verdict can be given without it)."""
+    run = trusted_check(ctx.verifier, job, timeout_s=ctx.settings.final_timeout_s)
+    _logged(ctx, action, kind, run)
+    return run
+
+
+def _logged(ctx: EngineContext, action: Action, kind: str, answer: FinalCheck | TrustedRun) -> None:
+    """Log a whole-file check by its outcome; an unavailable one stops the run (`lean`)."""
+    summary = LeanCheck(
+        outcome=answer.outcome,
+        code=answer.code,
+        hint=answer.hint,
+        replay=answer.replay,
+        duration_s=answer.duration_s,
+    )
+    lean(ctx, action, kind, summary)
 
 
 def write_json(ctx: EngineContext, path: Path, data: Any) -> str:
@@ -116,6 +131,27 @@ def dependency_decls(ctx: EngineContext, results: Results, record: ResultRecord)
         if dep is not None:
             decls.extend(accepted_declarations(dep))
     return decls
+
+
+def gated_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:
+    """The dependencies' gated definitions, then the result's own: gated material only, never
+    an earlier prover's proof (the context a statement is elaborated and locked in)."""
+    decls: list[str] = []
+    for dep_id in ctx.deps.get(record.id, []):
+        dep = results.get(dep_id)
+        found = material(dep) if dep is not None else None
+        decls.extend(found.definitions if found is not None else ())
+    if record.work.draft is not None and record.kind not in INPUT_KINDS:
+        decls.extend(record.work.draft.definitions)
+    return context_for(ctx.settings.header, decls)
+
+
+def check_records(
+    ctx: EngineContext, results: Results, record: ResultRecord
+) -> dict[str, ResultRecord]:
+    """The records a check of `record` composes its modules from: it and its dependencies."""
+    found = {rid: r for rid in ctx.deps.get(record.id, []) if (r := results.get(rid)) is not None}
+    return {**found, record.id: record}
 
 
 def base_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
@@ -24,7 +24,15 @@ from paperlint.engine.steps.base import (
     unfinished,
 )
 from paperlint.engine.steps.check_issue import compile_counterexample
-from paperlint.engine.steps.effects import ask, base_context, prompt_context, write_json
+from paperlint.engine.steps.effects import (
+    ask,
+    base_context,
+    check_records,
+    gated_context,
+    prompt_context,
+    trusted,
+    write_json,
+)
 from paperlint.faithful.brief import gate_brief
 from paperlint.faithful.check import check_statement
 from paperlint.faithful.model import FaithfulnessEvidence
@@ -32,6 +40,8 @@ from paperlint.faithful.policy import Decision, Next, decide
 from paperlint.faithful.store import FILE as FAITHFUL_FILE
 from paperlint.faithful.store import round_file
 from paperlint.lean.compose import context_for, fingerprint
+from paperlint.lean.modules import check_job
+from paperlint.lean.trusted import locked_hash
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
@@ -48,6 +58,8 @@ class GateStepInputs(Given[GateInputs]):
     second: DraftOutput | None = None  # the independent second draft (#15), when usable
     lean_name: str = "result"
     module: str = ""  # the result's Lean module, workspace-relative
+    records: dict[str, ResultRecord] = field(default_factory=dict)  # it and its dependencies
+    gated: LeanContext | None = None  # gated material only: where the statement is elaborated
 
 
 class Vacuity(BaseModel):
@@ -108,6 +120,8 @@ def inputs(record: ResultRecord, view: View) -> GateStepInputs:
         second=second,
         lean_name=ctx.lean_names.get(record.id, "result"),
         module=ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"),
+        records=check_records(ctx, results, record),
+        gated=gated_context(ctx, results, record),
     )
 
 
@@ -128,7 +142,10 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     if review.decision == "PASS" and chosen is not None:
         vacuity = _probe_vacuity(ctx, record, given, chosen)
     refutation = _refutation(faithful)
-    decided = decision(review, vacuity or refutation)
+    lock, unbuilt = None, None
+    if review.decision == "PASS" and chosen is not None and not (vacuity or refutation):
+        lock, unbuilt = _lock(ctx, record, given, chosen)
+    decided = decision(review, vacuity or refutation or unbuilt)
     passed = chosen if chosen is not None and decided.decision == "PASS" else None
     fp = fingerprint(passed.statement) if passed else None
     cex = _compiled(ctx, given, passed, faithful)
@@ -141,6 +158,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
         "statement": chosen.statement if chosen else None,
         "statement_fingerprint": fp,
         "elaboration": _gate_elaboration(ctx, given, passed) if passed else None,
+        "reference": lock if passed else None,
         "tex": gate_tex(
             record.id,
             ctx.deps.get(record.id, []),
@@ -157,7 +175,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     return GateOutcome(
         action=action,
         review=review,
-        vacuity=vacuity,
+        vacuity=vacuity or unbuilt,
         refutation=refutation,
         record=path,
         fingerprint=fp,
@@ -213,6 +231,33 @@ def _faithfulness_summary(
     }
 
 
+def _lock(
+    ctx: EngineContext, record: ResultRecord, given: GateStepInputs, draft: DraftOutput
+) -> tuple[dict[str, object] | None, Vacuity | None]:
+    """The trusted checker's elaboration of the statement in its reference module, built from
+    gated material only (issue #25): the statement the verdict is locked to. A statement that
+    does not build there (or gated material the checker refuses) is blocked, with why."""
+    if record.kind in INPUT_KINDS:
+        return None, None
+    provisional = evolve(record, work=evolve(record.work, draft=draft, fingerprint="gating"))
+    records = {**given.records, record.id: provisional}
+    job = check_job(ctx.settings.header, records, ctx.deps, record.id, mode="reference")
+    if job is None:
+        return None, None
+    run = trusted(ctx, given.action, job, "reference")
+    path = write_json(
+        ctx,
+        ctx.ws.audit_dir(record.id) / f"reference-{given.action.attempt}.json",
+        run.to_json(),
+    )
+    locked = locked_hash(run, job)
+    lock: dict[str, object] = {"run": path, "key": job.key(), "statement_hash": locked}
+    if locked is None:
+        why = run.hint or run.outcome.value
+        return lock, Vacuity(reason=f"the gated statement does not build as its reference: {why}")
+    return lock, None
+
+
 def _gate_elaboration(
     ctx: EngineContext, given: GateStepInputs, draft: DraftOutput
 ) -> dict[str, object] | None:
@@ -221,7 +266,7 @@ def _gate_elaboration(
 
     found = elaborated.elaborate(
         ctx.verifier,
-        given.base,
+        given.gated if given.gated is not None else given.base,
         [draft.lean_name],
         timeout_s=ctx.settings.lean_timeout_s,
         declaration=draft.statement,

@@ -1,0 +1,122 @@
+"""The trusted checker's record, re-derived (issue #25, docs/checker.md).
+
+A verified verdict rests on `audits/<id>/checker.json`: the run of the checker program on the
+modules the records compose to. `validate` recomposes that layout from the gated records
+(`paperlint.lean.modules.check_job`, the function the engine called), requires the run to be
+of exactly those modules, re-derives every finding from the record's facts
+(`paperlint.lean.trusted.verdict_problems`, the engine's function), re-derives the gate's lock
+from the gate's own reference run, and checks the verdict's conditions and axioms against
+what the record shows. The run's own `outcome` and the gate's copy of the hash are never
+read as evidence.
+
+The record is required for every verified result once the run used the checker: a live run
+(`replay: false`), or any result of the workspace carrying a checker record or a gate lock. A
+replayed workspace from before the checker validates without one, and its report says the
+statement was compared by elaboration or by text only.
+"""
+
+from __future__ import annotations
+
+from paperlint.lean.checker import RECORD_FILE
+from paperlint.lean.modules import CheckJob, Mode, check_job
+from paperlint.lean.trusted import (
+    TrustedRun,
+    gate_lock,
+    judgement,
+    read_run,
+    verdict_problems,
+)
+from paperlint.records.results import ResultRecord
+from paperlint.validate import leanfile
+from paperlint.validate.context import Context
+from paperlint.validate.model import Check, Finding
+from paperlint.validate.redraft import workspace_deps
+
+_RULES = {
+    "checker-missing": Check.CHECKER_MISSING,
+    "checker-stale": Check.CHECKER_STALE,
+    "checker-failed": Check.CHECKER_FAILED,
+    "reference-unlocked": Check.REFERENCE_UNLOCKED,
+    "statement-changed": Check.STATEMENT_CHANGED,
+    "conditions-mismatch": Check.CONDITIONS_MISMATCH,
+}
+
+
+def checker_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    """Every reason the checker's record does not support this verified verdict."""
+    path = record.evidence.checker
+    expected = f"{ctx.audit_dir(record.id)}/{RECORD_FILE}"
+    if path is None:
+        if not checker_claimed(ctx):
+            return []
+        return [ctx.at(record, Check.CHECKER_MISSING, "the run used the trusted checker; this"
+                       " verified result has no checker record")]  # fmt: skip
+    if path != expected:
+        return [ctx.at(record, Check.CHECKER_MISSING, f"the checker record must be {expected}")]
+    run = read_run(ctx.snap.json(path))
+    if run is None:
+        return [ctx.about(record, path, Check.CHECKER_FAILED, "unreadable checker run record")]
+    job = checker_job(ctx, record, "compare")
+    reference = checker_job(ctx, record, "reference")
+    if job is None or reference is None:
+        message = "the records compose no module layout to compare the checker's run with"
+        return [ctx.about(record, path, Check.CHECKER_STALE, message)]
+    locked = gate_lock(ctx.gate(record), ctx.snap.json, reference)
+    conditions = [c.name for c in record.conditions]
+    found = [
+        ctx.about(record, path, _RULES.get(rule, Check.CHECKER_FINDING), _said(rule, message))
+        for rule, message in verdict_problems(run, job=job, locked=locked, conditions=conditions)
+    ]
+    return found + _cross_findings(ctx, record, path, run, job)
+
+
+def _said(rule: str, message: str) -> str:
+    return message if rule in _RULES else f"{rule}: {message}"
+
+
+def _cross_findings(
+    ctx: Context, record: ResultRecord, path: str, run: TrustedRun, job: CheckJob
+) -> list[Finding]:
+    """The verdict's axioms and conditions against what the record shows."""
+    verdict = judgement(run, job.request)
+    if verdict is None:
+        return []
+    found: list[Finding] = []
+    if verdict.axioms is not None and set(record.evidence.axioms or ()) != set(verdict.axioms):
+        message = (
+            f"evidence.axioms {record.evidence.axioms} differ from the axioms the checker "
+            f"collected, {list(verdict.axioms)}"
+        )
+        found.append(ctx.at(record, Check.AXIOMS_MISMATCH, message))
+    listed = {c.name for c in record.conditions} | set(_discharged(record))
+    for name in verdict.hypotheses:
+        if leanfile.is_condition_shaped(name) and name not in listed:
+            message = f"the checked statement's hypothesis `{name}` is not listed as a condition"
+            found.append(ctx.about(record, path, Check.HIDDEN_HYPOTHESIS, message))
+    return found
+
+
+def _discharged(record: ResultRecord) -> list[str]:
+    found = record.work.reconnected
+    return [d.condition for d in found.discharges] if found is not None else []
+
+
+def checker_job(ctx: Context, record: ResultRecord, mode: Mode) -> CheckJob | None:
+    """The layout the engine built for `record`, recomposed from the gated records."""
+    deps = workspace_deps(ctx.snap)
+    if deps is None:
+        return None
+    return check_job(ctx.header, ctx.records, deps, record.id, mode=mode)
+
+
+def checker_claimed(ctx: Context) -> bool:
+    """The run used the trusted checker: a live run, or any checker record or gate lock."""
+    if ctx.snap.meta.get("replay") is False:
+        return True
+    for record in ctx.records.values():
+        if record.evidence.checker:
+            return True
+        gate = ctx.gate(record)
+        if isinstance(gate, dict) and gate.get("reference"):
+            return True
+    return any(p.endswith(f"/{RECORD_FILE}") for p in ctx.snap.files if p.startswith("audits/"))

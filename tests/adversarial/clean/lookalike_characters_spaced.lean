@@ -1,0 +1,2 @@
+theorem main : 'a' ≠ 'b' ∧ "s" ≠ "t" := by
+  decide

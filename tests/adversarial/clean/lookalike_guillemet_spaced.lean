@@ -1,0 +1,1 @@
+theorem «main» (p : Prop) («h axiom» : p) : p := «h axiom»

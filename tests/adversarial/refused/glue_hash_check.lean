@@ -1,0 +1,3 @@
+-- expect: glued-token @ 3
+theorem main (p : Prop) (h : p) : p := h
+#checkmain

@@ -1,0 +1,2 @@
+-- expect: glued-token @ 2
+theorem main (M : Nat) : Nat := Mᵀelab_rules : tactic | `(tactic| simp) => pure ()

@@ -1,0 +1,60 @@
+"""Recorded checker answers: written by the recording wrapper, served by the replay verifier
+for exactly the job they judged (the request and every module's text), and nothing else."""
+
+from __future__ import annotations
+
+from paperlint.lean.final import ProcessRun
+from paperlint.lean.modules import CheckJob, LeanModule, check_job
+from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
+from paperlint.lean.trusted import CompileRun, conclude
+from paperlint.lean.verifier import FailureCode, Outcome
+from tests.checker.support import passing_record, result
+
+
+class LiveStandIn:
+    """Plays a live Lean edge whose checker writes the passing record (labelled stand-in)."""
+
+    is_replay = False
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float):
+        import json
+
+        record = passing_record(
+            target=job.request.target,
+            reference_module=job.request.reference_module,
+            candidate_module=job.request.candidate_module,
+        )
+        record["candidate"]["module"] = job.request.candidate_module  # type: ignore[index]
+        compiles = [CompileRun(module=m.name, exit_code=0) for m in job.modules]
+        return conclude(job, compiles, ProcessRun(exit_code=0, output=""), json.dumps(record))
+
+    def close(self):
+        pass
+
+
+def _job() -> CheckJob:
+    records = {"lem:b": result("lem:b", "lem_b", "theorem lem_b : True := sorry",
+                               proofs=["theorem lem_b : True := trivial"])}  # fmt: skip
+    job = check_job("import Mathlib", records, {"lem:b": []}, "lem:b", mode="compare")
+    assert job is not None
+    return job
+
+
+def test_a_recorded_answer_replays_for_exactly_its_job(tmp_path):
+    job = _job()
+    live = RecordingVerifier(LiveStandIn(), tmp_path)
+    recorded = live.trusted_check(job, timeout_s=5)
+    assert recorded.outcome is Outcome.ACCEPTED and not recorded.replay
+    served = ReplayVerifier(tmp_path).trusted_check(job, timeout_s=5)
+    assert served.outcome is Outcome.ACCEPTED and served.replay
+    assert served.record == recorded.record and served.key == job.key()
+
+
+def test_another_module_text_has_no_recorded_answer(tmp_path):
+    job = _job()
+    RecordingVerifier(LiveStandIn(), tmp_path).trusted_check(job, timeout_s=5)
+    changed = [*job.modules[:-1], LeanModule(job.modules[-1].name, job.modules[-1].text + "\n")]
+    other = CheckJob(request=job.request, modules=tuple(changed))
+    served = ReplayVerifier(tmp_path).trusted_check(other, timeout_s=5)
+    assert served.outcome is Outcome.UNAVAILABLE and served.code is FailureCode.NO_RECORDING
+    assert served.record is None

@@ -1,0 +1,154 @@
+"""The trusted check's compile half, with a real Lean 4.35.0 (`prelude` modules only).
+
+The layout paperlint composes (gated, reference and proof modules importing each other) is
+built by the real `lean -o`, each compile confined to writing its own output. A proof module
+of an earlier result plants an instance; the same statement text then elaborates, in the later
+proof module, to a different type than in the reference module — the difference the checker's
+`Expr.equal` refuses. The checker half runs as small labelled stand-in programs (no checker
+can be compiled here: it imports `Lean`); see tests/checker/test_trusted_edge.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from paperlint.lean.modules import PROOF, REFERENCE, check_job, module_name
+from paperlint.lean.sandbox import sandbox_status
+from paperlint.lean.trusted import Limits, Tools, compile_module, run_job
+from paperlint.lean.verifier import Outcome
+from tests.checker.support import result
+
+SHIM = [
+    "unsafe axiom lcErased : Type",
+    "unsafe axiom lcProof {α : Prop} : α",
+    "unsafe axiom lcAny : Type",
+    "unsafe axiom lcUnreachable {α : Sort u} : α",
+    "axiom placeholder {α : Sort u} : α",  # stands for `sorry`, which needs Init
+    "inductive T : Prop | intro",
+    "inductive F : Prop",
+    "class Rel (α : Type) : Type where\n  rel : α → α → Prop",
+    "inductive N : Type | z | s (n : N)",
+]
+BASE = "instance instRelN : Rel N := ⟨fun _ _ => F⟩"
+PLANTED = "instance (priority := 10000) instBad : Rel N := ⟨fun _ _ => T⟩"
+B_STATEMENT = "theorem lem_b : Rel.rel N.z N.z := placeholder"
+B_PROOF = "theorem lem_b : Rel.rel N.z N.z := T.intro"
+
+
+def _records(planted: bool = True):
+    base = result("def:base", "instRelN", BASE, kind="definition", definitions=SHIM)
+    a_proofs = [*([PLANTED] if planted else []), "theorem lem_a : T := T.intro"]
+    a = result("lem:a", "lem_a", "theorem lem_a : T := placeholder",
+               proofs=["\n\n".join(a_proofs)], verified=True)  # fmt: skip
+    b = result("lem:b", "lem_b", B_STATEMENT, proofs=[B_PROOF])
+    deps = {"def:base": [], "lem:a": ["def:base"], "lem:b": ["def:base", "lem:a"]}
+    return {r.id: r for r in (base, a, b)}, deps
+
+
+def _tools(lean: Path, cwd: Path, checker: tuple[str, ...] | None = None) -> Tools:
+    return Tools(lean=(str(lean),), checker=checker, cwd=cwd, readonly=(lean.parent.parent,))
+
+
+def _build_all(lean: Path, tmp: Path, planted: bool = True):
+    records, deps = _records(planted)
+    job = check_job("prelude", records, deps, "lem:b", mode="compare")
+    assert job is not None
+    src, build = tmp / "src", tmp / "build"
+    for module in job.modules:
+        (src / module.path).parent.mkdir(parents=True, exist_ok=True)
+        (src / module.path).write_text(module.text, encoding="utf-8")
+    build.mkdir()
+    limits = Limits(timeout_s=120)
+    runs = [
+        compile_module(m, _tools(lean, tmp), limits, src, build, tmp / f"out-{i}")
+        for i, m in enumerate(job.modules)
+    ]
+    return job, runs, build
+
+
+def _elaborated(lean: Path, tmp: Path, build: Path, module: str) -> str:
+    """`#check @lem_b` with every implicit argument shown, in a file importing `module`."""
+    probe = tmp / f"probe_{module.rsplit('.', 2)[-2]}.lean"
+    probe.write_text(
+        f"prelude\nimport {module}\nset_option pp.explicit true in\n#check @lem_b\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([str(lean), str(probe)], capture_output=True, text=True, timeout=120,
+                          cwd=tmp, env={"LEAN_PATH": str(build)}, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.strip()
+
+
+def test_the_layout_builds_and_the_planted_instance_changes_the_elaborated_type(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    job, runs, build = _build_all(lean_oracle, tmp_path)
+    assert [r.exit_code for r in runs] == [0] * len(runs), [r.output for r in runs]
+    assert all((build / m.path.replace(".lean", ".olean")).is_file() for m in job.modules)
+    reference = _elaborated(lean_oracle, tmp_path, build, module_name(REFERENCE, "lem:b"))
+    candidate = _elaborated(lean_oracle, tmp_path, build, module_name(PROOF, "lem:b"))
+    assert reference == "lem_b : @Rel.rel N instRelN N.z N.z"
+    assert candidate == "lem_b : @Rel.rel N instBad N.z N.z"
+
+
+def test_without_the_planted_instance_the_false_statement_does_not_compile(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    job, runs, _ = _build_all(lean_oracle, tmp_path, planted=False)
+    assert runs[-1].module == module_name(PROOF, "lem:b")
+    assert runs[-1].exit_code == 1 and "type mismatch" in runs[-1].output.lower()
+    assert all(r.exit_code == 0 for r in runs[:-1])
+
+
+def test_a_compile_past_its_time_limit_is_a_timeout(lean_oracle: Path, tmp_path: Path) -> None:
+    records, deps = _records()
+    job = check_job("prelude", records, deps, "lem:b", mode="compare")
+    assert job is not None
+    run = run_job(job, _tools(lean_oracle, tmp_path), Limits(timeout_s=0.001), tmp_path / "s")
+    assert run.outcome is Outcome.TIMEOUT and run.compile[-1].timed_out
+
+
+def test_a_failing_proof_module_rejects_before_the_checker_runs(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    records, deps = _records(planted=False)
+    job = check_job("prelude", records, deps, "lem:b", mode="compare")
+    assert job is not None
+    marker = tmp_path / "checker-ran"
+    checker = ("/bin/sh", "-c", f"touch {marker}", "sh")
+    run = run_job(job, _tools(lean_oracle, tmp_path, checker), Limits(120), tmp_path / "s")
+    assert run.outcome is Outcome.REJECTED
+    assert run.hint and "the untrusted module" in run.hint and "does not compile" in run.hint
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(not sandbox_status().active, reason="bubblewrap cannot confine here")
+def test_a_confined_compile_writes_only_its_own_output(lean_oracle: Path, tmp_path: Path) -> None:
+    """Asked to write its .olean anywhere but its own output folder, Lean cannot."""
+    from paperlint.lean.trusted import _confined_run
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "M.lean").write_text("prelude\ninductive T : Prop | intro\n", encoding="utf-8")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    tools = _tools(lean_oracle, tmp_path)
+    limits = Limits(timeout_s=120, sandbox="required")
+    command = [
+        str(lean_oracle),
+        "-R",
+        str(src),
+        "-o",
+        str(outside / "M.olean"),
+        str(src / "M.lean"),
+    ]
+    blocked = _confined_run(command, tools, limits, readonly=[src, outside],
+                            writable=tmp_path / "out", env={})  # fmt: skip
+    assert blocked.exit_code != 0 and not (outside / "M.olean").exists()
+    allowed = [*command[:4], str(tmp_path / "out" / "M.olean"), command[-1]]
+    done = _confined_run(allowed, tools, limits, readonly=[src], writable=tmp_path / "out", env={})
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "out" / "M.olean").is_file()
