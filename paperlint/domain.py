@@ -96,13 +96,6 @@ class ReportFormat(StrEnum):
     BLUEPRINT_WEB = "blueprint-web"  # a leanblueprint project, built with plasTeX (a folder)
 
 
-class ValidateFormat(StrEnum):
-    """`paperlint validate --format`."""
-
-    TEXT = "text"
-    JSON = "json"
-
-
 # --- schema helper -----------------------------------------------------------------------------
 
 

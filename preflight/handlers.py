@@ -22,7 +22,6 @@ _TERM = re.compile(
     r"\s*([-+])?\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}"
     r"|\\(?:getrefnumber|ref\*?)\s*\{([^}]*)\}|(\d+))\s*"
 )
-_ALIASES = {"numberwithin": "numberwithin", "counterwithin": "counterwithin"}
 
 
 def _counter_value(walker: Walker, expr: str) -> int | None:

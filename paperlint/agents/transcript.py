@@ -20,7 +20,6 @@ The key is unique per file. `prompt_sha256` is `prompts.messages_sha256` of the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -253,8 +252,3 @@ def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
     if changed:
         write_text_atomic(path, "".join(lines))
     return changed
-
-
-def dump_entries(entries: Sequence[TranscriptEntry]) -> str:
-    """Transcript text for hand-authored fixtures (tests, examples)."""
-    return "".join(json.dumps(entry.model_dump(mode="json")) + "\n" for entry in entries)

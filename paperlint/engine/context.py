@@ -44,7 +44,6 @@ class Settings:
     lean_timeout_s: float = 120.0
     final_timeout_s: float = 900.0
     failed_attempts_in_prompt: int = 3
-    lean_project: str | None = None
     # Issue #13: the tactic ladder is tried on an obligation's first attempt before any model.
     automation_first: bool = True
     automation_timeout_s: float = 10.0

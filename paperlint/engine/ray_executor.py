@@ -203,7 +203,7 @@ class RemoteVerifier:
             return None
         if getattr(answer, "code", None) is FailureCode.DEAD_SERVER:
             # The actor lives but its REPL died under the action: as in the local pool
-            # (`lean.pool._Watched`), the action is planned again on a new actor.
+            # (`lean.pool.Leased`), the action is planned again on a new actor.
             self.lost = True
         return answer
 

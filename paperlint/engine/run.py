@@ -14,13 +14,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from paperlint import __version__
-from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply, unfinished
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
 from paperlint.engine.failpoint import maybe_die
 from paperlint.engine.plan import Policy, Spend, Stop, is_open, plan
-from paperlint.engine.steps import Failed, StepOutcome
+from paperlint.engine.steps import REGISTRY, Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
 from paperlint.engine.workspace import write_results
 from paperlint.records import EventLog
@@ -33,12 +33,27 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# `--until STAGE`: the action kinds allowed before that stage is reached.
-UNTIL: dict[str, set[ActionKind]] = {
-    "planned": {ActionKind.PLAN},
-    "drafted": {ActionKind.PLAN, ActionKind.DRAFT},
-    "gated": {ActionKind.PLAN, ActionKind.DRAFT, ActionKind.GATE},
-}
+STAGE_ORDER: tuple[Stage, ...] = (
+    Stage.PENDING,
+    Stage.PLANNED,
+    Stage.DRAFTED,
+    Stage.GATE_BLOCKED,  # sent back to the drafter: not gated yet
+    Stage.GATED,
+    Stage.PROVING,
+    Stage.AUDITED,
+    Stage.DONE,
+)
+"""The order in which a result's stage advances (`--until STAGE`)."""
+
+
+def before(until: str | None, action: Action) -> bool:
+    """`--until STAGE`: whether `action` may run, i.e. its step works toward STAGE or an earlier
+    one (each step names its stage, `Step.stage`); a result whose next action goes beyond
+    waits there. None: every action may run."""
+    if until is None:
+        return True
+    goal = STAGE_ORDER.index(REGISTRY[action.kind].stage)
+    return goal <= STAGE_ORDER.index(Stage(until))
 
 
 def now() -> str:
@@ -144,7 +159,6 @@ def run_loop(
             pool=pool,
         )
     progress = progress or Progress()
-    allowed = UNTIL.get(until or "")
     held: set[str] = set()  # `--until`: results that reached the stage and wait there
     try:
         while True:
@@ -156,7 +170,7 @@ def run_loop(
             if isinstance(decision, Stop):
                 results = finish_run(ctx, results, journal, decision.reason)
                 return summarise(results, workspace=str(ctx.ws.root), stop_reason=_reason(decision))
-            if allowed is not None and decision.kind not in allowed:
+            if not before(until, decision):
                 held.add(decision.result)
                 continue
             progress.on_action(decision, results)

@@ -25,15 +25,15 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
 from paperlint.engine.plan import Policy, Stop, ready
 from paperlint.engine.run import (
-    UNTIL,
     Journal,
     Progress,
+    before,
     finish_run,
     finished_event,
     interrupt_run,
@@ -114,7 +114,7 @@ class Parallel:
         runner: Runner,
         pool: Pool,
         jobs: int,
-        allowed: set[ActionKind] | None,
+        until: str | None,
         on_action: Callable[[Action, Results, int], None],
     ) -> None:
         self.ctx = ctx
@@ -123,7 +123,7 @@ class Parallel:
         self.runner = runner
         self.pool = pool
         self.jobs = max(1, jobs)
-        self.allowed = allowed
+        self.until = until
         self.on_action = on_action
         self.flight = Flight(running={}, held=set())
 
@@ -148,7 +148,7 @@ class Parallel:
                 if not decision:
                     return  # everything left waits for an action in flight
                 action = decision[0]
-                if self.allowed is not None and action.kind not in self.allowed:
+                if not before(self.until, action):
                     flight.held.add(action.result)
                     continue
                 self.journal.emit(started_event(action))
@@ -215,9 +215,7 @@ def run_parallel(
     progress = progress or Progress()
     runner = runner or ThreadRunner(jobs)
     pool = pool or SharedVerifier(ctx.verifier)
-    loop = Parallel(
-        ctx, policy, journal, runner, pool, jobs, UNTIL.get(until or ""), progress.started
-    )
+    loop = Parallel(ctx, policy, journal, runner, pool, jobs, until, progress.started)
     where = str(ctx.ws.root)
     try:
         try:

@@ -18,7 +18,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -62,24 +62,16 @@ def default_jobs(
     return max(1, min(cores, by_memory))
 
 
-class Lease(Protocol):
-    verifier: Verifier
-
-    @property
-    def lost(self) -> bool:
-        """The worker died during the lease: the action's outcome must not be applied."""
-        ...
-
-
 class Pool(Protocol):
-    def lease(self) -> Any:  # a context manager yielding a Lease
+    def lease(self) -> AbstractContextManager[Leased]:
+        """One worker for one action; `lost` on the lease: it died under the action."""
         ...
 
     def close(self) -> None: ...
 
 
 @dataclass
-class _Watched:
+class Leased:
     """A worker as an action sees it: every answer passes through, deaths are noted."""
 
     inner: Verifier
@@ -146,9 +138,9 @@ class VerifierPool:
         self.replaced = 0
 
     @contextmanager
-    def lease(self) -> Iterator[_Watched]:
+    def lease(self) -> Iterator[Leased]:
         worker = self._take()
-        watched = _Watched(worker)
+        watched = Leased(worker)
         try:
             yield watched
         finally:
@@ -204,12 +196,12 @@ class SharedVerifier:
         self._lock: threading.Lock | None = None if _reads_only(verifier) else threading.Lock()
 
     @contextmanager
-    def lease(self) -> Iterator[_Watched]:
+    def lease(self) -> Iterator[Leased]:
         if self._lock is None:
-            yield _Watched(self.verifier)
+            yield Leased(self.verifier)
             return
         with self._lock:
-            yield _Watched(self.verifier)
+            yield Leased(self.verifier)
 
     def close(self) -> None:
         return None  # the run closes its own verifier

@@ -154,10 +154,3 @@ def library_rungs(
         )
         for hit in hits
     ]
-
-
-def lemma_of_rung(tactic: str | None) -> str | None:
-    """The library lemma a rung's label names (`library:PaperlintLib.foo`), else None."""
-    if tactic and tactic.startswith(RUNG_PREFIX):
-        return tactic[len(RUNG_PREFIX) :]
-    return None

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from paperlint.agents.client import completion_cost, import_litellm, redact, transient_errors
 from paperlint.agents.faults import FaultKind, classify, stop_error
@@ -198,16 +198,6 @@ class ScriptedToolModel:
             except (ValueError, KeyError, TypeError) as exc:
                 raise InputError(f"unreadable prover turn: {exc}", path=path, line=number) from exc
         return cls(turns)
-
-
-class RecordedTurn(BaseModel):
-    """One line of `prover-turns.jsonl`: the paid reply first, then the tool results."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    key: dict[str, Any]
-    reply: ToolTurn
-    results: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class RecordingToolModel:

@@ -185,3 +185,20 @@ def test_validate_and_the_lean_replay_recheck_the_recorded_faithfulness_claims(w
         if lean["file"].endswith("faithfulness.json")
     ]
     assert len(reruns) == 11 and {r["status"] for r in reruns} == {"confirmed"}
+
+
+def test_until_gated_with_double_drafting_stops_at_gated(tmp_path):
+    """`--until` is defined by stage: the second draft (a step the old list of allowed action
+    kinds did not name) runs, the gate runs, and every result waits at `gated`, no proof."""
+    from paperlint.cli.root import run
+
+    workdir = tmp_path / "ws"
+    argv = ["check", str(FIXTURE / "paper.tex"), "--replay", str(FIXTURE / "replay")]
+    argv += ["--config", str(FIXTURE / "paperlint.toml"), "--workdir", str(workdir)]
+    assert run([*argv, "--until", "gated"]) == 4
+    records = _json(workdir / "results.json")["results"]
+    bearing = [r for r in records if r["verdict_bearing"]]
+    assert bearing and {r["stage"] for r in bearing} <= {"gated", "done"}
+    assert any(r["stage"] == "gated" for r in bearing)
+    kinds = {e["action"]["kind"] for e in _events(workdir) if e["type"] == "action_started"}
+    assert "second_draft" in kinds and "gate" in kinds and "prove" not in kinds

@@ -22,7 +22,7 @@ from paperlint.engine.steps.prove import proof_problem
 from paperlint.engine.workspace import Workspace
 from paperlint.errors import ModelError
 from paperlint.lean.verifier import LeanCheck, LeanContext, LeanMessage, Outcome
-from paperlint.records.results import ResultRecord, Results
+from paperlint.records.results import ResultRecord, Results, Stage
 
 SKELETON = "theorem t (x : ℕ) : x = x := by\n  sorry"
 FIDELITY = FidelityFields(
@@ -184,6 +184,7 @@ def test_the_shell_turns_an_edge_failure_into_failed(monkeypatch, error, failure
     step = Step(
         kind=ActionKind.PLAN,
         role=Role.ARCHITECT,
+        stage=Stage.PLANNED,
         ready=lambda record, policy: None,
         inputs=lambda record, view: None,
         run=run,

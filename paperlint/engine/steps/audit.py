@@ -261,5 +261,11 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 STEP = Step(
-    kind=ActionKind.AUDIT, role=Role.AUDITOR, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.AUDIT,
+    role=Role.AUDITOR,
+    stage=Stage.DONE,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

@@ -227,6 +227,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 STEP = Step(
     kind=ActionKind.CHECK_ISSUE,
     role=Role.ISSUE_CHECKER,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

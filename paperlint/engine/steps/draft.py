@@ -150,5 +150,11 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 STEP = Step(
-    kind=ActionKind.DRAFT, role=Role.DRAFTER, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.DRAFT,
+    role=Role.DRAFTER,
+    stage=Stage.DRAFTED,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

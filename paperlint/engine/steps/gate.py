@@ -397,4 +397,12 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
 
 
-STEP = Step(kind=ActionKind.GATE, role=Role.GATE, ready=ready, inputs=inputs, run=run, apply=apply)
+STEP = Step(
+    kind=ActionKind.GATE,
+    role=Role.GATE,
+    stage=Stage.GATED,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
+)

@@ -218,6 +218,7 @@ def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> Re
 STEP = Step(
     kind=ActionKind.RECONNECT,
     role=None,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

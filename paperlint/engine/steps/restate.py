@@ -37,7 +37,7 @@ from paperlint.engine.steps.effects import base_context, write_json
 from paperlint.faithful.restate import check_restatement
 from paperlint.lean.compose import context_for
 from paperlint.lean.verifier import LeanContext
-from paperlint.records.results import ResultRecord
+from paperlint.records.results import ResultRecord, Stage
 from paperlint.records.work import PreviousProof
 
 KIND = ActionKind.RESTATE
@@ -142,4 +142,6 @@ def apply(record: ResultRecord, outcome: RestateOutcome, policy: Policy) -> Resu
     return reopen(record, restated=True, obligations=[main])
 
 
-STEP = Step(kind=KIND, role=None, ready=ready, inputs=inputs, run=run, apply=apply)
+STEP = Step(
+    kind=KIND, role=None, stage=Stage.PROVING, ready=ready, inputs=inputs, run=run, apply=apply
+)

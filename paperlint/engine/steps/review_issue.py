@@ -156,6 +156,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 STEP = Step(
     kind=ActionKind.REVIEW_ISSUE,
     role=Role.AUDITOR,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,
