@@ -31,9 +31,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from paperlint.lean.extraction import read_extraction  # noqa: E402
 from paperlint.lean.replay import ReplayVerifier  # noqa: E402
 from paperlint.lean.verifier import LeanContext  # noqa: E402
-from paperlint.prover.index import DeclIndex, read_extraction  # noqa: E402
+from paperlint.prover.index import DeclIndex  # noqa: E402
 from paperlint.prover.loop import LoopBudget, TurnLog  # noqa: E402
 from paperlint.prover.model import ScriptedToolModel, ToolTurn, TurnKey  # noqa: E402
 from paperlint.prover.probe import ScriptedProbe  # noqa: E402

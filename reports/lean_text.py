@@ -134,3 +134,12 @@ def first_declaration(source: str) -> str | None:
         if match.group(1) in ("theorem", "lemma"):
             return _tidy(text[match.start() : _statement_end(text, match.end(), is_theorem=True)])
     return None
+
+
+def declared_names(source: str) -> set[str]:
+    """Every name `source` declares, with the namespaces it is declared in."""
+    text = strip_comments(source)
+    return {
+        ".".join([*_namespace_at(text, match.start()), match.group(2)])
+        for match in _DECL.finditer(text)
+    }

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient
 from paperlint.errors import InputError
-from paperlint.records.store import append_line, write_text_atomic
+from paperlint.store import append_line, write_text_atomic
 
 TRANSCRIPT_FILE = "transcript.jsonl"
 
@@ -68,7 +68,7 @@ class TranscriptEntry(BaseModel):
     prompt_sha256: str | None = None
     # The parts of that prompt (prompts.Prompt): its template with includes and schema, and its
     # inputs. A later run compares the template hash with its own: a changed template is
-    # reported as drift, as a note (`agents.drift`), never as a verdict change.
+    # reported as drift, as a note (`records.drift`), never as a verdict change.
     template_sha256: str | None = None
     inputs_sha256: str | None = None
     response: str

@@ -89,8 +89,8 @@ def check(
     from paperlint.config import load_config
     from paperlint.engine.backends import EdgeOptions
     from paperlint.engine.check import CheckRequest, start_check
-    from paperlint.engine.workspace import default_workdir
     from paperlint.errors import InputError
+    from paperlint.records.workspace import default_workdir
 
     require_paper(paper)
     if replay is not None and (record is not None or lean_replay is not None):
@@ -210,12 +210,12 @@ def _progress(quiet: bool, workspace: Path | None = None) -> Any:
         return Progress()
 
     def spend() -> tuple[int, float]:
-        from paperlint.engine.run import spend_of
         from paperlint.records import EventLog
+        from paperlint.records.journal import spend_of
 
         if workspace is None or not (workspace / "events.jsonl").is_file():
             return (0, 0.0)
-        total = spend_of(EventLog(workspace / "events.jsonl"))
+        total = spend_of(EventLog(workspace / "events.jsonl").read())
         return (total.calls, total.cost_usd)
 
     line = StatusLine(sys.stderr, spend=spend if workspace is not None else None)

@@ -30,6 +30,7 @@ def search(
     verbose: bool = VERBOSE,
 ) -> None:
     """Search the pinned environment's declarations; hits are confirmed with #check."""
+    from paperlint.lean.extraction import index_file
     from paperlint.lean.pins import locate
     from paperlint.prover import commands
 
@@ -37,7 +38,7 @@ def search(
     probe = None if no_lean else commands.open_probe(paths, replay)
     report = commands.search(
         query,
-        index_path=index or commands.index_file(paths),
+        index_path=index or index_file(paths),
         probe=probe,
         header="import Mathlib",
         limit=limit,

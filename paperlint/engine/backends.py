@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from paperlint.config import Config
 from paperlint.domain import SECOND_DRAFTER, Role
 from paperlint.engine.context import Ask, ToolEdge
-from paperlint.engine.plan import Spend
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
@@ -29,6 +28,7 @@ from paperlint.lean.verifier import (
     Outcome,
     Verifier,
 )
+from paperlint.records.spend import Budget, Spend
 
 # Roles with one model each; the prover has a ladder of models instead.
 ROLES: tuple[str, ...] = tuple(role.value for role in Role if role is not Role.PROVER)
@@ -194,9 +194,9 @@ def _live_tool_model(config: Config) -> Any:
 
 
 def _index(config: Config, replay: Path | None) -> Any:
+    from paperlint.lean.extraction import index_file, read_extraction
     from paperlint.lean.pins import resolve_paths
-    from paperlint.prover.commands import index_file
-    from paperlint.prover.index import DeclIndex, read_extraction
+    from paperlint.prover.index import DeclIndex
 
     if replay is not None:
         path = replay / REPLAY_INDEX
@@ -348,8 +348,7 @@ def refuse_over_budget(config: Config, spent: Spend) -> None:
     """Raise BudgetSpent when one more request would pass `--max-calls` or `--max-cost`."""
     from paperlint.agents.faults import BudgetSpent
 
-    budget = config.budget
-    if budget.max_calls is not None and spent.calls + 1 > budget.max_calls:
-        raise BudgetSpent(f"the next request would pass --max-calls {budget.max_calls}")
-    if budget.max_cost_usd is not None and spent.cost_usd >= budget.max_cost_usd:
-        raise BudgetSpent(f"${spent.cost_usd:.4f} spent of --max-cost {budget.max_cost_usd:g}")
+    budget = Budget(config.budget.max_calls, config.budget.max_cost_usd)
+    refusal = budget.refusal(spent)
+    if refusal is not None:
+        raise BudgetSpent(refusal)

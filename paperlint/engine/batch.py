@@ -64,7 +64,7 @@ def replay_beside(paper: Path) -> Path | None:
 
 def workspaces(papers: Sequence[Path], workroot: Path | None) -> list[Path]:
     """One folder per paper; names that collide (two `paper.tex`) take their folder's name."""
-    from paperlint.engine.workspace import default_workdir
+    from paperlint.records.workspace import default_workdir
 
     if workroot is None:
         return [default_workdir(p.resolve() if p.is_dir() else p) for p in papers]

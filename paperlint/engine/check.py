@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from paperlint import __version__
+from paperlint.agents.prompts import template_hashes
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
 from paperlint.config import Config, dump_config_toml, load_snapshot
-from paperlint.domain import INPUT_KINDS
-from paperlint.domain import is_verdict_bearing as _bearing
 from paperlint.engine.apply import unfinished
 from paperlint.engine.backends import (
     ROLES,
@@ -27,34 +26,41 @@ from paperlint.engine.backends import (
 from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy, is_open
-from paperlint.engine.run import Journal, Progress, run_loop, run_started_event
+from paperlint.engine.run import Progress, run_loop, run_started_event
 from paperlint.engine.summary import Summary, summarise
-from paperlint.engine.workspace import (
-    Workspace,
-    default_workdir,
-    open_workspace,
-    write_results,
-)
 from paperlint.errors import InputError
 from paperlint.lean import compose
 from paperlint.lean.pool import Pool
 from paperlint.lean.verifier import Verifier
-from paperlint.learning.offer import Offered, read_offer, write_offer
-from paperlint.learning.strategy import StrategyPlan, read_strategies, write_strategies
-from paperlint.preflight.model import Inventory, Result
+from paperlint.preflight.model import Inventory
 from paperlint.prover.loop import LoopBudget
 from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.initial import initial_results, is_verdict_bearing
+from paperlint.records.journal import Journal
 from paperlint.records.layout import transitive_deps
+from paperlint.records.learning import (
+    Offered,
+    StrategyPlan,
+    read_offer,
+    read_strategies,
+    write_offer,
+    write_strategies,
+)
 from paperlint.records.migrate import read_results
 from paperlint.records.results import (
-    Evidence,
-    ResultRecord,
     Results,
-    Stage,
     UnfinishedReason,
 )
-from paperlint.records.store import write_bytes_atomic, write_text_atomic
+from paperlint.records.spend import Budget
+from paperlint.records.workspace import (
+    Workspace,
+    default_workdir,
+    keep_sources,
+    open_workspace,
+    write_results,
+)
 from paperlint.reports import write_report
+from paperlint.store import write_bytes_atomic, write_text_atomic
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +112,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         )
         write_offer(ws.root, library_offer(request.config))
         write_strategies(ws.root, strategy_plan(request.config, inventory))
-        results = initial_results(inventory, blueprint, backends, paper.name)
+        results = initial_results(inventory, blueprint, backends.replay_parts, paper.name)
         write_results(ws, results)
         summary = _run(
             ws,
@@ -122,7 +128,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         )
     record_run(request.config, ws.root)
     if request.report:
-        write_report(ws.root)
+        write_report(ws.root, templates=template_hashes())
     return summary
 
 
@@ -221,7 +227,7 @@ def resume_check(
         )
     record_run(config, ws.root)
     if report:
-        write_report(ws.root)
+        write_report(ws.root, templates=template_hashes())
     return summary
 
 
@@ -336,53 +342,6 @@ def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
             entry.unlink()
 
 
-def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
-    """The kept copy of the paper as checked: exactly the files preflight read."""
-    shutil.rmtree(ws.source, ignore_errors=True)
-    base = project_dir.resolve()
-    for entry in inventory.files:
-        src = (base / entry.path).resolve()
-        if not src.is_relative_to(base) or not src.is_file():
-            continue
-        dest = ws.source / entry.path
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dest)
-
-
-def is_verdict_bearing(result: Result) -> bool:
-    return _bearing(result.kind, result.restates)
-
-
-def initial_record(result: Result, lean_name: str | None) -> ResultRecord:
-    """A result's record before any work: pending, or done at once when nothing is formalised."""
-    bearing = is_verdict_bearing(result)
-    record = ResultRecord(
-        id=result.id,
-        number=result.number,
-        kind=result.kind,
-        verdict_bearing=bearing,
-        stage=Stage.PENDING,
-        evidence=Evidence(lean_name=lean_name),
-    )
-    if not bearing and result.kind not in INPUT_KINDS:
-        return record.model_copy(
-            update={"stage": Stage.DONE, "notes": ["not verdict-bearing; not formalised"]}
-        )
-    return record
-
-
-def initial_results(
-    inventory: Inventory, blueprint: Blueprint, backends: Backends, paper: str
-) -> Results:
-    names = {e.id: e.lean_name for e in blueprint.entries}
-    return Results(
-        replay=bool(backends.replay_parts),
-        replay_parts=list(backends.replay_parts),
-        paper=paper,
-        results=[initial_record(r, names.get(r.id)) for r in inventory.results],
-    )
-
-
 def _run(
     ws: Workspace,
     inventory: Inventory,
@@ -430,17 +389,17 @@ def _converge(
     """The final convergence review (engine.converge): asked once per check, applied once."""
     from paperlint.blueprint.graph import graph_of
     from paperlint.engine import converge
-    from paperlint.engine.plan import budget_left
+    from paperlint.records import convergence
     from paperlint.records.events import ConvergenceReviewed
 
     ws = ctx.ws
-    state = converge.read_state(ws.root)
+    state = convergence.read_state(ws.root)
     if state is None or state.status == "asking":
         results = ws.load_results()
         if not converge.ready(results):
             return None
-        if not budget_left(policy, journal.spend):
-            state = converge.ConvergenceState(status="not_run", reason="the budget is spent")
+        if policy.budget.refusal(journal.spend) is not None:
+            state = convergence.ConvergenceState(status="not_run", reason="the budget is spent")
         else:
             graph = graph_of(blueprint)
             state = converge.review(
@@ -449,9 +408,9 @@ def _converge(
                 list(graph.nodes),
                 converge.combiner(graph),
                 answered=state.reviews if state else (),
-                keep=lambda partial: converge.write_state(ws.root, partial),
+                keep=lambda partial: convergence.write_state(ws.root, partial),
             )
-        converge.write_state(ws.root, state)
+        convergence.write_state(ws.root, state)
         combined = state.combined
         event = ConvergenceReviewed(
             status=state.status,
@@ -463,10 +422,10 @@ def _converge(
     if state.status != "done" or not state.regate or state.applied:
         return None
     results = ws.load_results()
-    if not converge.was_applied(results, state):
+    if not convergence.was_applied(results, state):
         _keep_before_regate(ws, state.regate)
-        write_results(ws, converge.rewound(results, state))
-    converge.write_state(ws.root, state.model_copy(update={"applied": True}))
+        write_results(ws, convergence.rewound(results, state))
+    convergence.write_state(ws.root, state.model_copy(update={"applied": True}))
     return loop(ws.load_results())
 
 
@@ -596,8 +555,7 @@ def policy_of(config: Config, backends: Backends) -> Policy:
         escalate_after=budget.escalate_after,
         draft_rounds=budget.draft_rounds,
         double_draft=config.faithfulness.double_draft,
-        max_calls=budget.max_calls,
-        max_cost_usd=budget.max_cost_usd,
+        budget=Budget(max_calls=budget.max_calls, max_cost_usd=budget.max_cost_usd),
     )
 
 

@@ -8,14 +8,14 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import Verifier
-from paperlint.learning.offer import OfferedLemma
 from paperlint.preflight.model import Inventory, Result
 from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import LoopBudget
 from paperlint.prover.model import ToolModel
 from paperlint.prover.probe import Probe
+from paperlint.records.learning import OfferedLemma
+from paperlint.records.workspace import Workspace
 
 
 class Ask(Protocol):

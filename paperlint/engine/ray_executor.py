@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from paperlint.engine.actions import Action
 from paperlint.engine.executors import RunOptions, ray_cluster
-from paperlint.engine.plan import Spend
-from paperlint.engine.run import Journal
 from paperlint.engine.scheduler import Done, Work, run_parallel
 from paperlint.lean.pool import WORKER_FOOTPRINT_MB
 from paperlint.lean.verifier import (
@@ -43,7 +41,9 @@ from paperlint.lean.verifier import (
     LeanContext,
     Outcome,
 )
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results
+from paperlint.records.spend import Spend
 
 if TYPE_CHECKING:
     from paperlint.engine.backends import Backends
@@ -251,33 +251,6 @@ def _dead(kind: type[LeanCheck]) -> LeanCheck:
     return kind(outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died")
 
 
-class _Collecting(Journal):
-    """A task's journal: events are kept for the driver; the spend starts where it was."""
-
-    def __init__(self, spent: tuple[int, float]) -> None:
-        self.log = None  # type: ignore[assignment]  # never appended to in a task
-        self.seq = 0
-        self.lock = threading.RLock()
-        self.events: list[dict[str, Any]] = []
-        self._start = Spend(calls=spent[0], cost_usd=spent[1])
-        from paperlint.engine.run import _Tally
-
-        self._tally = _Tally()
-
-    def emit(self, event: dict[str, Any]) -> None:
-        with self.lock:
-            self._tally.add(event)
-            self.events.append(event)
-
-    @property
-    def spend(self) -> Spend:
-        with self.lock:
-            own = self._tally.spend()
-        return Spend(
-            calls=self._start.calls + own.calls, cost_usd=self._start.cost_usd + own.cost_usd
-        )
-
-
 _CACHE: dict[tuple[object, ...], Any] = {}
 """A worker process's context per run: built at its first action, reused by the next ones."""
 
@@ -286,7 +259,7 @@ def _run_key(root: str) -> tuple[object, ...]:
     """The run a task belongs to: its workspace and the files its context is built from. A
     worker serves every run its driver makes (a test session, a second run on the same
     workspace), so a rewritten snapshot, inventory or blueprint builds the context afresh."""
-    from paperlint.engine.workspace import open_workspace
+    from paperlint.records.workspace import open_workspace
 
     ws = open_workspace(Path(root))
     stamps = [
@@ -299,7 +272,7 @@ def _workspace_backends(root: str) -> tuple[Backends, dict[str, Any]]:
     """The run's edges as the driver built them, from the workspace's config snapshot."""
     from paperlint.config import load_snapshot
     from paperlint.engine.backends import EdgeOptions, make_backends
-    from paperlint.engine.workspace import open_workspace
+    from paperlint.records.workspace import open_workspace
 
     ws = open_workspace(Path(root))
     config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
@@ -330,12 +303,12 @@ def remote_action(
         blueprint = read_record(ws.blueprint, Blueprint)
         cached = _CACHE[key] = (backends, parts["config"], ws, inventory, blueprint)
     backends, config, ws, inventory, blueprint = cached
-    journal = _Collecting(spent)
+    journal = Journal(None, spent=Spend(calls=spent[0], cost_usd=spent[1]))
     ctx = build_context(ws, inventory, blueprint, config, backends, journal)
     verifier = RemoteVerifier(actor, backends.verifier.is_replay)
     ctx.verifier = verifier
     outcome = execute(ctx, results, action)
-    return outcome, journal.events, verifier.lost
+    return outcome, journal.kept, verifier.lost
 
 
 __all__ = ["LeanWorker", "RayRunner", "ray_run", "remote_action"]

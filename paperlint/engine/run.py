@@ -6,9 +6,7 @@ next run plan the same action again: at most one repeated call per crash, nothin
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -18,14 +16,13 @@ from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply, unfinished
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
-from paperlint.engine.failpoint import maybe_die
-from paperlint.engine.plan import Policy, Spend, Stop, is_open, plan
+from paperlint.engine.plan import Policy, Stop, is_open, plan
 from paperlint.engine.steps import REGISTRY, Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
-from paperlint.engine.workspace import write_results
-from paperlint.records import EventLog
 from paperlint.records.events import ActionFinished, ActionRef, ActionStarted, StageChange
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results, Stage, UnfinishedReason, Verdict
+from paperlint.records.workspace import write_results
 
 if TYPE_CHECKING:
     from paperlint.engine.scheduler import Runner
@@ -54,67 +51,6 @@ def before(until: str | None, action: Action) -> bool:
         return True
     goal = STAGE_ORDER.index(REGISTRY[action.kind].stage)
     return goal <= STAGE_ORDER.index(Stage(until))
-
-
-def now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
-
-
-class Journal:
-    """The event log, with sequence numbers, timestamps, the running spend and the failpoint.
-
-    The spend is read from the log once and then kept up to date from the events emitted, so
-    planning does not re-read the whole log before every action.
-    """
-
-    def __init__(self, log_: EventLog) -> None:
-        self.log = log_
-        self.seq = 0
-        self._tally = _Tally()
-        self.lock = threading.RLock()
-        """Held for every append; actions running in parallel also hold it from a budget
-        check to the charge it allows, so two of them never spend the same last call."""
-        for event in log_.read():
-            self.seq += 1
-            self._tally.add(event)
-
-    def emit(self, event: dict[str, Any]) -> None:
-        with self.lock:
-            self.seq += 1
-            self._tally.add(event)
-            count = self.log.append({"seq": self.seq, "ts": now(), **event})
-            maybe_die(count, self.log.path.parent)
-
-    @property
-    def spend(self) -> Spend:
-        """Charges stay charged: a resume never refunds what an earlier run spent."""
-        with self.lock:
-            return self._tally.spend()
-
-
-@dataclass
-class _Tally:
-    calls: int = 0
-    model_calls: int = 0
-    cost: float = 0.0
-
-    def add(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "action_started":
-            self.calls += int(event.get("charge", {}).get("calls", 0))
-        elif kind == "charge":
-            self.calls += int(event.get("calls", 0))
-        elif kind == "model_call":
-            self.model_calls += 1
-            self.cost += float(event.get("cost_usd") or 0.0)
-
-    def spend(self) -> Spend:
-        return Spend(calls=max(self.calls, self.model_calls), cost_usd=self.cost)
-
-
-def spend_of(log_: EventLog) -> Spend:
-    """The spend recorded in an event log (read-only callers: status, estimates)."""
-    return Journal(log_).spend
 
 
 @dataclass
@@ -321,4 +257,4 @@ def run_started_event(command: str, replay_parts: list[str]) -> dict[str, Any]:
     }
 
 
-__all__ = ["Failure", "Journal", "Progress", "run_loop", "run_started_event", "spend_of"]
+__all__ = ["Failure", "Progress", "run_loop", "run_started_event"]

@@ -31,7 +31,6 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
 from paperlint.engine.plan import Policy, Stop, ready
 from paperlint.engine.run import (
-    Journal,
     Progress,
     before,
     finish_run,
@@ -42,9 +41,10 @@ from paperlint.engine.run import (
 )
 from paperlint.engine.steps import Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
-from paperlint.engine.workspace import write_results
 from paperlint.lean.pool import Pool, SharedVerifier
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results
+from paperlint.records.workspace import write_results
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from paperlint.config import load_snapshot
 from paperlint.engine.steps.reconnect import NOT_MADE
-from paperlint.engine.workspace import Workspace, open_workspace
 from paperlint.preflight.model import Inventory
 from paperlint.records import read_record
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.records.workspace import Workspace, open_workspace
 
 
 @dataclass(frozen=True)

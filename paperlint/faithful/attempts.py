@@ -8,7 +8,6 @@ classification, so a caller can never widen it).
 
 from __future__ import annotations
 
-from paperlint.faithful.model import LeanAttempt
 from paperlint.lean.messages import AxiomClass, classify_axiom
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
@@ -19,6 +18,7 @@ from paperlint.lean.verifier import (
     Verifier,
     accept,
 )
+from paperlint.records.faithfulness import LeanAttempt
 
 
 def try_candidate(

@@ -48,7 +48,7 @@ from paperlint.lean.verifier import (
     SecondKernel,
     Verifier,
 )
-from paperlint.records.store import append_line
+from paperlint.store import append_line
 
 RECORDING_FILE = "lean.jsonl"
 KINDS = ("check", "axioms", "final", "statement")

@@ -9,7 +9,7 @@ Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
 4. `git clone --depth 1 --branch <fork tag>` of lean-interact's REPL fork into the directory
    lean-interact's own git path would use, a toolchain check, then `lake build` there;
 5. `lake env lean --run PaperLint/Extract.lean <cache>/declarations/extract.jsonl`: the
-   prover's declaration index (paperlint.prover.commands), skipped once it exists.
+   prover's declaration index (paperlint.lean.extraction), skipped once it exists.
 
 Offline (no route to github.com) it stops before doing anything and says so.
 """
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from paperlint.errors import LeanSetupError
 from paperlint.lean import second_kernel
+from paperlint.lean.extraction import extract_command, index_file
 from paperlint.lean.pins import (
     REPL_GIT_URL,
     LeanPaths,
@@ -35,7 +36,6 @@ from paperlint.lean.pins import (
     read_toolchain,
     user_project_dir,
 )
-from paperlint.prover.commands import extract_command, index_file
 
 NETWORK_PROBE = ("github.com", 443)
 

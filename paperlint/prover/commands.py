@@ -1,9 +1,9 @@
 """What `paperlint lean search` and `paperlint lean goals` do, behind the thin CLI.
 
-The index lives where `paperlint setup` extracts it (`index_file`). Lean is the warm verifier
-when it is set up, or a recorded probe (`--replay DIR` with `lean-probe.jsonl`); without
-either, search still answers from the index but says its hits are NOT confirmed with `#check`,
-and goals cannot answer at all (a LeanSetupError naming the fix).
+The index lives where `paperlint setup` extracts it (`paperlint.lean.extraction.index_file`).
+Lean is the warm verifier when it is set up, or a recorded probe (`--replay DIR` with
+`lean-probe.jsonl`); without either, search still answers from the index but says its hits are
+NOT confirmed with `#check`, and goals cannot answer at all (a LeanSetupError naming the fix).
 """
 
 from __future__ import annotations
@@ -12,25 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperlint.errors import InputError, LeanSetupError
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.feedback import collapse
 from paperlint.lean.pins import LeanPaths
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.probe import PROBE_FILE, Probe, ScriptedProbe
 from paperlint.prover.tools import Workbench
-
-INDEX_DIR = "declarations"
-INDEX_FILE = "extract.jsonl"
-EXTRACT_PROGRAM = "PaperLint/Extract.lean"
-
-
-def index_file(paths: LeanPaths) -> Path:
-    return paths.cache / INDEX_DIR / INDEX_FILE
-
-
-def extract_command(paths: LeanPaths) -> tuple[str, ...]:
-    """The one command `paperlint setup` runs (in the Lake project) to build the index."""
-    return (paths.lake, "env", "lean", "--run", EXTRACT_PROGRAM, str(index_file(paths)))
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from paperlint.prover.protocol import (
     tool_schemas,
 )
 from paperlint.prover.tools import ToolResult, Workbench
-from paperlint.records.store import append_line
+from paperlint.store import append_line
 
 KEEP_FULL_TURNS = 2
 NO_CALL = (

@@ -21,7 +21,7 @@ from paperlint.agents.client import completion_cost, import_litellm, redact, tra
 from paperlint.agents.faults import FaultKind, classify, stop_error
 from paperlint.errors import InputError, ModelError
 from paperlint.prover.protocol import ToolCall, parse_arguments, parse_text_calls
-from paperlint.records.store import append_line
+from paperlint.store import append_line
 
 Mode = Literal["auto", "native", "text"]
 TURNS_FILE = "prover-turns.jsonl"

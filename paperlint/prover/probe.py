@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 from paperlint.errors import InputError
 from paperlint.lean import guard
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
-from paperlint.records.store import append_line
+from paperlint.store import append_line
 
 RawAnswer = dict[str, Any]
 PROBE_FILE = "lean-probe.jsonl"

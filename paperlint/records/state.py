@@ -405,7 +405,7 @@ def _candidates(field: str, work: ResultWork, index: int) -> list[str]:
 
 
 def output_bytes(output: BaseModel) -> bytes:
-    """An output in a file of its own, as `records.store.write_record` writes a record."""
+    """An output in a file of its own, as `paperlint.store.write_record` writes a record."""
     return (output.model_dump_json(indent=2) + "\n").encode("utf-8")
 
 

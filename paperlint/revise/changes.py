@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import networkx as nx
 
@@ -30,9 +30,9 @@ from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
 from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Inventory, Result
+from paperlint.records.rewind import ResetAction
 from paperlint.revise.match import Match, find_quote
 
-ResetAction = Literal["re-draft", "re-gate", "re-prove"]
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a

@@ -18,14 +18,14 @@ from typing import Any, Final
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
 from paperlint.config import dump_config_toml, load_snapshot
-from paperlint.engine.check import keep_sources
-from paperlint.engine.run import Journal
-from paperlint.engine.workspace import Workspace, open_workspace, safe_name, write_results
 from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.journal import Journal
+from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.store import write_text_atomic
+from paperlint.records.revisions import append_revision
+from paperlint.records.workspace import Workspace, keep_sources, open_workspace, write_results
 from paperlint.revise.apply import (
     carry_names,
     formalised_ids,
@@ -34,9 +34,9 @@ from paperlint.revise.apply import (
     revised_results,
 )
 from paperlint.revise.changes import estimate, plan_resets, revision_plan
-from paperlint.revise.history import append_revision
 from paperlint.revise.match import match_results
 from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
+from paperlint.store import write_text_atomic
 
 # What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {

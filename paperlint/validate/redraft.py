@@ -24,7 +24,8 @@ Status = Literal["confirmed", "refuted", "not-run"]
 
 def draft_context(snap: Snapshot, record: ResultRecord, header: str) -> LeanContext | None:
     from paperlint.blueprint.model import Blueprint
-    from paperlint.lean.compose import accepted_declarations, context_for
+    from paperlint.lean.compose import context_for
+    from paperlint.records.accepted import accepted_declarations
     from paperlint.records.layout import transitive_deps
 
     data = snap.json("blueprint.json")

@@ -14,9 +14,9 @@ from paperlint.engine.backends import (
     refuse_over_budget,
     report_restarts,
 )
-from paperlint.engine.plan import Spend
 from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
 from paperlint.lean.verifier import FailureCode, LeanContext, Outcome
+from paperlint.records.spend import Spend
 
 ROOT = Path(__file__).resolve().parents[2]
 LEAN_REPLAY = ROOT / "fixtures" / "sample-variance" / "replay"

@@ -89,8 +89,8 @@ def test_drafts_that_differ_go_to_the_gate_which_picks_the_paper_s_le(ws):
     assert "(h1 : x ≤ 1) : x ^ 2 ≤ x" in proved and "x < 1" not in proved
     # the gate's prompt held both drafts and the direction that fails
     brief = "The two drafts DISAGREE: no rung proved draft 1 ⇒ draft 2"
-    from paperlint.faithful.brief import gate_brief
-    from paperlint.faithful.store import read_evidence
+    from paperlint.records.faithfulness import read_evidence
+    from paperlint.records.faithfulness_brief import gate_brief
 
     shown = gate_brief(read_evidence(folder / "faithfulness-1.json"))
     assert brief in shown and "(h1 : x < 1)" in shown and "(h1 : x ≤ 1)" in shown

@@ -24,11 +24,11 @@ from paperlint.engine import executors
 from paperlint.engine.actions import Failure
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.engine.executors import RunOptions
-from paperlint.engine.plan import Spend
 from paperlint.engine.steps import Failed
 from paperlint.errors import InputError
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
+from paperlint.records.spend import Spend
 from tests.engine.conftest import example
 
 NAME = "sample-variance"
@@ -191,13 +191,14 @@ def _serial(root: Path):
     from paperlint.engine.check import build_context, policy_of
     from paperlint.engine.execute import execute
     from paperlint.engine.plan import ready
-    from paperlint.engine.ray_executor import _Collecting, _workspace_backends
+    from paperlint.engine.ray_executor import _workspace_backends
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
+    from paperlint.records.journal import Journal
 
     backends, parts = _workspace_backends(str(root))
     ws, config = parts["ws"], parts["config"]
-    journal = _Collecting((0, 0.0))
+    journal = Journal(None)
     inventory, blueprint = (
         read_record(ws.inventory, Inventory),
         read_record(ws.blueprint, Blueprint),
@@ -207,7 +208,7 @@ def _serial(root: Path):
     actions = ready(results, list(ctx.order), policy_of(config, backends), Spend(), deps=ctx.deps)
     assert isinstance(actions, list) and actions, actions
     action = actions[0]
-    return results, action, execute(ctx, results, action), journal.events
+    return results, action, execute(ctx, results, action), journal.kept
 
 
 def _timeless(events) -> list[dict]:
@@ -244,13 +245,13 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
 
 
 def test_a_task_journal_keeps_its_events_and_counts_its_spend_from_where_the_run_was():
-    from paperlint.engine.ray_executor import _Collecting
+    from paperlint.records.journal import Journal
 
-    journal = _Collecting((7, 0.5))
+    journal = Journal(None, spent=Spend(calls=7, cost_usd=0.5))
     assert journal.spend == Spend(calls=7, cost_usd=0.5)
     journal.emit({"type": "model_call", "cost_usd": 0.25})
     journal.emit({"type": "charge", "calls": 2})
-    assert journal.events == [
+    assert journal.kept == [
         {"type": "model_call", "cost_usd": 0.25},
         {"type": "charge", "calls": 2},
     ]

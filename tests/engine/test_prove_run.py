@@ -14,10 +14,10 @@ from paperlint.agents.outputs import ProverOutput
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import Settings
 from paperlint.engine.steps.prove import ProveInputs, run
-from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import AxiomReport, LeanCheck, LeanContext, LeanMessage, Outcome
 from paperlint.records.results import ResultRecord
 from paperlint.records.work import Obligation
+from paperlint.records.workspace import Workspace
 
 SKELETON = "theorem t (x : ℕ) : x = x := by\n  sorry"
 PROOF = "theorem t (x : ℕ) : x = x := rfl"

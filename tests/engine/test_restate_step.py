@@ -14,8 +14,9 @@ from paperlint.engine.steps.base import evolve
 from paperlint.engine.steps.restate import RestateInputs, RestateOutcome
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import Stage, Verdict
+from paperlint.records.rewind import set_aside
 from paperlint.records.work import Obligation, PreviousProof
-from paperlint.revise.apply import revised_results, set_aside
+from paperlint.revise.apply import revised_results
 from tests.engine.test_step_apply import FIDELITY, action, record
 from tests.faithful.lean_answers import Author, error, ok, when
 

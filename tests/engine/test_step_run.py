@@ -19,10 +19,10 @@ from paperlint.engine.steps.draft import DraftInputs
 from paperlint.engine.steps.draft import typecheck as _typecheck
 from paperlint.engine.steps.effects import LeanUnavailable, ModelUnavailable, ask
 from paperlint.engine.steps.prove import proof_problem
-from paperlint.engine.workspace import Workspace
 from paperlint.errors import ModelError
 from paperlint.lean.verifier import LeanCheck, LeanContext, LeanMessage, Outcome
 from paperlint.records.results import ResultRecord, Results, Stage
+from paperlint.records.workspace import Workspace
 
 SKELETON = "theorem t (x : ℕ) : x = x := by\n  sorry"
 FIDELITY = FidelityFields(

@@ -23,9 +23,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.verifier import LeanContext
 from paperlint.prover.automation import LADDER, plan
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.prompt import PREMISES, premise_query
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.model import ToolTurn, TurnKey
 from paperlint.prover.protocol import ToolCall
 from paperlint.prover.tools import Workbench

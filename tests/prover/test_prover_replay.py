@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import LoopBudget, TurnLog
 from paperlint.prover.model import ScriptedToolModel
 from paperlint.prover.probe import ScriptedProbe

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.tools import MAX_CHARS, Workbench, bounded
 from tests.prover.simrepl import HEADER, SimulatedRepl, axioms_ok, checks, msg, warm
 

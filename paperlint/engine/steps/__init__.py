@@ -22,8 +22,8 @@ that is settled, called for by other records; `plan` asks it where `ready` no lo
 To add a step: write `paperlint/engine/steps/<name>.py` ending with
 `STEP = Step(kind="<name>", role=Role.Y, stage=Stage.Z, ready=..., inputs=..., run=...,
 apply=...)`, and add `<name>.STEP` to `REGISTRY` below (one line). Nothing else names the kinds
-(a new role is a member of `paperlint.domain.Role`). Add its case table to `tests/engine/test_step_apply.py`;
-`tests/engine/test_registry.py` shows a whole example step.
+(a new role is a member of `paperlint.domain.Role`). Add its case table to
+`tests/engine/test_step_apply.py`; `tests/engine/test_registry.py` shows a whole example step.
 
 Edge failures (no model, an invalid answer, no Lean) are handled once, by the shell, as a
 `Failed` outcome; `run` simply lets `ModelUnavailable`, `LeanUnavailable` or `ModelError` rise.

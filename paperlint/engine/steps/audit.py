@@ -26,11 +26,10 @@ from paperlint.engine.steps.base import (
 from paperlint.engine.steps.effects import ask, base_context, final_check, sha, write_json
 from paperlint.engine.steps.restate import SUFFIX
 from paperlint.faithful.check import after_proof
-from paperlint.faithful.model import FaithfulnessEvidence, MinimalHypotheses
-from paperlint.faithful.store import FILE as FAITHFUL_FILE
-from paperlint.faithful.store import read_evidence
 from paperlint.lean.compose import module_text
 from paperlint.lean.verifier import LeanContext
+from paperlint.records.faithfulness import FILE as FAITHFUL_FILE
+from paperlint.records.faithfulness import FaithfulnessEvidence, MinimalHypotheses, read_evidence
 from paperlint.records.layout import safe_name
 from paperlint.records.results import (
     Evidence,
@@ -40,8 +39,8 @@ from paperlint.records.results import (
     Verdict,
     to_condition,
 )
-from paperlint.records.store import write_text_atomic
 from paperlint.records.work import FinalAudit, Obligation
+from paperlint.store import write_text_atomic
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ from paperlint.lean.compose import module_text, parse_declaration, refutation_st
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.store import write_json_atomic, write_text_atomic
 from paperlint.records.work import CounterexampleCheck, Suspicion
+from paperlint.store import write_json_atomic, write_text_atomic
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,12 @@ from paperlint.engine import prompts
 from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
-from paperlint.lean.compose import accepted_declarations, context_for
+from paperlint.lean.compose import context_for
 from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
+from paperlint.records.accepted import accepted_declarations
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.store import write_json_atomic, write_text_atomic
+from paperlint.store import write_json_atomic, write_text_atomic
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -25,14 +25,13 @@ from paperlint.engine.steps.base import (
 )
 from paperlint.engine.steps.check_issue import compile_counterexample
 from paperlint.engine.steps.effects import ask, base_context, prompt_context, write_json
-from paperlint.faithful.brief import gate_brief
 from paperlint.faithful.check import check_statement
-from paperlint.faithful.model import FaithfulnessEvidence
 from paperlint.faithful.policy import Decision, Next, decide
-from paperlint.faithful.store import FILE as FAITHFUL_FILE
-from paperlint.faithful.store import round_file
 from paperlint.lean.compose import context_for, fingerprint
 from paperlint.lean.verifier import LeanContext
+from paperlint.records.faithfulness import FILE as FAITHFUL_FILE
+from paperlint.records.faithfulness import FaithfulnessEvidence, round_file
+from paperlint.records.faithfulness_brief import gate_brief
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
 from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
@@ -355,7 +354,7 @@ def _kept_proof(
     record: ResultRecord, fingerprint: str, obligations: list[Obligation]
 ) -> list[Obligation] | None:
     """A re-gate's kept proof, when the gate passed the same statement with the same steps
-    (`revise.apply.rewind`): proved again it would be the same proof (issue #14)."""
+    (`records.rewind.rewind`): proved again it would be the same proof (issue #14)."""
     kept = record.work.kept
     if kept is None or kept.fingerprint != fingerprint:
         return None

@@ -1,4 +1,5 @@
-"""Atomic record writes, a single-writer lock and the append-only event log.
+"""Atomic writes, a single-writer lock and the append-only event log: the one place a file of
+ours is written (records, recordings, the library), below every package that writes.
 
 Every record write in paperlint goes through `write_record` (or the two lower-level helpers
 below it): a temporary file in the same folder, fsync, then `os.replace`. A crash at any instant
@@ -30,7 +31,7 @@ M = TypeVar("M", bound=BaseModel)
 class _WriteGate:
     """Every file operation below holds the gate shared; `frozen()` holds it alone, so what
     is on disk meanwhile is what it was between two operations: the crash tests copy a
-    workspace so while other actions are in flight (`snapshot-events`, engine/failpoint.py).
+    workspace so while other actions are in flight (`snapshot-events`, records/failpoint.py).
     Nothing else takes it alone; an operation never waits for anything while it holds it."""
 
     def __init__(self) -> None:
