@@ -118,7 +118,7 @@ def engine_run() -> list[dict[str, Any]]:
     """Check fixtures/tool-loop/ through the engine, measuring each prompt the loop sends."""
     import os
 
-    import paperlint.engine.backends as backends
+    import paperlint.engine.opening as opening
     from paperlint.config import load_config
     from paperlint.engine.check import CheckRequest, start_check
     from paperlint.engine.context import ToolEdge
@@ -126,17 +126,15 @@ def engine_run() -> list[dict[str, Any]]:
 
     fixture = ROOT / "fixtures" / "tool-loop"
     measured: list[Measuring] = []
-    edge = backends.tool_edge
+    edge = opening.tool_edge
 
-    def measuring_edge(*args: Any, **kwargs: Any) -> ToolEdge | None:
+    def measuring_edge(*args: Any, **kwargs: Any) -> ToolEdge:
         made = edge(*args, **kwargs)
-        if made is None:
-            return None
         assert isinstance(made.model, ScriptedToolModel)
         measured.append(Measuring(made.model))
         return ToolEdge(model=measured[-1], probe=made.probe, index=made.index)
 
-    backends.tool_edge = measuring_edge  # type: ignore[assignment]
+    opening.tool_edge = measuring_edge  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ[ENV_VAR] = str(Path(tmp) / "data")  # the run record stays out of $HOME
         request = CheckRequest(
@@ -148,7 +146,7 @@ def engine_run() -> list[dict[str, Any]]:
         )
         start_check(request)
         lines = (Path(tmp) / "ws" / "events.jsonl").read_text(encoding="utf-8").splitlines()
-    backends.tool_edge = edge  # type: ignore[assignment]
+    opening.tool_edge = edge  # type: ignore[assignment]
     sizes = measured[0].prompt_chars if measured else {}
     rows = []
     for event in (json.loads(line) for line in lines):

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperlint.errors import StateError
+from paperlint.errors import InputError, StateError
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.drift import template_drift_notes
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.records.run import read_run
 from paperlint.reports.lean_text import declared_names, find_declaration, first_declaration
 from paperlint.reports.since import load_since
 from paperlint.reports.texmath import paper_title
@@ -213,11 +214,10 @@ def _load_blueprint(workspace: Path, notes: list[str]) -> dict[str, dict[str, An
 
 def _paper_path(workspace: Path) -> str | None:
     try:
-        config = tomllib.loads((workspace / "paperlint.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        run = read_run(workspace / "paperlint.toml")
+    except InputError:
         return None  # _load_versions says so in the notes
-    paper = config.get("run", {}).get("paper")
-    return str(paper) if paper else None
+    return run.paper or None
 
 
 def _paper_title(workspace: Path, inventory: Inventory | None) -> str | None:

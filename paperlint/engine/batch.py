@@ -17,12 +17,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paperlint.config import Config
 from paperlint.engine.executors import RunOptions, ray_cluster
 from paperlint.engine.summary import Summary
 from paperlint.errors import PaperlintError
 from paperlint.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from paperlint.config import Config
 
 VERDICTS = ("verified_unconditional", "verified_conditional", "issue", "unfinished")
 

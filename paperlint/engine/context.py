@@ -39,26 +39,29 @@ class Ask(Protocol):
 
 @dataclass(frozen=True)
 class Settings:
+    """What the steps read of the run's configuration, derived from the run spec once
+    (`paperlint.engine.opening.derive`; no default is stated here)."""
+
     header: str
     models: dict[str, str | None]  # role -> model string (prover: the first rung)
-    lean_timeout_s: float = 120.0
-    final_timeout_s: float = 900.0
-    failed_attempts_in_prompt: int = 3
+    lean_timeout_s: float
+    final_timeout_s: float
+    failed_attempts_in_prompt: int
     # Issue #13: the tactic ladder is tried on an obligation's first attempt before any model.
-    automation_first: bool = True
-    automation_timeout_s: float = 10.0
+    automation_first: bool
+    automation_timeout_s: float
     # Issue #19: the promoted library lemmas this check took at its start (library-offered.json),
     # tried as automation rungs after the ladder; `library_rungs` of them per obligation.
-    library: tuple[OfferedLemma, ...] = ()
-    library_rungs: int = 3
+    library: tuple[OfferedLemma, ...]
+    library_rungs: int
     # The results whose chosen strategy (strategy.json) turns the automation ladder off.
-    no_automation: frozenset[str] = frozenset()
+    no_automation: frozenset[str]
     # Issue #13: each prove attempt runs the tool loop (`[prover] tool_loop`), under this
     # budget per obligation; off, an attempt is one tool-less completion.
-    tool_loop: bool = False
-    loop_budget: LoopBudget = field(default_factory=LoopBudget)
+    tool_loop: bool
+    loop_budget: LoopBudget
     # Issue #15: re-check a verified proof with each explicit hypothesis removed.
-    minimal_hypotheses: bool = True
+    minimal_hypotheses: bool
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,11 @@ class ToolEdge:
     index: DeclIndex | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class EngineContext:
+    """What a step sees around the records, built whole by `engine.opening.open_run` and never
+    changed after (an action on a leased worker gets a copy with that verifier)."""
+
     ws: Workspace
     inventory: Inventory
     order: list[str]

@@ -46,9 +46,7 @@ from paperlint.records.results import Results
 from paperlint.records.spend import Spend
 
 if TYPE_CHECKING:
-    from paperlint.engine.backends import Backends
-    from paperlint.engine.context import EngineContext
-    from paperlint.engine.plan import Policy
+    from paperlint.engine.opening import OpenRun
     from paperlint.engine.run import Progress
     from paperlint.engine.summary import Summary
 
@@ -58,25 +56,25 @@ MB = 1024 * 1024
 
 
 def ray_run(
-    ctx: EngineContext,
+    run: OpenRun,
     results: Results,
-    policy: Policy,
-    journal: Journal,
-    backends: Backends,
     options: RunOptions,
     until: str | None,
     progress: Progress | None,
 ) -> Summary:
-    live_lean = backends.new_verifier is not None
+    ctx, journal = run.ctx, run.journal
     with ray_cluster(options):
         runner = RayRunner(
-            ctx.ws.root, live_lean=live_lean, spend=lambda: journal.spend, jobs=options.jobs
+            ctx.ws.root,
+            live_lean=not run.lean.verifier.is_replay,
+            spend=lambda: journal.spend,
+            jobs=options.jobs,
         )
         try:
             return run_parallel(
                 ctx,
                 results,
-                policy,
+                run.policy,
                 journal,
                 jobs=options.jobs,
                 until=until,
@@ -169,11 +167,15 @@ class RayRunner:
 
 
 class LeanWorker:
-    """A Ray actor holding one verifier built as the run's is (warm REPL, or a replay)."""
+    """A Ray actor holding one verifier built as the run's is (warm REPL, or a replay), from
+    the workspace's run spec: with `--record` it records what it answers, as the run's does."""
 
     def __init__(self, root: str) -> None:
-        backends, _ = _workspace_backends(root)
-        self.verifier = backends.verifier
+        from paperlint.engine.opening import lean_edge
+        from paperlint.records.workspace import open_workspace
+        from paperlint.spec import read_spec
+
+        self.verifier = lean_edge(read_spec(open_workspace(Path(root)).config), None).verifier
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         if method not in _VERIFIER_METHODS:
@@ -252,7 +254,8 @@ def _dead(kind: type[LeanCheck]) -> LeanCheck:
 
 
 _CACHE: dict[tuple[object, ...], Any] = {}
-"""A worker process's context per run: built at its first action, reused by the next ones."""
+"""A worker process's records of a run (its spec, inventory and blueprint): read at its first
+action, reused by the next ones."""
 
 
 def _run_key(root: str) -> tuple[object, ...]:
@@ -268,46 +271,37 @@ def _run_key(root: str) -> tuple[object, ...]:
     return (root, *stamps)
 
 
-def _workspace_backends(root: str) -> tuple[Backends, dict[str, Any]]:
-    """The run's edges as the driver built them, from the workspace's config snapshot."""
-    from paperlint.config import load_snapshot
-    from paperlint.engine.backends import EdgeOptions, make_backends
-    from paperlint.records.workspace import open_workspace
-
-    ws = open_workspace(Path(root))
-    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
-    table = extra.get("run", {})
-    replay = Path(table["replay_dir"]) if table.get("replay_dir") else None
-    edges = EdgeOptions(
-        lean_replay=Path(table["lean_replay_dir"]) if table.get("lean_replay_dir") else None
-    )
-    return make_backends(config, replay, edges=edges), {"config": config, "ws": ws}
-
-
 def remote_action(
     root: str, results: Results, action: Action, spent: tuple[int, float], actor: Any
 ) -> tuple[Any, list[dict[str, Any]], bool]:
-    """A Ray task: run one action against the workspace at `root`; (outcome, events, lost)."""
+    """A Ray task: run one action against the workspace at `root`; (outcome, events, lost).
+
+    The run is opened here as the driver opened it, from the workspace's run spec (so a
+    `--record` run records here too), with this task's journal (it keeps the events for the
+    driver and counts the spend from where the run was) and the leased actor as its Lean."""
     from paperlint.blueprint.model import Blueprint
-    from paperlint.engine.check import build_context
     from paperlint.engine.execute import execute
+    from paperlint.engine.opening import open_run, replay_parts
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
+    from paperlint.records.workspace import open_workspace
+    from paperlint.spec import read_spec
 
     key = _run_key(root)
     cached = _CACHE.get(key)
     if cached is None:
-        backends, parts = _workspace_backends(root)
-        ws = parts["ws"]
+        ws = open_workspace(Path(root))
+        spec = read_spec(ws.config)
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
-        cached = _CACHE[key] = (backends, parts["config"], ws, inventory, blueprint)
-    backends, config, ws, inventory, blueprint = cached
+        cached = _CACHE[key] = (ws, spec, inventory, blueprint)
+    ws, spec, inventory, blueprint = cached
     journal = Journal(None, spent=Spend(calls=spent[0], cost_usd=spent[1]))
-    ctx = build_context(ws, inventory, blueprint, config, backends, journal)
-    verifier = RemoteVerifier(actor, backends.verifier.is_replay)
-    ctx.verifier = verifier
-    outcome = execute(ctx, results, action)
+    verifier = RemoteVerifier(actor, "lean" in replay_parts(spec))
+    run = open_run(
+        ws, spec, inventory=inventory, blueprint=blueprint, journal=journal, verifier=verifier
+    )
+    outcome = execute(run.ctx, results, action)
     return outcome, journal.kept, verifier.lost
 
 

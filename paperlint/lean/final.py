@@ -279,12 +279,14 @@ class FinalChecker:
         memory_mb: int | None = 16384,
         allowlist: frozenset[str] = STANDARD_AXIOMS,
         sandbox: Mode = "auto",
+        recorder: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.paths = paths
         self.memory_mb = memory_mb
         self.allowlist = allowlist
         self.sandbox = sandbox
-        self.recorder: Callable[[dict[str, Any]], None] | None = None
+        self.recorder = recorder
+        """Told every final check's raw answer (`check --record`: `replay.LeanRecorder.write`)."""
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         file = file.resolve()

@@ -113,7 +113,7 @@ class Leased:
         return None  # the pool closes workers, never an action
 
     def __getattr__(self, name: str) -> Any:
-        # Optional parts of a verifier (elaborate_statements, final_checker, ...) pass through.
+        # Optional parts of a verifier (elaborate_statements, command, ...) pass through.
         return getattr(self.inner, name)
 
 

@@ -36,7 +36,6 @@ from paperlint.errors import InputError
 from paperlint.lean import elaborated, guard, responses
 from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.final import ProcessRun, final_from_runs, with_second_kernel
-from paperlint.lean.pins import default_project_dir, read_pins
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
     AxiomReport,
@@ -46,7 +45,6 @@ from paperlint.lean.verifier import (
     LeanContext,
     Outcome,
     SecondKernel,
-    Verifier,
 )
 from paperlint.store import append_line
 
@@ -138,11 +136,17 @@ class ReplayVerifier:
     is_replay = True
     thread_safe = True  # reads its recording only (paperlint.lean.pool)
 
-    def __init__(self, replay_dir: Path, *, allowlist: frozenset[str] = STANDARD_AXIOMS) -> None:
+    def __init__(
+        self,
+        replay_dir: Path,
+        *,
+        allowlist: frozenset[str] = STANDARD_AXIOMS,
+        on_served: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.path = recording_path(replay_dir)
         self.allowlist = allowlist
         self._entries = load_recordings(self.path)
-        self.on_served: Callable[[dict[str, Any]], None] | None = None
+        self.on_served = on_served
         """Told every recorded entry served (`check --lean-replay --record` copies them)."""
 
     def _served(self, entry: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -265,31 +269,22 @@ def _failure(failure: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class RecordingVerifier:
-    """Wraps a live verifier and appends each raw answer to a recording file.
+class LeanRecorder:
+    """Appends each raw Lean answer to a recording file (`check --record DIR`), in the shape
+    `ReplayVerifier` serves: the sink a live verifier is built with (`WarmVerifier(recorder=
+    ...)`, `FinalChecker(recorder=...)`), and a replay's `on_served` (`copy`: answers served from
+    a recording are copied as they are). For the first run on a machine with Lean, the recorded
+    lines are the fixtures a `ReplayVerifier` then serves."""
 
-    For the first run on a machine with Lean: the recorded lines are the fixtures a
-    `ReplayVerifier` then serves. The wrapped verifier (and its final checker, if it exposes
-    one) must have a `recorder` hook, as `WarmVerifier` and `FinalChecker` do.
-    """
-
-    def __init__(self, inner: Verifier, replay_dir: Path, *, toolchain: str | None = None):
-        self.inner = inner
-        self.is_replay = inner.is_replay
+    def __init__(self, replay_dir: Path, *, toolchain: str | None, mathlib_rev: str | None):
         self.path = recording_path(replay_dir)
-        pins = read_pins(default_project_dir())
-        self.toolchain = toolchain or pins.toolchain
-        self.mathlib_rev = pins.mathlib_rev
-        for target in (inner, getattr(inner, "final_checker", None)):
-            if target is not None and hasattr(target, "recorder"):
-                target.recorder = self._write
-        if isinstance(inner, ReplayVerifier):
-            inner.on_served = self._append  # recorded answers are copied as they are
+        self.toolchain = toolchain
+        self.mathlib_rev = mathlib_rev
 
-    def _append(self, entry: dict[str, Any]) -> None:
+    def copy(self, entry: dict[str, Any]) -> None:
         append_line(self.path, json.dumps(entry, ensure_ascii=False, default=str))
 
-    def _write(self, exchange: dict[str, Any]) -> None:
+    def write(self, exchange: dict[str, Any]) -> None:
         kind = exchange["kind"]
         if kind == "final":
             request: dict[str, Any] = {
@@ -317,30 +312,4 @@ class RecordingVerifier:
             "note": "recorded",
             "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         }
-        self._append(entry)
-
-    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
-        return self.inner.check(context, candidate, timeout_s=timeout_s)
-
-    def print_axioms(
-        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
-    ) -> AxiomReport:
-        return self.inner.print_axioms(context, names, timeout_s=timeout_s)
-
-    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
-        return self.inner.final_check(file, names, timeout_s=timeout_s)
-
-    def elaborate_statements(
-        self,
-        context: LeanContext,
-        names: Sequence[str],
-        *,
-        timeout_s: float,
-        declaration: str = "",
-    ) -> dict[str, Elaboration | None] | None:
-        return elaborated.elaborate(
-            self.inner, context, names, timeout_s=timeout_s, declaration=declaration
-        )
-
-    def close(self) -> None:
-        self.inner.close()
+        self.copy(entry)

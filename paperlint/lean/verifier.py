@@ -250,3 +250,36 @@ def enforce_declarations(check: LeanCheck, candidate: str, target: str | None) -
             "hint": ("Lean's parse of the answer: " + "; ".join(problems))[:400],
         }
     )
+
+
+class UnavailableVerifier:
+    """Stands in when no Lean can run: every answer is `unavailable` with the reason."""
+
+    is_replay = False
+    thread_safe = True
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        return AxiomReport(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        return FinalCheck(
+            outcome=Outcome.UNAVAILABLE,
+            file_sha256="",
+            code=FailureCode.UNAVAILABLE,
+            hint=self.reason,
+        )
+
+    def close(self) -> None:
+        return None

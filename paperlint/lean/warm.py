@@ -64,7 +64,7 @@ class WarmSettings:
     sandbox: Mode = "auto"  # bubblewrap confinement (sandbox.py)
 
 
-Exchange = dict[str, Any]  # one request/answer pair, as `RecordingVerifier` stores it
+Exchange = dict[str, Any]  # one request/answer pair, as `replay.LeanRecorder` stores it
 
 
 class ReplBackend(Protocol):
@@ -141,18 +141,24 @@ class WarmVerifier:
         backend: ReplBackend | None = None,
         final: FinalChecker | None = None,
         on_restart: Callable[[Restart], None] | None = None,
+        recorder: Callable[[Exchange], None] | None = None,
     ) -> None:
+        """`on_restart` is told of every restart (the engine logs each as a `lean_restart`
+        event); `recorder` of every raw answer, the final checker's too (`check --record`:
+        `replay.LeanRecorder.write`). Both are given here: nothing is attached later."""
         self.settings = settings
         self._backend = backend if backend is not None else LeanInteractBackend(settings)
         self._final = (
             final
             if final is not None
             else FinalChecker(
-                settings.paths, memory_mb=settings.memory_hard_limit_mb, sandbox=settings.sandbox
+                settings.paths,
+                memory_mb=settings.memory_hard_limit_mb,
+                sandbox=settings.sandbox,
+                recorder=recorder,
             )
         )
         self.on_restart = on_restart
-        """Told of every restart (the engine logs each as a `lean_restart` event)."""
         self._importing = False  # the header import is running (a crash there is remembered)
         self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
         self._broken: dict[str, LeanCheck] = {}  # prefixes that failed: text-keyed, so final
@@ -160,11 +166,7 @@ class WarmVerifier:
         self._calls = 0
         self._disabled: str | None = None  # set after a MemoryError: stop using Lean this run
         self.restarts: list[Restart] = []
-        self.recorder: Callable[[Exchange], None] | None = None
-
-    @property
-    def final_checker(self) -> FinalChecker:
-        return self._final
+        self.recorder = recorder
 
     # --- Verifier protocol ------------------------------------------------------------------
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
-from paperlint.config import dump_config_toml, load_snapshot
 from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
@@ -36,7 +35,7 @@ from paperlint.revise.apply import (
 from paperlint.revise.changes import estimate, plan_resets, revision_plan
 from paperlint.revise.match import match_results
 from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
-from paperlint.store import write_text_atomic
+from paperlint.spec import read_spec, write_spec
 
 # What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
@@ -197,13 +196,9 @@ def _replace_source(ws: Workspace, project_dir: Path, inventory: Inventory) -> N
 
 
 def _rewrite_run_config(ws: Workspace, paper: Path, replay: Path | None) -> None:
-    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
-    run = dict(extra.get("run", {}))
-    run["paper"] = str(paper.resolve())
-    if replay is not None:
-        run["replay_dir"] = str(replay.resolve())
-    extra["run"] = run
-    write_text_atomic(ws.config, dump_config_toml(config, extra))
+    spec = read_spec(ws.config)
+    edges = spec.edges if replay is None else replace(spec.edges, replay=replay.resolve())
+    write_spec(ws.config, replace(spec, paper=paper.resolve(), edges=edges))
 
 
 def _revision_entry(

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 from paperlint.errors import InputError
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
+from paperlint.records.run import run_of
 from paperlint.validate.context import build_context
 from paperlint.validate.faithful_rules import evidence_path, rerun_claims
 from paperlint.validate.model import Check, Finding, Snapshot
@@ -94,9 +95,8 @@ def choose_lean(snap: Snapshot, trusted: TrustedLean | Path | None) -> LeanSourc
 
 
 def _was_replay(snap: Snapshot) -> bool:
-    run = snap.config.get("run", {})
-    recorded = run.get("replay_dir") if isinstance(run, dict) else None
-    return bool(recorded) or snap.meta.get("replay") is True
+    run = run_of(snap.config)
+    return (run is not None and run.replay is not None) or snap.meta.get("replay") is True
 
 
 def _live(trusted: TrustedLean) -> LeanSource:

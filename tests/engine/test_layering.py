@@ -25,6 +25,7 @@ LAYERS = (
     # the records and the Lean edge's own types below them
     "lean",
     "records",
+    "spec",
     # the model edge, and what uses the two edges
     "agents",
     "prover",
@@ -44,6 +45,7 @@ LAYERS = (
 REPORTS_READ = {
     "__init__",
     "records",
+    "spec",
     "store",
     "preflight",
     "blueprint",

@@ -186,26 +186,29 @@ def _dying_entry() -> dict:
 
 def _serial(root: Path):
     """The workspace's results, the action the planner starts next, and that action run the
-    serial way: this process's context, the run's own verifier, a collecting journal."""
+    serial way: this process's opening of the run, its own verifier, a collecting journal."""
     from paperlint.blueprint.model import Blueprint
-    from paperlint.engine.check import build_context, policy_of
     from paperlint.engine.execute import execute
+    from paperlint.engine.opening import open_run
     from paperlint.engine.plan import ready
-    from paperlint.engine.ray_executor import _workspace_backends
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
     from paperlint.records.journal import Journal
+    from paperlint.records.workspace import open_workspace
+    from paperlint.spec import read_spec
 
-    backends, parts = _workspace_backends(str(root))
-    ws, config = parts["ws"], parts["config"]
+    ws = open_workspace(root)
     journal = Journal(None)
     inventory, blueprint = (
         read_record(ws.inventory, Inventory),
         read_record(ws.blueprint, Blueprint),
     )
-    ctx = build_context(ws, inventory, blueprint, config, backends, journal)
+    run = open_run(
+        ws, read_spec(ws.config), inventory=inventory, blueprint=blueprint, journal=journal
+    )
+    ctx = run.ctx
     results = ws.load_results()
-    actions = ready(results, list(ctx.order), policy_of(config, backends), Spend(), deps=ctx.deps)
+    actions = ready(results, list(ctx.order), run.policy, Spend(), deps=ctx.deps)
     assert isinstance(actions, list) and actions, actions
     action = actions[0]
     return results, action, execute(ctx, results, action), journal.kept
@@ -237,7 +240,7 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
     built = dict(ray_executor._CACHE)
     assert ray_executor.remote_action(root, results, action, (5, 0.25), actor)[0] == expected
     assert built == ray_executor._CACHE
-    config = ray_executor._workspace_backends(root)[1]["ws"].config
+    config = Path(root) / "paperlint.toml"
     config.write_text(config.read_text() + "\n", encoding="utf-8")
     assert ray_executor.remote_action(root, results, action, (5, 0.25), actor)[0] == expected
     assert len(ray_executor._CACHE) == len(built) + 1
@@ -259,10 +262,12 @@ def test_a_task_journal_keeps_its_events_and_counts_its_spend_from_where_the_run
 
 
 def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_session, drafted):
-    from paperlint.engine.ray_executor import LeanWorker, RemoteVerifier, _workspace_backends
+    from paperlint.engine.opening import lean_edge
+    from paperlint.engine.ray_executor import LeanWorker, RemoteVerifier
+    from paperlint.spec import read_spec
 
     root = str(drafted)
-    local = _workspace_backends(root)[0].verifier
+    local = lean_edge(read_spec(Path(root) / "paperlint.toml"), None).verifier
     assert isinstance(local, ReplayVerifier)
     recorded = next(
         e for e in map(json.loads, local.path.read_text().splitlines()) if e["kind"] == "check"
@@ -307,8 +312,8 @@ def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_ses
 
 
 def test_a_lean_worker_answers_verifier_methods_only(drafted):
-    from paperlint.engine.backends import UnavailableVerifier
     from paperlint.engine.ray_executor import LeanWorker
+    from paperlint.lean.verifier import UnavailableVerifier
 
     worker = LeanWorker(str(drafted))  # the actor's class, in this process
     assert isinstance(worker.verifier, ReplayVerifier)

@@ -205,3 +205,23 @@ def test_a_reply_in_the_fenced_format_reaches_the_same_verdicts(tmp_path, key_en
         assert server.unknown == []
     assert verdicts(tmp_path / "ws") == ANSWER_KEY
     assert run(["validate", str(tmp_path / "ws")]) == 0
+
+
+def test_a_live_run_recorded_under_ray_replays_to_the_same_results(tmp_path, provider, ray_session):
+    """`--executor ray --record DIR`: each Ray task opens the run from the workspace's spec, so
+    its model answers are recorded too (before: the workers recorded nothing, and the replay
+    had no answer to serve); the recording replays to the same records. (Ray's workers keep
+    the environment their cluster started with, which a test cannot add a key to: a variable
+    every process has stands in for the key, which the loopback server does not check.)"""
+    config = write_config(tmp_path, provider.url, key_env="HOME")
+    fixture = tmp_path / "recorded"
+    argv = check_argv(tmp_path, config, "--record", str(fixture), "--executor", "ray")
+    argv[argv.index("--jobs") + 1] = "2"
+    assert run(argv) == 1
+    live = json.loads((tmp_path / "ws" / "results.json").read_text())
+    replayed = tmp_path / "replayed"
+    argv = ["check", argv[1], "--replay", str(fixture), "--workdir", str(replayed)]
+    assert run(argv) == 1
+    again = json.loads((replayed / "results.json").read_text())
+    assert again["results"] == live["results"]
+    assert (live["replay_parts"], again["replay_parts"]) == (["lean"], ["model", "lean"])

@@ -14,6 +14,7 @@ from paperlint.engine.apply import apply_one
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.records.results import Stage, UnfinishedReason, Verdict
 from paperlint.records.work import Suspicion
+from tests.engine.conftest import settings as derived_settings
 from tests.engine.test_step_apply import _PROVING, OBLIGATIONS, POLICY, action
 
 SPENT = "model turns (3) spent before the obligation was proved; its 3 turns are kept in t.jsonl"
@@ -133,7 +134,7 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
         def charge(self, request: dict) -> None:
             raise AssertionError("one turn: charged by action_started")
 
-    settings = Settings(header="", models={"prover": "scripted"}, tool_loop=True)
+    settings = derived_settings(header="", models={"prover": "scripted"}, tool_loop=True)
     ctx = Ctx(Ws(tmp_path), settings, ToolEdge(model=model, probe=ScriptedProbe()))
     skeleton = "theorem t_s1 (n : ℕ) : 0 < n := by\n  sorry"
     act = action(ActionKind.PROVE, obligation="s1", attempt=2, model="scripted")

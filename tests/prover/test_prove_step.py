@@ -16,12 +16,12 @@ import pytest
 from pydantic import BaseModel
 
 from paperlint.engine.actions import Action, ActionKind
-from paperlint.engine.context import Settings
 from paperlint.engine.steps import prove
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
 from paperlint.prover.automation import LADDER
 from paperlint.records.work import Obligation
+from tests.engine.conftest import settings as derived_settings
 from tests.prover.simrepl import HEADER, SimulatedRepl, axioms_ok, msg, warm
 
 SKELETON = "theorem sq_s1 (x : ℝ) : 0 < x ^ 2 + 1 := by\n  sorry"
@@ -64,7 +64,7 @@ def _given(attempt: int = 1) -> prove.ProveInputs:
 
 
 def _ctx(tmp_path: Path, repl: SimulatedRepl) -> _Ctx:
-    settings = Settings(
+    settings = derived_settings(
         header="",
         models={"prover": "scripted"},
         lean_timeout_s=5.0,

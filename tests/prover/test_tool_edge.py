@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from paperlint.config import Config
-from paperlint.engine.backends import make_backends, uses_tool_loop
+from paperlint.engine.opening import Learned, derive, models_of, tool_edge
+from paperlint.lean.replay import ReplayVerifier
 from paperlint.prover.model import ScriptedToolModel
 from paperlint.prover.probe import ScriptedProbe
+from paperlint.spec import Edges, spec_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,26 +23,36 @@ def _config(tool_loop: str = "auto") -> Config:
     return Config.model_validate({"prover": {"tool_loop": tool_loop}})
 
 
+def _opened(config: Config, fixture: str) -> tuple[bool, Any]:
+    """Whether the run's tool loop is on, and its edges when it is (as `open_run` builds them)."""
+    replay = ROOT / "fixtures" / fixture / "replay"
+    spec = spec_for(config, ROOT / "fixtures" / fixture / "paper.tex", edges=Edges(replay=replay))
+    settings, _ = derive(spec, models_of(spec), Learned())
+    return settings.tool_loop, tool_edge(
+        spec, ReplayVerifier(replay)
+    ) if settings.tool_loop else None
+
+
 def test_a_replay_with_recorded_tool_turns_runs_the_tool_loop() -> None:
-    backends = make_backends(_config(), ROOT / "fixtures/tool-loop/replay")
-    assert backends.tools is not None
-    assert isinstance(backends.tools.model, ScriptedToolModel)
-    assert isinstance(backends.tools.probe, ScriptedProbe)
-    assert backends.tools.index is not None and backends.tools.index.get("le_max_left")
-    assert uses_tool_loop(_config(), backends)
+    on, tools = _opened(_config(), "tool-loop")
+    assert tools is not None
+    assert isinstance(tools.model, ScriptedToolModel)
+    assert isinstance(tools.probe, ScriptedProbe)
+    assert tools.index is not None and tools.index.get("le_max_left")
+    assert on
 
 
 @pytest.mark.parametrize("fixture", ["sample-variance", "proportions", "library-reuse"])
 def test_a_replay_without_tool_turns_keeps_the_one_shot_path(fixture: str) -> None:
-    backends = make_backends(_config(), ROOT / "fixtures" / fixture / "replay")
-    assert backends.tools is None
-    assert not uses_tool_loop(_config(), backends)
+    on, tools = _opened(_config(), fixture)
+    assert tools is None
+    assert not on
 
 
 def test_tool_loop_off_never_builds_the_tool_edge() -> None:
-    backends = make_backends(_config("off"), ROOT / "fixtures/tool-loop/replay")
-    assert backends.tools is None
-    assert not uses_tool_loop(_config("off"), backends)
+    on, tools = _opened(_config("off"), "tool-loop")
+    assert tools is None
+    assert not on
 
 
 def test_a_provider_failure_inside_the_loop_stops_the_run_resumably() -> None:

@@ -2,7 +2,7 @@
 
 The agent answers and tool turns are HAND-AUTHORED and the Lean answers HAND-WRITTEN
 (fixtures/tool-loop/replay/author.py); the run is `paperlint check … --replay`, through the real
-engine backends. The answer key (written before the run) names how each lemma's obligation was
+engine opening. The answer key (written before the run) names how each lemma's obligation was
 closed: automation (0 model turns), a search hit the model then used, a `library` suggestion,
 and a loop that spends its three turns and ends *unfinished* with the reason and its turns kept.
 """
