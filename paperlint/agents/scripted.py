@@ -134,9 +134,28 @@ class ScriptedClient:
     def ladder(self, role: str) -> list[str]:
         return [f"{PROVIDER}/{role}"]
 
+    def supports_tools(self, model: str) -> bool:
+        """The recorded tool-loop turns were asked with native tools."""
+        return any(e.tools for e in self._turns())
+
+    def answers_turns(self) -> bool:
+        """The transcript holds tool-loop turns (else the prover's answers are one-shot)."""
+        return bool(self._turns())
+
+    def _turns(self) -> list[TranscriptEntry]:
+        entries = self._provider.transcript(self.replay_dir).entries()
+        return [e for e in entries if e.turn]
+
     def complete(
-        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        metadata: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]] = (),
     ) -> Completion:
+        """The recorded answer, its text through litellm's code path as a live one's; a
+        tool-loop turn's calls as they were recorded."""
         key = key_from_metadata(metadata)
         transcript = self._provider.transcript(self.replay_dir)
         entry = transcript.get(key)
@@ -172,4 +191,5 @@ class ScriptedClient:
             template_drift=entry.template_sha256 is not None
             and entry.template_sha256 != info.get("template_sha256"),
             model=model,
+            tool_calls=entry.completion_calls(),
         )

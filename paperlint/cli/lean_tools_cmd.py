@@ -24,7 +24,7 @@ def search(
         None, "--index", help="An extraction file (default: the one `paperlint setup` wrote)."
     ),
     replay: Path | None = typer.Option(
-        None, "--replay", help="Confirm hits from recorded Lean answers (lean-probe.jsonl)."
+        None, "--replay", help="Confirm hits from recorded Lean answers (DIR/lean.jsonl)."
     ),
     no_lean: bool = typer.Option(False, "--no-lean", help="Do not confirm hits with #check."),
     verbose: bool = VERBOSE,
@@ -54,7 +54,7 @@ def search(
 def goals(
     file: Path = typer.Argument(..., help="A Lean file with `sorry` or `?_` holes."),
     replay: Path | None = typer.Option(
-        None, "--replay", help="Answer from recorded Lean answers (lean-probe.jsonl)."
+        None, "--replay", help="Answer from recorded Lean answers (DIR/lean.jsonl)."
     ),
     verbose: bool = VERBOSE,
 ) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
@@ -12,10 +12,11 @@ from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory, Result
 from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import LoopBudget
-from paperlint.prover.model import ToolModel
-from paperlint.prover.probe import Probe
 from paperlint.records.learning import OfferedLemma
 from paperlint.records.workspace import Workspace
+
+if TYPE_CHECKING:
+    from paperlint.agents.runner import AgentRunner
 
 
 class Ask(Protocol):
@@ -65,16 +66,6 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class ToolEdge:
-    """What the tool loop reaches besides the verifier: the model's turns, Lean's raw answers
-    (goals, `#check`, `exact?`), and the declaration index (None: `search` says to set it up)."""
-
-    model: ToolModel
-    probe: Probe
-    index: DeclIndex | None = None
-
-
-@dataclass(frozen=True)
 class EngineContext:
     """What a step sees around the records, built whole by `engine.opening.open_run` and never
     changed after (an action on a leased worker gets a copy with that verifier)."""
@@ -87,12 +78,13 @@ class EngineContext:
     deps: dict[str, list[str]]  # result id -> transitive dependencies, in order
     settings: Settings
     ask: Ask
+    """One agent call (a task's parsed answer), through the run's one model edge."""
+    turns: AgentRunner
+    """The tool loop's turns, through the same model edge as `ask` (`AgentRunner`)."""
     verifier: Verifier
     emit: Callable[[dict[str, Any]], None] = field(default=lambda event: None)
-    tools: ToolEdge | None = None  # the tool loop's edges, when it runs
-    charge: Callable[[dict[str, Any]], None] = field(default=lambda request: None)
-    """Check the run's budget and charge one more request (a prover turn beyond an action's
-    first) before it is made; raises `BudgetSpent` when it would overspend."""
+    index: DeclIndex | None = None
+    """The tool loop's declaration index, when the loop runs (None: `search` says so)."""
 
     def paper_result(self, result_id: str) -> Result:
         found = self.inventory.result(result_id)

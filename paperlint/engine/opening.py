@@ -19,17 +19,14 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from paperlint.blueprint.model import Blueprint
 from paperlint.domain import SECOND_DRAFTER, Role
-from paperlint.engine.context import Ask, EngineContext, Settings, ToolEdge
+from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.policy import Policy
 from paperlint.errors import InputError
 from paperlint.lean import compose
@@ -50,6 +47,11 @@ from paperlint.records.learning import (
 from paperlint.records.spend import Budget
 from paperlint.records.workspace import Workspace
 from paperlint.spec import RunSpec
+
+if TYPE_CHECKING:
+    from paperlint.agents.client import ModelClient
+    from paperlint.agents.runner import AgentRunner
+    from paperlint.prover.index import DeclIndex
 
 log = logging.getLogger(__name__)
 
@@ -119,24 +121,26 @@ def open_run(
     replaces the Lean edge (a stand-in, a Ray task's remote worker)."""
     journal = journal if journal is not None else Journal(ws.events())
     lean = lean_edge(spec, journal.emit) if verifier is None else LeanEdge(verifier)
-    parts = replay_parts(spec)
-    models = models_of(spec)
+    runner = model_edge(spec, journal)
+    models = models_of(spec, runner.client)
     missing = tuple(missing_edges(models, lean.verifier))
     settings, policy = derive(spec, models, learned_of(ws), complete=not missing)
+    order = _order(inventory, blueprint)
     ctx = EngineContext(
         ws=ws,
         inventory=inventory,
-        order=_order(inventory, blueprint),
+        order=order,
         lean_names={e.id: e.lean_name for e in blueprint.entries},
         modules={e.id: e.lean_file for e in blueprint.entries},
-        deps=transitive_deps(blueprint, _order(inventory, blueprint)),
+        deps=transitive_deps(blueprint, order),
         settings=settings,
-        ask=model_edge(spec, journal),
+        ask=runner.ask,
+        turns=runner,
         verifier=lean.verifier,
         emit=journal.emit,
-        tools=tool_edge(spec, lean.verifier) if settings.tool_loop else None,
-        charge=lambda request: charge(spec, journal, request),
+        index=index_for(spec) if settings.tool_loop else None,
     )
+    parts = replay_parts(spec)
     return OpenRun(ctx, policy, journal, lean, parts, missing, spec.config.learning.convergence)
 
 
@@ -288,8 +292,9 @@ def replay_parts(spec: RunSpec) -> tuple[str, ...]:
     return ("lean",) if spec.edges.lean_replay is not None else ()
 
 
-def models_of(spec: RunSpec) -> Models:
-    """The model per role; a replay routes every role to `paperlint-replay/<role>`."""
+def models_of(spec: RunSpec, client: ModelClient) -> Models:
+    """The model per role; a replay routes every role to `paperlint-replay/<role>`. Whether the
+    edge answers tool-loop turns, and natively, is the model client's to say."""
     config = spec.config
     if spec.edges.replay is not None:
         roles: dict[str, str | None] = {role: f"paperlint-replay/{role}" for role in ROLES}
@@ -299,14 +304,9 @@ def models_of(spec: RunSpec) -> Models:
         ladder = tuple(config.models.prover)
         if config.models.second_drafter:  # else the second draft asks the drafter afresh
             roles[SECOND_DRAFTER] = config.models.second_drafter
-    if config.prover.tool_loop == "off" or not ladder:
+    if config.prover.tool_loop == "off" or not ladder or not client.answers_turns():
         return Models(roles, ladder)
-    from paperlint.prover.model import TURNS_FILE
-
-    replay = spec.edges.replay
-    if replay is not None and not (replay / TURNS_FILE).is_file():
-        return Models(roles, ladder)  # its answers are one-shot
-    return Models(roles, ladder, turns=True, native_tools=_tool_model(spec).native(ladder[0]))
+    return Models(roles, ladder, turns=True, native_tools=client.supports_tools(ladder[0]))
 
 
 def missing_edges(models: Models, verifier: Verifier) -> list[tuple[str, str]]:
@@ -375,44 +375,24 @@ def lean_edge(spec: RunSpec, emit: Emit | None) -> LeanEdge:
     return LeanEdge(start(), new_worker=start if recorder is None else None)
 
 
-def model_edge(spec: RunSpec, journal: Journal) -> Ask:
-    """The agents' entry point: every request an action makes beyond its first (a repair
-    re-ask, a retry) is checked against the budget and charged before it is sent, under the
-    journal's lock (no two actions spend one last call); every request is an event."""
+def model_edge(spec: RunSpec, journal: Journal) -> AgentRunner:
+    """The one model edge, for every role and every tool-loop turn: retries and waits,
+    charging, recording and replay keying alike. Every request an action makes beyond its
+    first (a repair re-ask, a retry, a later turn) is checked against the budget and charged
+    before it is sent, under the journal's lock (no two actions spend one last call); every
+    request is an event."""
     from paperlint.agents.client import make_client
-    from paperlint.agents.runner import AgentCall, AgentRunner
+    from paperlint.agents.runner import AgentRunner
 
     client = make_client(spec.config, spec.edges.replay, record_dir=spec.edges.record)
 
     def before(request: dict[str, Any]) -> None:
         # The action's first request was charged in `action_started` (the plan checked the
-        # budget before it); every further request is charged here.
-        if request.get("repair", 0) or request.get("try", 1) > 1:
+        # budget before it): it is `free`; every further request is charged here.
+        if not request.get("free"):
             charge(spec, journal, request)
 
-    runner = AgentRunner(spec.config, client=client, on_event=journal.emit, before_request=before)
-
-    def ask(
-        task: str,
-        *,
-        role: str,
-        result: str,
-        obligation: str | None,
-        attempt: int,
-        model: str,
-        inputs: dict[str, Any],
-    ) -> BaseModel:
-        call = AgentCall(
-            task=task,
-            role=role,
-            result=result,
-            obligation=obligation,
-            attempt=attempt,
-            inputs=inputs,
-        )
-        return runner.call(call, model=model).output
-
-    return ask
+    return AgentRunner(spec.config, client=client, on_event=journal.emit, before_request=before)
 
 
 def charge(spec: RunSpec, journal: Journal, request: Mapping[str, Any]) -> None:
@@ -435,48 +415,14 @@ def charge(spec: RunSpec, journal: Journal, request: Mapping[str, Any]) -> None:
         )
 
 
-def tool_edge(spec: RunSpec, verifier: Verifier) -> ToolEdge:
-    """The tool loop's edges: its turns, Lean's raw answers (the verifier when it can answer
-    probe commands, the warm REPL; else the replay's `lean-probe.jsonl`), and the index (from
-    the replay folder, or from `paperlint setup`)."""
-    from paperlint.prover.probe import PROBE_FILE, Probe, ScriptedProbe, UnavailableProbe
-
-    replay, record = spec.edges.replay, spec.edges.record
-    probe: Probe
-    if isinstance(verifier, Probe):
-        probe = verifier  # the warm REPL (or an authoring double) answers probe commands too
-    elif replay is not None:
-        probe = ScriptedProbe.load(replay / PROBE_FILE)
-    else:
-        probe = UnavailableProbe("Lean cannot answer probe commands here")
-    model = _tool_model(spec)
-    if record is not None:
-        from paperlint.prover.model import RecordingToolModel
-        from paperlint.prover.probe import RecordingProbe
-
-        model, probe = RecordingToolModel(model, record), RecordingProbe(probe, record)
-    return ToolEdge(model=model, probe=probe, index=index_for(spec))
-
-
-def _tool_model(spec: RunSpec) -> Any:
-    from paperlint.prover.model import TURNS_FILE, LiteLLMToolModel, ScriptedToolModel
-
-    if spec.edges.replay is not None:
-        return ScriptedToolModel.load(spec.edges.replay / TURNS_FILE)
-    role = spec.config.role_settings("prover")
-    return LiteLLMToolModel(
-        mode="auto",  # native tools when litellm says the model has them, else the text protocol
-        request_timeout_s=role.timeout_s,
-        api_base=role.api_base,
-        api_key=os.environ.get(role.api_key_env) if role.api_key_env else None,
-    )
-
-
-def index_for(spec: RunSpec) -> Any:
+def index_for(spec: RunSpec) -> DeclIndex | None:
+    """The tool loop's declaration index: the recorded extraction of the folder the run's Lean
+    answers come from (`--replay`, `--lean-replay`), or the one `paperlint setup` made; None:
+    `search` says to set it up."""
     from paperlint.lean.extraction import index_file
 
-    replay = spec.edges.replay
-    path = replay / REPLAY_INDEX if replay is not None else index_file(spec.lean)
+    recorded = spec.edges.replay or spec.edges.lean_replay
+    path = recorded / REPLAY_INDEX if recorded is not None else index_file(spec.lean)
     if not path.is_file():
         return None
     stat = path.stat()
@@ -484,7 +430,7 @@ def index_for(spec: RunSpec) -> Any:
 
 
 @functools.lru_cache(maxsize=4)
-def _index(path: Path, mtime_ns: int, size: int) -> Any:
+def _index(path: Path, mtime_ns: int, size: int) -> DeclIndex:
     """The declaration index, built once per file and process (a Ray worker's tasks and every
     opening of one run share it; a rewritten file is read again)."""
     from paperlint.lean.extraction import read_extraction

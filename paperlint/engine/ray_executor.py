@@ -40,6 +40,8 @@ from paperlint.lean.verifier import (
     LeanCheck,
     LeanContext,
     Outcome,
+    RawAnswer,
+    Verifier,
 )
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results
@@ -180,14 +182,15 @@ class LeanWorker:
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         if method not in _VERIFIER_METHODS:
             raise ValueError(f"not a verifier method: {method}")
-        target = getattr(self.verifier, method, None)
-        return None if target is None else target(*args, **kwargs)
+        return getattr(self.verifier, method)(*args, **kwargs)
 
 
-_VERIFIER_METHODS = frozenset({"check", "print_axioms", "final_check", "elaborate_statements"})
+_VERIFIER_METHODS = frozenset(
+    {"check", "print_axioms", "final_check", "elaborate_statements", "command"}
+)
 
 
-class RemoteVerifier:
+class RemoteVerifier(Verifier):
     """The `Verifier` an action in a Ray task sees: every call goes to its leased actor."""
 
     def __init__(self, actor: Any, is_replay: bool) -> None:
@@ -240,8 +243,11 @@ class RemoteVerifier:
             declaration=declaration,
         )
 
-    def close(self) -> None:
-        return None
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        answer = self._call("command", context, cmd, timeout_s=timeout_s, all_tactics=all_tactics)
+        return answer if isinstance(answer, dict | LeanCheck) else _dead(LeanCheck)
 
 
 def _replaced() -> dict[str, Any]:

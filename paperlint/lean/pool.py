@@ -21,14 +21,16 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
+from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
     FinalCheck,
     LeanCheck,
     LeanContext,
+    RawAnswer,
     Verifier,
 )
 
@@ -71,15 +73,17 @@ class Pool(Protocol):
 
 
 @dataclass
-class Leased:
+class Leased(Verifier):
     """A worker as an action sees it: every answer passes through, deaths are noted."""
 
     inner: Verifier
     lost: bool = False
     is_replay: bool = field(init=False)
+    thread_safe: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.is_replay = self.inner.is_replay
+        self.thread_safe = self.inner.thread_safe
 
     def _note(self, code: FailureCode | None) -> None:
         if code is FailureCode.DEAD_SERVER:
@@ -109,12 +113,32 @@ class Leased:
             self.lost = True
             raise
 
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        return self._guard(
+            lambda: self.inner.elaborate_statements(
+                context, names, timeout_s=timeout_s, declaration=declaration
+            )
+        )
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        answer = self._guard(
+            lambda: self.inner.command(context, cmd, timeout_s=timeout_s, all_tactics=all_tactics)
+        )
+        if isinstance(answer, LeanCheck):
+            self._note(answer.code)
+        return answer
+
     def close(self) -> None:
         return None  # the pool closes workers, never an action
-
-    def __getattr__(self, name: str) -> Any:
-        # Optional parts of a verifier (elaborate_statements, command, ...) pass through.
-        return getattr(self.inner, name)
 
 
 class VerifierPool:
@@ -209,7 +233,7 @@ class SharedVerifier:
 
 def _reads_only(verifier: Verifier) -> bool:
     """Declared safe to call from several threads at once (a replay, the no-Lean stand-in)."""
-    return getattr(type(verifier), "thread_safe", False) is True
+    return verifier.thread_safe
 
 
 def _close_quietly(worker: Verifier) -> None:

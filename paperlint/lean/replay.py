@@ -2,7 +2,7 @@
 
 Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
 
-    {"kind": "check" | "axioms" | "final",
+    {"kind": "check" | "axioms" | "final" | "statement" | "command",
      "key": "<sha256 hex>",            # optional in hand-written files: computed from request
      "request": {...},                 # the exact text the key is computed from (below)
      "response": {...} | null,         # the raw REPL dict (check, axioms) or the raw runs (final)
@@ -13,6 +13,9 @@ Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
      "note": "hand-written" | "recorded"}
 
     check:  request {"header", "accepted": [...], "candidate"}; key = key_for_check(...)
+    command: request {"header", "accepted": [...], "text", "all_tactics"}; key =
+            key_for_command(...); response: the raw REPL dict (the prover's probe tools;
+            older recordings kept these in `lean-probe.jsonl`, still read)
     axioms: request {"header", "accepted": [...], "names": [...]}; key = key_for_axioms(...)
     final:  request {"file_sha256", "names": [...]}; key = key_for_final(...);
             response {"build": ProcessRun, "axioms": ProcessRun | null}
@@ -45,11 +48,14 @@ from paperlint.lean.verifier import (
     LeanContext,
     Outcome,
     SecondKernel,
+    Verifier,
 )
-from paperlint.store import append_line
+from paperlint.store import append_line, jsonl_rows
 
 RECORDING_FILE = "lean.jsonl"
-KINDS = ("check", "axioms", "final", "statement")
+KINDS = ("check", "axioms", "final", "statement", "command")
+PROBE_FILE = "lean-probe.jsonl"
+"""Where probe answers were kept before they joined `lean.jsonl` (kind "command"); still read."""
 
 # Failures a hand-written entry may ask for; they take the live exception-mapping path.
 _EXCEPTIONS: dict[str, type[BaseException]] = {
@@ -82,6 +88,11 @@ def key_for_final(file_sha256: str, names: Sequence[str]) -> str:
     return _sha("final", file_sha256, *names)
 
 
+def key_for_command(context: LeanContext, text: str, all_tactics: bool = False) -> str:
+    """A probe command of the prover's tools (`Verifier.command`)."""
+    return _sha("command", context.key(), text, "tactics" if all_tactics else "plain")
+
+
 def key_for_request(kind: str, request: dict[str, Any]) -> str:
     """The key of a recorded request, from its text alone."""
     if kind == "final":
@@ -94,6 +105,8 @@ def key_for_request(kind: str, request: dict[str, Any]) -> str:
     if kind == "statement":
         names = list(request["names"])
         return key_for_statement(context, names, str(request.get("declaration", "")))
+    if kind == "command":
+        return key_for_command(context, str(request["text"]), bool(request.get("all_tactics")))
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -104,16 +117,9 @@ def recording_path(replay_dir: Path) -> Path:
 def load_recordings(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     """Entries by (kind, key). A key that disagrees with its request is a stale fixture."""
     entries: dict[tuple[str, str], dict[str, Any]] = {}
-    if not path.exists():
-        return entries
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, entry in jsonl_rows(path, "Lean recording"):
         try:
-            entry = json.loads(line)
             kind = entry["kind"]
-            if kind == "comment":
-                continue
             if kind not in KINDS:
                 raise ValueError(f"unknown kind {kind!r}")
             key = key_for_request(kind, entry["request"]) if "request" in entry else entry["key"]
@@ -130,7 +136,7 @@ def load_recordings(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     return entries
 
 
-class ReplayVerifier:
+class ReplayVerifier(Verifier):
     """The `Verifier` protocol over recorded answers."""
 
     is_replay = True
@@ -146,6 +152,8 @@ class ReplayVerifier:
         self.path = recording_path(replay_dir)
         self.allowlist = allowlist
         self._entries = load_recordings(self.path)
+        if self.path.parent / RECORDING_FILE == self.path:
+            self._entries = {**load_recordings(self.path.parent / PROBE_FILE), **self._entries}
         self.on_served = on_served
         """Told every recorded entry served (`check --lean-replay --record` copies them)."""
 
@@ -249,6 +257,26 @@ class ReplayVerifier:
             return None
         return elaborated.parse(elaborated.repl_texts(entry["response"]), names, context.key())
 
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> dict[str, Any] | LeanCheck:
+        """The recorded raw answer to a probe command of the prover's tools. Refused as the
+        live REPL refuses (a replay must refuse the same); unrecorded: `no_recording`."""
+        refused = guard.refusals(cmd)
+        if refused:
+            hint = "refused before Lean: " + "; ".join(refused)[:400]
+            return LeanCheck(
+                outcome=Outcome.REJECTED, code=FailureCode.REFUSED, hint=hint, replay=True
+            )
+        key = key_for_command(context, cmd, all_tactics)
+        entry = self._served(self._entries.get(("command", key)))
+        if entry is None:
+            outcome, code, hint = self._missing("probe command", key)
+            return LeanCheck(outcome=outcome, code=code, hint=hint, replay=True)
+        if (failure := entry.get("failure")) is not None:
+            return LeanCheck(replay=True, **_failure(failure))
+        return dict(entry["response"])
+
     def close(self) -> None:
         pass
 
@@ -296,6 +324,9 @@ class LeanRecorder:
             request = {"header": context.header, "accepted": list(context.accepted)}
             if kind == "check":
                 request["candidate"] = exchange["text"]
+            elif kind == "command":
+                request["text"] = exchange["text"]
+                request["all_tactics"] = bool(exchange.get("all_tactics"))
             else:
                 request["names"] = exchange["names"]
             if kind == "statement":

@@ -7,11 +7,12 @@ env ids) keyed by the hash of that text; records never store env ids, only text.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -153,27 +154,59 @@ class FinalCheck(_Frozen):
         )
 
 
-@runtime_checkable
-class Verifier(Protocol):
-    """Checks Lean text. Implementations: warm (lean-interact), final (lake env lean), replay."""
+RawAnswer = dict[str, Any]
+"""The REPL's own JSON answer to a probe command (messages, sorries, tactics)."""
 
-    is_replay: bool
 
+class Verifier(abc.ABC):
+    """Checks Lean text. Implementations: the warm REPL (`warm`), recorded answers (`replay`),
+    the no-Lean stand-in below, a leased pool worker (`pool`), a Ray task's remote worker.
+
+    Every verifier has every member: what one cannot do it answers as such (the defaults here:
+    not thread-safe, no elaboration, no probe commands, nothing to close), so no caller asks
+    whether a method is there."""
+
+    is_replay: bool = False
+    thread_safe: bool = False
+    """One instance may serve actions running in parallel (it reads a recording only)."""
+
+    @abc.abstractmethod
     def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
         """Elaborate `candidate` on top of `context`. Never raises for Lean-level failures."""
-        ...
 
+    @abc.abstractmethod
     def print_axioms(
         self, context: LeanContext, names: Sequence[str], *, timeout_s: float
     ) -> AxiomReport:
         """`#print axioms` for each name, on top of `context` (which must declare them)."""
-        ...
 
+    @abc.abstractmethod
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         """Cold build of a self-contained file, then the axioms of each name."""
-        ...
 
-    def close(self) -> None: ...
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        """The elaborated statements of `names` (`#paperlint_statement`); None: no answer."""
+        return None
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        """One probe command for the prover's tools: the raw answer, or a typed failure."""
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE,
+            code=FailureCode.UNAVAILABLE,
+            hint=f"{type(self).__name__} answers no probe commands",
+        )
+
+    def close(self) -> None:
+        return None
 
 
 # Only these may appear in `#print axioms` of an accepted declaration (lean.md §5).
@@ -252,10 +285,9 @@ def enforce_declarations(check: LeanCheck, candidate: str, target: str | None) -
     )
 
 
-class UnavailableVerifier:
+class UnavailableVerifier(Verifier):
     """Stands in when no Lean can run: every answer is `unavailable` with the reason."""
 
-    is_replay = False
     thread_safe = True
 
     def __init__(self, reason: str) -> None:
@@ -281,5 +313,9 @@ class UnavailableVerifier:
             hint=self.reason,
         )
 
-    def close(self) -> None:
-        return None
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )

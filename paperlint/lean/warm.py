@@ -40,6 +40,7 @@ from paperlint.lean.verifier import (
     LeanCheck,
     LeanContext,
     Outcome,
+    Verifier,
 )
 
 if TYPE_CHECKING:
@@ -131,9 +132,7 @@ class _StaleEnv(Exception):
 _RETRYABLE = (ConnectionAbortedError, BrokenPipeError, ChildProcessError, _StaleEnv)
 
 
-class WarmVerifier:
-    is_replay = False
-
+class WarmVerifier(Verifier):
     def __init__(
         self,
         settings: WarmSettings,
@@ -265,7 +264,12 @@ class WarmVerifier:
                 code=FailureCode.REFUSED,
                 hint="refused before Lean: " + "; ".join(refused)[:400],
             )
-        return self._call(context, cmd, timeout_s=timeout_s, keep=False, all_tactics=all_tactics)
+        raw = self._call(context, cmd, timeout_s=timeout_s, keep=False, all_tactics=all_tactics)
+        if isinstance(raw, LeanCheck):
+            self._record("command", context, cmd, None, raw, all_tactics=all_tactics)
+        else:
+            self._record("command", context, cmd, raw, None, all_tactics=all_tactics)
+        return raw
 
     def _call(
         self,
@@ -414,6 +418,7 @@ class WarmVerifier:
         *,
         names: Sequence[str] = (),
         declaration: str = "",
+        all_tactics: bool = False,
     ) -> None:
         if self.recorder is None:
             return
@@ -421,6 +426,7 @@ class WarmVerifier:
             {
                 "kind": kind,
                 "declaration": declaration,
+                "all_tactics": all_tactics,
                 "context": context,
                 "text": text,
                 "names": list(names),

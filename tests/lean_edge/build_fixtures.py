@@ -2,7 +2,7 @@
 
 None of these answers was recorded from Lean. The shapes follow the REPL's README and test
 expectations; texts and positions are plausible only. Replace them with recordings made by
-`RecordingVerifier` on the pinned toolchain (lean.md §12). Run:
+`LeanRecorder` (`check --record`) on the pinned toolchain (lean.md §12). Run:
 
     python -m tests.lean_edge.build_fixtures
 

@@ -82,7 +82,7 @@ def test_no_checker_installed_means_no_claim(setup, monkeypatch, tmp_path):
 
 
 def test_a_recorded_second_kernel_replays(setup, tmp_path):
-    """Hand-written recording, shaped like what RecordingVerifier writes."""
+    """Hand-written recording, shaped like what LeanRecorder writes."""
     _, file = setup
     import hashlib
 

@@ -225,3 +225,52 @@ def test_a_live_run_recorded_under_ray_replays_to_the_same_results(tmp_path, pro
     again = json.loads((replayed / "results.json").read_text())
     assert again["results"] == live["results"]
     assert (live["replay_parts"], again["replay_parts"]) == (["lean"], ["model", "lean"])
+
+
+def test_a_429_inside_the_tool_loop_is_waited_out_and_no_paid_turn_is_asked_twice(
+    tmp_path, key_env
+):
+    """The tool loop's turns go through the model client every role uses (one model edge):
+    a rate limit on a turn is waited out like any other (before: the loop's own client stopped
+    the whole run), the check ends as the replay does, every answered turn was asked once,
+    and every request the server saw was charged, the retried one included."""
+    from tests.engine.conftest import example
+    from tests.live.loopback import LoopbackProvider
+
+    fixture = example("tool-loop")
+    replay = fixture / "replay"
+    key = json.loads((fixture / "answer-key.json").read_text())
+    hit: list[int] = []
+
+    def faults(number, asked):
+        if asked is not None and asked.task == "prover_turn" and asked.turn == 2 and not hit:
+            hit.append(number)
+            return Fault(429, {"retry-after": "0"}, error_body("slow down"))
+        return None
+
+    with LoopbackProvider(replay / "transcript.jsonl", faults=faults) as server:
+        config = write_config(
+            tmp_path, server.url, extra='[prover]\ntool_loop = "on"\nmax_turns = 3\n'
+        )
+        workdir = tmp_path / "ws"
+        argv = ["check", str(fixture / "paper.tex"), "--config", str(config)]
+        argv += ["--workdir", str(workdir), "--lean-replay", str(replay), "--jobs", "1"]
+        assert run(argv) == 4  # as the replay: one loop spends its turns
+        assert server.unknown == [] and hit
+        answered = [s.key for s in server.seen if s.status == 200]
+        turns = [k for k in answered if k.task == "prover_turn"]
+        assert len(turns) == len(set(turns)) == 8  # every paid turn asked exactly once
+        seen = len(server.seen)
+    assert verdicts(workdir) == {
+        r: {"verdict": v["verdict"], "class": v["class"]} for r, v in key.items()
+    }
+    logged = events(workdir)
+    retries = [(e["role"], e["status"]) for e in logged if e["type"] == "retry"]
+    assert retries == [("prover", 429)]
+    paid = [e for e in logged if e["type"] == "model_call" and e["task"] == "prover_turn"]
+    assert len(paid) == 8 and all(e["cost_usd"] > 0 for e in paid)  # [prices] apply to turns
+    charged = sum(e["charge"]["calls"] for e in logged if e["type"] == "action_started")
+    charged += sum(e["calls"] for e in logged if e["type"] == "charge")
+    # a prove action is charged before the ladder is known to close it with no model call
+    closed = [e for e in logged if e["type"] == "prover_finished" and e["model_turns"] == 0]
+    assert charged == seen + len(closed)

@@ -51,13 +51,7 @@ def test_the_replay_files_are_up_to_date(tmp_path: Path) -> None:
     author.write_models(tmp_path)
     author.write_lean(tmp_path)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == [
-        "declarations.jsonl",
-        "lean-probe.jsonl",
-        "lean.jsonl",
-        "prover-turns.jsonl",
-        "transcript.jsonl",
-    ]
+    assert names == ["declarations.jsonl", "lean.jsonl", "transcript.jsonl"]
     for name in names:
         committed = (FIXTURE / "replay" / name).read_text(encoding="utf-8")
         assert (tmp_path / name).read_text(encoding="utf-8") == committed, name

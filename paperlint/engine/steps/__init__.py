@@ -26,7 +26,8 @@ apply=...)`, and add `<name>.STEP` to `REGISTRY` below (one line). Nothing else 
 `tests/engine/test_step_apply.py`; `tests/engine/test_registry.py` shows a whole example step.
 
 Edge failures (no model, an invalid answer, no Lean) are handled once, by the shell, as a
-`Failed` outcome; `run` simply lets `ModelUnavailable`, `LeanUnavailable` or `ModelError` rise.
+`Failed` outcome; `run` simply lets `ModelUnavailableError`, `LeanUnavailable` or `ModelError`
+rise.
 """
 
 from __future__ import annotations

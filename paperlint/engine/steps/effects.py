@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from paperlint.agents.faults import no_model
 from paperlint.domain import INPUT_KINDS, Role
 from paperlint.engine import prompts
 from paperlint.engine.actions import Action
@@ -22,10 +23,6 @@ from paperlint.records.results import ResultRecord, Results
 from paperlint.store import write_json_atomic, write_text_atomic
 
 T = TypeVar("T", bound=BaseModel)
-
-
-class ModelUnavailable(Exception):
-    """No model can be asked: stop the run (every open result becomes unfinished)."""
 
 
 class LeanUnavailable(Exception):
@@ -45,9 +42,7 @@ def ask(
     """One agent call with typed inputs; the answer must be of type `expect`."""
     chosen = model or ctx.settings.models.get(role.value)
     if not chosen:
-        raise ModelUnavailable(
-            f"no model configured for role {role.value}; set [models] in paperlint.toml"
-        )
+        raise no_model(role.value)
     reply = ctx.ask(
         task,
         role=role.value,
