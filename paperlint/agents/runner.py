@@ -34,8 +34,10 @@ from paperlint.agents.prompts import messages_sha256, render_prompt
 from paperlint.agents.transcript import call_metadata
 from paperlint.config import Config
 from paperlint.errors import ModelError
+from paperlint.records.events import BaseEvent, ModelCallEvent, ModelFallback, Retry
 
-EventSink = Callable[[dict[str, Any]], None]
+EventSink = Callable[[BaseEvent], None]
+RequestSink = Callable[[dict[str, Any]], None]
 
 TASK_ROLES: dict[str, Role] = {
     "architect": Role.ARCHITECT,
@@ -98,7 +100,7 @@ class AgentCallError(ModelError):
         self.cost_usd = cost_usd
 
 
-def _ignore(event: dict[str, Any]) -> None:
+def _ignore(event: BaseEvent) -> None:
     return None
 
 
@@ -112,7 +114,7 @@ class AgentRunner:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
-        before_request: EventSink | None = None,
+        before_request: RequestSink | None = None,
     ) -> None:
         """`before_request`, if given, is called before every request a call makes (the
         first, each repair, each retry) with its key; raising from it stops the call there.
@@ -199,13 +201,9 @@ class AgentRunner:
         for candidate in self._fallbacks(call.role, model):
             if last is not None:
                 self._emit(
-                    {
-                        "type": "model_fallback",
-                        "role": call.role,
-                        "result": call.result,
-                        "model": candidate,
-                        "error": str(last),
-                    }
+                    ModelFallback(
+                        role=call.role, result=call.result, model=candidate, error=str(last)
+                    )
                 )
             try:
                 return self._call_one(call, candidate)
@@ -361,18 +359,17 @@ class AgentRunner:
             retry_after_s=asked,
         )
         self._emit(
-            {
-                "type": "retry",
-                "role": call.role,
-                "model": model,
-                "wait_s": round(wait, 3),
-                "retry_after_s": asked,
-                "status": fault.status,
-                "error": reason,
-                "result": call.result,
-                "obligation": call.obligation,
-                "try": attempt,
-            }
+            Retry(
+                role=call.role,
+                model=model,
+                wait_s=round(wait, 3),
+                retry_after_s=asked,
+                status=fault.status,
+                error=reason,
+                result=call.result,
+                obligation=call.obligation,
+                try_=attempt,
+            )
         )
         self._sleep(wait)
 
@@ -390,29 +387,28 @@ class AgentRunner:
     ) -> None:
         done = timed.completion
         self._emit(
-            {
-                "type": "model_call",
-                "role": call.role,
-                "model": done.model or model,
-                "task": call.task,
-                "result": call.result,
-                "obligation": call.obligation,
-                "attempt": call.attempt,
-                "repair": repair,
-                "tokens_in": done.tokens_in,
-                "tokens_out": done.tokens_out,
-                "cost_usd": done.cost_usd,
-                "duration_s": round(timed.duration_s, 3),
-                "replay": self._client.replay,
-                "prompt_sha256": messages_sha256(list(messages)),
-                "prompt_drift": done.prompt_drift,
-                "template_sha256": parts.template_sha256 if parts else None,
-                "inputs_sha256": parts.inputs_sha256 if parts else None,
-                "template_drift": done.template_drift,
-                "finish_reason": done.finish_reason,
-                "ok": ok,
-                **({"turn": turn} if turn else {}),
-            }
+            ModelCallEvent(
+                role=call.role,
+                model=done.model or model,
+                task=call.task,
+                result=call.result,
+                obligation=call.obligation,
+                attempt=call.attempt,
+                repair=repair,
+                tokens_in=done.tokens_in,
+                tokens_out=done.tokens_out,
+                cost_usd=done.cost_usd,
+                duration_s=round(timed.duration_s, 3),
+                replay=self._client.replay,
+                prompt_sha256=messages_sha256(list(messages)),
+                prompt_drift=done.prompt_drift,
+                template_sha256=parts.template_sha256 if parts else None,
+                inputs_sha256=parts.inputs_sha256 if parts else None,
+                template_drift=done.template_drift,
+                finish_reason=done.finish_reason,
+                ok=ok,
+                turn=turn or None,
+            )
         )
 
 

@@ -24,6 +24,7 @@ from paperlint.lean.pool import Pool
 from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.events import BaseEvent, LeanRestart, RunFinished
 from paperlint.records.initial import initial_results
 from paperlint.records.journal import Journal
 from paperlint.records.learning import read_offer, read_strategies
@@ -264,7 +265,7 @@ def _converge(
             flagged=list(combined.flagged) if combined else [],
             regate=state.regate,
         )
-        journal.emit(event.as_event())
+        journal.emit(event)
     if state.status != "done" or not state.regate or state.applied:
         return None
     results = ws.load_results()
@@ -288,13 +289,13 @@ def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
         shutil.copytree(ws.state_dir, folder / ws.state_dir.name, dirs_exist_ok=True)
 
 
-def learning_events(ws: Workspace) -> list[dict[str, Any]]:
+def learning_events(ws: Workspace) -> list[BaseEvent]:
     """What a check took from the user's library and run record at its start, as events."""
     from paperlint.records.events import LibraryOffered, StrategyChosen
 
     offered = read_offer(ws.root)
     plan = read_strategies(ws.root)
-    events = [
+    events: list[BaseEvent] = [
         StrategyChosen(
             result=rid,
             strategy=c.strategy,
@@ -302,12 +303,12 @@ def learning_events(ws: Workspace) -> list[dict[str, Any]]:
             phase=c.phase,
             reason=c.reason,
             seed=plan.seed,
-        ).as_event()
+        )
         for rid, c in plan.choices.items()
     ]
     if offered.lemmas or offered.skipped:
         lemmas = [m.name for m in offered.lemmas]
-        events.append(LibraryOffered(lemmas=lemmas, skipped=list(offered.skipped)).as_event())
+        events.append(LibraryOffered(lemmas=lemmas, skipped=list(offered.skipped)))
     return events
 
 
@@ -350,7 +351,7 @@ def worker_pool(run: OpenRun, jobs: int) -> Pool:
         return SharedVerifier(run.lean.verifier)
 
     def replaced(reason: str) -> None:
-        run.journal.emit({"type": "lean_restart", "reason": reason, "rss_mb": 0})
+        run.journal.emit(LeanRestart(reason=reason, rss_mb=0))
 
     return VerifierPool(run.lean.new_worker, jobs, first=run.lean.verifier, on_replace=replaced)
 
@@ -378,7 +379,5 @@ def _cannot_run(
     new = results.model_copy(update={"results": updated})
     write_results(ws, new)
     summary = summarise(new, workspace=str(ws.root), stop_reason=reason.value)
-    journal.emit(
-        {"type": "run_finished", "exit_code": int(summary.exit_code), "summary": summary.counts}
-    )
+    journal.emit(RunFinished(exit_code=int(summary.exit_code), summary=summary.counts))
     return replace(summary, notes=[text for _, text in missing])

@@ -12,6 +12,7 @@ from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory, Result
 from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import LoopBudget
+from paperlint.records.events import BaseEvent
 from paperlint.records.learning import OfferedLemma
 from paperlint.records.workspace import Workspace
 
@@ -82,7 +83,7 @@ class EngineContext:
     turns: AgentRunner
     """The tool loop's turns, through the same model edge as `ask` (`AgentRunner`)."""
     verifier: Verifier
-    emit: Callable[[dict[str, Any]], None] = field(default=lambda event: None)
+    emit: Callable[[BaseEvent], None] = field(default=lambda event: None)
     index: DeclIndex | None = None
     """The tool loop's declaration index, when the loop runs (None: `search` says so)."""
 

@@ -33,6 +33,7 @@ from paperlint.lean import compose
 from paperlint.lean.verifier import UnavailableVerifier, Verifier
 from paperlint.preflight.model import Inventory
 from paperlint.prover.loop import LoopBudget
+from paperlint.records.events import BaseEvent, Charge, LeanRestart
 from paperlint.records.journal import Journal
 from paperlint.records.layout import transitive_deps
 from paperlint.records.learning import (
@@ -328,7 +329,7 @@ def missing_edges(models: Models, verifier: Verifier) -> list[tuple[str, str]]:
     return problems
 
 
-Emit = Callable[[dict[str, Any]], None]
+Emit = Callable[[BaseEvent], None]
 
 
 def lean_edge(spec: RunSpec, emit: Emit | None) -> LeanEdge:
@@ -364,9 +365,7 @@ def lean_edge(spec: RunSpec, emit: Emit | None) -> LeanEdge:
 
     def restarted(restart: Restart) -> None:
         if emit is not None:
-            emit(
-                {"type": "lean_restart", "reason": restart.reason, "rss_mb": round(restart.rss_mb)}
-            )
+            emit(LeanRestart(reason=restart.reason, rss_mb=round(restart.rss_mb)))
 
     def start() -> Verifier:
         write = recorder.write if recorder is not None else None
@@ -405,13 +404,12 @@ def charge(spec: RunSpec, journal: Journal, request: Mapping[str, Any]) -> None:
         if refusal is not None:
             raise BudgetSpent(refusal)
         journal.emit(
-            {
-                "type": "charge",
-                "calls": 1,
-                "result": request.get("result"),
-                "repair": request.get("repair", 0),
-                "try": request.get("try", 1),
-            }
+            Charge(
+                calls=1,
+                result=request.get("result"),
+                repair=request.get("repair", 0),
+                try_=request.get("try", 1),
+            )
         )
 
 

@@ -43,6 +43,7 @@ from paperlint.lean.verifier import (
     RawAnswer,
     Verifier,
 )
+from paperlint.records.events import BaseEvent, LeanRestart
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results
 from paperlint.records.spend import Spend
@@ -250,9 +251,9 @@ class RemoteVerifier(Verifier):
         return answer if isinstance(answer, dict | LeanCheck) else _dead(LeanCheck)
 
 
-def _replaced() -> dict[str, Any]:
+def _replaced() -> LeanRestart:
     """The event the local pool logs when it replaces a dead worker (`check.worker_pool`)."""
-    return {"type": "lean_restart", "reason": "worker died during an action; replaced", "rss_mb": 0}
+    return LeanRestart(reason="worker died during an action; replaced", rss_mb=0)
 
 
 def _dead(kind: type[LeanCheck]) -> LeanCheck:
@@ -279,7 +280,7 @@ def _run_key(root: str) -> tuple[object, ...]:
 
 def remote_action(
     root: str, results: Results, action: Action, spent: tuple[int, float], actor: Any
-) -> tuple[Any, list[dict[str, Any]], bool]:
+) -> tuple[Any, list[BaseEvent], bool]:
     """A Ray task: run one action against the workspace at `root`; (outcome, events, lost).
 
     The run is opened here as the driver opened it, from the workspace's run spec (so a

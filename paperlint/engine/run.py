@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperlint import __version__
 from paperlint.engine.actions import Action, Failure
@@ -19,7 +19,15 @@ from paperlint.engine.execute import execute
 from paperlint.engine.plan import Policy, Stop, is_open, plan
 from paperlint.engine.steps import REGISTRY, Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
-from paperlint.records.events import ActionFinished, ActionRef, ActionStarted, StageChange
+from paperlint.records.events import (
+    ActionFinished,
+    ActionRef,
+    ActionStarted,
+    Interrupted,
+    RunFinished,
+    RunStarted,
+    StageChange,
+)
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results, Stage, UnfinishedReason, Verdict
 from paperlint.records.workspace import write_results
@@ -136,16 +144,16 @@ def _step(
     new = apply(results, outcome, policy)
     # The end of the action is one line, logged before the records are committed: a crash
     # between the two makes `resume` redo the action, never leaves a verdict unlogged.
-    journal.emit(finished_event(action, outcome, results, new).as_event())
+    journal.emit(finished_event(action, outcome, results, new))
     write_results(ctx.ws, new)  # evidence is on disk already; the state goes last
     return new
 
 
-def started_event(action: Action) -> dict[str, Any]:
+def started_event(action: Action) -> ActionStarted:
     """The start of an action, charging its first request before it is made."""
     return ActionStarted(
         action=ActionRef.model_validate(action.model_dump(mode="json")), charge={"calls": 1}
-    ).as_event()
+    )
 
 
 def finished_event(
@@ -207,9 +215,7 @@ def finish_run(
     new = results.model_copy(update={"results": updated})
     write_results(ctx.ws, new)
     summary = summarise(new)
-    journal.emit(
-        {"type": "run_finished", "exit_code": int(summary.exit_code), "summary": summary.counts}
-    )
+    journal.emit(RunFinished(exit_code=int(summary.exit_code), summary=summary.counts))
     return new
 
 
@@ -244,17 +250,12 @@ def interrupt_run(ctx: EngineContext, results: Results, journal: Journal) -> Res
     ]
     new = results.model_copy(update={"results": updated})
     write_results(ctx.ws, new)
-    journal.emit({"type": "interrupted"})
+    journal.emit(Interrupted())
     return new
 
 
-def run_started_event(command: str, replay_parts: list[str]) -> dict[str, Any]:
-    return {
-        "type": "run_started",
-        "command": command,
-        "paperlint_version": __version__,
-        "replay": replay_parts,
-    }
+def run_started_event(command: str, replay_parts: list[str]) -> RunStarted:
+    return RunStarted(command=command, paperlint_version=__version__, replay=replay_parts)
 
 
 __all__ = ["Failure", "Progress", "run_loop", "run_started_event"]

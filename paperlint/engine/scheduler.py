@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply
@@ -42,6 +42,7 @@ from paperlint.engine.run import (
 from paperlint.engine.steps import Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
 from paperlint.lean.pool import Pool, SharedVerifier
+from paperlint.records.events import BaseEvent
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results
 from paperlint.records.workspace import write_results
@@ -59,7 +60,7 @@ class Done:
 
     outcome: StepOutcome
     lost: bool = False
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[BaseEvent, ...] = ()
     """Events the action emitted where the journal could not see them (a Ray task): the
     driver appends them, in order, before the action's end."""
 
@@ -184,10 +185,10 @@ class Parallel:
             # action is planned again (on a new worker).
             flight.replans[action] = flight.replans.get(action, 0) + 1
             lost = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail="worker died")
-            self.journal.emit(finished_event(action, lost, results, results).as_event())
+            self.journal.emit(finished_event(action, lost, results, results))
             return results
         new = apply(results, done.outcome, self.policy)
-        self.journal.emit(finished_event(action, done.outcome, results, new).as_event())
+        self.journal.emit(finished_event(action, done.outcome, results, new))
         write_results(self.ctx.ws, new)
         if stop_run(new, action):
             flight.edge = flight.edge or action

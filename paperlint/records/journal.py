@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from paperlint.records.events import BaseEvent
 from paperlint.records.failpoint import maybe_die
 from paperlint.records.spend import Spend
 from paperlint.store import EventLog
@@ -54,7 +55,7 @@ class Journal:
         self.seq = 0
         self._start = spent or Spend()
         self._tally = Tally()
-        self.kept: list[dict[str, Any]] = []
+        self.kept: list[BaseEvent] = []
         """With no log (an action in a Ray task): the events, in order, for the driver."""
         self.lock = threading.RLock()
         """Held for every append; actions running in parallel also hold it from a budget
@@ -63,14 +64,15 @@ class Journal:
             self.seq += 1
             self._tally.add(event)
 
-    def emit(self, event: dict[str, Any]) -> None:
+    def emit(self, event: BaseEvent) -> None:
+        data = event.as_event()
         with self.lock:
-            self._tally.add(event)
+            self._tally.add(data)
             if self.log is None:
                 self.kept.append(event)
                 return
             self.seq += 1
-            count = self.log.append({"seq": self.seq, "ts": now(), **event})
+            count = self.log.append({"seq": self.seq, "ts": now(), **data})
             maybe_die(count, self.log.path.parent)
 
     @property

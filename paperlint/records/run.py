@@ -2,7 +2,7 @@
 nowhere else (the run spec, `status`, `validate`, the report and `revise` all read it so).
 
     [run]
-    schema = "paperlint.run/2"        # absent: a table written before it was versioned (/1)
+    schema = "paperlint.run-spec/2"        # absent: a table written before it was versioned (/1)
     paperlint_version = "0.1.0"
     paper = "/abs/paper.tex"          # the PAPER the check was given
     replay_dir = ""                   # --replay (TOML has no null: "" is none)
@@ -25,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from paperlint.errors import InputError
 
-RUN_SCHEMA: Final = "paperlint.run/2"
-RUN_SCHEMAS: Final = ("paperlint.run/1", RUN_SCHEMA)
+RUN_SCHEMA: Final = "paperlint.run-spec/2"
+RUN_SCHEMAS: Final = ("paperlint.run-spec/1", RUN_SCHEMA)
 
 
 class RunTable(BaseModel):

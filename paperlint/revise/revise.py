@@ -20,6 +20,7 @@ from paperlint.blueprint.model import Blueprint
 from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.events import RevisionEvent
 from paperlint.records.journal import Journal
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
@@ -84,7 +85,7 @@ def revise(request: ReviseRequest) -> RevisionOutcome:
         _rewrite_run_config(ws, request.paper, request.replay)
         entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
         append_revision(ws.root, entry)
-        Journal(ws.events()).emit({"type": "revision", **_event_fields(entry)})
+        Journal(ws.events()).emit(RevisionEvent(**_event_fields(entry)))
     return RevisionOutcome(plan=prepared.plan, snapshot=snapshot)
 
 

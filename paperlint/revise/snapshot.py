@@ -9,6 +9,7 @@ from typing import Final
 
 from paperlint.errors import StateError
 from paperlint.records import WorkspaceLock, write_json_atomic
+from paperlint.records.events import RevisionUndone
 from paperlint.records.journal import Journal
 from paperlint.records.revisions import REVISION_FILE, read_revisions
 from paperlint.records.workspace import Workspace, open_workspace
@@ -62,7 +63,7 @@ def undo_revision(workdir: Path) -> Path:
             shutil.rmtree(ws.root / name, ignore_errors=True)
             if (snapshot / name).is_dir():
                 shutil.copytree(snapshot / name, ws.root / name)
-        Journal(ws.events()).emit({"type": "revision_undone", "snapshot": ws.rel(snapshot)})
+        Journal(ws.events()).emit(RevisionUndone(snapshot=ws.rel(snapshot)))
         shutil.rmtree(snapshot)
     return snapshot
 

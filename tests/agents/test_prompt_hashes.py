@@ -81,7 +81,9 @@ def test_a_recorded_live_run_keeps_template_and_inputs_hashes(tmp_path) -> None:
     replay = tmp_path / "replay"
     events: list[dict] = []
     runner = AgentRunner(
-        Config(), client=RecordingClient(FakeLiveClient(), replay), on_event=events.append
+        Config(),
+        client=RecordingClient(FakeLiveClient(), replay),
+        on_event=lambda e: events.append(e.as_event()),
     )
     runner.call(CALL, model="fake/live")
     [line] = (replay / TRANSCRIPT_FILE).read_text().splitlines()
@@ -96,7 +98,7 @@ def test_replay_of_an_answer_from_another_template_is_drift_not_failure(write_tr
     old = {**entry("gate", VALID_ANSWERS["gate"]), "template_sha256": "a" * 64}
     events: list[dict] = []
     runner = AgentRunner(Config(), client=ScriptedClient(write_transcript(old)),
-                         on_event=events.append)  # fmt: skip
+                         on_event=lambda e: events.append(e.as_event()))  # fmt: skip
     reply = runner.call(CALL, model="paperlint-replay/gate")
     assert reply.output.decision == "PASS"  # served all the same
     assert events[0]["template_drift"] is True
@@ -107,7 +109,7 @@ def test_same_template_is_no_drift(write_transcript):
     same = {**entry("gate", VALID_ANSWERS["gate"]), "template_sha256": template_sha256("gate")}
     events: list[dict] = []
     runner = AgentRunner(Config(), client=ScriptedClient(write_transcript(same)),
-                         on_event=events.append)  # fmt: skip
+                         on_event=lambda e: events.append(e.as_event()))  # fmt: skip
     runner.call(CALL, model="paperlint-replay/gate")
     assert events[0]["template_drift"] is False and _drift(events) == []
 
@@ -134,9 +136,9 @@ def test_drift_notes_compare_recorded_templates_with_today() -> None:
 def test_stamping_writes_all_three_hashes(write_transcript) -> None:
     replay = write_transcript(entry("gate", VALID_ANSWERS["gate"]))
     events: list[dict] = []
-    AgentRunner(Config(), client=ScriptedClient(replay), on_event=events.append).call(
-        CALL, model="paperlint-replay/gate"
-    )
+    AgentRunner(
+        Config(), client=ScriptedClient(replay), on_event=lambda e: events.append(e.as_event())
+    ).call(CALL, model="paperlint-replay/gate")
     assert stamp_prompt_hashes(replay / TRANSCRIPT_FILE, events) == 1
     data = json.loads((replay / TRANSCRIPT_FILE).read_text())
     assert data["template_sha256"] == template_sha256("gate")

@@ -193,3 +193,13 @@ def _class_counts() -> dict[str, int]:
 def test_no_class_name_is_defined_twice_beyond_the_known_list():
     twice = {name: n for name, n in _class_counts().items() if n > 1}
     assert twice == KNOWN_DUPLICATE_CLASSES
+
+
+def test_each_audit_record_schema_is_stated_once():
+    # Writers, the engine state's reader and `validate` name them by records/audits.py.
+    from paperlint.records import audits
+
+    schemas = [v for k, v in vars(audits).items() if k.isupper() and isinstance(v, str)]
+    assert len(schemas) >= 7
+    for schema in schemas:
+        assert _assignments(re.escape(f'"{schema}"')) == ["audits.py"], schema

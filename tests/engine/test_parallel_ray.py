@@ -211,7 +211,24 @@ def _serial(root: Path):
     actions = ready(results, list(ctx.order), run.policy, Spend(), deps=ctx.deps)
     assert isinstance(actions, list) and actions, actions
     action = actions[0]
-    return results, action, execute(ctx, results, action), journal.kept
+    return results, action, execute(ctx, results, action), [e.as_event() for e in journal.kept]
+
+
+def _dead(ray, actor, wait_s: float = 60.0) -> None:
+    """Until `ray.kill` has taken effect (it is asynchronous: a call made at once can still be
+    served, which made this test flaky under load)."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.call.remote("check", CONTEXT, "-- ping", timeout_s=1), timeout=5)
+        except ray.exceptions.RayActorError:
+            return
+        except ray.exceptions.GetTimeoutError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("the killed actor still answers")
 
 
 def _timeless(events) -> list[dict]:
@@ -231,7 +248,8 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
     # The task's body, called in this process, with a real actor answering its Lean calls.
     actor = ray_session.remote(ray_executor.LeanWorker).remote(str(remote))
     root = str(remote)
-    outcome, events, lost = ray_executor.remote_action(root, results, action, (5, 0.25), actor)
+    outcome, kept, lost = ray_executor.remote_action(root, results, action, (5, 0.25), actor)
+    events = [e.as_event() for e in kept]
     assert not lost
     assert outcome == expected and type(outcome) is type(expected)
     assert _timeless(events) == _timeless(serial_events)
@@ -248,15 +266,19 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
 
 
 def test_a_task_journal_keeps_its_events_and_counts_its_spend_from_where_the_run_was():
+    from paperlint.records.events import Charge, ModelCallEvent
     from paperlint.records.journal import Journal
 
     journal = Journal(None, spent=Spend(calls=7, cost_usd=0.5))
     assert journal.spend == Spend(calls=7, cost_usd=0.5)
-    journal.emit({"type": "model_call", "cost_usd": 0.25})
-    journal.emit({"type": "charge", "calls": 2})
-    assert journal.kept == [
-        {"type": "model_call", "cost_usd": 0.25},
-        {"type": "charge", "calls": 2},
+    call = {"role": "gate", "model": "m", "task": "gate", "result": "lem:a", "obligation": None}
+    call |= {"attempt": 1, "repair": 0, "tokens_in": 1, "tokens_out": 1, "duration_s": 0.0}
+    call |= {"replay": True, "prompt_sha256": "", "prompt_drift": False, "ok": True}
+    journal.emit(ModelCallEvent(**call, cost_usd=0.25))
+    journal.emit(Charge(calls=2, result="lem:a", repair=0, try_=2))
+    assert [(e.type, e.result) for e in journal.kept] == [
+        ("model_call", "lem:a"),
+        ("charge", "lem:a"),
     ]
     assert journal.spend == Spend(calls=9, cost_usd=0.75)
 
@@ -298,6 +320,7 @@ def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_ses
     assert died.code is FailureCode.DEAD_SERVER and remote.lost
     # The actor itself is gone: every call answers "dead server" and the action is lost.
     ray_session.kill(actor)
+    _dead(ray_session, actor)
     gone = RemoteVerifier(actor, is_replay=True)
     assert gone.check(context, candidate, timeout_s=5) == LeanCheck(
         outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died"
@@ -346,7 +369,7 @@ def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, 
     root, results, action, expected, _, runner = _drafted_runner(drafted, tmp_path)
     first = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert first.outcome == expected and not first.lost
-    assert [e["type"] for e in first.events] == ["model_call", "lean_check"]
+    assert [e.type for e in first.events] == ["model_call", "lean_check"]
     second = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert second.outcome == expected
     assert runner.started == 1  # the idle actor was leased again
@@ -366,7 +389,7 @@ def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, d
     runner._idle.append(dead)  # the next task leases it
     done = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert done.lost
-    assert done.events[-1] == {
+    assert done.events[-1].as_event() == {
         "type": "lean_restart",
         "reason": "worker died during an action; replaced",
         "rss_mb": 0,
@@ -398,7 +421,7 @@ def test_a_task_whose_worker_process_dies_loses_its_action(ray_session, drafted,
     assert done.lost
     assert isinstance(done.outcome, Failed) and done.outcome.failure is Failure.LEAN_UNAVAILABLE
     assert done.outcome.action == action
-    assert [e["type"] for e in done.events] == ["lean_restart"]
+    assert [e.type for e in done.events] == ["lean_restart"]
     assert runner._idle == []
     runner.close()
 

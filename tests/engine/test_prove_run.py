@@ -62,7 +62,7 @@ def _ctx(tmp_path, lean, *, reply=None, automation=False):
             automation_first=automation,
             automation_timeout_s=5.0,
         ),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ask=ask,
         events=events,
         asked=asked,

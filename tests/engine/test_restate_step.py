@@ -77,7 +77,7 @@ def _run(tmp_path, rules):
     ctx = SimpleNamespace(
         verifier=author,
         settings=SimpleNamespace(lean_timeout_s=60),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ws=SimpleNamespace(audit_dir=lambda rid: tmp_path, rel=lambda p: p.name),
     )
     given = RestateInputs(action(ActionKind.RESTATE), PREVIOUS, NEW, LeanContext(header="H"), True)

@@ -80,7 +80,7 @@ def _ctx(tmp_path, answer=None, models=None, reply=None):
         ws=ws,
         verifier=_Verifier(answer or LeanCheck(outcome=Outcome.ACCEPTED)),
         settings=SimpleNamespace(lean_timeout_s=5.0, models=models or {}),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ask=lambda task, **kw: reply,
         events=events,
     )

@@ -130,7 +130,7 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
         events: list[dict] = field(default_factory=list)
 
         def emit(self, event: dict) -> None:
-            self.events.append(event)
+            self.events.append(event.as_event())
 
     settings = derived_settings(header="", models={"prover": "scripted"}, tool_loop=True)
     ctx = Ctx(Ws(tmp_path), settings, model)

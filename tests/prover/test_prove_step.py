@@ -51,7 +51,7 @@ class _Ctx:
     events: list[dict] = field(default_factory=list)
 
     def emit(self, event: dict) -> None:
-        self.events.append(event)
+        self.events.append(event.as_event())
 
     def ask(self, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the model was asked although automation closed the obligation")

@@ -88,7 +88,11 @@ def test_a_rate_limit_on_a_turn_is_waited_out_and_the_retry_charged() -> None:
 
     config = Config(retry=RetryConfig(base_delay_s=0.01))
     runner = AgentRunner(
-        config, client=client, on_event=events.append, sleep=sleeps.append, before_request=before
+        config,
+        client=client,
+        on_event=lambda e: events.append(e.as_event()),
+        sleep=sleeps.append,
+        before_request=before,
     )
     call = AgentCall(task="prover_turn", role="prover", result="lem:a", obligation="main")
     done = runner.turn(

@@ -19,6 +19,7 @@ from paperlint.lean.compose import context_for
 from paperlint.lean.verifier import FinalCheck, LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.accepted import accepted_declarations
+from paperlint.records.events import LeanCheckEvent
 from paperlint.records.results import ResultRecord, Results
 from paperlint.store import write_json_atomic, write_text_atomic
 
@@ -60,16 +61,15 @@ def ask(
 def lean(ctx: EngineContext, action: Action, kind: str, check: LeanCheck) -> LeanCheck:
     """Log a Lean check; an unavailable Lean stops the run."""
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": action.result,
-            "obligation": action.obligation,
-            "kind": kind,
-            "outcome": check.outcome.value,
-            "code": check.code.value if check.code else None,
-            "duration_s": round(check.duration_s, 3),
-            "replay": check.replay,
-        }
+        LeanCheckEvent(
+            result=action.result,
+            obligation=action.obligation,
+            kind=kind,
+            outcome=check.outcome.value,
+            code=check.code.value if check.code else None,
+            duration_s=round(check.duration_s, 3),
+            replay=check.replay,
+        )
     )
     if check.outcome is LeanOutcome.UNAVAILABLE:
         raise LeanUnavailable(check.hint or (check.code.value if check.code else "unavailable"))

@@ -29,6 +29,8 @@ from paperlint.faithful.check import check_statement
 from paperlint.faithful.policy import Decision, Next, decide
 from paperlint.lean.compose import context_for, fingerprint
 from paperlint.lean.verifier import LeanContext
+from paperlint.records import audits
+from paperlint.records.events import LeanCheckEvent
 from paperlint.records.faithfulness import FILE as FAITHFUL_FILE
 from paperlint.records.faithfulness import FaithfulnessEvidence, round_file
 from paperlint.records.faithfulness_brief import gate_brief
@@ -132,7 +134,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     fp = fingerprint(passed.statement) if passed else None
     cex = _compiled(ctx, given, passed, faithful)
     data = {
-        "schema": "paperlint.gate/1",
+        "schema": audits.GATE,
         "result": record.id,
         "round": action.attempt,
         "decision": decided.decision,
@@ -242,24 +244,23 @@ def _probe_vacuity(
         statement_only=record.kind in INPUT_KINDS,
     )
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": record.id,
-            "obligation": None,
-            "kind": "vacuity",
-            "outcome": "vacuous" if probe.vacuous else "not_vacuous",
-            "code": None,
-            "checked": probe.checked,
-            "duration_s": 0.0,
-            "replay": ctx.verifier.is_replay,
-        }
+        LeanCheckEvent(
+            result=record.id,
+            obligation=None,
+            kind="vacuity",
+            outcome="vacuous" if probe.vacuous else "not_vacuous",
+            code=None,
+            checked=probe.checked,
+            duration_s=0.0,
+            replay=ctx.verifier.is_replay,
+        )
     )
     if not probe.vacuous:
         return None
     write_json(
         ctx,
         ctx.ws.audit_dir(record.id) / f"vacuity-{given.action.attempt}.json",
-        {"schema": "paperlint.vacuity/1", "witness": probe.witness, "reason": probe.reason()},
+        {"schema": audits.VACUITY, "witness": probe.witness, "reason": probe.reason()},
     )
     return Vacuity(reason=probe.reason() or "vacuous statement")
 
@@ -284,17 +285,16 @@ def _faithfulness(
     probe = evidence.probe
     refuted = probe is not None and probe.refuted
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": record.id,
-            "obligation": None,
-            "kind": "faithfulness",
-            "outcome": "refuted" if refuted else "not_refuted",
-            "code": None,
-            "checked": _answered(evidence),
-            "duration_s": 0.0,
-            "replay": ctx.verifier.is_replay,
-        }
+        LeanCheckEvent(
+            result=record.id,
+            obligation=None,
+            kind="faithfulness",
+            outcome="refuted" if refuted else "not_refuted",
+            code=None,
+            checked=_answered(evidence),
+            duration_s=0.0,
+            replay=ctx.verifier.is_replay,
+        )
     )
     data = evidence.model_dump(mode="json", by_alias=True)
     folder = ctx.ws.audit_dir(record.id)

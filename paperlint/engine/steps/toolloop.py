@@ -74,7 +74,7 @@ class LoopEvents:
             ok=bool(raw["ok"]),
             accepted=bool(raw["accepted"]),
         )
-        self.ctx.emit(event.as_event())
+        self.ctx.emit(event)
 
 
 def run_loop(
@@ -120,7 +120,7 @@ def finished(ctx: EngineContext, action: Action, outcome: StrategyOutcome) -> No
         tool_calls=loop.tool_calls if loop else 0,
         tokens_in=loop.tokens_in if loop else 0,
     )
-    ctx.emit(event.as_event())
+    ctx.emit(event)
 
 
 def describe(outcome: StrategyOutcome) -> str:
