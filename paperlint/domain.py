@@ -15,9 +15,10 @@ from pydantic import GetJsonSchemaHandler
 
 # --- results -----------------------------------------------------------------------------------
 
-# The kinds the paper claims: each gets one of the four verdicts (design §5). A conjecture is
-# not claimed, and an environment whose kind preflight could not name ("other") is not known to
-# be a claim: neither is formalised. A restatement carries its original's verdict, not its own.
+# The kinds the paper claims: each gets one of the four verdicts (docs/design.md §5). A
+# conjecture is not claimed, and an environment whose kind preflight could not name ("other") is
+# not known to be a claim: neither is formalised. A restatement carries its original's verdict,
+# not its own.
 VERDICT_KINDS: Final[frozenset[str]] = frozenset(
     {"theorem", "lemma", "proposition", "corollary", "claim"}
 )
@@ -32,7 +33,7 @@ def is_verdict_bearing(kind: str, restates: str | None = None) -> bool:
 
 # --- Lean --------------------------------------------------------------------------------------
 
-# The axioms a verified result may depend on (lean.md §4); anything else is a failed audit.
+# The axioms a verified result may depend on (docs/lean-notes.md §4); any other fails the audit.
 STANDARD_AXIOMS: Final[frozenset[str]] = frozenset({"propext", "Classical.choice", "Quot.sound"})
 
 

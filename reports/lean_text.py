@@ -2,7 +2,7 @@
 
 The report shows the statement that was proved next to the paper's, so a reader can compare
 them. We read the file the evidence names and cut the declaration named `evidence.lean_name`
-from its keyword up to the `:=` that starts its body (reports never run Lean, design §2).
+from its keyword up to the `:=` that starts its body (reports never run Lean, docs/design.md §2).
 """
 
 from __future__ import annotations

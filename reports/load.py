@@ -1,4 +1,4 @@
-"""Read a check workspace (design §3) into one typed `ReportData`.
+"""Read a check workspace (docs/design.md §3) into one typed `ReportData`.
 
 Everything a report shows comes from the records on disk: `results.json` (required),
 `inventory.json`, `blueprint.json`, `events.jsonl`, `paperlint.toml` and the Lean files the

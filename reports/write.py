@@ -1,4 +1,4 @@
-"""Render a workspace's outputs and write them atomically (design §3: `report/`)."""
+"""Render a workspace's outputs and write them atomically (docs/design.md §3: `report/`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,16 @@
-"""docs/cli.md is generated from the CLI and must name every command."""
+"""docs/cli.md is generated from the CLI and must name every command; comments cite docs/ only."""
+
+import re
 
 from paperlint.cli.docs import render_cli_docs
 from tests.conftest import ROOT
+
+PRODUCT = ("paperlint", "preflight", "blueprint", "reports")
+# Section citations of documents that are not in this repository.
+OUTSIDE = re.compile(
+    r"\b(?:lean|latex|anchors|versions|style)\.md §|\b(?:design|style|reference) §"
+)
+CITATION = re.compile(r"docs/([\w-]+\.md)((?:(?:,?\s+|-|/)§\d+(?:\.\d+)*)+)")
 
 
 def test_cli_reference_is_up_to_date():
@@ -26,3 +35,48 @@ def test_every_command_is_documented():
         "lean scan",
     ):
         assert f"## `paperlint {command}`" in text
+
+
+def _product_sources() -> list[tuple[str, str]]:
+    return [
+        (str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+        for package in PRODUCT
+        for path in sorted((ROOT / package).rglob("*.py"))
+    ]
+
+
+def _headings(doc: str) -> set[str]:
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    return set(re.findall(r"^#{2,4} (\d+(?:\.\d+)*)[. ]", text, flags=re.MULTILINE))
+
+
+def test_comments_cite_this_repository_only():
+    outside = [
+        f"{path}:{n}: {line.strip()}"
+        for path, text in _product_sources()
+        for n, line in enumerate(text.splitlines(), 1)
+        if OUTSIDE.search(line)
+    ]
+    assert not outside, "cite docs/<file>.md §N instead:\n" + "\n".join(outside)
+
+
+def test_every_docs_section_a_comment_cites_exists():
+    cited = [
+        (path, doc, section)
+        for path, text in _product_sources()
+        for doc, sections in CITATION.findall(text)
+        for section in re.findall(r"§(\d+(?:\.\d+)*)", sections)
+    ]
+    assert len(cited) > 50  # the pattern still matches how comments cite
+    missing = [
+        f"{path}: docs/{doc} §{section}"
+        for path, doc, section in cited
+        if section not in _headings(doc)
+    ]
+    assert not missing, "no such section:\n" + "\n".join(missing)
+
+
+def test_the_citation_patterns_see_what_they_mean_to():
+    assert OUTSIDE.search("(lean.md §6.0)") and OUTSIDE.search("(design §5)")
+    assert not OUTSIDE.search("(docs/lean-notes.md §6.0)")
+    assert CITATION.findall("(docs/latex-notes.md §1, §6)") == [("latex-notes.md", " §1, §6")]

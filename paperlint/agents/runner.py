@@ -2,7 +2,7 @@
 number of times, and report every request as an event.
 
 Every call starts a fresh message list, so a writer and its reviewer never share a context.
-The runner neither charges budgets nor picks models: the engine does both (design §1), and
+The runner neither charges budgets nor picks models: the engine does both (docs/design.md §1), and
 the events here tell it what each request used.
 """
 
@@ -271,7 +271,7 @@ class AgentRunner:
         inputs = schema.model_validate(raw).model_dump(mode="json")
         keep = self._config.budget.max_failed_attempts_in_prompt
         if "failed_attempts" in inputs:
-            # Only the last few: older ones cost tokens and rarely help (design §6).
+            # Only the last few: older ones cost tokens and rarely help (docs/design.md §6).
             inputs["failed_attempts"] = inputs["failed_attempts"][-keep:] if keep else []
         return inputs
 

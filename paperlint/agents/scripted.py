@@ -2,8 +2,8 @@
 
 The runner calls `litellm.completion(model="paperlint-replay/<role>", ...)` exactly as it calls
 a live model, so a replayed check exercises the same request, parsing, repair and accounting
-code as a real one (design §6). The transcript key travels in litellm's `metadata` kwarg, which
-litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
+code as a real one (docs/design.md §6). The transcript key travels in litellm's `metadata` kwarg,
+which litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
 
 litellm is imported at the first answer served, not when the client is built, so a replayed
 check starts at once (its transcript is still read up front, to fail early).

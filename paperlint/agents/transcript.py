@@ -1,8 +1,8 @@
 """Model transcripts: the recorded answers a replay serves, keyed by what was asked, not how.
 
 Entries are keyed by (task, result, obligation, attempt, repair, turn), not by prompt text, so that
-improving a template does not invalidate every fixture (design §6). Each entry keeps the hash
-of the prompt it answered, so a replay can say when the prompt has drifted since.
+improving a template does not invalidate every fixture (docs/design.md §6). Each entry keeps the
+hash of the prompt it answered, so a replay can say when the prompt has drifted since.
 
 `<replay_dir>/transcript.jsonl`, one JSON object per line:
 

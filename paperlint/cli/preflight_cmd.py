@@ -1,4 +1,4 @@
-"""`paperlint preflight`: list a paper's numbered results (design §4)."""
+"""`paperlint preflight`: list a paper's numbered results (docs/design.md §4)."""
 
 from __future__ import annotations
 

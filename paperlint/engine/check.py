@@ -357,7 +357,7 @@ def worker_pool(run: OpenRun, jobs: int) -> Pool:
 
 
 def _snapshot(ws: Workspace, journal: Journal) -> None:
-    """A checkpoint of the records at the end of every run (design §3 `snapshots/`)."""
+    """A checkpoint of the records at the end of every run (docs/design.md §3 `snapshots/`)."""
     folder = ws.snapshots / f"event-{journal.seq:06d}"
     state = read_results(ws.results).engine_state if ws.results.exists() else None
     paths = [ws.results, ws.blueprint, ws.inventory, *([ws.root / state] if state else [])]

@@ -54,7 +54,7 @@ def try_candidate(
 
 
 def has_standard_axioms(axioms: tuple[str, ...] | None) -> bool:
-    """Axioms were queried and every one is standard (lean.md §5)."""
+    """Axioms were queried and every one is standard (docs/lean-notes.md §5)."""
     if axioms is None:
         return False
     return all(classify_axiom(a) is AxiomClass.STANDARD and a in STANDARD_AXIOMS for a in axioms)

@@ -119,7 +119,7 @@ def _one(name: str, payload: str) -> Elaboration | None:
 
 
 def repl_texts(raw: Mapping[str, Any]) -> list[str]:
-    """The message texts of a raw REPL answer (lean.md §4)."""
+    """The message texts of a raw REPL answer (docs/lean-notes.md §4)."""
     messages = raw.get("messages") or ()
     return [str(m.get("data", "")) for m in messages if isinstance(m, Mapping)]
 

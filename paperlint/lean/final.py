@@ -1,8 +1,8 @@
-"""The authoritative check: `lake env lean FILE` in `lean-project/` (lean.md §7).
+"""The authoritative check: `lake env lean FILE` in `lean-project/` (docs/lean-notes.md §7).
 
 Two cold runs: the file exactly as written (exit code, errors, sorry warning), then a copy with
-marker-wrapped `#print axioms` queries appended (§11.4), parsed fail-closed. Each run has a
-wall-clock timeout, its own session (a timeout kills the whole process group) and the same
+marker-wrapped `#print axioms` queries appended (docs/lean-notes.md §11.4), parsed fail-closed. Each
+run has a wall-clock timeout, its own session (a timeout kills the whole process group) and the same
 RLIMIT_AS as the warm REPL. The raw runs (`ProcessRun`) go through `final_from_runs`, which the
 replay verifier calls too.
 """

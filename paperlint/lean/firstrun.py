@@ -1,10 +1,10 @@
-"""The first run on a machine with Lean: confirm lean.md §12 and record real fixtures.
+"""The first run on a machine with Lean: confirm docs/lean-notes.md §12 and record real fixtures.
 
     python -m paperlint.lean.firstrun [--out fixtures/lean_replay/recorded] [--timeout 600]
 
-Runs the §10 examples through the warm verifier, recording with `LeanRecorder` (so the answers
-land in `<out>/lean.jsonl` in replay format, `note: "recorded"`), plus raw probes the verifier
-would refuse or never send (native_decide, a custom axiom, a sorry's axioms) into
+Runs the examples of docs/lean-notes.md §12 through the warm verifier, recording with `LeanRecorder`
+(so the answers land in `<out>/lean.jsonl` in replay format, `note: "recorded"`), plus raw probes
+the verifier would refuse or never send (native_decide, a custom axiom, a sorry's axioms) into
 `<out>/probes.jsonl`, and prints a JSON summary: header import time, RSS, the exact message
 texts, the timeout-and-rebuild timing, the final-check results, and the peak memory of the
 header import with the `[lean] memory_mb` it suggests. Read the summary against

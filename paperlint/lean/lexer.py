@@ -1,13 +1,14 @@
 """A Lean 4 lexer good enough to tell code from comments, strings and names.
 
 Every text scan of Lean (hygiene, fingerprints, the skeleton check, the unused-hypothesis lint)
-must ignore `sorry` in a comment and must see `sorry` in code (lean.md §6.0, anchors §4.5). A
-regex cannot do that across nested `/- /- -/ -/` comments, `x'` identifiers against `'a'`
-character literals, `«quoted»` names or `s!"…{code}…"` interpolations, so this module lexes.
+must ignore `sorry` in a comment and must see `sorry` in code (docs/lean-notes.md §6.0,
+docs/prior-art.md §4.5). A regex cannot do that across nested `/- /- -/ -/` comments, `x'`
+identifiers against `'a'` character literals, `«quoted»` names or `s!"…{code}…"` interpolations, so
+this module lexes.
 
-Positions follow Lean's own convention (lean.md §4.1): lines are 1-based, columns are 0-based
-and count code points. Unterminated comments and strings run to the end of the text; the lexer
-never raises, because its callers scan hostile input.
+Positions follow Lean's own convention (docs/lean-notes.md §4.1): lines are 1-based, columns are
+0-based and count code points. Unterminated comments and strings run to the end of the text; the
+lexer never raises, because its callers scan hostile input.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ T = TypeVar("T")
 
 WORKER_FOOTPRINT_MB = 5 * 1024
 """Memory one warm worker holds: `import Mathlib` costs about 5 GB per worker, by leanclient's
-comments quoted in shared/reference/lean.md §11.3 (lean-interact's notes in §3.7 say "several
+comments quoted in docs/lean-notes.md §11.3 (its §3.7, on lean-interact, says "several
 GB"; both unverified for our Mathlib pin). `default_jobs` divides the machine's memory by it."""
 
 

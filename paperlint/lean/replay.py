@@ -1,4 +1,4 @@
-"""Replaying recorded Lean answers, and recording them from a live verifier (lean.md §10).
+"""Replaying recorded Lean answers, and recording them live (docs/lean-notes.md §10).
 
 Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
 

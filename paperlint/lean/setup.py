@@ -1,6 +1,6 @@
 """`paperlint setup`: provision the toolchain, Mathlib and the REPL, on a networked machine.
 
-Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
+Explicit commands, each printed before it runs (docs/lean-notes.md §8, §13.3):
 
 1. `elan toolchain install <pin>` (elan must already be installed: paperlint never pipes a
    script into `sh` and never edits shell rc files);

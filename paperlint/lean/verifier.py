@@ -209,7 +209,7 @@ class Verifier(abc.ABC):
         return None
 
 
-# Only these may appear in `#print axioms` of an accepted declaration (lean.md §5).
+# Only these may appear in `#print axioms` of an accepted declaration (docs/lean-notes.md §5).
 STANDARD_AXIOMS = domain.STANDARD_AXIOMS
 
 
@@ -222,7 +222,7 @@ def accept(
     timeout_s: float,
     allowlist: frozenset[str] = STANDARD_AXIOMS,
 ) -> LeanCheck:
-    """The full acceptance rule of lean.md §6.2 over any `Verifier`.
+    """The full acceptance rule of docs/lean-notes.md §6.2 over any `Verifier`.
 
     `check` covers "no error, no sorry"; this adds "the target name exists" and "its axioms are
     within the allowlist" with one `#print axioms` on the context extended by the candidate

@@ -1,7 +1,7 @@
 """The warm verifier: one lean-interact REPL, a header imported once, candidates on top.
 
-Recipe of lean.md §6. lean-interact is imported lazily (its import creates a directory and
-attaches a stdout log handler), and only inside `LeanInteractBackend`: `WarmVerifier` talks to
+Recipe of docs/lean-notes.md §6. lean-interact is imported lazily (its import creates a directory
+and attaches a stdout log handler), and only inside `LeanInteractBackend`: `WarmVerifier` talks to
 a small `ReplBackend` protocol returning raw REPL dicts, so tests inject a fake backend and the
 dict -> record mapping is the one the replay verifier uses (`paperlint.lean.responses`).
 
@@ -54,7 +54,7 @@ _HEARTBEATS_SET = re.compile(r"^\s*set_option\s+maxHeartbeats\s+\d+\s*$", re.M)
 @dataclass(frozen=True)
 class WarmSettings:
     paths: LeanPaths
-    # RLIMIT_AS counts memory-mapped .olean files: Mathlib needs gigabytes (lean.md §3.9).
+    # RLIMIT_AS counts memory-mapped .olean files: Mathlib needs GBs (docs/lean-notes.md §3.9).
     memory_hard_limit_mb: int | None = 16384
     memory_budget_fraction: float = 0.7  # restart above this share of the hard limit
     prepare_timeout_s: float = 900.0  # header import + replay of accepted declarations
@@ -108,7 +108,7 @@ class Restart:
 
 
 def ensure_heartbeats(header: str, heartbeats: int) -> str:
-    """A heartbeat limit in the header text persists into every later command (lean.md §2.3)."""
+    """A heartbeat limit in the header holds for every later command (docs/lean-notes.md §2.3)."""
     if _HEARTBEATS_SET.search(header):
         return header
     return f"{header.rstrip()}\nset_option maxHeartbeats {heartbeats}"
@@ -372,7 +372,7 @@ class WarmVerifier(Verifier):
             return new_env
         if isinstance(new_env, int):
             self._backend.forget(new_env)
-        # Not the candidate's fault: the run cannot proceed on this context (lean.md §6.1).
+        # Not the candidate's fault: the run cannot go on in this context (docs/lean-notes.md §6.1).
         failed = checked.model_copy(
             update={
                 "outcome": Outcome.UNAVAILABLE,
@@ -442,7 +442,7 @@ class WarmVerifier(Verifier):
 
 
 def import_lean_interact() -> Any:
-    """Import lean-interact with its side effects contained (lean.md §3.13)."""
+    """Import lean-interact with its side effects contained (docs/lean-notes.md §3.13)."""
     try:
         import lean_interact
     except OSError as exc:  # its import creates <package>/cache

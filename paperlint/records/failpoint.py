@@ -1,4 +1,4 @@
-"""Crash-test hooks, set by `PAPERLINT_FAILPOINT` (design §10); unset, they do nothing.
+"""Crash-test hooks, set by `PAPERLINT_FAILPOINT` (docs/design.md §10); unset, they do nothing.
 
 - `after-event:N`: die right after the N-th event is written. Crash tests kill a run at
   every event index and show that `resume` ends where an uninterrupted run ends. `os._exit`

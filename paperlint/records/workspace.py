@@ -1,4 +1,4 @@
-"""The check workspace (design §3): paths, creation, and the kept copy of the paper."""
+"""The check workspace (docs/design.md §3): paths, creation, and the kept copy of the paper."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ class ReviseRequest:
 
 @dataclass(frozen=True)
 class RevisionOutcome:
-    plan: dict[str, Any]  # the dry-run answer (design §10)
+    plan: dict[str, Any]  # the dry-run answer (docs/design.md §10)
     snapshot: Path | None  # None for a dry run
 
 

@@ -1,4 +1,4 @@
-"""Issues (design §5): a verbatim quote, a second agent's confirmation, and for ERROR a
+"""Issues (docs/design.md §5): a verbatim quote, a second agent's confirmation, and for ERROR a
 compiled counterexample whose statement is the engine's refutation of the gated statement."""
 
 from __future__ import annotations

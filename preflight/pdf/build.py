@@ -114,9 +114,9 @@ def inventory_from_document(document: PdfDocument, *, sha256: str = "") -> Inven
 def _merge_heads(
     document: PdfDocument, lines: Sequence[ReadLine], body_size: float, skip: float
 ) -> tuple[list[Head], list[Head], bool]:
-    """Anchored heads win. hyperref anchors every numbered result (§19.2), so in an anchored
-    PDF a numbered font head without an anchor is ignored (and reported), and an unnumbered
-    one (a starred environment has no anchor) is kept with low confidence."""
+    """Anchored heads win. hyperref anchors every numbered result (docs/latex-notes.md §19.2),
+    so in an anchored PDF a numbered font head without an anchor is ignored (and reported), and
+    an unnumbered one (a starred environment has no anchor) is kept with low confidence."""
     anchored = find_destination_heads(lines, document.destinations)
     has_anchors = any(is_result_destination(d.name) for d in document.destinations)
     by_index = {head.index: head for head in anchored}
