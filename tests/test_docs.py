@@ -80,3 +80,21 @@ def test_the_citation_patterns_see_what_they_mean_to():
     assert OUTSIDE.search("(lean.md §6.0)") and OUTSIDE.search("(design §5)")
     assert not OUTSIDE.search("(docs/lean-notes.md §6.0)")
     assert CITATION.findall("(docs/latex-notes.md §1, §6)") == [("latex-notes.md", " §1, §6")]
+
+
+def test_the_readme_layout_names_every_package_in_layer_order():
+    from tests.engine.test_layering import LAYERS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = readme[readme.index("## Layout") :]
+    units = [u for u in LAYERS if u not in ("__init__", "__main__")]
+    named = [
+        re.search(rf"`(?:paperlint/)?{re.escape(u)}(?:/|\.py)`|, `{re.escape(u)}\.py`", layout)
+        for u in units
+    ]
+    missing = [u for u, m in zip(units, named, strict=True) if m is None]
+    assert not missing, f"README's Layout does not name {missing}"
+    where = [m.start() for m in named if m]
+    assert where == sorted(where), "README's Layout lists the packages out of layer order"
+    on_disk = {p.name for p in (ROOT / "paperlint").iterdir() if (p / "__init__.py").exists()}
+    assert on_disk <= set(units), f"packages missing from LAYERS: {on_disk - set(units)}"
