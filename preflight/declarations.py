@@ -1,4 +1,4 @@
-"""Theorem-environment declarations: the environment table (latex.md §2-§5, §12).
+"""Theorem-environment declarations: the environment table (docs/latex-notes.md §2-§5, §12).
 
 `\\newtheorem` in its kernel, amsthm and ntheorem forms, thmtools `\\declaretheorem`, llncs
 `\\spnewtheorem`, elsarticle `\\newdefinition`, and the environments that classes and
@@ -117,7 +117,7 @@ def newtheorem(
     within: str | None = None,
     numbered: bool = True,
 ) -> None:
-    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (latex.md §2)."""
+    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (docs/latex-notes.md §2)."""
     env = env.strip()
     counters = reg.counters
     if not numbered:
@@ -162,7 +162,7 @@ def _ntheorem_star(reg: Registry, env: str) -> None:
 
 
 def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
-    """thmtools `\\declaretheorem[keys]{env1,env2}[keys]` (latex.md §4)."""
+    """thmtools `\\declaretheorem[keys]{env1,env2}[keys]` (docs/latex-notes.md §4)."""
     parent = keys.get("parent") or keys.get("numberwithin") or keys.get("within")
     sibling = keys.get("sibling") or keys.get("numberlike") or keys.get("sharenumber")
     numbered = keys.get("numbered", "yes").strip() != "no" and "unnumbered" not in keys
@@ -194,7 +194,7 @@ IEEE_THM_SECTION = "@IEEEthmcounterinsection"
 
 
 def apply_class(reg: Registry, name: str, options: set[str]) -> None:
-    """Counters of the class and the theorem environments it predefines (latex.md §12)."""
+    """The class's counters and the theorem environments it predefines (docs/latex-notes.md §12)."""
     reg.doc_class = name
     reg.class_options = options
     _standard_counters(reg.counters, book=reg.book)

@@ -1,5 +1,5 @@
-"""Equation numbering (latex.md §9): per-line numbers in `align`-like environments, `\\tag`,
-`\\notag`/`\\nonumber`, starred forms."""
+"""Equation numbering (docs/latex-notes.md §9): per-line numbers in `align`-like environments,
+`\\tag`, `\\notag`/`\\nonumber`, starred forms."""
 
 from __future__ import annotations
 

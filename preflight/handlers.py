@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 
     Handler = Callable[[Walker, str, re.Match[str]], int]
 
-_ALIASES = {"numberwithin": "numberwithin", "counterwithin": "counterwithin"}
-
 
 def setcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
     """`\\setcounter{c}{value}`, `\\addtocounter{c}{value}`: the value as TeX reads it, or

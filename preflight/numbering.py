@@ -1,5 +1,5 @@
 """The document walk: one pass in document order that emulates LaTeX's counters
-(latex.md §1-§10) and records results, proofs, labels and macro definitions.
+(docs/latex-notes.md §1-§10) and records results, proofs, labels and macro definitions.
 """
 
 from __future__ import annotations

@@ -82,7 +82,6 @@ NOT_CONDITIONALS = frozenset(
         "ifnottoggle",
     }
 )
-_END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
 
 
 def blank(text: str) -> str:
@@ -210,14 +209,6 @@ def _apply_blanks(text: str, spans: list[tuple[int, int]]) -> str:
         pos = max(pos, end)
     out.append(text[pos:])
     return "".join(out)
-
-
-def blank_after_end_document(text: str) -> str:
-    """Blank everything after `\\end{document}` (TeX stops reading there)."""
-    match = _END_DOCUMENT.search(text)
-    if match is None:
-        return text
-    return text[: match.end()] + blank(text[match.end() :])
 
 
 def clean(text: str, *, user_comment_env: bool = False) -> str:

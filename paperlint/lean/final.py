@@ -1,8 +1,8 @@
-"""The authoritative check: `lake env lean FILE` in `lean-project/` (lean.md §7).
+"""The authoritative check: `lake env lean FILE` in `lean-project/` (docs/lean-notes.md §7).
 
 Two cold runs: the file exactly as written (exit code, errors, sorry warning), then a copy with
-marker-wrapped `#print axioms` queries appended (§11.4), parsed fail-closed. Each run has a
-wall-clock timeout, its own session (a timeout kills the whole process group) and the same
+marker-wrapped `#print axioms` queries appended (docs/lean-notes.md §11.4), parsed fail-closed. Each
+run has a wall-clock timeout, its own session (a timeout kills the whole process group) and the same
 RLIMIT_AS as the warm REPL. The raw runs (`ProcessRun`) go through `final_from_runs`, which the
 replay verifier calls too.
 """
@@ -306,12 +306,14 @@ class FinalChecker:
         memory_mb: int | None = 16384,
         allowlist: frozenset[str] = STANDARD_AXIOMS,
         sandbox: Mode = "auto",
+        recorder: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.paths = paths
         self.memory_mb = memory_mb
         self.allowlist = allowlist
         self.sandbox = sandbox
-        self.recorder: Callable[[dict[str, Any]], None] | None = None
+        self.recorder = recorder
+        """Told every final check's raw answer (`check --record`: `replay.LeanRecorder.write`)."""
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         file = file.resolve()
@@ -382,7 +384,20 @@ class FinalChecker:
 
         checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
                                  sandbox=self.sandbox)  # fmt: skip
-        return checker.trusted_check(job, timeout_s=timeout_s)
+        run = checker.trusted_check(job, timeout_s=timeout_s)
+        if self.recorder is not None:
+            self.recorder(
+                {
+                    "kind": "checker",
+                    "request": job.described(),
+                    "response": {
+                        "compile": [c.model_dump(mode="json") for c in run.compile],
+                        "checker": run.checker.model_dump(mode="json") if run.checker else None,
+                        "record": run.record,
+                    },
+                }
+            )
+        return run
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the

@@ -28,9 +28,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from paperlint.domain import INPUT_KINDS
-from paperlint.records.results import ResultRecord, Verdict
-
 ROOT = "PaperlintCheck"
 GATED = f"{ROOT}.Gated"
 REFERENCE = f"{ROOT}.Reference"
@@ -39,7 +36,6 @@ REQUEST_SCHEMA = "paperlint.checker-request/1"
 
 Mode = Literal["reference", "compare"]
 _HEAD = ("prelude", "import ")
-_VERIFIED = (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
 
 
 def ident(result_id: str) -> str:
@@ -97,7 +93,8 @@ def module_text(header: str, imports: Sequence[str], declarations: Sequence[str]
 
 @dataclass(frozen=True)
 class Material:
-    """What one result contributes to the layout, read from its record."""
+    """What one result contributes to the layout, read from its record
+    (`paperlint.records.modules.material`)."""
 
     id: str
     definitions: tuple[str, ...]  # gated; a definition's or assumption's statement included
@@ -106,28 +103,6 @@ class Material:
     approved: tuple[str, ...]  # the names of its gated definitions
     proofs: tuple[str, ...]  # the accepted proofs, in obligation order (main last)
     verified: bool
-
-
-def material(record: ResultRecord) -> Material | None:
-    """A result's gated material and proofs (None: nothing gated yet)."""
-    draft = record.work.draft
-    if draft is None or record.work.fingerprint is None:
-        return None
-    from paperlint.lean.compose import parse_declaration
-
-    is_input = record.kind in INPUT_KINDS
-    definitions = (*draft.definitions, draft.statement) if is_input else tuple(draft.definitions)
-    names = tuple(p.name for d in definitions if (p := parse_declaration(d)) and p.name)
-    proofs = tuple(o.proof for o in record.work.obligations if o.proof)
-    return Material(
-        id=record.id,
-        definitions=tuple(d.strip() for d in definitions),
-        statement=None if is_input else draft.statement.strip(),
-        lean_name=draft.lean_name,
-        approved=names,
-        proofs=proofs,
-        verified=record.verdict in _VERIFIED,
-    )
 
 
 @dataclass(frozen=True)
@@ -205,20 +180,20 @@ def _proof_module(
     return LeanModule(module_name(PROOF, rid), module_text(header, imports, found[rid].proofs))
 
 
-def check_job(
+def compose_job(
     header: str,
-    records: Mapping[str, ResultRecord],
+    found: Mapping[str, Material],
     deps: Mapping[str, Sequence[str]],
     rid: str,
     *,
     mode: Mode,
 ) -> CheckJob | None:
-    """The checker's job for result `rid` (None: it has no gated statement to check).
+    """The checker's job for result `rid` (None: it has no gated statement to check), from
+    each result's material (`records.modules.material`).
 
     `deps`: each result's transitive dependencies in queue order. `reference` mode builds
     the gated modules and the reference only (the gate's check of the statement); `compare`
     adds the proof modules of `rid` and of its verified dependencies."""
-    found = {k: m for k, r in records.items() if (m := material(r)) is not None}
     mine = found.get(rid)
     if mine is None or mine.statement is None:
         return None

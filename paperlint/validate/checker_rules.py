@@ -18,7 +18,7 @@ statement was compared by elaboration or by text only.
 from __future__ import annotations
 
 from paperlint.lean.checker import RECORD_FILE
-from paperlint.lean.modules import CheckJob, Mode, check_job
+from paperlint.lean.modules import CheckJob, Mode
 from paperlint.lean.trusted import (
     TrustedRun,
     gate_lock,
@@ -26,6 +26,7 @@ from paperlint.lean.trusted import (
     read_run,
     verdict_problems,
 )
+from paperlint.records.modules import check_job
 from paperlint.records.results import ResultRecord
 from paperlint.validate import leanfile
 from paperlint.validate.context import Context

@@ -1,4 +1,4 @@
-"""Verified verdicts (design §5): re-derived from the Lean file, the final check and the audit.
+"""Verified verdicts (docs/design.md §5): re-derived from the Lean file, final check and audit.
 
 Every number that matters is recomputed: the statement's fingerprint from the file's text, the
 file's sha256, the axioms from the recorded Lean output, the hygiene scan, the binders. The

@@ -1,11 +1,11 @@
-"""Font-name heuristics: pdfminer keeps only the name, not the descriptor flags (§19.1)."""
+"""Font-name heuristics: pdfminer keeps names, not descriptor flags (docs/latex-notes.md §19.1)."""
 
 from __future__ import annotations
 
 import re
 
 # Bold weights seen in TeX PDFs: CMBX10, LMRoman12-Bold, NimbusRomNo9L-Medi, plus the usual
-# foundry words and `-B`/`.B` suffixes (reference §19.2).
+# foundry words and `-B`/`.B` suffixes (docs/latex-notes.md §19.2).
 _BOLD = re.compile(
     r"bold|medi|semibold|demi|black|heavy|bx|[-.]b$|[-.]b[-.]|^Lin(?:Libertine|Biolinum)[TO]?[BZ]",
     re.IGNORECASE,

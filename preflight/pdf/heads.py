@@ -1,8 +1,8 @@
 """Recognise theorem-like heads in lines of text, from fonts or from hyperref destinations.
 
 A head is "Theorem 3.1 (Note)." at the start of a line, in one of the head styles of
-reference §3/§12/§19.2. A reference that merely starts a line ("Theorem 3.1 shows …") is set
-in the body font, so the font of the head word decides, backed by punctuation and the
+docs/latex-notes.md §3, §12, §19.2. A reference that merely starts a line ("Theorem 3.1 shows …") is
+set in the body font, so the font of the head word decides, backed by punctuation and the
 vertical gap LaTeX's \\topsep leaves above a theorem.
 """
 

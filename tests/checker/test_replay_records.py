@@ -4,10 +4,11 @@ for exactly the job they judged (the request and every module's text), and nothi
 from __future__ import annotations
 
 from paperlint.lean.final import ProcessRun
-from paperlint.lean.modules import CheckJob, LeanModule, check_job
+from paperlint.lean.modules import CheckJob, LeanModule
 from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
 from paperlint.lean.trusted import CompileRun, conclude
 from paperlint.lean.verifier import FailureCode, Outcome
+from paperlint.records.modules import check_job
 from tests.checker.support import passing_record, result
 
 

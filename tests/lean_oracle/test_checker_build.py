@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.lean.modules import PROOF, REFERENCE, check_job, module_name
+from paperlint.lean.modules import PROOF, REFERENCE, module_name
 from paperlint.lean.sandbox import sandbox_status
 from paperlint.lean.trusted import Limits, Tools, compile_module, run_job
 from paperlint.lean.verifier import Outcome
+from paperlint.records.modules import check_job
 from tests.checker.support import result
 
 SHIM = [

@@ -34,10 +34,11 @@ from paperlint.engine.steps.effects import (
 )
 from paperlint.lean.compose import module_text, parse_declaration, refutation_statement, with_body
 from paperlint.lean.verifier import LeanContext
+from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.store import write_json_atomic, write_text_atomic
 from paperlint.records.work import CounterexampleCheck, Suspicion
+from paperlint.store import write_json_atomic, write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
     path = write_json(
         ctx,
         folder / "issue.json",
-        {"schema": "paperlint.issue-ruling/1", **ruling.model_dump(mode="json")},
+        audits.enveloped(audits.ISSUE_RULING, ruling),
     )
     quote_file, quote_line = (
         locate_quote(ctx, record, ruling.quote) if ruling.is_issue else (None, None)
@@ -227,6 +228,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 STEP = Step(
     kind=ActionKind.CHECK_ISSUE,
     role=Role.ISSUE_CHECKER,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

@@ -37,6 +37,7 @@ from paperlint.engine.steps.effects import (
 )
 from paperlint.lean.compose import context_for, discharge_declaration, module_text
 from paperlint.lean.verifier import LeanContext
+from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
 from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
@@ -170,7 +171,7 @@ def _check(
     record = write_json(
         ctx,
         ctx.ws.audit_dir(given.action.result) / f"reconnect-{given.attempt}-check.json",
-        {"schema": "paperlint.final-check/1", **final.model_dump(mode="json")},
+        audits.enveloped(audits.FINAL_CHECK, final),
     )
     axioms = final.axioms.get(found.name)
     findings = ports.scan(path, ctx.ws.root)
@@ -218,6 +219,7 @@ def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> Re
 STEP = Step(
     kind=ActionKind.RECONNECT,
     role=None,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

@@ -7,8 +7,7 @@ verdict. Pure text from the record, so the report shows the same words.
 
 from __future__ import annotations
 
-from paperlint.agents.outputs import GateRuling, Reading
-from paperlint.faithful.model import (
+from paperlint.records.faithfulness import (
     Agreement,
     Direction,
     Equivalence,
@@ -17,6 +16,7 @@ from paperlint.faithful.model import (
     MinimalHypotheses,
     ProbeResult,
 )
+from paperlint.records.outputs import GateRuling, Reading
 
 _DIRECTION = {
     Direction.FORWARD: "draft 1 ⇒ draft 2",

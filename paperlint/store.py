@@ -1,4 +1,5 @@
-"""Atomic record writes, a single-writer lock and the append-only event log.
+"""Atomic writes, a single-writer lock and the append-only event log: the one place a file of
+ours is written (records, recordings, the library), below every package that writes.
 
 Every record write in paperlint goes through `write_record` (or the two lower-level helpers
 below it): a temporary file in the same folder, fsync, then `os.replace`. A crash at any instant
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from paperlint.errors import StateError
+from paperlint.errors import InputError, StateError
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ M = TypeVar("M", bound=BaseModel)
 class _WriteGate:
     """Every file operation below holds the gate shared; `frozen()` holds it alone, so what
     is on disk meanwhile is what it was between two operations: the crash tests copy a
-    workspace so while other actions are in flight (`snapshot-events`, engine/failpoint.py).
+    workspace so while other actions are in flight (`snapshot-events`, records/failpoint.py).
     Nothing else takes it alone; an operation never waits for anything while it holds it."""
 
     def __init__(self) -> None:
@@ -255,3 +256,22 @@ class EventLog:
                 yield json.loads(line)
             except json.JSONDecodeError:
                 log.warning("%s:%d: ignoring an unreadable event line", self.path, number)
+
+
+def jsonl_rows(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of each line of a recording (`lean.jsonl`, `transcript.jsonl`),
+    blank lines and `{"kind": "comment"}` lines skipped; a line that is no JSON object is an
+    InputError naming the file and line. A missing file has no rows."""
+    if not path.exists():
+        return
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise InputError(f"unreadable {what}: {exc}", path=path, line=number) from exc
+        if not isinstance(row, dict):
+            raise InputError(f"unreadable {what}: not a JSON object", path=path, line=number)
+        if row.get("kind") != "comment":
+            yield number, row

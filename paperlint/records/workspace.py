@@ -1,15 +1,16 @@
-"""The check workspace (design §3): paths, creation, and the kept copy of the paper."""
+"""The check workspace (docs/design.md §3): paths, creation, and the kept copy of the paper."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from paperlint.errors import StateError
-from paperlint.records import EventLog, WorkspaceLock, write_record
+from paperlint.preflight.model import Inventory
 from paperlint.records.layout import safe_name
 from paperlint.records.migrate import read_json_object, upgrade
 from paperlint.records.results import RESULTS_SCHEMA, Results
@@ -31,9 +32,7 @@ from paperlint.records.state import (
     stored,
     workspace_reader,
 )
-from paperlint.records.store import remove_file, write_bytes_atomic
-
-__all__ = ["safe_name"]  # re-exported for revise; defined in paperlint.records.layout
+from paperlint.store import EventLog, WorkspaceLock, remove_file, write_bytes_atomic, write_record
 
 
 @dataclass(frozen=True)
@@ -115,6 +114,19 @@ def open_workspace(folder: Path) -> Workspace:
             "run `paperlint check PAPER` first"
         )
     return ws
+
+
+def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
+    """The kept copy of the paper as checked: exactly the files preflight read."""
+    shutil.rmtree(ws.source, ignore_errors=True)
+    base = project_dir.resolve()
+    for entry in inventory.files:
+        src = (base / entry.path).resolve()
+        if not src.is_relative_to(base) or not src.is_file():
+            continue
+        dest = ws.source / entry.path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
 
 
 def load_results_at(path: Path) -> Results:

@@ -2,7 +2,8 @@
 
 Every `model_call` event (and transcript entry) carries `template_sha256`, the hash of the
 task's template, its includes and its output schema (`prompts.template_sha256`). A report or
-`validate` run compares each with the template this paperlint renders today. A difference is
+`validate` run compares each with the template this paperlint renders today (the caller hands
+in today's hashes: records and reports render no prompt). A difference is
 a note, never a verdict change: a verdict rests on its Lean evidence and the gate's record,
 not on the prompt's wording, but a reader should know the answers came from other prompts
 (an older paperlint) and that a fresh run would ask differently.
@@ -14,11 +15,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 
-def template_drift_notes(events: Iterable[Mapping[str, Any]]) -> list[str]:
-    """One note per task whose recorded template hash differs from today's, and one for
-    replayed answers that were recorded with another template than the run rendered."""
-    from paperlint.agents.prompts import TASKS, template_sha256
-
+def template_drift_notes(
+    events: Iterable[Mapping[str, Any]], today: Mapping[str, str]
+) -> list[str]:
+    """One note per task whose recorded template hash differs from today's (`today`: task ->
+    `agents.prompts.template_sha256`, `agents.prompts.template_hashes()`), and one for replayed
+    answers that were recorded with another template than the run rendered."""
     changed: dict[str, list[str]] = {}
     replayed = 0
     for event in events:
@@ -26,16 +28,16 @@ def template_drift_notes(events: Iterable[Mapping[str, Any]]) -> list[str]:
             continue
         replayed += event.get("template_drift") is True
         task, recorded = event.get("task"), event.get("template_sha256")
-        if task not in TASKS or not isinstance(recorded, str) or not isinstance(task, str):
+        if not isinstance(task, str) or task not in today or not isinstance(recorded, str):
             continue
-        if recorded != template_sha256(task):
+        if recorded != today[task]:
             changed.setdefault(task, []).append(recorded)
     notes = []
     for task, hashes in sorted(changed.items()):
         old = ", ".join(sorted({h[:12] for h in hashes}))
         notes.append(
             f"prompt template drift: {len(hashes)} {task} answer(s) were produced with a "
-            f"template ({old}) other than today's ({template_sha256(task)[:12]}); verdicts are "
+            f"template ({old}) other than today's ({today[task][:12]}); verdicts are "
             "unchanged (they rest on the Lean evidence), but a fresh run would ask differently"
         )
     if replayed:

@@ -1,11 +1,11 @@
-"""Crash-test hooks, set by `PAPERLINT_FAILPOINT` (design §10); unset, they do nothing.
+"""Crash-test hooks, set by `PAPERLINT_FAILPOINT` (docs/design.md §10); unset, they do nothing.
 
 - `after-event:N`: die right after the N-th event is written. Crash tests kill a run at
   every event index and show that `resume` ends where an uninterrupted run ends. `os._exit`
   skips every cleanup on purpose, like a power cut.
 - `snapshot-events:DIR`: after each event N is written, copy the workspace to `DIR/N`, and
   go on. Called under the journal's lock, where `after-event:N` would die, and copied with
-  every workspace write held back (`records.store.GATE`), so `DIR/N` is what a kill after
+  every workspace write held back (`paperlint.store.GATE`), so `DIR/N` is what a kill after
   event N leaves on disk: with one action at a time (`--jobs 1`) the very same state
   (tests/engine/test_crash_resume.py compares them at its sampled indices), with several in
   flight one of the states a kill in that interval can leave. One run then stands in for the
@@ -19,7 +19,7 @@ import re
 import shutil
 from pathlib import Path
 
-from paperlint.records.store import GATE
+from paperlint.store import GATE
 
 _DIE = re.compile(r"^after-event:(\d+)$")
 _SNAPSHOT = re.compile(r"^snapshot-events:(/.+)$")

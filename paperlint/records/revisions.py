@@ -1,19 +1,43 @@
-"""The "since the previous version" section: verdict changes between a revision's snapshot and now.
+"""`revision.json` (`paperlint.revision/1`): every revision of a check, oldest first, and what
+changed since the newest one.
 
-For the report: it reads records only. `since_previous(workdir)` answers None when the check
-was never revised; else the changes between the results kept in the newest revision's snapshot
-and the current `results.json`.
+Each entry: `at` (the snapshot's stamp), `paper`, `snapshot` (workspace-relative), `mapping`
+(old id -> new id), `reset` (as the dry run prints it), `renumbered`, `added`, `removed`,
+`moved`, `estimate`. `paperlint revise` appends them; the report's "since the previous version"
+section reads them (`since_previous`): None when the check was never revised, else the changes
+between the results kept in the newest revision's snapshot and the current `results.json`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
-from paperlint.revise.history import read_revisions
+from paperlint.store import write_json_atomic
+
+REVISION_SCHEMA: Final = "paperlint.revision/1"
+REVISION_FILE: Final = "revision.json"
+
+
+def append_revision(workdir: Path, entry: dict[str, Any]) -> None:
+    path = workdir / REVISION_FILE
+    record = read_revisions(workdir)
+    record["revisions"].append(entry)
+    write_json_atomic(path, record)
+
+
+def read_revisions(workdir: Path) -> dict[str, Any]:
+    """The `revision.json` record: every revision of this check, oldest first."""
+    path = workdir / REVISION_FILE
+    if not path.exists():
+        return {"schema": REVISION_SCHEMA, "revisions": []}
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
 
 VERIFIED = {Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL}
 

@@ -4,14 +4,20 @@ Every Lean part is kept as the exact text checked plus the context it was checke
 never REPL ids), so `validate` can re-check it without a model. A record states what Lean
 showed and nothing more: "no rung proved this direction" is not "the direction is false",
 and a lint is a signal for the gate, never a verdict.
+
+In a workspace: `audits/<id>/faithfulness.json` (the latest round; `faithfulness-N.json` per
+gate round), a `paperlint.faithfulness/1` record. A file that is missing or unreadable is "no
+evidence", never a pass.
 """
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
+from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperlint.lean.verifier import FailureCode, LeanContext, Outcome
 
@@ -217,3 +223,21 @@ class FaithfulnessEvidence(_Frozen):
     minimal: MinimalHypotheses | None = None
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+# --- where it lives in a workspace ------------------------------------------------------------
+
+FILE = "faithfulness.json"
+
+
+def round_file(gate_round: int) -> str:
+    """The evidence the gate's round N was shown (`FILE` is the latest round's, plus what
+    the audit added)."""
+    return f"faithfulness-{gate_round}.json"
+
+
+def read_evidence(path: Path) -> FaithfulnessEvidence | None:
+    try:
+        return FaithfulnessEvidence.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, ValidationError, json.JSONDecodeError):
+        return None

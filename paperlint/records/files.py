@@ -10,7 +10,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from paperlint.errors import InputError
-from paperlint.records.store import write_text_atomic
+from paperlint.store import write_text_atomic
 
 M = TypeVar("M", bound=BaseModel)
 
