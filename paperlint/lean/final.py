@@ -380,23 +380,13 @@ class FinalChecker:
 
     def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
         """The trusted checker on `job` (issue #25), with this checker's limits and sandbox."""
-        from paperlint.lean.trusted import TrustedChecker, live_tools
+        from paperlint.lean.trusted import TrustedChecker, live_tools, recorded_exchange
 
         checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
                                  sandbox=self.sandbox)  # fmt: skip
         run = checker.trusted_check(job, timeout_s=timeout_s)
         if self.recorder is not None:
-            self.recorder(
-                {
-                    "kind": "checker",
-                    "request": job.described(),
-                    "response": {
-                        "compile": [c.model_dump(mode="json") for c in run.compile],
-                        "checker": run.checker.model_dump(mode="json") if run.checker else None,
-                        "record": run.record,
-                    },
-                }
-            )
+            self.recorder(recorded_exchange(job, run))
         return run
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:

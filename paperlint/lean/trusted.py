@@ -215,6 +215,21 @@ def unavailable(job: CheckJob, why: str, *, replay: bool = False) -> TrustedRun:
     )
 
 
+def recorded_exchange(job: CheckJob, run: TrustedRun) -> dict[str, Any]:
+    """What a recorder keeps of one live checker run (`LeanRecorder.write`, kind "checker"):
+    the job's request and module texts, every compile, the checker process and its record; the
+    replay verifier concludes from exactly these (`ReplayVerifier.trusted_check`)."""
+    return {
+        "kind": "checker",
+        "request": job.described(),
+        "response": {
+            "compile": [c.model_dump(mode="json") for c in run.compile],
+            "checker": run.checker.model_dump(mode="json") if run.checker else None,
+            "record": run.record,
+        },
+    }
+
+
 # --- the processes -----------------------------------------------------------------------------
 
 
