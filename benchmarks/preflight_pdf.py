@@ -59,7 +59,8 @@ def compile_paper(
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(paper / "src", work)
     main = work / meta["main"]
-    engine = meta.get("ground_truth", {}).get("engine", "pdflatex")
+    truth = json.loads((paper / "groundtruth.json").read_text())
+    engine = meta.get("ground_truth", {}).get("engine") or truth.get("engine") or "pdflatex"
     stubbed: list[str] = []
     for _ in range(8 if stubs else 1):
         try:
@@ -80,6 +81,7 @@ def compile_paper(
 def _latexmk(main: Path, engine: str, timeout: int) -> None:
     command = [
         "latexmk",
+        "-norc",  # a paper's latexmkrc is Perl code: never run it (its engine is in meta.json)
         "-xelatex" if engine == "xelatex" else "-pdf",
         "-f",
         "-interaction=nonstopmode",

@@ -31,20 +31,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from paperlint.lean.extraction import read_extraction  # noqa: E402
 from paperlint.lean.replay import ReplayVerifier  # noqa: E402
 from paperlint.lean.verifier import LeanContext  # noqa: E402
-from paperlint.prover.index import DeclIndex, read_extraction  # noqa: E402
+from paperlint.prover.index import DeclIndex  # noqa: E402
 from paperlint.prover.loop import LoopBudget, TurnLog  # noqa: E402
-from paperlint.prover.model import ScriptedToolModel, ToolTurn, TurnKey  # noqa: E402
-from paperlint.prover.probe import ScriptedProbe  # noqa: E402
+from paperlint.prover.model import Keep, ToolModel, ToolTurn, TurnKey  # noqa: E402
 from paperlint.prover.strategy import ObligationTask, Prover  # noqa: E402
 from tests.prover import build_prover_replay as fixture  # noqa: E402
+from tests.prover.doubles import ScriptedToolModel  # noqa: E402
 
 
 class Measuring:
-    """The scripted model, counting the characters of every prompt it is sent."""
+    """A tool model, counting the characters of every prompt it is sent."""
 
-    def __init__(self, inner: ScriptedToolModel) -> None:
+    def __init__(self, inner: ToolModel) -> None:
         self.inner = inner
         self.replay = True
         self.prompt_chars: dict[str, list[int]] = {}
@@ -59,11 +60,12 @@ class Measuring:
         *,
         tools: Sequence[Mapping[str, Any]],
         key: TurnKey,
+        keep: Keep,
     ) -> ToolTurn:
         size = sum(len(str(m.get("content") or "")) for m in messages) + len(json.dumps(tools))
         self.prompt_chars.setdefault(key.obligation, []).append(size)
         self.prompt_chars.setdefault(f"{key.obligation}@{key.result}", []).append(size)
-        return self.inner.turn(model, messages, tools=tools, key=key)
+        return self.inner.turn(model, messages, tools=tools, key=key, keep=keep)
 
 
 def run(folder: Path, answers: list[dict[str, Any]], header: str) -> list[dict[str, Any]]:
@@ -71,14 +73,15 @@ def run(folder: Path, answers: list[dict[str, Any]], header: str) -> list[dict[s
     model = Measuring(ScriptedToolModel.load(folder / "turns.jsonl"))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        lean = ReplayVerifier(folder)  # its `lean.jsonl`: checks, axioms, probe commands
         prover = Prover(
-            verifier=ReplayVerifier(folder),
-            probe=ScriptedProbe.load(folder / "lean-probe.jsonl"),
+            verifier=lean,
+            probe=lean,
             model=model,
             model_name="paperlint-replay/prover",
             log=TurnLog(Path(tmp) / "turns.jsonl"),
             index=index,
-            budget=LoopBudget(max_turns=3),
+            budget=LoopBudget(max_turns=3, max_tool_calls=24, max_wall_s=900.0),
         )
         later = [a["target"] for a in answers]
         for number, entry in enumerate(answers):
@@ -117,25 +120,21 @@ def engine_run() -> list[dict[str, Any]]:
     """Check fixtures/tool-loop/ through the engine, measuring each prompt the loop sends."""
     import os
 
-    import paperlint.engine.backends as backends
+    import paperlint.engine.steps.toolloop as toolloop
+    from paperlint.agents.runner import AgentRunner
     from paperlint.config import load_config
     from paperlint.engine.check import CheckRequest, start_check
-    from paperlint.engine.context import ToolEdge
     from paperlint.learning.userdata import ENV_VAR
+    from paperlint.prover.model import AgentTurns
 
     fixture = ROOT / "fixtures" / "tool-loop"
     measured: list[Measuring] = []
-    edge = backends.tool_edge
 
-    def measuring_edge(*args: Any, **kwargs: Any) -> ToolEdge | None:
-        made = edge(*args, **kwargs)
-        if made is None:
-            return None
-        assert isinstance(made.model, ScriptedToolModel)
-        measured.append(Measuring(made.model))
-        return ToolEdge(model=measured[-1], probe=made.probe, index=made.index)
+    def measuring_turns(turns: AgentRunner) -> Measuring:
+        measured.append(Measuring(AgentTurns(turns)))
+        return measured[-1]
 
-    backends.tool_edge = measuring_edge  # type: ignore[assignment]
+    toolloop.AgentTurns = measuring_turns  # type: ignore[assignment,misc]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ[ENV_VAR] = str(Path(tmp) / "data")  # the run record stays out of $HOME
         request = CheckRequest(
@@ -147,8 +146,11 @@ def engine_run() -> list[dict[str, Any]]:
         )
         start_check(request)
         lines = (Path(tmp) / "ws" / "events.jsonl").read_text(encoding="utf-8").splitlines()
-    backends.tool_edge = edge  # type: ignore[assignment]
-    sizes = measured[0].prompt_chars if measured else {}
+    toolloop.AgentTurns = AgentTurns  # type: ignore[misc]
+    sizes: dict[str, list[int]] = {}
+    for each in measured:  # one model per prove action
+        for name, chars in each.prompt_chars.items():
+            sizes.setdefault(name, []).extend(chars)
     rows = []
     for event in (json.loads(line) for line in lines):
         if event["type"] != "prover_finished":

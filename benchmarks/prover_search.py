@@ -21,7 +21,8 @@ import time
 import tomllib
 from pathlib import Path
 
-from paperlint.prover.index import DeclIndex, MathlibDeclaration, read_extraction
+from paperlint.lean.extraction import MathlibDeclaration, read_extraction
+from paperlint.prover.index import DeclIndex
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "decl_index"

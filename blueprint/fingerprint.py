@@ -1,4 +1,4 @@
-"""Fingerprints of TeX text that survive reformatting but not real edits (anchors §4.3)."""
+"""Fingerprints of TeX text that survive reformatting, not real edits (docs/prior-art.md §4.3)."""
 
 from __future__ import annotations
 

@@ -182,7 +182,7 @@ def dependents(
     """The results affected when the statement of `result_id` changes, in document order.
 
     - "statement": the closure over statement-uses edges only: the statements to re-gate
-      (anchors §4.3; following proof edges too would keep everything dirty).
+      (docs/prior-art.md §4.3; following proof edges too would keep everything dirty).
     - "proof": the proofs to redo: those re-gated statements, plus every result whose proof
       uses `result_id` or one of them. Not transitive along proof edges: re-proving a result
       leaves its statement, and so its own users, untouched.

@@ -27,8 +27,8 @@ class ExternalInput(_Record):
 
 
 class FidelityHints(_Record):
-    """The fields the gate reviews (design §6). Preflight fills cheap, deterministic hints from
-    the TeX; an empty string means "no hint", not "nothing there": the drafter fills them."""
+    """The fields the gate reviews (docs/design.md §6). Preflight fills cheap, deterministic hints
+    from the TeX; an empty string means "no hint", not "nothing there": the drafter fills them."""
 
     object_class: str = ""
     quantifier_order: str = ""

@@ -15,9 +15,10 @@ from pydantic import GetJsonSchemaHandler
 
 # --- results -----------------------------------------------------------------------------------
 
-# The kinds the paper claims: each gets one of the four verdicts (design §5). A conjecture is
-# not claimed, and an environment whose kind preflight could not name ("other") is not known to
-# be a claim: neither is formalised. A restatement carries its original's verdict, not its own.
+# The kinds the paper claims: each gets one of the four verdicts (docs/design.md §5). A
+# conjecture is not claimed, and an environment whose kind preflight could not name ("other") is
+# not known to be a claim: neither is formalised. A restatement carries its original's verdict,
+# not its own.
 VERDICT_KINDS: Final[frozenset[str]] = frozenset(
     {"theorem", "lemma", "proposition", "corollary", "claim"}
 )
@@ -32,7 +33,7 @@ def is_verdict_bearing(kind: str, restates: str | None = None) -> bool:
 
 # --- Lean --------------------------------------------------------------------------------------
 
-# The axioms a verified result may depend on (lean.md §4); anything else is a failed audit.
+# The axioms a verified result may depend on (docs/lean-notes.md §4); any other fails the audit.
 STANDARD_AXIOMS: Final[frozenset[str]] = frozenset({"propext", "Classical.choice", "Quot.sound"})
 
 
@@ -96,13 +97,6 @@ class ReportFormat(StrEnum):
     BLUEPRINT_WEB = "blueprint-web"  # a leanblueprint project, built with plasTeX (a folder)
 
 
-class ValidateFormat(StrEnum):
-    """`paperlint validate --format`."""
-
-    TEXT = "text"
-    JSON = "json"
-
-
 # --- schema helper -----------------------------------------------------------------------------
 
 
@@ -124,3 +118,7 @@ class _Inline:
 IssueClassField = Annotated[IssueClass, _Inline(IssueClass)]
 IssueSideField = Annotated[IssueSide, _Inline(IssueSide)]
 ConditionKindField = Annotated[ConditionKind, _Inline(ConditionKind)]
+
+REPLAY_MISS: Final = "replay transcript has no entry for"
+"""How a replay's missing answer begins: the model edge writes it (`agents.scripted`), the
+report recognises it and moves it to the technical details (`reports.describe`)."""

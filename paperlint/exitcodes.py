@@ -1,4 +1,4 @@
-"""The exit codes of design §8, in one place."""
+"""The exit codes of docs/design.md §8, in one place."""
 
 from __future__ import annotations
 

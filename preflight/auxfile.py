@@ -1,6 +1,6 @@
 """Read LaTeX's `.aux` file: the labels and bibliography numbers LaTeX itself wrote.
 
-The reader is brace-balanced (reference latex.md §14.3): fields nest braces and titles hold
+The reader is brace-balanced (docs/latex-notes.md §14.3): fields nest braces and titles hold
 `{}`, `$…$` and newlines, so a regex on `}{` splits them wrongly. Only three commands at top
 level carry data — `\\newlabel`, `\\bibcite` and `\\@input` — everything else (definitions,
 hyperref's preamble block, `\\@writefile`, `\\@setckpt`) is skipped as a whole.
@@ -18,7 +18,7 @@ _DEFINERS = frozenset(
     {"def", "gdef", "edef", "xdef", "providecommand", "newcommand", "renewcommand"}
 )
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@")
-# Macros that only format a number; `\textup{x}` prints x (latex.md §14.3 rule 4).
+# Macros that only format a number; `\textup{x}` prints x (docs/latex-notes.md §14.3 rule 4).
 _UNWRAP = frozenset({"textup", "textbf", "textrm", "textnormal", "mbox", "hbox", "text"})
 _DROP = frozenset({"relax", "ignorespaces", "protect", "nobreak", "unskip"})
 _MAX_DEPTH = 32
@@ -35,7 +35,8 @@ class AuxLabel:
     number: str  # normalised, as compared with preflight's numbers
     raw: str  # field 1 exactly as written
     page: str | None = None
-    title: str | None = None  # nameref's field 3: a note, or often the section title (§10)
+    # nameref's field 3: a note, or often the section title (docs/latex-notes.md §10)
+    title: str | None = None
     anchor: str | None = None  # hyperref's field 4, e.g. "theorem.2.1"
     cref_type: str | None = None
     cref_value: str | None = None
@@ -90,7 +91,8 @@ def parse_aux(main_aux: str | os.PathLike[str], *, read: ReadText) -> AuxData:
     for entry in collected.labels:
         label = _make_label(entry, collected.crefs.get(entry.key))
         seen.setdefault(entry.key, []).append(label.number)
-        labels[entry.key] = label  # the last definition read wins, as in LaTeX (§8)
+        # the last definition read wins, as in LaTeX (docs/latex-notes.md §8)
+        labels[entry.key] = label
     duplicates = tuple(Duplicate(k, tuple(v)) for k, v in seen.items() if len(v) > 1)
     return AuxData(
         labels=labels,

@@ -1,26 +1,63 @@
-"""`\\newif` toggles in document order: a branch the paper switched off is not content.
+"""Conditionals, evaluated in document order: a branch LaTeX skips is not content.
 
-`\\iffalse`/`\\if0` are blanked by the pre-pass; this handles `\\newif\\ifdraft` with
-`\\drafttrue`/`\\draftfalse`, which the walker evaluates as it reaches them.
+`\\iffalse`/`\\if0` are blanked by the pre-pass; the walker evaluates the rest as it reaches
+them, from the state the document has built so far:
+
+- `\\newif\\ifdraft` with `\\drafttrue`/`\\draftfalse`, and etoolbox booleans (`\\newbool`,
+  `\\setbool`, `\\booltrue`, `\\ifbool`, `\\notbool`; a boolean is a `\\newif` underneath, so
+  `\\ifdraft` reads it too) and toggles (`\\newtoggle`, `\\toggletrue`, `\\iftoggle`);
+  ifthen's `\\newboolean`, `\\setboolean` and `\\ifthenelse` on `\\boolean`, `\\equal`,
+  `\\isodd` and number comparisons;
+- `\\ifcase`, `\\ifnum`, `\\ifodd` on counters, registers and macros with a known value;
+- `\\ifdefined`, `\\ifcsname`, `\\ifx` and etoolbox's `\\ifdef` on macros the paper defines.
+
+A condition whose value is not known keeps the old reading (both branches are read); when
+results or labels turn out to be inside it, a diagnostic names it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from paperlint.preflight import prepass
+from paperlint.preflight import macros, numexpr, prepass, texscan
+
+if TYPE_CHECKING:
+    from paperlint.preflight.numbering import Walker
 
 # `\\loop ... \\ifdim ... \\repeat`: plain TeX's \\repeat closes the loop's conditional
 _TOKEN = re.compile(r"\\(if[A-Za-z@]*|else|fi|or|repeat)(?![A-Za-z@])")
+_CS = re.compile(r"\s*(\\[A-Za-z@]+|\\.)")
+_UNDEFINED = ("\\undefined", "\\@undefined")
+_EMPTY = ("\\empty", "\\@empty")
+_RELAX = "\\relax"
+# TeX's own tests of modes, boxes, files and characters: never known, never reported
+_OPAQUE = frozenset(
+    {"ifmmode", "ifvmode", "ifhmode", "ifinner", "ifdim", "ifvoid", "ifhbox", "ifvbox", "ifeof"}
+    | {"if", "ifcat", "iftrue", "iffalse", "ifincsname", "ifpdfprimitive"}
+)
+
+
+@dataclass
+class Branch:
+    """An open conditional: "true" (reading its true branch), "else" (reading its else
+    branch), "case" (reading the selected `\\ifcase` branch) or "unknown" (reading on)."""
+
+    state: str
+    pos: int = 0
+    name: str = ""
+    events: int = 0
 
 
 @dataclass
 class Toggles:
-    """Known `\\newif` flags and the conditionals open at the walker's position."""
+    """Booleans (`\\newif` and etoolbox's `\\newbool`, one namespace), etoolbox toggles and
+    the conditionals open at the walker's position."""
 
     flags: dict[str, bool] = field(default_factory=dict)
-    stack: list[str] = field(default_factory=list)
+    toggles: dict[str, bool] = field(default_factory=dict)
+    stack: list[Branch] = field(default_factory=list)
 
     def declare(self, name: str) -> None:
         self.flags[name] = False
@@ -42,6 +79,14 @@ def is_conditional(word: str) -> bool:
 def skip_branch(text: str, pos: int, *, stop_at_else: bool) -> tuple[int, bool]:
     """From inside a false branch, the offset after its matching `\\else` (when wanted) or
     `\\fi`; the flag says whether an `\\else` was where it stopped."""
+    end, word = _skip(text, pos, stop_at=("else",) if stop_at_else else (), ors=0)
+    return end, word == "else"
+
+
+def _skip(text: str, pos: int, *, stop_at: tuple[str, ...], ors: int) -> tuple[int, str]:
+    """Skip to the matching `\\fi`, or to the first word of `stop_at` at this level; with
+    `ors`, to the `ors`-th `\\or` (an `\\ifcase` branch). Returns the offset after the word
+    where it stopped and the word ("" at the end of the text)."""
     depth = 0
     for match in _TOKEN.finditer(text, pos):
         word = match.group(1)
@@ -53,8 +98,388 @@ def skip_branch(text: str, pos: int, *, stop_at_else: bool) -> tuple[int, bool]:
             depth = max(depth - 1, 0)
         elif word == "fi":
             if depth == 0:
-                return match.end(), False
+                return match.end(), "fi"
             depth -= 1
-        elif word == "else" and depth == 0 and stop_at_else:
-            return match.end(), True
-    return len(text), False
+        elif depth == 0 and word == "or" and ors > 0:
+            ors -= 1
+            if ors == 0:
+                return match.end(), "or"
+        elif depth == 0 and word in stop_at:
+            return match.end(), word
+    return len(text), ""
+
+
+# -- the walker's primitives ---------------------------------------------------------------
+
+
+def primitive(walker: Walker, text: str, m: re.Match[str], name: str) -> int:
+    """`\\if…`, `\\else`, `\\or`, `\\fi`: evaluate a conditional or move past a branch."""
+    stack = walker.toggles.stack
+    if name in ("fi", "repeat"):
+        if stack:
+            close(walker, stack.pop())
+        return m.end()
+    if name in ("else", "or"):
+        if stack and stack[-1].state in ("true", "case"):
+            close(walker, stack.pop())
+            return skip_branch(text, m.end(), stop_at_else=False)[0]
+        return m.end()
+    if name == "newif":
+        return _newif(walker, text, m)
+    value, end = _evaluate(walker, text, m.end(), name)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _case(walker, text, end, value)
+    if value is not None:
+        return branch(walker, text, end, value)
+    if is_conditional(name):
+        stack.append(Branch("unknown", walker.at(m.start()), name, walker.events))
+    return end
+
+
+def _evaluate(walker: Walker, text: str, pos: int, name: str) -> tuple[bool | int | None, int]:
+    """The value of the test that `\\name` opens at `pos`, and where the test ends: a bool,
+    an `\\ifcase` number, or None when not known."""
+    flags = walker.toggles.flags
+    if name == "iftrue" or name[2:] in flags:
+        return name == "iftrue" or flags[name[2:]], pos
+    if name == "ifcase":
+        return numexpr.read_number(text, pos, walker)
+    if name == "ifnum":
+        return numexpr.read_relation(text, pos, walker)
+    if name == "ifodd":
+        number, end = numexpr.read_number(text, pos, walker)
+        return (None if number is None else number % 2 == 1), end
+    if name == "ifx":
+        return ifx(walker, text, pos)
+    if name in ("ifdefined", "ifcsname"):
+        return _ifdefined(walker, text, pos, name)
+    if name == "if":
+        return _if_characters(walker, text, pos)
+    return None, pos
+
+
+def _if_characters(walker: Walker, text: str, pos: int) -> tuple[bool | None, int]:
+    """TeX's `\\if`: compare the next two tokens after expansion, here characters and the
+    paper's own argument-free macros (JASA's `\\if0\\blind`, `\\newcommand{\\blind}{1}`)."""
+    chars: list[str] = []
+    while len(chars) < 2 and pos < len(text):
+        if text[pos] in "{}%":
+            return None, pos
+        if text[pos] != "\\":
+            chars.append(text[pos])
+            pos += 1
+            continue
+        word = texscan.CONTROL_WORD.match(text, pos)
+        assert word is not None
+        body = walker.macro_body(word.group(1))
+        expanded = walker.expand_text(body) if body is not None else None
+        if not expanded:
+            # `\\if0` before a macro not known here is false, as the pre-pass always took it
+            return (False, pos) if chars == ["0"] else (None, pos)
+        chars.extend(expanded[: 2 - len(chars)])
+        pos = texscan.skip_spaces(text, word.end(), newline=False)
+    if len(chars) < 2:
+        return None, pos
+    return chars[0] == chars[1], pos
+
+
+def branch(walker: Walker, text: str, pos: int, value: bool) -> int:
+    """A conditional whose value is known: read on in the true branch, else skip to its
+    `\\else` or `\\fi`."""
+    if value:
+        walker.toggles.stack.append(Branch("true"))
+        return pos
+    end, at_else = skip_branch(text, pos, stop_at_else=True)
+    if at_else:
+        walker.toggles.stack.append(Branch("else"))
+    return end
+
+
+def _case(walker: Walker, text: str, pos: int, value: int) -> int:
+    """`\\ifcase n`: read branch n (after the n-th `\\or`), else the `\\else` branch."""
+    if value == 0:
+        walker.toggles.stack.append(Branch("case"))
+        return pos
+    if value < 0:
+        end, word = _skip(text, pos, stop_at=("else",), ors=0)
+    else:
+        end, word = _skip(text, pos, stop_at=("else",), ors=value)
+    if word in ("or", "else"):
+        walker.toggles.stack.append(Branch("case" if word == "or" else "else"))
+    return end
+
+
+def close(walker: Walker, branch_: Branch) -> None:
+    """A conditional ends: if its value was unknown and results or labels were read inside,
+    say which condition they depend on."""
+    if branch_.state != "unknown" or branch_.events == walker.events:
+        return
+    if branch_.name in _OPAQUE or branch_.name.startswith("if@"):
+        return
+    walker.problem(
+        branch_.pos,
+        "warning",
+        "unknown-condition",
+        f"\\{branch_.name}: its value is not known here, so both branches were read; "
+        "results or labels inside may not be typeset (use --latex)",
+    )
+
+
+def _newif(walker: Walker, text: str, m: re.Match[str]) -> int:
+    match = re.compile(r"\s*\\if([A-Za-z@]+)").match(text, m.end())
+    if match is None:
+        return m.end()
+    walker.toggles.declare(match.group(1))
+    return match.end()
+
+
+# -- \\ifx, \\ifdefined --------------------------------------------------------------------
+
+
+def ifx(walker: Walker, text: str, pos: int) -> tuple[bool | None, int]:
+    """`\\ifx\\a\\b` when the answer is known: both macros defined by the paper (same
+    parameters and body), `\\a` defined and `\\b` undefined or empty, or the class-option
+    flags tested against `\\relax`. Anything else is unknown (None)."""
+    first = _CS.match(text, pos)
+    second = _CS.match(text, first.end()) if first else None
+    if first is None or second is None:
+        return None, pos
+    a, b = first.group(1), second.group(1)
+    if a in (_RELAX, *_UNDEFINED, *_EMPTY):
+        a, b = b, a
+    value = _same_meaning(walker, a, b)
+    return (value, second.end()) if value is not None else (None, pos)
+
+
+def _same_meaning(walker: Walker, a: str, b: str) -> bool | None:
+    table = walker.expander.table
+    state = walker.options
+    if b == _RELAX and a != _RELAX:
+        if a in state.lets:
+            return state.lets[a] == _RELAX
+        if a in state.defined or a in state.flag_macros:
+            return False
+        return None
+    if a in _UNDEFINED or a == b:
+        return a == b or None
+    defined_a = a[1:] in table or a in state.defined
+    if b in _UNDEFINED:
+        return False if defined_a else None
+    if b in _EMPTY:
+        found = table.get(a[1:])
+        return None if found is None else (found.body.strip() == "" and not found.params)
+    left, right = table.get(a[1:]), table.get(b[1:])
+    if left is None or right is None:
+        return None
+    return left.params == right.params and left.body == right.body
+
+
+def _ifdefined(walker: Walker, text: str, pos: int, name: str) -> tuple[bool | None, int]:
+    """`\\ifdefined\\foo` / `\\ifcsname foo\\endcsname`: true when the paper defined `\\foo`
+    before this point (a package may define what the paper does not: unknown then)."""
+    if name == "ifcsname":
+        match = re.compile(r"\s*([A-Za-z@]+)\s*\\endcsname").match(text, pos)
+        macro = "\\" + match.group(1) if match else None
+    else:
+        found = _CS.match(text, pos)
+        macro, match = (found.group(1), found) if found else (None, None)
+    if match is None or macro is None:
+        return None, pos
+    return (True, match.end()) if _defined(walker, macro) else (None, pos)
+
+
+def _defined(walker: Walker, macro: str) -> bool:
+    name = macro[1:]
+    flags = walker.toggles.flags
+    return (
+        name in walker.expander.table
+        or macro in walker.options.defined
+        or macro in walker.options.lets
+        or name[2:] in flags
+        or any(name == flag + suffix for flag in flags for suffix in ("true", "false"))
+    )
+
+
+# -- etoolbox and ifthen -------------------------------------------------------------------
+
+
+def newbool(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\newbool{b}`/`\\providebool{b}` (etoolbox), `\\newboolean{b}` (ifthen): a `\\newif`."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    name = (args[0] or "").strip()
+    if name and (m.group(1).startswith("new") or name not in walker.toggles.flags):
+        walker.toggles.declare(name)
+    return pos
+
+
+def setbool(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\setbool{b}{true}`, `\\setboolean{b}{true}`, `\\booltrue{b}`, `\\boolfalse{b}`."""
+    word = m.group(1)
+    if word in ("setbool", "setboolean"):
+        args, pos = texscan.read_args(text, m.end(), "{{")
+        given = walker.expand_text(args[1] or "")  # `\\setbool{b}{\\mode}`, `\\def\\mode{true}`
+        value = (given or "").strip().lower() == "true"
+    else:
+        args, pos = texscan.read_args(text, m.end(), "{")
+        value = word == "booltrue"
+    name = (args[0] or "").strip()
+    if name in walker.toggles.flags:
+        walker.toggles.flags[name] = value
+    return pos
+
+
+def newtoggle(walker: Walker, text: str, m: re.Match[str]) -> int:
+    args, pos = texscan.read_args(text, m.end(), "{")
+    name = (args[0] or "").strip()
+    if name:
+        walker.toggles.toggles.setdefault(name, False)
+    return pos
+
+
+def settoggle(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\toggletrue{T}`, `\\togglefalse{T}`, `\\settoggle{T}{true}`."""
+    word = m.group(1)
+    if word == "settoggle":
+        args, pos = texscan.read_args(text, m.end(), "{{")
+        value = (walker.expand_text(args[1] or "") or "").strip() == "true"
+    else:
+        args, pos = texscan.read_args(text, m.end(), "{")
+        value = word == "toggletrue"
+    name = (args[0] or "").strip()
+    if name:
+        walker.toggles.toggles[name] = value
+    return pos
+
+
+def iftoggle(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\iftoggle{T}{yes}{no}`, `\\ifbool{B}{yes}{no}` and their `\\not…` forms: only the
+    branch taken is read (both when the name was never declared)."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    name = (args[0] or "").strip()
+    word = m.group(1)
+    table = walker.toggles.toggles if word.endswith("toggle") else walker.toggles.flags
+    value = table.get(name)
+    if value is not None and word.startswith("not"):
+        value = not value
+    return two_branches(walker, text, m.start(), pos, value, f"{word}{{{name}}}")
+
+
+def ifdef(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """etoolbox `\\ifdef{\\cmd}{yes}{no}` / `\\ifundef`, `\\ifcsdef{name}` / `\\ifcsundef`."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    word = m.group(1)
+    raw = (args[0] or "").strip()
+    macro = raw if word in ("ifdef", "ifundef") else "\\" + raw
+    value: bool | None = True if _defined(walker, macro) else None
+    if value is not None and word in ("ifundef", "ifcsundef"):
+        value = not value
+    return two_branches(walker, text, m.start(), pos, value, f"{word}{{{raw}}}")
+
+
+def ifthenelse(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """ifthen's `\\ifthenelse{test}{yes}{no}`."""
+    args, pos = texscan.read_args(text, m.end(), "{")
+    test = args[0] or ""
+    return two_branches(walker, text, m.start(), pos, _test(walker, test), f"ifthenelse{{{test}}}")
+
+
+_THEN_TERM = re.compile(
+    r"\s*(?:\\(?P<not>not|NOT)\b|\\boolean\s*\{(?P<bool>[^{}]*)\}|\\isodd\s*\{(?P<odd>[^{}]*)\}"
+    r"|\\equal\s*\{(?P<a>[^{}]*)\}\s*\{(?P<b>[^{}]*)\})"
+)
+
+
+def _test(walker: Walker, test: str) -> bool | None:
+    """One ifthen test (with an optional leading `\\not`); None when not known."""
+    negate = False
+    pos = 0
+    while True:
+        match = _THEN_TERM.match(test, pos)
+        if match is None or match.group("not") is None:
+            break
+        negate, pos = not negate, match.end()
+    value: bool | None
+    if match is not None and match.group("bool") is not None:
+        value = walker.toggles.flags.get(match.group("bool").strip())
+    elif match is not None and match.group("odd") is not None:
+        number = numexpr.evaluate(match.group("odd"), walker, calc=False)
+        value = None if number is None else number % 2 == 1
+    elif match is not None and match.group("a") is not None:
+        left, right = (walker.expand_text(match.group(k)) for k in ("a", "b"))
+        value = None if left is None or right is None else left.strip() == right.strip()
+    else:
+        value, end = numexpr.read_relation(test, pos, walker)
+        match = None
+        if test[end:].strip():
+            value = None  # `\\and`, `\\or`, `\\(`: not read
+    if match is not None and test[match.end() :].strip():
+        value = None
+    return None if value is None else value != negate
+
+
+def two_branches(
+    walker: Walker, text: str, start: int, pos: int, value: bool | None, name: str
+) -> int:
+    """Read the `{yes}` or the `{no}` group that follow `pos`, in place; both when `value`
+    is None (and then report the condition if results or labels were inside). Without two
+    groups, read on as text."""
+    if not walker.can_nest() or not text.startswith("{", texscan.skip_spaces(text, pos)):
+        return pos
+    yes = texscan.read_group_span(text, pos)
+    no: tuple[int, int, int] | None
+    if yes is not None and yes[1] == len(text):
+        # never closed: TeX reads the rest of the file as this argument (and a walk that
+        # went back to read it again at every such use would cost the square of its size)
+        no = (len(text), len(text), len(text))
+    else:
+        no = texscan.read_group_span(text, yes[2]) if yes else None
+    if yes is None or no is None:
+        return pos
+    events = walker.events
+    for taken, span in ((True, yes), (False, no)):
+        if value is None or value == taken:
+            walker.scan_inside(text, span[0], span[1])
+    if value is None:
+        close(walker, Branch("unknown", walker.at(start), name, events))
+    return no[2]
+
+
+# -- xparse --------------------------------------------------------------------------------
+
+XPARSE_TESTS = {
+    "IfBooleanTF": ("boolean", True),
+    "IfBooleanT": ("boolean", True),
+    "IfBooleanF": ("boolean", True),
+    "IfNoValueTF": ("novalue", True),
+    "IfNoValueT": ("novalue", True),
+    "IfNoValueF": ("novalue", True),
+    "IfValueTF": ("novalue", False),
+    "IfValueT": ("novalue", False),
+    "IfValueF": ("novalue", False),
+}
+
+
+def xparse_test(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\IfBooleanTF{#1}{yes}{no}` on a star argument, `\\IfNoValueTF{#2}{yes}{no}` (and
+    `\\IfValueTF`, and the `T` and `F` forms with one branch) on an optional one, as the
+    expansion layer substitutes them (`\\BooleanTrue`, `-NoValue-`)."""
+    word = m.group(1)
+    kind, sense = XPARSE_TESTS[word]
+    args, pos = texscan.read_args(text, m.end(), "{")
+    tested = (args[0] or "").strip()
+    value: bool | None
+    if kind == "boolean":
+        value = {"\\BooleanTrue": True, "\\BooleanFalse": False}.get(tested)
+    else:
+        value = (tested == macros.NO_VALUE) == sense
+    if word.endswith("TF"):
+        return two_branches(walker, text, m.start(), pos, value, word)
+    if not walker.can_nest() or not text.startswith("{", texscan.skip_spaces(text, pos)):
+        return pos
+    group = texscan.read_group_span(text, pos)
+    if group is None:
+        return pos
+    wanted = word.endswith("T")  # an unclosed group runs to the end, and so does the walk
+    if value is None or value == wanted:
+        walker.scan_inside(text, group[0], group[1])
+    return group[2]

@@ -1,4 +1,4 @@
-"""The counter table: values, reset relations and `\\the<counter>` templates (latex.md §1, §6).
+"""The counter table: values, resets and `\\the<counter>` templates (docs/latex-notes.md §1, §6).
 
 `render` expands a `\\the` template the way `\\protected@edef` would for the printed forms
 LaTeX offers: `\\arabic`, `\\roman`, `\\Roman`, `\\alph`, `\\Alph`, `\\fnsymbol`, their `\\@`

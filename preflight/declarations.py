@@ -1,4 +1,4 @@
-"""Theorem-environment declarations: the environment table (latex.md §2-§5, §12).
+"""Theorem-environment declarations: the environment table (docs/latex-notes.md §2-§5, §12).
 
 `\\newtheorem` in its kernel, amsthm and ntheorem forms, thmtools `\\declaretheorem`, llncs
 `\\spnewtheorem`, elsarticle `\\newdefinition`, and the environments that classes and
@@ -84,6 +84,10 @@ class Registry:
     # `autonum`, or mathtools' `showonlyrefs`: only equations whose label is referenced
     # get a number; the value names the package (they count different reference commands)
     only_referenced: str | None = None
+    # calc makes `\\setcounter` and `\\addtocounter` evaluate expressions; amstext, loaded
+    # after calc, puts the kernel's `\\addtocounter` back (calc.sty, amstext.sty)
+    calc_setcounter: bool = False
+    calc_addtocounter: bool = False
 
     @property
     def book(self) -> bool:
@@ -113,7 +117,7 @@ def newtheorem(
     within: str | None = None,
     numbered: bool = True,
 ) -> None:
-    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (latex.md §2)."""
+    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (docs/latex-notes.md §2)."""
     env = env.strip()
     counters = reg.counters
     if not numbered:
@@ -158,7 +162,7 @@ def _ntheorem_star(reg: Registry, env: str) -> None:
 
 
 def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
-    """thmtools `\\declaretheorem[keys]{env1,env2}[keys]` (latex.md §4)."""
+    """thmtools `\\declaretheorem[keys]{env1,env2}[keys]` (docs/latex-notes.md §4)."""
     parent = keys.get("parent") or keys.get("numberwithin") or keys.get("within")
     sibling = keys.get("sibling") or keys.get("numberlike") or keys.get("sharenumber")
     numbered = keys.get("numbered", "yes").strip() != "no" and "unnumbered" not in keys
@@ -190,10 +194,12 @@ IEEE_THM_SECTION = "@IEEEthmcounterinsection"
 
 
 def apply_class(reg: Registry, name: str, options: set[str]) -> None:
-    """Counters of the class and the theorem environments it predefines (latex.md §12)."""
+    """The class's counters and the theorem environments it predefines (docs/latex-notes.md §12)."""
     reg.doc_class = name
     reg.class_options = options
     _standard_counters(reg.counters, book=reg.book)
+    for implied in IMPLIED_PACKAGES.get(name, ()):
+        apply_package(reg, implied, set())
     if name == "llncs":
         _llncs(reg, options)
     elif name in ("jmlr", "colt", "pmlr") or name.startswith(("colt", "jmlr", "alt")):
@@ -223,15 +229,33 @@ def _revtex(reg: Registry, options: set[str]) -> None:
     counters.set("secnumdepth", -1000 if "prl" in options else 4)
 
 
-# Packages that load another whose behaviour preflight models (from their `\\RequirePackage`
-# lines in TeX Live): `thm-restate` loads `thmtools`, whose unnumbered theorems step a dummy
-# counter, so a `\\label` in one writes an empty number.
-IMPLIED_PACKAGES: dict[str, tuple[str, ...]] = {"thm-restate": ("thmtools",)}
+# Packages (and classes) that load another whose behaviour preflight models, in the order of
+# their `\\RequirePackage` lines in TeX Live: `thm-restate` loads `thmtools`, whose unnumbered
+# theorems step a dummy counter, so a `\\label` in one writes an empty number; mathtools and
+# the jmlr class load calc before amsmath, whose amstext then undoes calc's `\\addtocounter`.
+IMPLIED_PACKAGES: dict[str, tuple[str, ...]] = {
+    "thm-restate": ("thmtools",),
+    "mathtools": ("calc", "amsmath"),
+    "empheq": ("mathtools",),
+    "breqn": ("amsmath", "calc"),
+    "amsmath": ("amstext",),
+    "todonotes": ("calc",),
+    "pdfpages": ("calc",),
+    "jmlr": ("calc", "amsmath"),
+    "amsart": ("amsmath",),
+    "amsbook": ("amsmath",),
+    "amsproc": ("amsmath",),
+}
 
 
 def apply_package(reg: Registry, name: str, options: set[str]) -> None:
     """Side effects of well-known packages that are not in the project folder."""
+    first_load = name not in reg.packages
     reg.packages.add(name)
+    if first_load and name == "calc":
+        reg.calc_setcounter = reg.calc_addtocounter = True
+    elif first_load and name == "amstext":
+        reg.calc_addtocounter = False
     for implied in IMPLIED_PACKAGES.get(name, ()):
         if implied not in reg.packages:
             apply_package(reg, implied, set())

@@ -1,5 +1,5 @@
-"""Equation numbering (latex.md §9): per-line numbers in `align`-like environments, `\\tag`,
-`\\notag`/`\\nonumber`, starred forms."""
+"""Equation numbering (docs/latex-notes.md §9): per-line numbers in `align`-like environments,
+`\\tag`, `\\notag`/`\\nonumber`, starred forms."""
 
 from __future__ import annotations
 
@@ -68,9 +68,12 @@ def number_rows(
     """Each row's printed number (None when unnumbered) and its labels; steps `equation`.
 
     A label in an unnumbered row waits for the next numbered row of the same display, as
-    amsmath's `\\df@label` (and eqnarray's pre-stepped counter) do. With `referenced`
-    (autonum, mathtools' `showonlyrefs`) a row is numbered only when one of its labels is
-    referenced somewhere in the document.
+    amsmath's `\\df@label` (and eqnarray's pre-stepped counter) do. amsmath's `equation`
+    steps the counter before its body, so a label there writes that number even when
+    `\\nonumber` then takes it back (the kernel's `equation` would print the number, which
+    no paper writing `\\nonumber` there wants: amsmath is taken as loaded). With
+    `referenced` (autonum, mathtools' `showonlyrefs`) a row is numbered only when one of its
+    labels is referenced somewhere in the document.
     """
     if referenced is not None and env in referenced.envs:
         return _number_referenced_rows(env, body, counters, expanders or {}, referenced)
@@ -87,6 +90,10 @@ def number_rows(
         if tag is not None:
             group = texscan.read_group(row, tag.end() - 1)
             out.append((tag_text(group[0] if group else "", counters), labels))
+        elif not starred and base in SINGLE and _NOTAG.search(row):
+            counters.step("equation")
+            out.append((counters.render("equation"), labels))
+            counters.add("equation", -1)
         elif starred or _NOTAG.search(row):
             pending = labels
             continue

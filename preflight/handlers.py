@@ -6,9 +6,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import classcode, macros, plaintex, sectioning, texscan
+from paperlint.preflight import (
+    classcode,
+    conditionals,
+    macros,
+    numexpr,
+    plaintex,
+    sectioning,
+    texscan,
+)
 from paperlint.preflight import declarations as decl
-from paperlint.preflight.model import Macro
+from paperlint.preflight.macros import ArgSpec, Definition
 from paperlint.preflight.walkstate import Owner
 
 if TYPE_CHECKING:
@@ -18,50 +26,16 @@ if TYPE_CHECKING:
 
     Handler = Callable[[Walker, str, re.Match[str]], int]
 
-_TERM = re.compile(
-    r"\s*([-+])?\s*(?:\\value\s*\{([^}]*)\}|\\c@([A-Za-z@]+)|\\arabic\s*\{([^}]*)\}"
-    r"|\\(?:getrefnumber|ref\*?)\s*\{([^}]*)\}|(\d+))\s*"
-)
-_ALIASES = {"numberwithin": "numberwithin", "counterwithin": "counterwithin"}
-
-
-def _counter_value(walker: Walker, expr: str) -> int | None:
-    """An integer expression of `\\setcounter`: a sum of integers, `\\value{c}`, `\\c@c`,
-    `\\arabic{c}` and refcount's `\\getrefnumber{key}` (a label seen before, whose number
-    is an integer) inside `\\numexpr ... \\relax`; without `\\numexpr` only the first term
-    counts, as in TeX. None when not understood."""
-    numexpr = re.match(r"\s*\\numexpr\b", expr) is not None
-    body = re.sub(r"^\s*\\numexpr\b|\\relax\s*$", "", expr.strip()).strip()
-    pos, total, terms = 0, 0, 0
-    # without \\numexpr TeX assigns the first number and typesets the rest ("-1")
-    while pos < len(body) and (numexpr or terms == 0):
-        match = _TERM.match(body, pos)
-        if match is None or match.end() == pos:
-            return None
-        value = _term_value(walker, match)
-        if value is None:
-            return None
-        total += -value if match.group(1) == "-" else value
-        pos, terms = match.end(), terms + 1
-    return total if terms else None
-
-
-def _term_value(walker: Walker, match: re.Match[str]) -> int | None:
-    counter = match.group(2) or match.group(3) or match.group(4)
-    if counter is not None:
-        return walker.reg.counters.values.get(counter.strip(), 0)
-    if match.group(5) is not None:
-        owner = walker.out.labels.get(match.group(5).strip())
-        number = owner.number if owner is not None else ""
-        return int(number) if number.isdigit() else None
-    return int(match.group(6))
-
 
 def setcounter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\setcounter{c}{value}`, `\\addtocounter{c}{value}`: the value as TeX reads it, or
+    as calc does once it is loaded (`numexpr`)."""
     args, pos = texscan.read_args(text, m.end(), "{{")
     name, expr = (args[0] or "").strip(), args[1] or ""
-    value = _counter_value(walker, expr)
-    counters = walker.reg.counters
+    reg = walker.reg
+    calc = reg.calc_setcounter if m.group(1) == "setcounter" else reg.calc_addtocounter
+    value = numexpr.evaluate(expr, walker, calc=calc)
+    counters = reg.counters
     if value is None:
         walker.problem(
             walker.at(m.start()),
@@ -128,7 +102,11 @@ def addtoreset(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
-def _define(walker: Walker, at: int, macro: Macro | None) -> None:
+def _define(
+    walker: Walker, at: int, macro: Definition | None, *, local: bool = True, record: bool = True
+) -> None:
+    """Record a definition: `\\the<counter>` templates go to the counter table, everything
+    else to the macro table the expansion layer reads."""
     if macro is None:
         return
     name = macro.name.lstrip("\\")
@@ -136,52 +114,28 @@ def _define(walker: Walker, at: int, macro: Macro | None) -> None:
     walker.options.defined.add("\\" + name)
     walker.options.lets.pop("\\" + name, None)
     if name.startswith("the") and (name[3:] in counters.the or name[3:] in walker.reg.envs):
-        counters.the[name[3:]] = macro.definition
-    elif macro.arity == 0:
-        counters.macros[name] = macro.definition
-        if "\\\\" in macro.definition:
-            walker.row_macros[name] = macro.definition
-        if macros_expand(macro.definition):
-            walker.expanders[name] = macro.definition
-    elif _DECLARES.search(macro.definition):
-        walker.declarers[name] = macro  # `\\newthing{remark}{Remark}`: expanded at each use
-    elif re.search(r"\\(?:refstepcounter|stepcounter)\b", macro.definition):
-        walker.problem(
-            walker.at(at),
-            "warning",
-            "unsure-counter",
-            f"{macro.name} steps a counter and takes arguments; numbering after its "
-            "uses may be off (use --latex)",
-        )
-    walker.out.macros.append((walker.at(at), macro))
+        walker.set_the(name[3:], macro.body, local=local)
+    else:
+        walker.expander.define(name, macro, walker.at(at))
+        if macro.params == ():
+            counters.macros[name] = macro.body
+            if "\\\\" in macro.body:
+                walker.row_macros[name] = macro.body
+            if macros_expand(macro.body):
+                walker.expanders[name] = macro.body
+        elif macro.params is None and _STEPS.search(macro.body):
+            walker.problem(
+                walker.at(at),
+                "warning",
+                "unsure-counter",
+                f"{macro.name} steps a counter and takes delimited arguments, which are not "
+                "read: numbering after its uses may be off (use --latex)",
+            )
+    if record:  # a package's own macros are not the paper's
+        walker.out.macros.append((walker.at(at), macro.record()))
 
 
-_DECLARES = re.compile(
-    r"\\(?:newtheorem|renewtheorem|newenvironment|renewenvironment|declaretheorem|spnewtheorem"
-    r"|newtcbtheorem|NewTcbTheorem|newcounter|numberwithin|counterwithin"
-    r"|@spynthm|@spothm|@spxnthm)(?![A-Za-z@])"
-)
-
-
-def expand_declarer(walker: Walker, text: str, m: re.Match[str], macro: Macro) -> int:
-    """A paper's own macro that declares environments (`\\newcommand\\newthing[2]{
-    \\newtheorem{#1}{#2}}`): its arguments are substituted and the body is read there."""
-    args: list[str] = []
-    pos = m.end()
-    optional = texscan.read_optional(text, pos)
-    if optional is not None:
-        args.append(optional[0])
-        pos = optional[1]
-    while len(args) < macro.arity:
-        group = texscan.read_group(text, pos)
-        if group is None:
-            break
-        args.append(group[0])
-        pos = group[1]
-    walker.expand_snippet(
-        macros.substitute(macro.definition.replace("##", "#"), args), m.start(), pos
-    )
-    return pos
+_STEPS = re.compile(r"\\(?:refstepcounter|stepcounter)\b")
 
 
 def at_end_of_file(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -231,9 +185,16 @@ def macros_expand(body: str) -> bool:
 
 
 def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:
-    macro, pos = macros.parse_newcommand(text, m.end() - len(m.group(2)))
-    known = macro is not None and macro.name.lstrip("\\") in walker.reg.counters.macros
-    if known and m.group(1) == "providecommand":
+    """`\\newcommand` and its kin, and xparse's `\\NewDocumentCommand` and its kin."""
+    word = m.group(1)
+    start = m.end() - len(m.group(2))
+    if word.endswith("DocumentCommand"):
+        macro, pos = macros.parse_document_command(text, start)
+    else:
+        macro, pos = macros.parse_newcommand(text, start)
+    name = macro.name.lstrip("\\") if macro is not None else ""
+    known = name in walker.expander.table or name in walker.reg.counters.macros
+    if known and word.startswith(("provide", "Provide")):
         return pos
     _define(walker, m.start(), macro)
     return pos
@@ -241,7 +202,7 @@ def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 def define(walker: Walker, text: str, m: re.Match[str]) -> int:
     macro, pos = macros.parse_def(text, m.end())
-    _define(walker, m.start(), macro)
+    _define(walker, m.start(), macro, local=m.group(1) in ("def", "edef"))
     return pos
 
 
@@ -253,6 +214,81 @@ def let(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
+def newref(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """refstyle's `\\newref{thm}{name=Theorem~, ...}`: `\\thmlabel{x}` writes `\\label{thm:x}`
+    and `\\thmref{x}`, `\\Thmref{x}` refer to it. The key prefix is `thm:` unless the options
+    give `key=...`, or refstyle was loaded with `nokeyprefix`."""
+    args, pos = texscan.read_args(text, m.end(), "{{")
+    name = (args[0] or "").strip().lower()
+    if re.fullmatch(r"[a-z@]+", name):
+        _new_reference_template(walker, m.start(), name, texscan.parse_keyvals(args[1] or ""))
+    return pos
+
+
+def _new_reference_template(
+    walker: Walker, at: int, name: str, keys: dict[str, str], *, references: bool = True
+) -> None:
+    bare = "nokeyprefix" in walker.options.passed.get("refstyle", set())
+    prefix = keys.get("key") or ("" if bare and "key" not in keys else f"{name}:")
+    label = Definition(f"\\{name}label", f"\\label{{{prefix}#1}}", (ArgSpec("m"),))
+    _define(walker, at, label, record=references)
+    for ref in (f"{name}ref", f"{name[0].upper()}{name[1:]}ref") if references else ():
+        body = f"\\ref{{{prefix}#3}}"
+        params = (ArgSpec("s"), ArgSpec("o", ""), ArgSpec("m"))
+        _define(walker, at, Definition(f"\\{ref}", body, params))
+
+
+_REGISTER = re.compile(r"\s*\\([A-Za-z@]+)\s*")
+_ASSIGN = re.compile(r"\s*=?\s*")
+_BY = re.compile(r"\s*(?:by\b)?\s*")
+
+
+def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """The offset after what `pattern` (which may match nothing) matches at `pos`."""
+    match = pattern.match(text, pos)
+    return match.end() if match else pos
+
+
+def newcount(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\newcount\\mode` (a count register, 0), `\\chardef\\mode=2` (a constant)."""
+    match = _REGISTER.match(text, m.end())
+    if match is None:
+        return m.end()
+    name = match.group(1)
+    if m.group(1) == "newcount":
+        walker.registers[name] = 0
+        return match.end()
+    value, end = numexpr.read_number(text, _skip(_ASSIGN, text, match.end()), walker)
+    if value is not None:
+        walker.registers[name] = value
+    return end
+
+
+def assign_register(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\mode=2`, `\\mode 2`: a value for a count register."""
+    value, end = numexpr.read_number(text, _skip(_ASSIGN, text, m.end()), walker)
+    if value is None:
+        return m.end()
+    walker.registers[m.group(1)] = value
+    return end
+
+
+def advance(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\advance\\mode by 1`, `\\advance\\c@theorem -1` (a counter's own register)."""
+    match = _REGISTER.match(text, m.end())
+    if match is None:
+        return m.end()
+    value, end = numexpr.read_number(text, _skip(_BY, text, match.end()), walker)
+    name = match.group(1)
+    if value is None:
+        return match.end()
+    if name.startswith("c@") and walker.reg.counters.exists(name[2:]):
+        walker.reg.counters.add(name[2:], value)
+    elif name in walker.registers:
+        walker.registers[name] += value
+    return end
+
+
 def math_operator(walker: Walker, text: str, m: re.Match[str]) -> int:
     macro, pos = macros.parse_math_operator(text, m.end() - len(m.group(2)))
     if macro is not None:
@@ -261,12 +297,18 @@ def math_operator(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 
 def newenvironment(walker: Walker, text: str, m: re.Match[str]) -> int:
-    env, pos = macros.parse_newenvironment(text, m.end() - len(m.group(2)))
+    """`\\newenvironment` and `\\renewenvironment`, and xparse's `\\NewDocumentEnvironment`
+    and its kin."""
+    word = m.group(1)
+    if word.endswith("DocumentEnvironment"):
+        env, pos = macros.parse_document_environment(text, m.end())
+    else:
+        env, pos = macros.parse_newenvironment(text, m.end() - len(m.group(2)))
     if env is not None:
         walker.wrappers[env.name] = env
-        walker.reg.envs.pop(env.name, None) if m.group(1) == "renewenvironment" and _wraps_theorem(
-            walker, env
-        ) else None
+        renews = word.startswith(("renew", "Renew", "Declare"))
+        if renews and _wraps_theorem(walker, env):
+            walker.reg.envs.pop(env.name, None)
     return pos
 
 
@@ -406,9 +448,23 @@ def usepackage(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "[{")
     options = set(texscan.split_keys(args[0] or ""))
     for name in texscan.split_keys(args[1] or ""):
+        first = name not in walker.reg.packages
         decl.apply_package(walker.reg, name, options)
         walker.options.passed[name] = options | walker.reg.class_options
+        if first and name == "refstyle":
+            _refstyle_defaults(walker, m.start())
     return pos
+
+
+# the templates refstyle.cfg defines when the package loads
+_REFSTYLE_DEFAULTS = ("part", "chap", "sec", "eq", "fig", "tab", "fn")
+
+
+def _refstyle_defaults(walker: Walker, at: int) -> None:
+    """Their label commands (`\\eqlabel{x}` writes `eq:x`); not their reference commands,
+    which refstyle leaves alone where another package has one (amsmath's `\\eqref`)."""
+    for name in _REFSTYLE_DEFAULTS:
+        _new_reference_template(walker, at, name, {}, references=False)
 
 
 def mathtoolsset(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -474,6 +530,11 @@ def _table() -> dict[str, Handler]:
         "renewcommand": newcommand,
         "providecommand": newcommand,
         "DeclareRobustCommand": newcommand,
+        "NewDocumentCommand": newcommand,
+        "RenewDocumentCommand": newcommand,
+        "ProvideDocumentCommand": newcommand,
+        "DeclareDocumentCommand": newcommand,
+        "NewExpandableDocumentCommand": newcommand,
         "def": define,
         "gdef": define,
         "edef": define,
@@ -482,6 +543,9 @@ def _table() -> dict[str, Handler]:
         "DeclareMathOperator": math_operator,
         "newenvironment": newenvironment,
         "renewenvironment": newenvironment,
+        "NewDocumentEnvironment": newenvironment,
+        "RenewDocumentEnvironment": newenvironment,
+        "DeclareDocumentEnvironment": newenvironment,
         "newtheorem": newtheorem,
         "newdefinition": newtheorem,
         "newproof": newtheorem,
@@ -516,13 +580,33 @@ def _table() -> dict[str, Handler]:
         "ProvidesClass": classcode.provides,
         "ExecuteOptions": classcode.execute_options,
         "expandafter": classcode.expandafter,
-        "newtoggle": classcode.newtoggle,
-        "providetoggle": classcode.newtoggle,
-        "toggletrue": classcode.set_toggle,
-        "togglefalse": classcode.set_toggle,
-        "settoggle": classcode.set_toggle,
-        "iftoggle": classcode.iftoggle,
-        "nottoggle": classcode.iftoggle,
+        "newtoggle": conditionals.newtoggle,
+        "providetoggle": conditionals.newtoggle,
+        "toggletrue": conditionals.settoggle,
+        "togglefalse": conditionals.settoggle,
+        "settoggle": conditionals.settoggle,
+        "iftoggle": conditionals.iftoggle,
+        "nottoggle": conditionals.iftoggle,
+        "newbool": conditionals.newbool,
+        "providebool": conditionals.newbool,
+        "newboolean": conditionals.newbool,
+        "provideboolean": conditionals.newbool,
+        "setbool": conditionals.setbool,
+        "setboolean": conditionals.setbool,
+        "booltrue": conditionals.setbool,
+        "boolfalse": conditionals.setbool,
+        "ifbool": conditionals.iftoggle,
+        "notbool": conditionals.iftoggle,
+        "ifdef": conditionals.ifdef,
+        "ifundef": conditionals.ifdef,
+        "ifcsdef": conditionals.ifdef,
+        "ifcsundef": conditionals.ifdef,
+        "ifthenelse": conditionals.ifthenelse,
+        **dict.fromkeys(conditionals.XPARSE_TESTS, conditionals.xparse_test),
+        "newref": newref,
+        "newcount": newcount,
+        "chardef": newcount,
+        "advance": advance,
         "documentclass": documentclass,
         "LoadClass": documentclass,
         "usepackage": usepackage,

@@ -1,4 +1,4 @@
-"""The public entry point: a TeX project becomes an `Inventory` (design §4)."""
+"""The public entry point: a TeX project becomes an `Inventory` (docs/design.md §4)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
-"""Macro definitions: `\\newcommand` and friends, `\\def`, `\\let`, `\\DeclareMathOperator`,
-`\\newenvironment`. Each parser returns the record and the offset after the definition, so
-the walker skips the body (pylatexenc would parse a `\\begin` inside it as content).
+"""Macro definitions: `\\newcommand` and friends, `\\def`, xparse's `\\NewDocumentCommand`,
+`\\let`, `\\DeclareMathOperator`, `\\newenvironment`. Each parser returns the record and the
+offset after the definition, so the walker skips the body (pylatexenc would parse a `\\begin`
+inside it as content).
+
+A `Definition` keeps what expanding a use needs: its parameters in order (`m` a mandatory
+argument, `o` an optional `[...]` with its default, `s` a star) and its body.
 """
 
 from __future__ import annotations
@@ -13,6 +17,39 @@ from paperlint.preflight.model import Macro
 
 _NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = re.compile(r"[^{]*")
+_UNDELIMITED = re.compile(r"(?:\s*#[1-9])*\s*")
+_CSNAME = re.compile(r"\s*([^\\{}]*?)\s*\\endcsname")
+# xparse marks an optional argument that was not given with this text (`\\IfNoValueTF`)
+NO_VALUE = "-NoValue-"
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    kind: str  # "m" mandatory, "o" optional [...], "s" star
+    default: str | None = None  # what an absent "o" stands for (None: xparse's -NoValue-)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A user macro: name (with its backslash), parameters and body. `params` is None when
+    a use cannot be read (a `\\def` with delimited parameters, an xparse type we do not
+    read): such a macro is kept for the inventory but never expanded."""
+
+    name: str
+    body: str
+    params: tuple[ArgSpec, ...] | None = ()
+
+    @property
+    def arity(self) -> int:
+        """Arguments other than a star, as `\\newcommand`'s `[n]` counts them."""
+        return sum(p.kind != "s" for p in self.params or ())
+
+    @property
+    def definition(self) -> str:
+        return self.body
+
+    def record(self) -> Macro:
+        return Macro(name=self.name, definition=self.body, arity=self.arity)
 
 
 @dataclass
@@ -23,8 +60,16 @@ class EnvDefinition:
     begin: str
     end: str
 
+    @property
+    def params(self) -> tuple[ArgSpec, ...]:
+        """`[n][default]`: the first argument optional when there is a default."""
+        params = [ArgSpec("m")] * min(self.arity, 9)
+        if self.default is not None and params:
+            params[0] = ArgSpec("o", self.default)
+        return tuple(params)
 
-def parse_newcommand(text: str, pos: int) -> tuple[Macro | None, int]:
+
+def parse_newcommand(text: str, pos: int) -> tuple[Definition | None, int]:
     """`\\newcommand*{\\name}[n][default]{body}` (also renew/provide/DeclareRobustCommand)."""
     _, pos = texscan.read_star(text, pos)
     group = texscan.read_group(text, pos)
@@ -33,29 +78,75 @@ def parse_newcommand(text: str, pos: int) -> tuple[Macro | None, int]:
     name, pos = group
     arity_arg = texscan.read_optional(text, pos)
     arity = 0
+    default: str | None = None
     if arity_arg is not None:
         pos = arity_arg[1]
         arity = int(arity_arg[0]) if arity_arg[0].strip().isdigit() else 0
-        default = texscan.read_optional(text, pos)
-        pos = default[1] if default is not None else pos
+        default_arg = texscan.read_optional(text, pos)
+        if default_arg is not None:
+            default, pos = default_arg
     body = texscan.read_group(text, pos)
     if body is None:
         return None, pos
-    return Macro(name=name.strip(), definition=body[0], arity=arity), body[1]
+    params = [ArgSpec("m")] * min(arity, 9)
+    if default is not None and params:
+        params[0] = ArgSpec("o", default)
+    return Definition(name.strip(), body[0], tuple(params)), body[1]
 
 
-def parse_def(text: str, pos: int) -> tuple[Macro | None, int]:
+def parse_def(text: str, pos: int) -> tuple[Definition | None, int]:
     """`\\def\\name#1#2{body}` (also `\\gdef`, `\\edef`, `\\xdef`)."""
     match = _NAME.match(text, pos)
     if match is None:
         return None, pos
-    params = _PARAMS.match(text, match.end())
+    name: str | None = "\\" + match.group(1)
+    after = match.end()
+    if match.group(1) == "csname":  # `\\expandafter\\def\\csname foo\\endcsname{…}`
+        built = _CSNAME.match(text, match.end())
+        if built is None:
+            return None, match.end()
+        name = "\\" + built.group(1) if re.fullmatch(r"[A-Za-z@]+", built.group(1)) else None
+        after = built.end()
+    params = _PARAMS.match(text, after)
     assert params is not None
     body = texscan.read_group(text, params.end())
     if body is None or len(params.group(0)) > 40:
-        return None, match.end()
-    arity = params.group(0).count("#")
-    return Macro(name="\\" + match.group(1), definition=body[0], arity=arity), body[1]
+        return None, after
+    if name is None:
+        return None, body[1]  # a name built from what is not known here
+    spec = params.group(0)
+    undelimited = _UNDELIMITED.fullmatch(spec) is not None
+    read: tuple[ArgSpec, ...] | None = (
+        tuple(ArgSpec("m") for _ in range(spec.count("#"))) if undelimited else None
+    )
+    return Definition(name, body[0], read), body[1]
+
+
+# xparse argument types read here; the rest (r, d, v, e, ...) leave the macro unexpanded
+_XPARSE = re.compile(r"\s*[+!]*\s*(?:(?P<m>m)|(?P<o>o)|O\s*\{(?P<O>[^{}]*)\}|(?P<s>s))")
+
+
+def parse_document_command(text: str, pos: int) -> tuple[Definition | None, int]:
+    """xparse `\\NewDocumentCommand{\\name}{spec}{body}` (and Renew/Provide/Declare)."""
+    args, end = texscan.read_args(text, pos, "{{{")
+    name, spec, body = args
+    if name is None or spec is None or body is None:
+        return None, end
+    params: list[ArgSpec] | None = []
+    at = 0
+    while params is not None and spec[at:].strip():
+        match = _XPARSE.match(spec, at)
+        if match is None:
+            params = None
+            break
+        at = match.end()
+        if match.group("m"):
+            params.append(ArgSpec("m"))
+        elif match.group("s"):
+            params.append(ArgSpec("s"))
+        else:
+            params.append(ArgSpec("o", match.group("O")))
+    return Definition(name.strip(), body, tuple(params) if params is not None else None), end
 
 
 def parse_let(text: str, pos: int) -> tuple[Macro | None, int]:
@@ -72,6 +163,29 @@ def parse_math_operator(text: str, pos: int) -> tuple[Macro | None, int]:
     if args[1] is None or args[2] is None:
         return None, end
     return Macro(name=args[1].strip(), definition=f"\\operatorname{{{args[2]}}}"), end
+
+
+def parse_document_environment(text: str, pos: int) -> tuple[EnvDefinition | None, int]:
+    """xparse `\\NewDocumentEnvironment{name}{spec}{begin}{end}` whose arguments are
+    mandatory ones after at most one optional one (the `\\newenvironment` shapes)."""
+    args, end = texscan.read_args(text, pos, "{{{{")
+    name, spec, begin, finish = args
+    if name is None or spec is None or begin is None or finish is None:
+        return None, end
+    params: list[ArgSpec] = []
+    at = 0
+    while spec[at:].strip():
+        match = _XPARSE.match(spec, at)
+        if match is None or match.group("s"):
+            return None, end
+        at = match.end()
+        params.append(ArgSpec("m") if match.group("m") else ArgSpec("o", match.group("O")))
+    if any(p.kind == "o" for p in params[1:]):
+        return None, end
+    default = None
+    if params and params[0].kind == "o":
+        default = NO_VALUE if params[0].default is None else params[0].default
+    return EnvDefinition(name.strip(), len(params), default, begin, finish), end
 
 
 def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int]:
@@ -98,8 +212,32 @@ def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int
     return EnvDefinition(name.strip(), arity, default, begin[0], end[0]), end[1]
 
 
+_PARAMETER = re.compile(r"#(#|[1-9])")
+
+
+def parameter_parts(body: str) -> list[str | int]:
+    """A body split into its text and its parameters: `a#1b##c` is `["a", 0, "b#c"]`
+    (`##` stands for `#`; a parameter is its 0-based index)."""
+    parts: list[str | int] = []
+    text: list[str] = []
+    pos = 0
+    for match in _PARAMETER.finditer(body):
+        text.append(body[pos : match.start()])
+        pos = match.end()
+        if match.group(1) == "#":
+            text.append("#")
+            continue
+        parts.append("".join(text))
+        text = []
+        parts.append(int(match.group(1)) - 1)
+    text.append(body[pos:])
+    parts.append("".join(text))
+    return [part for part in parts if part != ""]
+
+
 def substitute(body: str, args: list[str]) -> str:
-    """Replace `#1`…`#9` by the arguments."""
-    return re.sub(
-        r"#(\d)", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", body
+    """Replace `#1`…`#9` by the arguments (a missing one by nothing) and `##` by `#`."""
+    return "".join(
+        part if isinstance(part, str) else (args[part] if part < len(args) else "")
+        for part in parameter_parts(body)
     )

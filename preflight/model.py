@@ -1,4 +1,4 @@
-"""The inventory record (contract: `paperlint.inventory/1`, design §4)."""
+"""The inventory record (contract: `paperlint.inventory/1`, docs/design.md §4)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """The document walk: one pass in document order that emulates LaTeX's counters
-(latex.md §1-§10) and records results, proofs, labels and macro definitions.
+(docs/latex-notes.md §1-§10) and records results, proofs, labels and macro definitions.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 
@@ -12,6 +13,7 @@ from paperlint.preflight import (
     conditionals,
     envfamilies,
     equations,
+    expansion,
     macros,
     plaintext,
     references,
@@ -19,7 +21,7 @@ from paperlint.preflight import (
 )
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
-from paperlint.preflight.model import Macro, Severity
+from paperlint.preflight.model import Severity
 from paperlint.preflight.sourcetree import Segment
 from paperlint.preflight.walkstate import Frame, Owner, Problem, RawProof, RawResult, WalkOutput
 
@@ -44,7 +46,27 @@ _PROOF_ENV = re.compile(
 )
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
 _NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
-_BRANCH_WORDS = ("else", "fi", "repeat", "newif")
+_BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
+MAX_NESTED_WALKS = 16
+_MATH_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_MATH_EFFECT = re.compile(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
+# what makes a macro worth expanding besides the walker's handlers: the conditionals it can
+# evaluate (and the branch words that go with them)
+_EVALUATED = frozenset({"ifcase", "ifnum", "ifodd", "iftrue", "else", "or", "fi"})
+# handlers whose use inside a macro does not make expanding it worthwhile: definitions,
+# package and class plumbing, register arithmetic (class and package code is full of them,
+# and of macros that name themselves: `\\renewcommand\\normalsize{\\@setfontsize\\normalsize
+# …\\let…}`; bussproofs' proof trees `\\advance` registers at every step)
+_PLUMBING = frozenset(
+    {"catcode", "def", "gdef", "edef", "xdef", "let", "expandafter", "DeclareMathOperator"}
+    | {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"}
+    | {"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand"}
+    | {"DeclareDocumentCommand", "NewExpandableDocumentCommand", "mathtoolsset"}
+    | {"DeclareOption", "ProcessOptions", "ProvidesPackage", "ProvidesClass", "ExecuteOptions"}
+    | {"documentclass", "LoadClass", "usepackage", "RequirePackage", "AtEndOfClass"}
+    | {"AtEndOfPackage", "bibliography", "addbibresource", "crefname", "Crefname"}
+    | {"newtheoremstyle", "declaretheoremstyle", "advance", "newcount", "chardef"}
+)
 Handler = Callable[["Walker", str, re.Match[str]], int]
 
 
@@ -62,8 +84,12 @@ class Walker:
         self.current = Owner("")
         self.frames: list[Frame] = []
         self.wrappers: dict[str, macros.EnvDefinition] = {}
+        # views of the macro table for equation bodies, which are read as strings
         self.expanders: dict[str, str] = {}
         self.row_macros: dict[str, str] = {}
+        self.expander = expansion.Expander(len(text))
+        self._segment_starts = [segment.flat_start for segment in self.segments]
+        self.registers: dict[str, int] = {}
         self.pending_labels: list[str] = []
         self.resume_at = 0
         self.proof_envs: set[str] = {"proof", "IEEEproof"}
@@ -71,15 +97,20 @@ class Walker:
         self.main_matter = True
         self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
-        self.anchor: tuple[int, int] | None = None
+        self.map: expansion.SourceMap | None = None
         self.depth = 0
+        self.nested = 0
+        self.labels_recorded = 0
+        self._relevant: tuple[object, expansion.Relevance] = (
+            None,
+            expansion.Relevance(frozenset(), frozenset()),
+        )
         self.enum_depth = 0
         self.appendix_active = False
         self.options = classcode.OptionState()
         self.saved_the: dict[str, str] = {}
         self.theorem_style = ""
         self.class_loaded = False
-        self.declarers: dict[str, Macro] = {}
         self.plain = "\\documentclass" not in text and "\\begin{document}" not in text
         self._referenced: equations.Referenced | None = None
 
@@ -116,6 +147,7 @@ class Walker:
                     f"\\begin{{{frame.name}}} is never closed",
                 )
                 self._close(frame, len(self.text), len(self.text))
+        self.out.definitions = self.expander.table
         return self.out
 
     def scan(self, text: str, start: int, end: int) -> None:
@@ -132,7 +164,7 @@ class Walker:
                 continue
             handler = HANDLERS.get(name)
             if (name.startswith("if") and handler is None) or name in _BRANCH_WORDS:
-                pos = self._conditional(text, match, name)
+                pos = conditionals.primitive(self, text, match, name)
             elif name.endswith(("true", "false")) and self.toggles.assign(name):
                 pos = match.end()
             elif handler is not None:
@@ -142,39 +174,14 @@ class Walker:
                     self.problem(self.at(match.start()), "warning", code, message)
             elif name in self.restaters and self.in_document:
                 pos = self._restatement(text, match)
-            elif name in self.declarers and self.depth < 8:
-                self.depth += 1
-                pos = max(expand_declarer(self, text, match, self.declarers[name]), match.end())
-                self.depth -= 1
-            elif name in self.expanders and self.in_document and self.depth < 8:
-                self.resume_at = match.end()
-                self.expand_snippet(self.expanders[name], match.start(), match.end())
-                pos = max(match.end(), self.resume_at)
+            elif name in self.expander.table and self._active(name):
+                pos = self._expand(text, match, name)
+            elif name in self.registers:
+                pos = assign_register(self, text, match)
+            elif self.map is not None and self.in_document and self._command_form(name):
+                pos = self._environment_command(text, match, name)
             else:
                 pos = match.end()
-
-    def _conditional(self, text: str, m: re.Match[str], name: str) -> int:
-        toggles = self.toggles
-        if name in ("fi", "repeat"):
-            if toggles.stack:
-                toggles.stack.pop()
-            return m.end()
-        if name == "else":
-            if toggles.stack and toggles.stack[-1] == "true":
-                toggles.stack.pop()
-                return conditionals.skip_branch(text, m.end(), stop_at_else=False)[0]
-            return m.end()
-        if name[2:] in toggles.flags or name == "iftrue":
-            return self._branch(text, m.end(), name == "iftrue" or toggles.flags[name[2:]])
-        if name == "newif":
-            return self._newif(text, m)
-        if name == "ifx":
-            value, end = classcode.ifx(self, text, m.end())
-            if value is not None:
-                return self._branch(text, end, value)
-        if conditionals.is_conditional(name):
-            toggles.stack.append("unknown")
-        return m.end()
 
     def defer_to_file_end(self, pos: int, code: str) -> None:
         """Keep `code` for the end of the file holding `pos` (as inlined: a package it loads
@@ -208,17 +215,6 @@ class Walker:
         for at, code in due:
             self.expand_snippet(code, at, at)
 
-    def _branch(self, text: str, pos: int, value: bool) -> int:
-        """A conditional whose value is known: read on in the true branch, else skip to its
-        `\\else` or `\\fi`."""
-        if value:
-            self.toggles.stack.append("true")
-            return pos
-        end, at_else = conditionals.skip_branch(text, pos, stop_at_else=True)
-        if at_else:
-            self.toggles.stack.append("else")
-        return end
-
     def _restatement(self, text: str, m: re.Match[str]) -> int:
         """`\\mythm*` of thm-restate/thmtools: the original's head printed again, recorded
         as a result that `restates` it (so a proof that follows can be traced back)."""
@@ -238,29 +234,174 @@ class Walker:
         self.out.results.append(restated)
         return m.end()
 
-    def _newif(self, text: str, m: re.Match[str]) -> int:
-        match = re.compile(r"\s*\\if([A-Za-z@]+)").match(text, m.end())
-        if match is None:
-            return m.end()
-        self.toggles.declare(match.group(1))
-        return match.end()
+    def can_nest(self) -> bool:
+        """Whether a handler may read a group of the text by a walk of its own (a branch, a
+        footnote). Past `MAX_NESTED_WALKS` the group is read by the enclosing walk instead,
+        as plain text: ten thousand unclosed `\\ifbool{b}{` must cost neither the stack
+        nor the square of the text."""
+        return self.nested < MAX_NESTED_WALKS
 
-    def expand_snippet(self, snippet: str, begin: int, after: int) -> None:
-        saved = self.anchor
-        self.anchor = (begin, after) if saved is None else saved
+    def scan_inside(self, text: str, start: int, end: int) -> None:
+        """`scan` for a group a handler reads itself (see `can_nest`)."""
+        self.nested += 1
+        self.scan(text, start, end)
+        self.nested -= 1
+
+    def expand_snippet(
+        self, snippet: str, begin: int, after: int, pieces: tuple[tuple[int, int, int], ...] = ()
+    ) -> None:
+        """Read `snippet` (a macro's expansion, an environment's code) as if it stood where
+        the source offsets `begin` (up to `after`) are; `pieces` map copied source text."""
+        saved = self.map
+        self.map = expansion.SourceMap(begin, after, pieces)
         self.depth += 1
         self.scan(snippet, 0, len(snippet))
         self.depth -= 1
-        self.anchor = saved
+        self.map = saved
+
+    # -- the expansion layer ----------------------------------------------------------
+
+    def _active(self, name: str) -> bool:
+        """Whether expanding the user macro `name` can change what the walk records."""
+        the = self.reg.counters.the
+        state = (len(self.reg.envs), len(self.toggles.flags), len(self.restaters), len(the))
+        if self._relevant[0] != state:
+            flags = self.toggles.flags
+            setters = {f"{flag}{value}" for flag in flags for value in _SETTERS}
+            envs = self.reg.envs
+            always = setters | set(envs) | {f"end{env}" for env in envs} | set(self.restaters)
+            always |= {f"the{counter}" for counter in the}  # `\\renewcommand\\thethm{#1}`
+            tests = {f"if{flag}" for flag in flags} | _EVALUATED
+            relevance = expansion.Relevance(frozenset(always) | _ACTIVATING, frozenset(tests))
+            self._relevant = (state, relevance)
+        return self.expander.active(name, self._relevant[1], state)
+
+    def _expand(self, text: str, m: re.Match[str], name: str) -> int:
+        """Replace a use of a user macro by its expansion and read that (as text when it
+        cannot be read, nests too deep, recurses, or the expansion budget is spent)."""
+        expander = self.expander
+        definition = expander.table[name]
+        refused = expander.refuse(name)
+        call = expansion.read_call(text, m.end(), definition.params or ()) if not refused else None
+        snippet, pieces = (
+            expansion.substitute(definition.body, call[0], self.map) if call else ("", ())
+        )
+        refused = refused or expander.refuse(name, len(snippet))
+        if refused is not None:
+            self._refused(name, refused, self.at(m.start()))
+        if refused is not None or call is None:
+            return m.end()
+        end = call[1]
+        expander.spend(len(snippet))
+        expander.stack.append(name)
+        saved, self.resume_at = self.resume_at, end
+        self.expand_snippet(snippet, self.at(m.start()), self.at(end, body=True), pieces)
+        expander.stack.pop()
+        # a display the expansion opened and the source closed (`\\beq … \\eeq`) was read
+        # up to its end in the source text: go on from there
+        resume = max(end, self.resume_at) if text is self.text else end
+        self.resume_at = saved
+        return resume
+
+    def _refused(self, name: str, reason: str, at: int) -> None:
+        """Say once why a macro was read as text: the budget always; nesting and recursion
+        only for the paper's own macros (class code names macros inside themselves without
+        expanding them: `\\@setfontsize\\normalsize`)."""
+        key = "budget" if reason == "budget" else f"{reason}:{name}"
+        if key in self.expander.reported:
+            return
+        defined_in = self._file_at(self.expander.defined_at.get(name, -1))
+        if reason != "budget" and not defined_in.endswith(".tex"):
+            return
+        self.expander.reported.add(key)
+        message = {
+            "depth": f"\\{name}: macros nest more than {expansion.MAX_DEPTH} deep here",
+            "recursion": f"\\{name} expands to itself",
+            "budget": "the macro expansions of this paper exceed their size limit",
+        }[reason]
+        self.problem(at, "warning", "macro-expansion", message + "; the rest is read as text")
+
+    def expand_text(self, text: str, depth: int = 0) -> str | None:
+        """`text` with its argument-free user macros expanded (for string tests such as
+        ifthen's `\\equal`); None when it holds a macro that takes arguments."""
+        table = self.expander.table
+
+        def replace(match: re.Match[str]) -> str:
+            found = table.get(match.group(1))
+            if found is None:
+                return match.group(0)
+            if found.params != () or depth >= expansion.MAX_DEPTH:
+                raise ValueError(match.group(1))
+            return self.expand_text(found.body, depth + 1) or ""
+
+        try:
+            return re.sub(r"\\([A-Za-z@]+)", replace, text)
+        except ValueError:
+            return None
+
+    def _file_at(self, pos: int) -> str:
+        """The file holding flat offset `pos` ("" when unknown)."""
+        index = bisect.bisect_right(self._segment_starts, pos) - 1
+        return self.segments[index].file if 0 <= index < len(self.segments) and pos >= 0 else ""
+
+    def _command_form(self, name: str) -> bool:
+        """`\\innercustom … \\endinnercustom`: an environment's begin and end as commands,
+        as a wrapper's code calls them."""
+        envs = self.reg.envs
+        return name in envs or (name.startswith("end") and name[3:] in envs)
+
+    def _environment_command(self, text: str, m: re.Match[str], name: str) -> int:
+        if name in self.reg.envs:
+            return self.begin_theorem(text, m.start(), m.end(), name)
+        index = next(
+            (i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name[3:]),
+            None,
+        )
+        if index is not None:
+            for frame in reversed(self.frames[index:]):
+                self._close(frame, self.at(m.start()), self.at(m.end(), body=True))
+            del self.frames[index:]
+        return m.end()
+
+    # -- what numexpr.Lookup asks -----------------------------------------------------
+
+    def counter(self, name: str) -> int | None:
+        counters = self.reg.counters
+        return counters.value(name) if counters.exists(name.strip()) else None
+
+    def label_number(self, key: str) -> str | None:
+        owner = self.out.labels.get(key)
+        return None if owner is None else owner.number
+
+    def register(self, name: str) -> int | None:
+        return self.registers.get(name)
+
+    def macro_body(self, name: str) -> str | None:
+        found = self.expander.table.get(name)
+        return found.body if found is not None and found.params == () else None
+
+    @property
+    def events(self) -> int:
+        """Grows whenever a result or a label is recorded (conditionals report on it)."""
+        return len(self.out.results) + self.labels_recorded
+
+    def set_the(self, counter: str, template: str, *, local: bool) -> None:
+        """`\\renewcommand\\the<counter>`: local to the environment it is made in, as a TeX
+        group is (a wrapper's `\\renewcommand\\theinnercustom{#1}` ends with it)."""
+        the = self.reg.counters.the
+        if local and self.frames and self.in_document:
+            frame = self.frames[-1]
+            frame.restore_the = frame.restore_the or {}
+            frame.restore_the.setdefault(counter, the.get(counter))
+        the[counter] = template
 
     @staticmethod
     def is_proof_name(name: str) -> bool:
         return _PROOF_ENV.match(name) is not None
 
     def at(self, pos: int, *, body: bool = False) -> int:
-        if self.anchor is None:
-            return pos
-        return self.anchor[1] if body else self.anchor[0]
+        """The source offset of `pos` in the text being read (a snippet is mapped)."""
+        return pos if self.map is None else self.map.flat(pos, body=body)
 
     def problem(self, pos: int | None, severity: Severity, code: str, message: str) -> None:
         self.out.problems.append(Problem(pos, severity, code, message))
@@ -278,10 +419,23 @@ class Walker:
         return group[1]
 
     def record_label(self, key: str, owner: Owner, pos: int) -> None:
-        if key in self.out.labels:
-            self.problem(pos, "warning", "duplicate-label", f"label {key!r} defined again")
+        """A `\\label`; one written twice keeps its last definition, as `\\ref` reads the
+        last `\\newlabel` of the .aux."""
+        earlier = self.out.labels.get(key)
+        if earlier is not None:
+            self.problem(
+                pos,
+                "warning",
+                "duplicate-label",
+                f"label {key!r} multiply defined; LaTeX keeps this last definition",
+            )
+            if earlier.kind == "result" and earlier.result is not None:
+                labels = self.out.results[earlier.result].labels
+                if key in labels:
+                    labels.remove(key)
         self.out.labels[key] = owner
         self.out.label_positions[key] = pos
+        self.labels_recorded += 1
         if owner.kind == "result" and owner.result is not None:
             self.out.results[owner.result].labels.append(key)
 
@@ -344,6 +498,12 @@ class Walker:
         self.current = frame.saved
         if frame.end_code is not None:
             self.expand_snippet(frame.end_code, body_end, end)
+        the = self.reg.counters.the
+        for counter, template in (frame.restore_the or {}).items():
+            if template is None:
+                the.pop(counter, None)
+            else:
+                the[counter] = template
         if frame.result is not None:
             result = self.out.results[frame.result]
             result.body_end, result.end = body_end, end
@@ -436,27 +596,17 @@ class Walker:
     def begin_wrapper(self, text: str, start: int, pos: int, wrapper: macros.EnvDefinition) -> int:
         if self.is_proof_name(wrapper.name) and not _EXPANDS.search(wrapper.begin):
             return self.begin_proof(text, start, pos, wrapper.name)
-        args: list[str] = []
-        count = wrapper.arity
-        if wrapper.default is not None:
-            optional = texscan.read_optional(text, pos)
-            args.append(optional[0] if optional else wrapper.default)
-            pos = optional[1] if optional else pos
-            count -= 1
-        for _ in range(max(count, 0)):
-            group = texscan.read_group(text, pos)
-            if group is None:
-                break
-            args.append(group[0])
-            pos = group[1]
-        before, saved = len(self.frames), self.current
-        self.expand_snippet(
-            macros.substitute(wrapper.begin, args), self.at(start), self.at(pos, body=True)
-        )
+        call = expansion.read_call(text, pos, wrapper.params)
+        args = call[0] if call is not None else []
+        pos = call[1] if call is not None else pos
+        saved = self.current
+        end_code = expansion.substitute(wrapper.end, args, self.map)[0]
+        frame = Frame(wrapper.name, self.at(start), saved, end_code=end_code)
+        self.frames.append(frame)
+        before = len(self.frames)
+        begin_code, pieces = expansion.substitute(wrapper.begin, args, self.map)
+        self.expand_snippet(begin_code, self.at(start), self.at(pos, body=True), pieces)
         inner = self.frames[before:]
-        frame = Frame(
-            wrapper.name, self.at(start), saved, end_code=macros.substitute(wrapper.end, args)
-        )
         if not inner and self.current is not saved:
             frame.result = self._hand_made_head(wrapper, start, pos, args)
         if inner:
@@ -465,18 +615,21 @@ class Walker:
             frame.proof = next((f.proof for f in inner if f.proof is not None), None)
             frame.saved = inner[0].saved
             frame.end_code = None
-        self.frames.append(frame)
+            for own in inner:
+                for counter, template in (own.restore_the or {}).items():
+                    frame.restore_the = frame.restore_the or {}
+                    frame.restore_the.setdefault(counter, template)
         return pos
 
     def _hand_made_head(
-        self, wrapper: macros.EnvDefinition, start: int, pos: int, args: list[str]
+        self, wrapper: macros.EnvDefinition, start: int, pos: int, args: list[expansion.Arg]
     ) -> int | None:
         """`\\newenvironment{theorem}{\\refstepcounter{thm}\\textbf{Theorem \\thethm}}{}`:
         a theorem-like name that steps a counter prints a numbered head of its own."""
         title = wrapper.name[:1].upper() + wrapper.name[1:]
         if decl.kind_of(wrapper.name, title) == "other" or not _STEPS.search(wrapper.begin):
             return None
-        note = args[0] if wrapper.default is not None and args and args[0] else None
+        note = args[0].text if wrapper.default is not None and args and args[0].text else None
         result = RawResult(
             env=wrapper.name,
             title=title,
@@ -494,7 +647,7 @@ class Walker:
 
     def equation(self, text: str, start: int, pos: int, name: str) -> int:
         close = text.find("\\end{" + name + "}", pos)
-        if close < 0 and self.anchor is not None and self.depth == 1:
+        if close < 0 and self.map is not None and self.depth == 1:
             # `\\def\\beq{\\begin{equation}}`: the body and its end are in the document.
             self._equation_from_macro(start, name)
             return len(text)
@@ -520,10 +673,18 @@ class Walker:
         return end
 
     def _equation_from_macro(self, start: int, name: str) -> None:
-        assert self.anchor is not None
-        enders = [m for m, body in self.expanders.items() if f"\\end{{{name}}}" in body]
-        pattern = re.escape(f"\\end{{{name}}}") + "".join(f"|\\\\{m}(?![A-Za-z@])" for m in enders)
-        body_start = self.anchor[1]
+        assert self.map is not None
+        # the display ends at its `\\end`, at a macro that writes it (`\\eeq`), or at the
+        # `\\end` of an environment whose end code writes it (`\\end{diagram}`)
+        closing = f"\\end{{{name}}}"
+        enders = [m for m, body in self.expanders.items() if closing in body]
+        pattern = re.escape(closing) + "".join(f"|\\\\{m}(?![A-Za-z@])" for m in enders)
+        pattern += "".join(
+            "|" + re.escape(f"\\end{{{env}}}")
+            for env, wrapper in self.wrappers.items()
+            if closing in wrapper.end
+        )
+        body_start = self.map.after
         close = re.compile(pattern).search(self.text, body_start)
         body_end = close.start() if close else len(self.text)
         rows = equations.number_rows(
@@ -568,7 +729,36 @@ class Walker:
             if wrapper.arity == 0 and equations.affects_numbering(wrapper.begin + wrapper.end):
                 body = body.replace(f"\\begin{{{name}}}", f"\\begin{{{name}}}{wrapper.begin}")
                 body = body.replace(f"\\end{{{name}}}", f"\\end{{{name}}}{wrapper.end}")
-        return body
+        return self._expand_in_math(body)
+
+    def _expand_in_math(self, body: str) -> str:
+        """A display's body is read as a string, not walked: the paper's macros that take
+        arguments and write a label or a tag there (`\\eqlabel{x}` of refstyle,
+        `\\newcommand\\eql[1]{\\label{eq:#1}}`) are expanded in it, within the same bounds
+        (argument-free ones are expanded by `equations.expand_macros`)."""
+        table = self.expander.table
+        if "\\" not in body or not table:
+            return body
+        out: list[str] = []
+        pos = 0
+        for match in _MATH_CALL.finditer(body):
+            name = match.group(1)
+            found = table.get(name)
+            if match.start() < pos or found is None or not found.params:
+                continue
+            if not _MATH_EFFECT.search(found.body) or self.expander.refuse(name) is not None:
+                continue
+            call = expansion.read_call(body, match.end(), found.params)
+            if call is None:
+                continue
+            expanded = expansion.substitute(found.body, call[0], None)[0]
+            if self.expander.refuse(name, len(expanded)) is not None:
+                break
+            self.expander.spend(len(expanded))
+            out += [body[pos : match.start()], expanded]
+            pos = call[1]
+        out.append(body[pos:])
+        return "".join(out)
 
     def display_math(self, text: str, m: re.Match[str]) -> int:
         if m.group(0) != "\\[" or not self.in_document:
@@ -599,4 +789,8 @@ def _thmtools_keys(note: str) -> dict[str, str]:
     return texscan.parse_keyvals(note)
 
 
-from paperlint.preflight.handlers import HANDLERS, expand_declarer  # noqa: E402  (handlers import Walker's names)
+_SETTERS = ("true", "false")
+
+from paperlint.preflight.handlers import HANDLERS, assign_register  # noqa: E402  (handlers import Walker's names)
+
+_ACTIVATING = frozenset(HANDLERS) - _PLUMBING

@@ -31,7 +31,8 @@ _SCAN = re.compile(
 )
 _EXCLUDE = re.compile(r"\\excludecomment\s*\{([^}]*)\}")
 _CONDITIONAL = re.compile(
-    r"\\(?:(?P<false>iffalse|if\s*0\b)|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi|repeat))(?![A-Za-z@])"
+    r"\\(?:(?P<false>iffalse|if\s*0(?![0-9\\]))|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi|repeat))"
+    r"(?![A-Za-z@])"
 )
 # commands whose names start with `if` but take arguments instead of opening a branch that a
 # `\\fi` closes (LaTeX's ifthen, etoolbox, xifthen)
@@ -81,7 +82,6 @@ NOT_CONDITIONALS = frozenset(
         "ifnottoggle",
     }
 )
-_END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
 
 
 def blank(text: str) -> str:
@@ -122,7 +122,8 @@ def excluded_comment_envs(text: str) -> tuple[str, ...]:
 
 
 def blank_false_conditionals(text: str) -> str:
-    """Blank `\\iffalse … \\fi` and `\\if0 … \\fi` (nesting-aware; an `\\else` branch stays)."""
+    """Blank `\\iffalse … \\fi` and `\\if0 … \\fi` (nesting-aware; an `\\else` branch stays).
+    `\\if0\\blind` compares 0 with what `\\blind` expands to: the walk evaluates it."""
     spans: list[tuple[int, int]] = []
     pos = 0
     while True:
@@ -208,14 +209,6 @@ def _apply_blanks(text: str, spans: list[tuple[int, int]]) -> str:
         pos = max(pos, end)
     out.append(text[pos:])
     return "".join(out)
-
-
-def blank_after_end_document(text: str) -> str:
-    """Blank everything after `\\end{document}` (TeX stops reading there)."""
-    match = _END_DOCUMENT.search(text)
-    if match is None:
-        return text
-    return text[: match.end()] + blank(text[match.end() :])
 
 
 def clean(text: str, *, user_comment_env: bool = False) -> str:

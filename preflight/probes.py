@@ -3,7 +3,7 @@
 Under `--latex` only labels connect a result to LaTeX's `.aux`. For an unlabelled result the
 scratch copy (never the user's file) gets `\\label{paperlint-probe-N}` right after the result's
 `\\begin{env}` and its optional argument, so the compiled `.aux` records the number LaTeX
-printed. The optional argument is found by LaTeX's rule (latex.md §10): spaces and one
+printed. The optional argument is found by LaTeX's rule (docs/latex-notes.md §10): spaces and one
 newline may precede `[`, a blank line stops the search, and the argument ends at the first `]`
 outside braces. Where the `\\begin` is not on the line the inventory gives, nothing is added.
 """

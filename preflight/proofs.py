@@ -1,5 +1,5 @@
 """Attach proofs to results: the proof environment that follows, "Proof of \\ref{x}" notes
-anywhere, and "Proof." paragraphs written without an environment (latex.md §13)."""
+anywhere, and "Proof." paragraphs written without an environment (docs/latex-notes.md §13)."""
 
 from __future__ import annotations
 

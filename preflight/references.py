@@ -93,31 +93,47 @@ def key_owners(walk: WalkOutput, ids: list[str]) -> dict[str, str]:
     return out
 
 
-_REF_IN_BODY = re.compile(r"\\(?:c?ref|Cref|eqref|autoref|Autoref|nameref)\*?\s*\{#(\d)\}")
+_REF_IN_BODY = re.compile(
+    r"\\(?:c?ref|Cref|eqref|autoref|Autoref|nameref)\*?\s*\{(?P<prefix>[^{}#\\]*)#(?P<arg>\d)\}"
+)
 
 
-def ref_macros(walk: WalkOutput) -> dict[str, int]:
-    """User macros that wrap a reference, e.g. `\\newcommand{\\thmref}[1]{Theorem~\\ref{#1}}`:
-    name → which argument holds the key."""
-    out: dict[str, int] = {}
-    for _, macro in walk.macros:
-        found = _REF_IN_BODY.search(macro.definition) if macro.arity >= 1 else None
-        if found is not None:
-            out[macro.name.lstrip("\\")] = int(found.group(1))
+def ref_macros(walk: WalkOutput) -> dict[str, tuple[int, str]]:
+    """User macros that wrap a reference, e.g. `\\newcommand{\\thmref}[1]{Theorem~\\ref{#1}}`
+    or refstyle's `\\thmref` (`\\ref{thm:#2}`): name → which `{...}` group of a call holds
+    the key (a star and an optional argument are not counted), and the prefix the macro puts
+    before it."""
+    out: dict[str, tuple[int, str]] = {}
+    for name, definition in walk.definitions.items():
+        params = definition.params or ()
+        found = _REF_IN_BODY.search(definition.body) if params else None
+        if found is None:
+            continue
+        index = int(found.group("arg"))
+        if index > len(params) or params[index - 1].kind != "m":
+            continue
+        group = sum(1 for param in params[:index] if param.kind == "m")
+        out[name] = (group, found.group("prefix"))
     return out
 
 
-def normalise(text: str, wrappers: dict[str, int]) -> str:
-    """Rewrite calls of reference-wrapping macros as plain `\\ref{key}`."""
+def normalise(text: str, wrappers: dict[str, tuple[int, str]]) -> str:
+    """Rewrite calls of reference-wrapping macros as plain `\\ref{key}` (each key of a list
+    prefixed as the macro does)."""
     if not wrappers:
         return text
     names = "|".join(re.escape(name) for name in sorted(wrappers, key=len, reverse=True))
-    pattern = re.compile(r"\\(" + names + r")(?![A-Za-z@])\*?((?:\s*\{[^{}]*\})+)")
+    pattern = re.compile(
+        r"\\(" + names + r")(?![A-Za-z@])\*?(?:\s*\[[^\]]*\])?((?:\s*\{[^{}]*\})+)"
+    )
 
     def rewrite(match: re.Match[str]) -> str:
         args = re.findall(r"\{([^{}]*)\}", match.group(2))
-        index = wrappers[match.group(1)] - 1
-        return f"\\ref{{{args[index]}}}" if index < len(args) else match.group(0)
+        index, prefix = wrappers[match.group(1)]
+        if index > len(args):
+            return match.group(0)
+        keys = ",".join(prefix + key.strip() for key in args[index - 1].split(","))
+        return f"\\ref{{{keys}}}"
 
     return pattern.sub(rewrite, text)
 

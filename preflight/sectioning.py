@@ -143,7 +143,7 @@ def item(walker: Walker, text: str, m: re.Match[str]) -> int:
 def footnote(walker: Walker, text: str, m: re.Match[str]) -> int:
     """`\\footnote[n]{... \\label{x} ...}`: a label in a footnote writes the footnote's
     number (the counter steps unless `[n]` gives it)."""
-    if not walker.in_document:
+    if not walker.in_document or not walker.can_nest():
         return m.end()
     optional = texscan.read_optional(text, m.end())
     pos = optional[1] if optional else m.end()
@@ -159,6 +159,6 @@ def footnote(walker: Walker, text: str, m: re.Match[str]) -> int:
         number = counters.render("footnote")
     saved = walker.current
     walker.current = Owner(number, "other", walker.enclosing_result())
-    walker.scan(text, start + 1, start + 1 + len(group[0]))
+    walker.scan_inside(text, start + 1, start + 1 + len(group[0]))
     walker.current = saved
     return group[1]

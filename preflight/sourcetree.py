@@ -99,14 +99,6 @@ class FlatSource:
         line = bisect.bisect_right(source.line_starts, offset)
         return seg.file, line, offset - source.line_starts[line - 1] + 1
 
-    def diagnose(self, severity: str, pos: int | None, code: str, message: str) -> None:
-        file, line, column = self.position(pos) if pos is not None else (self.root, None, None)
-        self.diagnostics.append(
-            Diagnostic(
-                severity=severity, file=file, line=line, column=column, code=code, message=message
-            )
-        )
-
 
 def decode(data: bytes) -> tuple[str, bool]:
     """Decode as UTF-8, else Latin-1; the flag says whether the fallback was needed."""

@@ -23,6 +23,16 @@ def skip_spaces(text: str, pos: int, *, newline: bool = True) -> int:
 
 def read_group(text: str, pos: int) -> tuple[str, int] | None:
     """Read a `{...}` group (or a single token) at `pos`; return its content and end."""
+    span = read_group_span(text, pos)
+    if span is None:
+        return None
+    start, stop, after = span
+    return text[start:stop], after
+
+
+def read_group_span(text: str, pos: int) -> tuple[int, int, int] | None:
+    """Where the `{...}` group (or single token) at `pos` lies: the start and end of its
+    content, and the offset after it (the content runs to the text's end when unbalanced)."""
     pos = skip_spaces(text, pos)
     if pos >= len(text):
         return None
@@ -30,12 +40,21 @@ def read_group(text: str, pos: int) -> tuple[str, int] | None:
         if text[pos] == "\\":
             match = CONTROL_WORD.match(text, pos)
             assert match is not None
-            return match.group(0), match.end()
+            return pos, match.end(), match.end()
         if text[pos] in "}[]":
             return None
-        return text[pos], pos + 1
+        return pos, pos + 1, pos + 1
     end = find_closing_brace(text, pos)
-    return text[pos + 1 : end], min(end + 1, len(text))
+    return pos + 1, end, min(end + 1, len(text))
+
+
+def read_optional_span(text: str, pos: int) -> tuple[int, int, int] | None:
+    """Where the `[...]` at `pos` lies: its content's start and end, and the offset after."""
+    found = read_optional(text, pos)
+    if found is None:
+        return None
+    content, after = found
+    return after - 1 - len(content), after - 1, after
 
 
 def find_closing_brace(text: str, pos: int) -> int:

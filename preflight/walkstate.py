@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paperlint.preflight.declarations import Registry
+from paperlint.preflight.macros import Definition
 from paperlint.preflight.model import Macro, Severity
 
 
@@ -61,6 +62,9 @@ class Frame:
     enclosing: dict[str, int | None] = field(default_factory=dict)
     # the environment family (envfamilies.FAMILIES) whose close runs at the `\end`
     family: str = "other"
+    # `\\the<counter>` templates redefined inside, restored at the `\\end` (a TeX group);
+    # made when first needed
+    restore_the: dict[str, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,3 +88,5 @@ class WalkOutput:
     bib_files: list[tuple[int, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     label_positions: dict[str, int] = field(default_factory=dict)
+    # the user macros defined when the walk ended (name without its backslash)
+    definitions: dict[str, Definition] = field(default_factory=dict)

@@ -1,4 +1,4 @@
-"""blueprint.tex: the paper's results annotated for leanblueprint (reference latex.md §17).
+"""blueprint.tex: the paper's results annotated for leanblueprint (docs/latex-notes.md §17).
 
 `\\lean{}` names the declaration, `\\leanok` marks a formalised statement (in the statement)
 and a verified proof (in the proof), and `\\uses{}` carries statement uses in the statement and

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from paperlint.agents.scripted import REPLAY_MISS
-from paperlint.domain import IssueClass, IssueSide
+from paperlint.domain import REPLAY_MISS, IssueClass, IssueSide
 from paperlint.records.results import Condition, ConditionKind, Issue, Unfinished
 
 CONDITION_KINDS: dict[ConditionKind, str] = {

@@ -61,7 +61,7 @@ def _asset(name: str) -> str:
     return resources.files("paperlint.reports").joinpath(name).read_text(encoding="utf-8")
 
 
-# The other outputs beside report.html (design §3: `report/`), linked from its header.
+# The other outputs beside report.html (docs/design.md §3: `report/`), linked from its header.
 PAGES = (
     ("report.md", "Markdown report"),
     ("worksheet.md", "worksheet of external inputs"),

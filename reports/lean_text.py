@@ -2,7 +2,7 @@
 
 The report shows the statement that was proved next to the paper's, so a reader can compare
 them. We read the file the evidence names and cut the declaration named `evidence.lean_name`
-from its keyword up to the `:=` that starts its body (reports never run Lean, design §2).
+from its keyword up to the `:=` that starts its body (reports never run Lean, docs/design.md §2).
 """
 
 from __future__ import annotations
@@ -134,3 +134,12 @@ def first_declaration(source: str) -> str | None:
         if match.group(1) in ("theorem", "lemma"):
             return _tidy(text[match.start() : _statement_end(text, match.end(), is_theorem=True)])
     return None
+
+
+def declared_names(source: str) -> set[str]:
+    """Every name `source` declares, with the namespaces it is declared in."""
+    text = strip_comments(source)
+    return {
+        ".".join([*_namespace_at(text, match.start()), match.group(2)])
+        for match in _DECL.finditer(text)
+    }

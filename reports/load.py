@@ -1,4 +1,4 @@
-"""Read a check workspace (design §3) into one typed `ReportData`.
+"""Read a check workspace (docs/design.md §3) into one typed `ReportData`.
 
 Everything a report shows comes from the records on disk: `results.json` (required),
 `inventory.json`, `blueprint.json`, `events.jsonl`, `paperlint.toml` and the Lean files the
@@ -12,23 +12,26 @@ import datetime as dt
 import json
 import logging
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperlint.agents.drift import template_drift_notes
-from paperlint.errors import StateError
+from paperlint.errors import InputError, StateError
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
+from paperlint.records.checked import how_checked
+from paperlint.records.drift import template_drift_notes
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.records.run import read_run
 from paperlint.reports.describe import shown_paths, split_replay_misses
-from paperlint.reports.lean_text import find_declaration, first_declaration
+from paperlint.reports.lean_text import declared_names, find_declaration, first_declaration
 from paperlint.reports.since import load_since
 from paperlint.reports.texmath import paper_title
 
 if TYPE_CHECKING:
-    from paperlint.learning.offer import OfferedLemma
+    from paperlint.records.learning import OfferedLemma
 
 log = logging.getLogger(__name__)
 
@@ -132,8 +135,11 @@ class ReportData:
         return {entry.key: entry.text for entry in self.inventory.bibliography}
 
 
-def load_workspace(workspace: Path) -> ReportData:
-    """Read every record of `workspace`; raise `StateError` if it is not a check workspace."""
+def load_workspace(workspace: Path, *, templates: Mapping[str, str] | None = None) -> ReportData:
+    """Read every record of `workspace`; raise `StateError` if it is not a check workspace.
+
+    `templates`: each task's prompt template hash today (`agents.prompts.template_hashes`), to
+    note answers produced with other prompts; None: no such note (reports render no prompt)."""
     results_path = workspace / "results.json"
     if not workspace.is_dir() or not results_path.is_file():
         raise StateError(
@@ -145,7 +151,7 @@ def load_workspace(workspace: Path) -> ReportData:
     inventory = _load_inventory(workspace, notes)
     blueprint = _load_blueprint(workspace, notes)
     events = _load_events(workspace, notes)
-    notes += template_drift_notes(events)
+    notes += template_drift_notes(events, templates or {})
     views = _build_views(workspace, results, inventory, blueprint, notes)
     views = [replace(v, proving=prover_lines(events, v.id)) for v in views]
     convergence, technical = _plain_lines(_convergence(workspace, notes), workspace)
@@ -182,8 +188,8 @@ def _plain_lines(lines: list[str], workspace: Path) -> tuple[list[str], list[str
 
 def _convergence(workspace: Path, notes: list[str]) -> list[str]:
     """What the final convergence review flagged and re-gated, as report lines."""
-    from paperlint.engine.converge import read_state
     from paperlint.errors import InputError
+    from paperlint.records.convergence import read_state
 
     try:
         state = read_state(workspace)
@@ -232,11 +238,10 @@ def _load_blueprint(workspace: Path, notes: list[str]) -> dict[str, dict[str, An
 
 def _paper_path(workspace: Path) -> str | None:
     try:
-        config = tomllib.loads((workspace / "paperlint.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        run = read_run(workspace / "paperlint.toml")
+    except InputError:
         return None  # _load_versions says so in the notes
-    paper = config.get("run", {}).get("paper")
-    return str(paper) if paper else None
+    return run.paper or None
 
 
 def _paper_title(workspace: Path, inventory: Inventory | None) -> str | None:
@@ -399,7 +404,7 @@ def _build_views(
 
 def _strategies(workspace: Path, notes: list[str]) -> dict[str, str]:
     from paperlint.errors import InputError
-    from paperlint.learning.strategy import read_strategies
+    from paperlint.records.learning import read_strategies
 
     try:
         plan = read_strategies(workspace)
@@ -411,7 +416,7 @@ def _strategies(workspace: Path, notes: list[str]) -> dict[str, str]:
 
 def _offered(workspace: Path, notes: list[str]) -> dict[str, OfferedLemma]:
     from paperlint.errors import InputError
-    from paperlint.learning.offer import read_offer
+    from paperlint.records.learning import read_offer
 
     try:
         return {lemma.name: lemma for lemma in read_offer(workspace).lemmas}
@@ -425,13 +430,11 @@ def _library_lines(
 ) -> tuple[str, ...]:
     """ "Uses PaperlintLib.foo, proved in the library, promoted on …" for each offered lemma the
     result's accepted Lean file declares (and so Lean checked again inside that file)."""
-    from paperlint.lean.declarations import declarations
-
     rel = view.record.evidence.lean_file
     path = _inside(workspace, rel) if offered and rel else None
     if path is None or not path.is_file():
         return ()
-    names = {d.name for d in declarations(path.read_text(encoding="utf-8")) if d.name}
+    names = declared_names(path.read_text(encoding="utf-8"))
     lines = []
     for name in sorted(names & set(offered)):
         lemma = offered[name]
@@ -519,8 +522,8 @@ def _attempt(record_path: str) -> int:
 
 
 def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:
-    from paperlint.faithful.brief import report_lines
-    from paperlint.faithful.store import FILE, read_evidence
+    from paperlint.records.faithfulness import FILE, read_evidence
+    from paperlint.records.faithfulness_brief import report_lines
     from paperlint.records.layout import safe_name
 
     folder = workspace / "audits" / safe_name(record.id)
@@ -531,9 +534,9 @@ def _faithfulness(workspace: Path, record: ResultRecord) -> tuple[str, ...]:
 
 def _gate_rulings(folder: Path) -> list[str]:
     """Each gate round's answer to the faithfulness evidence it was shown (#15), in order."""
-    from paperlint.agents.outputs import GateRuling
-    from paperlint.faithful.brief import probe_lines, ruling_lines
-    from paperlint.faithful.store import read_evidence, round_file
+    from paperlint.records.faithfulness import read_evidence, round_file
+    from paperlint.records.faithfulness_brief import probe_lines, ruling_lines
+    from paperlint.records.outputs import GateRuling
 
     lines: list[str] = []
     rounds = sorted(folder.glob("gate-*.json"), key=lambda p: int(p.stem.split("-")[1]))
@@ -584,34 +587,6 @@ def _counterexample(workspace: Path, record: ResultRecord, notes: list[str]) -> 
         )
         return None
     return first_declaration(path.read_text(encoding="utf-8"))
-
-
-def how_checked(workspace: Path, record: ResultRecord) -> str | None:
-    """How a verified verdict's statement was compared with the gated one (issue #25):
-    "checker" when the trusted checker's kept run passes when re-judged from its record,
-    "elaboration" when the final file's own `#paperlint_statement` answered, else "text"."""
-    from paperlint.lean.trusted import judgement, read_run
-    from paperlint.lean.verifier import Outcome
-
-    if record.verdict not in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
-        return None
-
-    def read(rel: str | None) -> object:
-        path = _inside(workspace, rel) if rel else None
-        try:
-            return json.loads(path.read_text(encoding="utf-8")) if path else None
-        except (OSError, ValueError):
-            return None
-
-    run = read_run(read(record.evidence.checker))
-    verdict = judgement(run) if run is not None else None
-    if run is not None and run.outcome is Outcome.ACCEPTED and verdict and verdict.passed:
-        return "checker"
-    final = read(record.evidence.final_check)
-    statements = final.get("statements") if isinstance(final, dict) else None
-    if isinstance(statements, dict) and statements.get(record.evidence.lean_name or ""):
-        return "elaboration"
-    return "text"
 
 
 def _inside(workspace: Path, relative: str) -> Path | None:

@@ -1,4 +1,4 @@
-"""report.sarif: SARIF 2.1.0 for code hosts (design §9), clean under GitHub's rules.
+"""report.sarif: SARIF 2.1.0 for code hosts (docs/design.md §9), clean under GitHub's rules.
 
 One SARIF result per recorded issue, at the TeX file and line, ONE note summarising the
 unfinished results (how many, for which reasons): hundreds of per-result notes would drown

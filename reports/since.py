@@ -1,6 +1,6 @@
 """The "since the previous version" section, after `paperlint revise` (issue #8).
 
-The data comes from `paperlint.revise.since`, which compares the results kept in the newest
+The data comes from `paperlint.records.revisions`, which compares the results kept in the newest
 revision's snapshot with the current records; nothing here calls a model or Lean.
 """
 
@@ -13,7 +13,7 @@ from paperlint.reports import mdtext as md
 
 
 def load_since(workspace: Path) -> dict[str, Any] | None:
-    from paperlint.revise.since import since_previous
+    from paperlint.records.revisions import since_previous
 
     if not (workspace / "revision.json").exists():
         return None

@@ -1,10 +1,10 @@
-"""Render a workspace's outputs and write them atomically (design §3: `report/`)."""
+"""Render a workspace's outputs and write them atomically (docs/design.md §3: `report/`)."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -54,9 +54,12 @@ def render(data: ReportData, fmt: str) -> str:
     return FORMATS[fmt][1](data)
 
 
-def write_all(workspace: Path, out_dir: Path | None = None) -> list[Path]:
-    """Write every output into `out_dir` (default `workspace/report/`); return the paths."""
-    data = load_workspace(workspace)
+def write_all(
+    workspace: Path, out_dir: Path | None = None, *, templates: Mapping[str, str] | None = None
+) -> list[Path]:
+    """Write every output into `out_dir` (default `workspace/report/`); return the paths.
+    `templates`: today's prompt template hashes, for the drift notes (`load_workspace`)."""
+    data = load_workspace(workspace, templates=templates)
     folder = out_dir or workspace / "report"
     texts: dict[str, str] = {"graph.svg": render_svg(data)}
     texts.update({name: renderer(data) for name, renderer in FORMATS.values()})

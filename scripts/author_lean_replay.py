@@ -4,7 +4,7 @@ There is no Lean where these fixtures were made, so the Lean answers are hand-wr
 request the engine sends is answered by the rules below, shaped exactly like the REPL's JSON
 and `lake env lean`'s text, and stored with `"note": "hand-written"`. The replay then serves
 them through the same parsing path as a live run. On a machine with Lean, re-record them with
-`RecordingVerifier` and compare.
+`LeanRecorder` (`check --record`) and compare.
 
 Rules: a text containing `sorry` elaborates with a sorry warning (statements with `sorry`
 proofs); a candidate whose text contains a key of `replay/lean-rules.json`'s "reject" table is
@@ -44,7 +44,14 @@ from paperlint.lean.modules import CheckJob, LeanModule
 from paperlint.lean.pins import default_project_dir, read_pins
 from paperlint.lean.replay import key_for_request
 from paperlint.lean.trusted import CompileRun, TrustedRun, conclude
-from paperlint.lean.verifier import AxiomReport, FinalCheck, LeanCheck, LeanContext, Outcome
+from paperlint.lean.verifier import (
+    AxiomReport,
+    FinalCheck,
+    LeanCheck,
+    LeanContext,
+    Outcome,
+    Verifier,
+)
 
 SORRY = re.compile(r"\bsorry\b")
 VACUITY = re.compile(r"_vacuous\b|↔ True := by")
@@ -52,7 +59,7 @@ DECL = re.compile(r"^(?:theorem|lemma)\s+(\S+)", re.M)
 STANDARD = "[propext, Classical.choice, Quot.sound]"
 
 
-class AuthoringVerifier:
+class AuthoringVerifier(Verifier):
     is_replay = True
 
     def __init__(self, out: Path, rules: dict[str, Any], *, answer_axioms: bool = False) -> None:

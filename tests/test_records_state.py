@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.engine.workspace import Workspace, load_results_at, write_results
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.state import (
@@ -17,8 +16,9 @@ from paperlint.records.state import (
     check_ref,
     output_bytes,
 )
-from paperlint.records.store import write_json_atomic
 from paperlint.records.work import ResultWork
+from paperlint.records.workspace import Workspace, load_results_at, write_results
+from paperlint.store import write_json_atomic
 
 FIDELITY = FidelityFields(
     object_class="reals",

@@ -60,12 +60,12 @@ def test_lock_is_exclusive_and_stale_locks_are_taken_over(tmp_path):
 
 
 def test_no_write_lands_while_the_gate_is_frozen_and_each_waits_to_land_whole(tmp_path):
-    """The crash sweep's snapshot (engine/failpoint.py) copies a workspace while other
+    """The crash sweep's snapshot (records/failpoint.py) copies a workspace while other
     threads write: a write started before the freeze ends first, one asked during it waits."""
     import threading
     import time
 
-    from paperlint.records.store import GATE, append_line, remove_file, write_bytes_atomic
+    from paperlint.store import GATE, append_line, remove_file, write_bytes_atomic
 
     target, log, gone = tmp_path / "a.json", tmp_path / "e.jsonl", tmp_path / "old"
     gone.write_text("x")

@@ -17,24 +17,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from paperlint.agents.faults import (
     EmptyReply,
     FaultKind,
     ModelUnavailableError,
     classify,
+    no_model,
     stop_error,
 )
 from paperlint.agents.outputs import OUTPUT_MODELS
 from paperlint.config import Config, Price, RoleSettings
-from paperlint.errors import ModelError
 
 METADATA_KEY = "paperlint"
 """The litellm `metadata` entry that carries the call's key (see `transcript.call_metadata`)."""
 
-Message = dict[str, str]
-"""One chat message: {"role": "system" | "user" | "assistant", "content": ...}."""
+Message = dict[str, Any]
+"""One chat message: {"role": "system" | "user" | "assistant" | "tool", "content": ...}, and
+an assistant's `tool_calls` in a tool-loop conversation."""
+
+
+class RawToolCall(NamedTuple):
+    """A tool call as the provider sent it: its arguments are the model's JSON text, parsed by
+    the prover's tools (`paperlint.prover.protocol`), never here."""
+
+    id: str
+    name: str
+    arguments: str
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,8 @@ class Completion:
     `paperlint-replay/<role>`)."""
     finish_reason: str | None = None
     """The provider's reason the reply ended; `length` means it was cut off."""
+    tool_calls: tuple[RawToolCall, ...] = ()
+    """A tool-loop turn's native tool calls (none: the text protocol, or no call)."""
 
 
 class ModelClient(Protocol):
@@ -64,11 +76,28 @@ class ModelClient(Protocol):
     replay: bool
 
     def complete(
-        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
-    ) -> Completion: ...
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        metadata: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]] = (),
+    ) -> Completion:
+        """One request; with `tools` (a tool-loop turn), the model may answer with calls."""
+        ...
 
     def ladder(self, role: str) -> list[str]:
         """The models for `role`, weakest first. Raises ModelError when none is configured."""
+        ...
+
+    def supports_tools(self, model: str) -> bool:
+        """Whether `model` takes native tool calls (else the tool loop speaks the text
+        protocol, `paperlint.prover.protocol`)."""
+        ...
+
+    def answers_turns(self) -> bool:
+        """Whether this edge can answer the prover's tool-loop turns at all (a replay: only
+        if it recorded some)."""
         ...
 
 
@@ -123,11 +152,18 @@ the paper's result labels, obligation names and attempt counts stay out of them.
 
 
 def call_id(
-    task: str, result: str | None, obligation: str | None, attempt: int, repair: int
+    task: str,
+    result: str | None,
+    obligation: str | None,
+    attempt: int,
+    repair: int,
+    turn: int = 0,
 ) -> str:
     """A hash of the call's transcript key: the same call gets the same id in every run (a
     transcript's owner can recompute it for each entry), and nothing readable goes out."""
-    key = json.dumps([task, result, obligation, int(attempt), int(repair)], separators=(",", ":"))
+    parts: list[Any] = [task, result, obligation, int(attempt), int(repair)]
+    parts += [int(turn)] if turn else []  # a tool-loop turn; other calls keep their ids
+    key = json.dumps(parts, separators=(",", ":"))
     return hashlib.sha256(f"paperlint-call\0{key}".encode()).hexdigest()[:32]
 
 
@@ -145,17 +181,34 @@ class LiteLLMClient:
     def ladder(self, role: str) -> list[str]:
         models = self._models.ladder(role)
         if not models:
-            raise ModelError(f"no model configured for role {role}; set [models] in paperlint.toml")
+            raise no_model(role)
         return models
 
+    def supports_tools(self, model: str) -> bool:
+        litellm = import_litellm()
+        try:
+            return bool(litellm.supports_function_calling(model=model))
+        except Exception:  # an unknown model: litellm raises; the text protocol always works
+            return False
+
+    def answers_turns(self) -> bool:
+        return True
+
     def complete(
-        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        metadata: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]] = (),
     ) -> Completion:
         litellm = import_litellm()
         info = metadata.get(METADATA_KEY) or {}
         role = str(info.get("role", ""))
         settings = self._config.role_settings(role)
         options = request_options(litellm, model, settings, info)
+        if tools:
+            options.update(tools=list(tools), tool_choice="auto")
         if self._timeout is not None:
             options["timeout"] = self._timeout
         try:
@@ -208,6 +261,7 @@ def call_header(info: Mapping[str, Any]) -> str:
         info.get("obligation"),
         int(info.get("attempt") or 1),
         int(info.get("repair") or 0),
+        int(info.get("turn") or 0),
     )
 
 
@@ -269,7 +323,23 @@ def to_completion(
         if tokens_in
         else None,
         finish_reason=getattr(choice, "finish_reason", None),
+        tool_calls=tool_calls_of(message),
     )
+
+
+def tool_calls_of(message: Any) -> tuple[RawToolCall, ...]:
+    """The native tool calls of a reply, as sent (ids kept; arguments unparsed)."""
+    calls = []
+    for number, call in enumerate(getattr(message, "tool_calls", None) or (), start=1):
+        function = getattr(call, "function", None)
+        calls.append(
+            RawToolCall(
+                id=str(getattr(call, "id", None) or f"c{number}"),
+                name=str(getattr(function, "name", None) or ""),
+                arguments=str(getattr(function, "arguments", None) or ""),
+            )
+        )
+    return tuple(calls)
 
 
 def usage_of(response: Any) -> tuple[int | None, int | None]:

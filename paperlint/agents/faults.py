@@ -57,6 +57,13 @@ class ModelUnavailableError(ModelError):
         self.kind = kind
 
 
+def no_model(role: str) -> ModelUnavailableError:
+    """No model is configured for `role`: nothing to ask until the config names one."""
+    return ModelUnavailableError(
+        f"no model configured for role {role}", fix="set [models] in paperlint.toml", kind="config"
+    )
+
+
 class BudgetSpent(ModelError):
     """The next request would go over `--max-calls` or `--max-cost`: it is not sent."""
 

@@ -1,4 +1,4 @@
-"""What each task's template is given: only what the active work needs (design §6).
+"""What each task's template is given: only what the active work needs (docs/design.md §6).
 
 The runner validates `AgentCall.inputs` against these models before rendering, so a missing
 or misspelt input fails loudly in the engine's tests instead of producing a thinner prompt.

@@ -7,8 +7,6 @@ cannot drift. The answers the engine keeps in its working state are defined in
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.domain import Role
@@ -16,6 +14,7 @@ from paperlint.records.outputs import (
     ArchitectOutput,
     AuditOutput,
     CitedInput,
+    ConvergenceFlag,
     DraftCondition,
     DraftOutput,
     FidelityFields,
@@ -47,6 +46,7 @@ __all__ = [  # re-exported: defined in paperlint.domain and paperlint.records.ou
     "AuditOutput",
     "ReviewOutput",
     "IssueRuling",
+    "ConvergenceFlag",
 ]
 
 
@@ -70,12 +70,6 @@ class ProverOutput(_Out):
 
 
 # --- convergence review (issue #19) -------------------------------------------------------------
-
-
-class ConvergenceFlag(_Out):
-    result: str = Field(description="The id of the result you flag.")
-    concern: Literal["statement", "condition", "issue"]
-    reason: str = Field(min_length=1, description="What is wrong, quoting the paper.")
 
 
 class ConvergenceOutput(_Out):

@@ -103,6 +103,11 @@ def template_sha256(task: str) -> str:
     return _template_sha256(task)
 
 
+def template_hashes() -> dict[str, str]:
+    """Every task's `template_sha256` today (what drift notes compare recorded answers with)."""
+    return {task: template_sha256(task) for task in TASKS}
+
+
 @cache
 def _template_sha256(task: str) -> str:
     from jinja2 import meta

@@ -2,7 +2,7 @@
 number of times, and report every request as an event.
 
 Every call starts a fresh message list, so a writer and its reviewer never share a context.
-The runner neither charges budgets nor picks models: the engine does both (design §1), and
+The runner neither charges budgets nor picks models: the engine does both (docs/design.md §1), and
 the events here tell it what each request used.
 """
 
@@ -24,6 +24,7 @@ from paperlint.agents.faults import (
     ModelUnavailableError,
     classify,
     fix_for,
+    no_model,
     stop_error,
 )
 from paperlint.agents.inputs import INPUT_MODELS
@@ -33,8 +34,10 @@ from paperlint.agents.prompts import messages_sha256, render_prompt
 from paperlint.agents.transcript import call_metadata
 from paperlint.config import Config
 from paperlint.errors import ModelError
+from paperlint.records.events import BaseEvent, ModelCallEvent, ModelFallback, Retry
 
-EventSink = Callable[[dict[str, Any]], None]
+EventSink = Callable[[BaseEvent], None]
+RequestSink = Callable[[dict[str, Any]], None]
 
 TASK_ROLES: dict[str, Role] = {
     "architect": Role.ARCHITECT,
@@ -48,6 +51,8 @@ TASK_ROLES: dict[str, Role] = {
     # the final review is read twice, by the gate's and the auditor's models (the call names it)
     "convergence": Role.GATE,
 }
+TURN_TASK = "prover_turn"
+"""One turn of the prover's tool loop (`AgentRunner.turn`): tool calls, not a JSON answer."""
 # Tasks a second role also does: the convergence review is read by two different models.
 SECOND_ROLES: dict[str, tuple[Role, ...]] = {"convergence": (Role.AUDITOR,)}
 
@@ -61,6 +66,10 @@ class AgentCall:
     attempt: int = 1
     inputs: Mapping[str, Any] | BaseModel = field(default_factory=dict)
     """Validated against `paperlint.agents.inputs.INPUT_MODELS[task]`."""
+    charged: bool = True
+    """Its first request is charged already (by the action's start): every other request (a
+    repair, a retry) is `free=False` to `before_request`. A tool-loop turn after an action's
+    first asked one is not charged yet."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +100,7 @@ class AgentCallError(ModelError):
         self.cost_usd = cost_usd
 
 
-def _ignore(event: dict[str, Any]) -> None:
+def _ignore(event: BaseEvent) -> None:
     return None
 
 
@@ -105,7 +114,7 @@ class AgentRunner:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
-        before_request: EventSink | None = None,
+        before_request: RequestSink | None = None,
     ) -> None:
         """`before_request`, if given, is called before every request a call makes (the
         first, each repair, each retry) with its key; raising from it stops the call there.
@@ -123,6 +132,63 @@ class AgentRunner:
         """Models for `role`, weakest first; ModelError when none is configured."""
         return self._client.ladder(role)
 
+    @property
+    def client(self) -> ModelClient:
+        return self._client
+
+    @property
+    def replay(self) -> bool:
+        return self._client.replay
+
+    def native(self, model: str) -> bool:
+        """Whether `model` takes native tool calls (the tool loop's choice of protocol)."""
+        return self._client.supports_tools(model)
+
+    def turn(
+        self,
+        call: AgentCall,
+        *,
+        model: str,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]],
+        turn: int,
+        keep: Callable[[Completion], None] = lambda done: None,
+    ) -> Completion:
+        """One turn of the prover's tool loop (task `prover_turn`): one answered request, with
+        the same retries and waits, charging, events and recording as every other call. Its
+        reply is free text and tool calls, which the loop reads (`paperlint.prover`); `keep`
+        is told it before the call is reported (the loop logs the reply first, so a run
+        killed after the report never pays for the turn again)."""
+        if call.task != TURN_TASK or call.role != Role.PROVER:
+            raise ValueError(f"a turn is task {TURN_TASK} of role prover, not {call.task}")
+        try:
+            timed = self._request(call, model, messages, 0, tools=tools, turn=turn)
+        except ContextTooLong as exc:
+            fault = Fault(FaultKind.CONTEXT, 400, str(exc))
+            raise ModelUnavailableError(
+                f"{call.task} for {call.result}: {exc}",
+                fix=fix_for(fault, model, None),
+                kind=FaultKind.CONTEXT,
+            ) from None
+        keep(timed.completion)
+        self._report(call, model, messages, 0, timed, ok=True, turn=turn)
+        return timed.completion
+
+    def ask(
+        self,
+        task: str,
+        *,
+        role: str,
+        result: str,
+        obligation: str | None,
+        attempt: int,
+        model: str,
+        inputs: dict[str, Any],
+    ) -> BaseModel:
+        """One call's parsed answer (the engine's `Ask`)."""
+        call = AgentCall(task, role, result, obligation, attempt, inputs)
+        return self.call(call, model=model).output
+
     def call(self, call: AgentCall, *, model: str) -> AgentReply:
         """Ask `model` for `call.task`'s output. Raises ModelError (AgentCallError when some
         requests were answered) if no valid output comes back, ModelUnavailableError when the
@@ -130,20 +196,14 @@ class AgentRunner:
         the role's list."""
         _check_role(call)
         if not model:
-            raise ModelError(
-                f"no model configured for role {call.role}; set [models] in paperlint.toml"
-            )
+            raise no_model(call.role)
         last: ContextTooLong | None = None
         for candidate in self._fallbacks(call.role, model):
             if last is not None:
                 self._emit(
-                    {
-                        "type": "model_fallback",
-                        "role": call.role,
-                        "result": call.result,
-                        "model": candidate,
-                        "error": str(last),
-                    }
+                    ModelFallback(
+                        role=call.role, result=call.result, model=candidate, error=str(last)
+                    )
                 )
             try:
                 return self._call_one(call, candidate)
@@ -211,7 +271,7 @@ class AgentRunner:
         inputs = schema.model_validate(raw).model_dump(mode="json")
         keep = self._config.budget.max_failed_attempts_in_prompt
         if "failed_attempts" in inputs:
-            # Only the last few: older ones cost tokens and rarely help (design §6).
+            # Only the last few: older ones cost tokens and rarely help (docs/design.md §6).
             inputs["failed_attempts"] = inputs["failed_attempts"][-keep:] if keep else []
         return inputs
 
@@ -222,9 +282,13 @@ class AgentRunner:
         messages: Sequence[Message],
         repair: int,
         parts: _PromptParts | None = None,
+        *,
+        tools: Sequence[Mapping[str, Any]] = (),
+        turn: int = 0,
     ) -> _Timed:
         """One answered request, retrying transient provider failures. Every try is offered to
-        `before_request` first (the engine charges it there), so no request goes unpaid."""
+        `before_request` first (the engine charges it there, unless it is `free`: the call's
+        first request, charged by the action's start), so no request goes unpaid."""
         metadata = call_metadata(
             task=call.task,
             role=call.role,
@@ -235,14 +299,19 @@ class AgentRunner:
             prompt_sha256=messages_sha256(list(messages)),
             template_sha256=parts.template_sha256 if parts else None,
             inputs_sha256=parts.inputs_sha256 if parts else None,
+            turn=turn,
         )
         tries = self._config.retry.max_attempts
         for attempt in range(1, tries + 1):
             if self._before is not None:
-                self._before({**metadata[METADATA_KEY], "model": model, "try": attempt})
+                free = call.charged and repair == 0 and attempt == 1
+                self._before(
+                    {**metadata[METADATA_KEY], "model": model, "try": attempt, "free": free}
+                )
             started = self._clock()
             try:
-                completion = self._client.complete(model, messages, metadata=metadata)
+                extra = {"tools": tools} if tools else {}  # a tool-loop turn's
+                completion = self._client.complete(model, messages, metadata=metadata, **extra)
             except ModelError:
                 raise
             except Exception as exc:  # a provider failure, sorted once by `classify`
@@ -290,18 +359,17 @@ class AgentRunner:
             retry_after_s=asked,
         )
         self._emit(
-            {
-                "type": "retry",
-                "role": call.role,
-                "model": model,
-                "wait_s": round(wait, 3),
-                "retry_after_s": asked,
-                "status": fault.status,
-                "error": reason,
-                "result": call.result,
-                "obligation": call.obligation,
-                "try": attempt,
-            }
+            Retry(
+                role=call.role,
+                model=model,
+                wait_s=round(wait, 3),
+                retry_after_s=asked,
+                status=fault.status,
+                error=reason,
+                result=call.result,
+                obligation=call.obligation,
+                try_=attempt,
+            )
         )
         self._sleep(wait)
 
@@ -315,31 +383,32 @@ class AgentRunner:
         parts: _PromptParts | None = None,
         *,
         ok: bool,
+        turn: int = 0,
     ) -> None:
         done = timed.completion
         self._emit(
-            {
-                "type": "model_call",
-                "role": call.role,
-                "model": done.model or model,
-                "task": call.task,
-                "result": call.result,
-                "obligation": call.obligation,
-                "attempt": call.attempt,
-                "repair": repair,
-                "tokens_in": done.tokens_in,
-                "tokens_out": done.tokens_out,
-                "cost_usd": done.cost_usd,
-                "duration_s": round(timed.duration_s, 3),
-                "replay": self._client.replay,
-                "prompt_sha256": messages_sha256(list(messages)),
-                "prompt_drift": done.prompt_drift,
-                "template_sha256": parts.template_sha256 if parts else None,
-                "inputs_sha256": parts.inputs_sha256 if parts else None,
-                "template_drift": done.template_drift,
-                "finish_reason": done.finish_reason,
-                "ok": ok,
-            }
+            ModelCallEvent(
+                role=call.role,
+                model=done.model or model,
+                task=call.task,
+                result=call.result,
+                obligation=call.obligation,
+                attempt=call.attempt,
+                repair=repair,
+                tokens_in=done.tokens_in,
+                tokens_out=done.tokens_out,
+                cost_usd=done.cost_usd,
+                duration_s=round(timed.duration_s, 3),
+                replay=self._client.replay,
+                prompt_sha256=messages_sha256(list(messages)),
+                prompt_drift=done.prompt_drift,
+                template_sha256=parts.template_sha256 if parts else None,
+                inputs_sha256=parts.inputs_sha256 if parts else None,
+                template_drift=done.template_drift,
+                finish_reason=done.finish_reason,
+                ok=ok,
+                turn=turn or None,
+            )
         )
 
 

@@ -2,8 +2,8 @@
 
 The runner calls `litellm.completion(model="paperlint-replay/<role>", ...)` exactly as it calls
 a live model, so a replayed check exercises the same request, parsing, repair and accounting
-code as a real one (design §6). The transcript key travels in litellm's `metadata` kwarg, which
-litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
+code as a real one (docs/design.md §6). The transcript key travels in litellm's `metadata` kwarg,
+which litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
 
 litellm is imported at the first answer served, not when the client is built, so a replayed
 check starts at once (its transcript is still read up front, to fail early).
@@ -31,6 +31,7 @@ from paperlint.agents.transcript import (
     TranscriptKey,
     key_from_metadata,
 )
+from paperlint.domain import REPLAY_MISS
 from paperlint.errors import ModelError
 
 PROVIDER = "paperlint-replay"
@@ -115,11 +116,6 @@ def register_provider() -> ReplayProvider:
     return provider
 
 
-# How a replay says it has no recorded answer; reports read it (reports.describe) to say so
-# in plain words and keep the key and the transcript's path among the technical details.
-REPLAY_MISS = "replay transcript has no entry for"
-
-
 def missing_entry_message(key: TranscriptKey, path: Path) -> str:
     return f"{REPLAY_MISS} {key.describe()} ({path})"
 
@@ -139,9 +135,28 @@ class ScriptedClient:
     def ladder(self, role: str) -> list[str]:
         return [f"{PROVIDER}/{role}"]
 
+    def supports_tools(self, model: str) -> bool:
+        """The recorded tool-loop turns were asked with native tools."""
+        return any(e.tools for e in self._turns())
+
+    def answers_turns(self) -> bool:
+        """The transcript holds tool-loop turns (else the prover's answers are one-shot)."""
+        return bool(self._turns())
+
+    def _turns(self) -> list[TranscriptEntry]:
+        entries = self._provider.transcript(self.replay_dir).entries()
+        return [e for e in entries if e.turn]
+
     def complete(
-        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        metadata: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]] = (),
     ) -> Completion:
+        """The recorded answer, its text through litellm's code path as a live one's; a
+        tool-loop turn's calls as they were recorded."""
         key = key_from_metadata(metadata)
         transcript = self._provider.transcript(self.replay_dir)
         entry = transcript.get(key)
@@ -177,4 +192,5 @@ class ScriptedClient:
             template_drift=entry.template_sha256 is not None
             and entry.template_sha256 != info.get("template_sha256"),
             model=model,
+            tool_calls=entry.completion_calls(),
         )

@@ -1,35 +1,37 @@
 """Model transcripts: the recorded answers a replay serves, keyed by what was asked, not how.
 
-Entries are keyed by (task, result, obligation, attempt, repair), not by prompt text, so that
-improving a template does not invalidate every fixture (design §6). Each entry keeps the hash
-of the prompt it answered, so a replay can say when the prompt has drifted since.
+Entries are keyed by (task, result, obligation, attempt, repair, turn), not by prompt text, so that
+improving a template does not invalidate every fixture (docs/design.md §6). Each entry keeps the
+hash of the prompt it answered, so a replay can say when the prompt has drifted since.
 
 `<replay_dir>/transcript.jsonl`, one JSON object per line:
 
     {"task": "prover", "role": "prover", "result": "lem:x", "obligation": "s1",
-     "attempt": 1, "repair": 0, "prompt_sha256": "<hex>" | null,
+     "attempt": 1, "repair": 0, "turn": 0, "prompt_sha256": "<hex>" | null,
      "response": "<the model's raw text>",
+     "tool_calls": [{"id": ..., "name": ..., "arguments": "<JSON text>"}],  # a loop turn's
+     "tools": false,                                   # the turn's request carried tools
      "usage": {"prompt_tokens": 812, "completion_tokens": 95},
      "model": "<live model that answered>" | null,   # optional
      "cost_usd": 0.0031 | null}                       # optional; null = unknown
 
 `task` is one of OUTPUT_MODELS' keys (`reviewer` is done by role `auditor`); `attempt` is the
-engine's 1-based attempt number; `repair` counts re-asks after invalid output within one call.
+engine's 1-based attempt number; `repair` counts re-asks after invalid output within one call;
+`turn` numbers the prover's tool-loop turns (task `prover_turn`) from 1, 0 for other calls.
 The key is unique per file. `prompt_sha256` is `prompts.messages_sha256` of the messages sent.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient
+from paperlint.agents.client import METADATA_KEY, Completion, Message, ModelClient, RawToolCall
 from paperlint.errors import InputError
-from paperlint.records.store import append_line, write_text_atomic
+from paperlint.store import append_line, jsonl_rows, write_text_atomic
 
 TRANSCRIPT_FILE = "transcript.jsonl"
 
@@ -40,11 +42,14 @@ class TranscriptKey(NamedTuple):
     obligation: str | None
     attempt: int
     repair: int
+    turn: int = 0
+    """A turn of the prover's tool loop (task `prover_turn`), from 1; 0 for every other call."""
 
     def describe(self) -> str:
         return (
             f"task={self.task} result={self.result} obligation={self.obligation} "
             f"attempt={self.attempt} repair={self.repair}"
+            + (f" turn={self.turn}" if self.turn else "")
         )
 
 
@@ -53,6 +58,14 @@ class Usage(BaseModel):
 
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+
+
+class ToolCallEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: str
+    arguments: str  # the model's JSON text, unparsed
 
 
 class TranscriptEntry(BaseModel):
@@ -66,13 +79,18 @@ class TranscriptEntry(BaseModel):
     obligation: str | None = None
     attempt: int = Field(default=1, ge=1)
     repair: int = Field(default=0, ge=0)
+    turn: int = Field(default=0, ge=0)
     prompt_sha256: str | None = None
     # The parts of that prompt (prompts.Prompt): its template with includes and schema, and its
     # inputs. A later run compares the template hash with its own: a changed template is
-    # reported as drift, as a note (`agents.drift`), never as a verdict change.
+    # reported as drift, as a note (`records.drift`), never as a verdict change.
     template_sha256: str | None = None
     inputs_sha256: str | None = None
     response: str
+    tool_calls: list[ToolCallEntry] = Field(default_factory=list)
+    """A tool-loop turn's native calls, as the provider sent them."""
+    tools: bool = False
+    """The request carried tool schemas (a native tool-loop turn; else the text protocol)."""
     usage: Usage = Field(default_factory=Usage)
     model: str | None = Field(default=None, description="The live model that answered, if any.")
     cost_usd: float | None = None
@@ -83,7 +101,12 @@ class TranscriptEntry(BaseModel):
 
     @property
     def key(self) -> TranscriptKey:
-        return TranscriptKey(self.task, self.result, self.obligation, self.attempt, self.repair)
+        return TranscriptKey(
+            self.task, self.result, self.obligation, self.attempt, self.repair, self.turn
+        )
+
+    def completion_calls(self) -> tuple[RawToolCall, ...]:
+        return tuple(RawToolCall(c.id, c.name, c.arguments) for c in self.tool_calls)
 
 
 class Transcript:
@@ -104,17 +127,13 @@ class Transcript:
     @classmethod
     def load(cls, path: Path) -> Transcript:
         """Read a transcript; a bad or duplicated line is an InputError naming file and line."""
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
+        if not path.is_file():
             raise InputError(
                 "replay transcript not found", path=path, hint="record one with a live run"
-            ) from None
+            )
         entries: dict[TranscriptKey, TranscriptEntry] = {}
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            entry = _parse_line(line, path, number)
+        for number, row in jsonl_rows(path, "transcript entry"):
+            entry = _parse_row(row, path, number)
             if entry.key in entries:
                 raise InputError(
                     f"duplicate transcript entry for {entry.key.describe()}", path=path, line=number
@@ -123,9 +142,9 @@ class Transcript:
         return cls(entries, path)
 
 
-def _parse_line(line: str, path: Path, number: int) -> TranscriptEntry:
+def _parse_row(row: dict[str, Any], path: Path, number: int) -> TranscriptEntry:
     try:
-        return TranscriptEntry.model_validate_json(line)
+        return TranscriptEntry.model_validate(row)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "line"
@@ -145,6 +164,7 @@ def call_metadata(
     prompt_sha256: str,
     template_sha256: str | None = None,
     inputs_sha256: str | None = None,
+    turn: int = 0,
 ) -> dict[str, Any]:
     """The litellm `metadata` the runner sends: the transcript key plus the prompt's hashes."""
     return {
@@ -155,6 +175,7 @@ def call_metadata(
             "obligation": obligation,
             "attempt": attempt,
             "repair": repair,
+            "turn": turn,
             "prompt_sha256": prompt_sha256,
             "template_sha256": template_sha256,
             "inputs_sha256": inputs_sha256,
@@ -172,6 +193,7 @@ def key_from_metadata(metadata: Mapping[str, Any]) -> TranscriptKey:
         info.get("obligation"),
         int(info["attempt"]),
         int(info.get("repair", 0)),
+        int(info.get("turn") or 0),
     )
 
 
@@ -195,10 +217,22 @@ class RecordingClient:
     def ladder(self, role: str) -> list[str]:
         return self._inner.ladder(role)
 
+    def supports_tools(self, model: str) -> bool:
+        return self._inner.supports_tools(model)
+
+    def answers_turns(self) -> bool:
+        return self._inner.answers_turns()
+
     def complete(
-        self, model: str, messages: Sequence[Message], *, metadata: Mapping[str, Any]
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        metadata: Mapping[str, Any],
+        tools: Sequence[Mapping[str, Any]] = (),
     ) -> Completion:
-        completion = self._inner.complete(model, messages, metadata=metadata)
+        extra = {"tools": tools} if tools else {}  # a tool-loop turn's
+        completion = self._inner.complete(model, messages, metadata=metadata, **extra)
         info = metadata[METADATA_KEY]
         entry = TranscriptEntry(
             task=info["task"],
@@ -207,10 +241,13 @@ class RecordingClient:
             obligation=info.get("obligation"),
             attempt=info["attempt"],
             repair=info.get("repair", 0),
+            turn=info.get("turn") or 0,
             prompt_sha256=info.get("prompt_sha256"),
             template_sha256=info.get("template_sha256"),
             inputs_sha256=info.get("inputs_sha256"),
             response=completion.text,
+            tool_calls=[ToolCallEntry(**call._asdict()) for call in completion.tool_calls],
+            tools=bool(tools),
             usage=Usage(
                 prompt_tokens=completion.tokens_in, completion_tokens=completion.tokens_out
             ),
@@ -238,6 +275,7 @@ def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
             event.get("obligation"),
             int(event["attempt"]),
             int(event.get("repair", 0)),
+            int(event.get("turn") or 0),
         ): {name: event[name] for name in fields if event.get(name)}
         for event in events
         if event.get("type") == "model_call" and event.get("task") and event.get("prompt_sha256")
@@ -253,8 +291,3 @@ def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
     if changed:
         write_text_atomic(path, "".join(lines))
     return changed
-
-
-def dump_entries(entries: Sequence[TranscriptEntry]) -> str:
-    """Transcript text for hand-authored fixtures (tests, examples)."""
-    return "".join(json.dumps(entry.model_dump(mode="json")) + "\n" for entry in entries)

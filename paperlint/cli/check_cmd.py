@@ -87,16 +87,10 @@ def check(
     _announce(replay)
     run = _run_options(jobs, executor, address)
     from paperlint.config import load_config
-    from paperlint.engine.backends import EdgeOptions
     from paperlint.engine.check import CheckRequest, start_check
-    from paperlint.engine.workspace import default_workdir
-    from paperlint.errors import InputError
+    from paperlint.records.workspace import default_workdir
 
     require_paper(paper)
-    if replay is not None and (record is not None or lean_replay is not None):
-        raise InputError(
-            "--replay serves a recorded run; it cannot be combined with --record or --lean-replay"
-        )
     loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
     for path in loaded.files:
         logging.getLogger(__name__).info("config read from %s", path)
@@ -111,7 +105,8 @@ def check(
         replay=replay,
         until=until.value if until else None,
         fresh=fresh,
-        edges=EdgeOptions(record=record, lean_replay=lean_replay),
+        record=record,
+        lean_replay=lean_replay,
         allow_unpriced=allow_unpriced,
         run=run,
     )
@@ -210,12 +205,12 @@ def _progress(quiet: bool, workspace: Path | None = None) -> Any:
         return Progress()
 
     def spend() -> tuple[int, float]:
-        from paperlint.engine.run import spend_of
         from paperlint.records import EventLog
+        from paperlint.records.journal import spend_of
 
         if workspace is None or not (workspace / "events.jsonl").is_file():
             return (0, 0.0)
-        total = spend_of(EventLog(workspace / "events.jsonl"))
+        total = spend_of(EventLog(workspace / "events.jsonl").read())
         return (total.calls, total.cost_usd)
 
     line = StatusLine(sys.stderr, spend=spend if workspace is not None else None)

@@ -67,7 +67,7 @@ def render_cli_docs() -> str:
 
 if __name__ == "__main__":
     target = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
-    from paperlint.records.store import write_text_atomic
+    from paperlint.store import write_text_atomic
 
     write_text_atomic(target, render_cli_docs())
     print(target)

@@ -24,12 +24,13 @@ def search(
         None, "--index", help="An extraction file (default: the one `paperlint setup` wrote)."
     ),
     replay: Path | None = typer.Option(
-        None, "--replay", help="Confirm hits from recorded Lean answers (lean-probe.jsonl)."
+        None, "--replay", help="Confirm hits from recorded Lean answers (DIR/lean.jsonl)."
     ),
     no_lean: bool = typer.Option(False, "--no-lean", help="Do not confirm hits with #check."),
     verbose: bool = VERBOSE,
 ) -> None:
     """Search the pinned environment's declarations; hits are confirmed with #check."""
+    from paperlint.lean.extraction import index_file
     from paperlint.lean.pins import locate
     from paperlint.prover import commands
 
@@ -37,7 +38,7 @@ def search(
     probe = None if no_lean else commands.open_probe(paths, replay)
     report = commands.search(
         query,
-        index_path=index or commands.index_file(paths),
+        index_path=index or index_file(paths),
         probe=probe,
         header="import Mathlib",
         limit=limit,
@@ -53,7 +54,7 @@ def search(
 def goals(
     file: Path = typer.Argument(..., help="A Lean file with `sorry` or `?_` holes."),
     replay: Path | None = typer.Option(
-        None, "--replay", help="Answer from recorded Lean answers (lean-probe.jsonl)."
+        None, "--replay", help="Answer from recorded Lean answers (DIR/lean.jsonl)."
     ),
     verbose: bool = VERBOSE,
 ) -> None:

@@ -17,9 +17,9 @@ def migrate(
     verbose: bool = VERBOSE,
 ) -> int:
     """Rewrite an older workspace's records in the current schema; nothing else changes."""
-    from paperlint.engine.workspace import migrate_workspace
     from paperlint.records.results import RESULTS_SCHEMA
     from paperlint.records.state import ENGINE_STATE_SCHEMA
+    from paperlint.records.workspace import migrate_workspace
 
     current = f"{RESULTS_SCHEMA} + {ENGINE_STATE_SCHEMA}"
     old = migrate_workspace(workdir)

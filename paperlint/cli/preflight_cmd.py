@@ -1,4 +1,4 @@
-"""`paperlint preflight`: list a paper's numbered results (design §4) and its diagnostics.
+"""`paperlint preflight`: list a paper's numbered results (docs/design.md §4) and its diagnostics.
 
 In a paper's repository (the pre-commit hook, CI) it runs with no PATH: the paper is
 `[preflight] paper` of the nearest paperlint.toml, else the main file found in the current

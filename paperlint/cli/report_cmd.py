@@ -38,6 +38,7 @@ def report(
 ) -> None:
     """Write the author report: md, html, json, sarif, graph, worksheet, files to check."""
     # Imported here: jinja2 and networkx must not slow down `paperlint --help`.
+    from paperlint.agents.prompts import template_hashes
     from paperlint.reports.load import load_workspace
     from paperlint.reports.write import publish, render, write_all
 
@@ -47,14 +48,14 @@ def report(
         from paperlint.reports.blueprint_build import build_web, write_project
 
         folder = output or workspace / "report" / "blueprint"
-        write_project(load_workspace(workspace), folder)
+        write_project(load_workspace(workspace, templates=template_hashes()), folder)
         typer.echo(str(build_web(folder)))
         return
     if fmt is None:
-        for path in write_all(workspace, output):
+        for path in write_all(workspace, output, templates=template_hashes()):
             typer.echo(str(path))
         return
-    text = render(load_workspace(workspace), fmt)
+    text = render(load_workspace(workspace, templates=template_hashes()), fmt)
     if output is None:
         typer.echo(text, nl=False)
     else:

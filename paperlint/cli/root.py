@@ -1,4 +1,4 @@
-"""The typer app and the one error boundary (design §8, style §7).
+"""The typer app and the one error boundary (docs/design.md §8).
 
 Commands live in their own modules and register on `app` (or `lean_app`) when imported. Heavy
 libraries (lean-interact, litellm, pdfminer) are imported inside command bodies only, so that

@@ -18,13 +18,14 @@ def validate(
     verbose: bool = VERBOSE,
 ) -> int:
     """Re-derive every verdict from its evidence; exit 1 on any disagreement."""
-    from paperlint.agents.drift import template_drift_notes
+    from paperlint.agents.prompts import template_hashes
+    from paperlint.records.drift import template_drift_notes
     from paperlint.validate.load import load_snapshot
     from paperlint.validate.validator import validate as run_validate
 
     snap = load_snapshot(workspace)
     findings = run_validate(snap)
-    notes = template_drift_notes(snap.events or ())
+    notes = template_drift_notes(snap.events or (), template_hashes())
     if fmt == "json":
         payload = {
             "workspace": str(workspace),

@@ -1,8 +1,8 @@
 """Apply an action's outcome to the records: the pure state transition.
 
-Verdicts are decided by the steps' `apply` (`paperlint.engine.steps`), by the rules of design
-§5, from evidence already on disk. No model output reaches a verdict except through Lean
-evidence the audit accepted (verified) or a confirmed ruling with a located quote (issue; ERROR
+Verdicts are decided by the steps' `apply` (`paperlint.engine.steps`), by the rules of
+docs/design.md §5, from evidence already on disk. No model output reaches a verdict except through
+Lean evidence the audit accepted (verified) or a confirmed ruling with a located quote (issue; ERROR
 also needs a compiled counterexample).
 """
 

@@ -17,12 +17,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paperlint.config import Config
 from paperlint.engine.executors import RunOptions, ray_cluster
 from paperlint.engine.summary import Summary
 from paperlint.errors import PaperlintError
 from paperlint.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from paperlint.config import Config
 
 VERDICTS = ("verified_unconditional", "verified_conditional", "issue", "unfinished")
 
@@ -64,7 +67,7 @@ def replay_beside(paper: Path) -> Path | None:
 
 def workspaces(papers: Sequence[Path], workroot: Path | None) -> list[Path]:
     """One folder per paper; names that collide (two `paper.tex`) take their folder's name."""
-    from paperlint.engine.workspace import default_workdir
+    from paperlint.records.workspace import default_workdir
 
     if workroot is None:
         return [default_workdir(p.resolve() if p.is_dir() else p) for p in papers]

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
-from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import Verifier
-from paperlint.learning.offer import OfferedLemma
 from paperlint.preflight.model import Inventory, Result
 from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import LoopBudget
-from paperlint.prover.model import ToolModel
-from paperlint.prover.probe import Probe
+from paperlint.records.events import BaseEvent
+from paperlint.records.learning import OfferedLemma
+from paperlint.records.workspace import Workspace
+
+if TYPE_CHECKING:
+    from paperlint.agents.runner import AgentRunner
 
 
 class Ask(Protocol):
@@ -39,41 +41,36 @@ class Ask(Protocol):
 
 @dataclass(frozen=True)
 class Settings:
+    """What the steps read of the run's configuration, derived from the run spec once
+    (`paperlint.engine.opening.derive`; no default is stated here)."""
+
     header: str
     models: dict[str, str | None]  # role -> model string (prover: the first rung)
-    lean_timeout_s: float = 120.0
-    final_timeout_s: float = 900.0
-    failed_attempts_in_prompt: int = 3
-    lean_project: str | None = None
+    lean_timeout_s: float
+    final_timeout_s: float
+    failed_attempts_in_prompt: int
     # Issue #13: the tactic ladder is tried on an obligation's first attempt before any model.
-    automation_first: bool = True
-    automation_timeout_s: float = 10.0
+    automation_first: bool
+    automation_timeout_s: float
     # Issue #19: the promoted library lemmas this check took at its start (library-offered.json),
     # tried as automation rungs after the ladder; `library_rungs` of them per obligation.
-    library: tuple[OfferedLemma, ...] = ()
-    library_rungs: int = 3
+    library: tuple[OfferedLemma, ...]
+    library_rungs: int
     # The results whose chosen strategy (strategy.json) turns the automation ladder off.
-    no_automation: frozenset[str] = frozenset()
+    no_automation: frozenset[str]
     # Issue #13: each prove attempt runs the tool loop (`[prover] tool_loop`), under this
     # budget per obligation; off, an attempt is one tool-less completion.
-    tool_loop: bool = False
-    loop_budget: LoopBudget = field(default_factory=LoopBudget)
+    tool_loop: bool
+    loop_budget: LoopBudget
     # Issue #15: re-check a verified proof with each explicit hypothesis removed.
-    minimal_hypotheses: bool = True
+    minimal_hypotheses: bool
 
 
 @dataclass(frozen=True)
-class ToolEdge:
-    """What the tool loop reaches besides the verifier: the model's turns, Lean's raw answers
-    (goals, `#check`, `exact?`), and the declaration index (None: `search` says to set it up)."""
-
-    model: ToolModel
-    probe: Probe
-    index: DeclIndex | None = None
-
-
-@dataclass
 class EngineContext:
+    """What a step sees around the records, built whole by `engine.opening.open_run` and never
+    changed after (an action on a leased worker gets a copy with that verifier)."""
+
     ws: Workspace
     inventory: Inventory
     order: list[str]
@@ -82,12 +79,13 @@ class EngineContext:
     deps: dict[str, list[str]]  # result id -> transitive dependencies, in order
     settings: Settings
     ask: Ask
+    """One agent call (a task's parsed answer), through the run's one model edge."""
+    turns: AgentRunner
+    """The tool loop's turns, through the same model edge as `ask` (`AgentRunner`)."""
     verifier: Verifier
-    emit: Callable[[dict[str, Any]], None] = field(default=lambda event: None)
-    tools: ToolEdge | None = None  # the tool loop's edges, when it runs
-    charge: Callable[[dict[str, Any]], None] = field(default=lambda request: None)
-    """Check the run's budget and charge one more request (a prover turn beyond an action's
-    first) before it is made; raises `BudgetSpent` when it would overspend."""
+    emit: Callable[[BaseEvent], None] = field(default=lambda event: None)
+    index: DeclIndex | None = None
+    """The tool loop's declaration index, when the loop runs (None: `search` says so)."""
 
     def paper_result(self, result_id: str) -> Result:
         found = self.inventory.result(result_id)

@@ -17,46 +17,19 @@ valid answer, the budget is spent) is recorded with its reason and changes no ve
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Final, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Final
 
 from paperlint.agents.inputs import ConvergenceInputs, ReviewedResult
 from paperlint.agents.outputs import ConvergenceOutput
 from paperlint.domain import Role
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
-from paperlint.learning.convergence import Combined, ConvergenceReview, combine
-from paperlint.learning.files import read_model, write_model
+from paperlint.learning.convergence import combine
+from paperlint.records.convergence import Combined, ConvergenceReview, ConvergenceState
 from paperlint.records.results import ResultRecord, Results
 
-FILE: Final = "convergence.json"
 PAPER: Final = "paper"  # the `result` a paper-wide call is recorded under
 REVIEWERS: Final = (Role.GATE, Role.AUDITOR)
-MARK: Final = "re-gated by the convergence review"
-
-
-class ConvergenceState(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    status: Literal["asking", "done", "not_run"]  # asking: the reviews answered so far
-    reason: str | None = None  # why it did not run
-    reviews: list[ConvergenceReview] = Field(default_factory=list)
-    combined: Combined | None = None
-    applied: bool = False  # the records were rewound for `combined.regate`
-
-    @property
-    def regate(self) -> list[str]:
-        return list(self.combined.regate) if self.combined else []
-
-
-def read_state(workspace: Path) -> ConvergenceState | None:
-    return read_model(workspace / FILE, ConvergenceState, "convergence review record")
-
-
-def write_state(workspace: Path, state: ConvergenceState) -> None:
-    write_model(workspace / FILE, state)
 
 
 def review_inputs(ctx: EngineContext, results: Results) -> ConvergenceInputs:
@@ -143,38 +116,8 @@ def review(
     return ConvergenceState(status="done", reviews=reviews, combined=combined)
 
 
-def rewound(results: Results, state: ConvergenceState) -> Results:
-    """The records with the flagged results re-drafted and their dependents re-gated (pure)."""
-    from paperlint.revise.apply import regated
-
-    if state.combined is None:
-        return results
-    reasons: dict[str, list[str]] = {}
-    for flag in state.combined.flags:
-        reasons.setdefault(flag.result, []).append(f"{flag.concern}: {flag.reason}")
-    regate = set(state.combined.regate)
-    records = []
-    for record in results.results:
-        if record.id in regate:
-            record = regated(record, "re-gate")
-            record = record.model_copy(update={"notes": [MARK]}).with_work(record.work)
-            if record.id in reasons:
-                feedback = "convergence review: " + "; ".join(reasons[record.id])
-                record = record.with_work(
-                    record.work.model_copy(update={"draft_feedback": feedback})
-                )
-        records.append(record)
-    return results.model_copy(update={"results": records})
-
-
 def combiner(graph: object) -> Callable[[ConvergenceReview, ConvergenceReview], Combined]:
     import networkx as nx
 
     assert isinstance(graph, nx.DiGraph)
     return lambda first, second: combine(first, second, graph)
-
-
-def was_applied(results: Results, state: ConvergenceState) -> bool:
-    """The rewind is in the records already (a crash came before `applied` was written)."""
-    by_id = {r.id: r for r in results.results}
-    return any(MARK in by_id[rid].notes for rid in state.regate if rid in by_id)

@@ -10,7 +10,7 @@ from paperlint.agents.faults import BudgetSpent, ModelUnavailableError
 from paperlint.engine.actions import Action, Failure
 from paperlint.engine.context import EngineContext
 from paperlint.engine.steps import REGISTRY, Failed, StepOutcome, View
-from paperlint.engine.steps.effects import LeanUnavailable, ModelUnavailable
+from paperlint.engine.steps.effects import LeanUnavailable
 from paperlint.errors import ModelError
 from paperlint.records.results import Results
 
@@ -25,7 +25,7 @@ def execute(ctx: EngineContext, results: Results, action: Action) -> StepOutcome
             ctx, record, step.inputs(record, View(ctx, results, action))
         )
         return outcome
-    except (ModelUnavailable, ModelUnavailableError) as exc:
+    except ModelUnavailableError as exc:
         # Auth, config, a provider that kept failing: resumable, never a final reason.
         return Failed(action=action, failure=Failure.MODEL_UNAVAILABLE, detail=str(exc))
     except BudgetSpent as exc:

@@ -16,6 +16,7 @@ from paperlint.engine.actions import Action
 from paperlint.engine.policy import Policy, prover_model
 from paperlint.engine.steps import REGISTRY
 from paperlint.records.results import ResultRecord, Results, Stage, UnfinishedReason, Verdict
+from paperlint.records.spend import Spend
 
 __all__ = ["Policy", "prover_model"]  # re-exported: defined in paperlint.engine.policy
 
@@ -26,12 +27,6 @@ SOFT_REASONS = {
     UnfinishedReason.MODEL_UNAVAILABLE,
     UnfinishedReason.INTERRUPTED,
 }
-
-
-@dataclass(frozen=True)
-class Spend:
-    calls: int = 0
-    cost_usd: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -46,12 +41,6 @@ def is_open(record: ResultRecord) -> bool:
     if record.verdict is Verdict.UNFINISHED:
         return record.unfinished is not None and record.unfinished.reason in SOFT_REASONS
     return True
-
-
-def budget_left(policy: Policy, spend: Spend) -> bool:
-    if policy.max_calls is not None and spend.calls >= policy.max_calls:
-        return False
-    return not (policy.max_cost_usd is not None and spend.cost_usd >= policy.max_cost_usd)
 
 
 def plan(results: Results, order: list[str], policy: Policy, spend: Spend) -> Action | Stop:
@@ -96,7 +85,7 @@ def ready(
         blocked = result_id in busy or any(d in working for d in (deps or {}).get(result_id, ()))
         working.add(result_id)
         if not blocked:
-            if not budget_left(policy, spend):
+            if policy.budget.refusal(spend) is not None:
                 return Stop(UnfinishedReason.BUDGET_EXHAUSTED)
             found.append(action)
             if limit is not None and len(found) >= limit:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paperlint.records.spend import Budget
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -14,8 +16,7 @@ class Policy:
     draft_rounds: int = 2
     # Issue #15: a second, independent draft of each verdict-bearing statement before the gate.
     double_draft: bool = False
-    max_calls: int | None = None
-    max_cost_usd: float | None = None
+    budget: Budget = Budget()
 
 
 def prover_model(policy: Policy, attempt: int) -> str | None:

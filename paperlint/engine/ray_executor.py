@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from paperlint.engine.actions import Action
 from paperlint.engine.executors import RunOptions, ray_cluster
-from paperlint.engine.plan import Spend
-from paperlint.engine.run import Journal
 from paperlint.engine.scheduler import Done, Work, run_parallel
 from paperlint.lean.pool import WORKER_FOOTPRINT_MB
 from paperlint.lean.verifier import (
@@ -42,13 +40,16 @@ from paperlint.lean.verifier import (
     LeanCheck,
     LeanContext,
     Outcome,
+    RawAnswer,
+    Verifier,
 )
+from paperlint.records.events import BaseEvent, LeanRestart
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results
+from paperlint.records.spend import Spend
 
 if TYPE_CHECKING:
-    from paperlint.engine.backends import Backends
-    from paperlint.engine.context import EngineContext
-    from paperlint.engine.plan import Policy
+    from paperlint.engine.opening import OpenRun
     from paperlint.engine.run import Progress
     from paperlint.engine.summary import Summary
 
@@ -58,25 +59,25 @@ MB = 1024 * 1024
 
 
 def ray_run(
-    ctx: EngineContext,
+    run: OpenRun,
     results: Results,
-    policy: Policy,
-    journal: Journal,
-    backends: Backends,
     options: RunOptions,
     until: str | None,
     progress: Progress | None,
 ) -> Summary:
-    live_lean = backends.new_verifier is not None
+    ctx, journal = run.ctx, run.journal
     with ray_cluster(options):
         runner = RayRunner(
-            ctx.ws.root, live_lean=live_lean, spend=lambda: journal.spend, jobs=options.jobs
+            ctx.ws.root,
+            live_lean=not run.lean.verifier.is_replay,
+            spend=lambda: journal.spend,
+            jobs=options.jobs,
         )
         try:
             return run_parallel(
                 ctx,
                 results,
-                policy,
+                run.policy,
                 journal,
                 jobs=options.jobs,
                 until=until,
@@ -169,25 +170,28 @@ class RayRunner:
 
 
 class LeanWorker:
-    """A Ray actor holding one verifier built as the run's is (warm REPL, or a replay)."""
+    """A Ray actor holding one verifier built as the run's is (warm REPL, or a replay), from
+    the workspace's run spec: with `--record` it records what it answers, as the run's does."""
 
     def __init__(self, root: str) -> None:
-        backends, _ = _workspace_backends(root)
-        self.verifier = backends.verifier
+        from paperlint.engine.opening import lean_edge
+        from paperlint.records.workspace import open_workspace
+        from paperlint.spec import read_spec
+
+        self.verifier = lean_edge(read_spec(open_workspace(Path(root)).config), None).verifier
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         if method not in _VERIFIER_METHODS:
             raise ValueError(f"not a verifier method: {method}")
-        target = getattr(self.verifier, method, None)
-        return None if target is None else target(*args, **kwargs)
+        return getattr(self.verifier, method)(*args, **kwargs)
 
 
 _VERIFIER_METHODS = frozenset(
-    {"check", "print_axioms", "final_check", "elaborate_statements", "trusted_check"}
+    {"check", "print_axioms", "final_check", "elaborate_statements", "command", "trusted_check"}
 )
 
 
-class RemoteVerifier:
+class RemoteVerifier(Verifier):
     """The `Verifier` an action in a Ray task sees: every call goes to its leased actor."""
 
     def __init__(self, actor: Any, is_replay: bool) -> None:
@@ -205,7 +209,7 @@ class RemoteVerifier:
             return None
         if getattr(answer, "code", None) is FailureCode.DEAD_SERVER:
             # The actor lives but its REPL died under the action: as in the local pool
-            # (`lean.pool._Watched`), the action is planned again on a new actor.
+            # (`lean.pool.Leased`), the action is planned again on a new actor.
             self.lost = True
         return answer
 
@@ -246,55 +250,32 @@ class RemoteVerifier:
         answer = self._call("trusted_check", job, timeout_s=timeout_s)
         return answer if isinstance(answer, TrustedRun) else unavailable(job, "Lean actor died")
 
-    def close(self) -> None:
-        return None
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        answer = self._call("command", context, cmd, timeout_s=timeout_s, all_tactics=all_tactics)
+        return answer if isinstance(answer, dict | LeanCheck) else _dead(LeanCheck)
 
 
-def _replaced() -> dict[str, Any]:
+def _replaced() -> LeanRestart:
     """The event the local pool logs when it replaces a dead worker (`check.worker_pool`)."""
-    return {"type": "lean_restart", "reason": "worker died during an action; replaced", "rss_mb": 0}
+    return LeanRestart(reason="worker died during an action; replaced", rss_mb=0)
 
 
 def _dead(kind: type[LeanCheck]) -> LeanCheck:
     return kind(outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died")
 
 
-class _Collecting(Journal):
-    """A task's journal: events are kept for the driver; the spend starts where it was."""
-
-    def __init__(self, spent: tuple[int, float]) -> None:
-        self.log = None  # type: ignore[assignment]  # never appended to in a task
-        self.seq = 0
-        self.lock = threading.RLock()
-        self.events: list[dict[str, Any]] = []
-        self._start = Spend(calls=spent[0], cost_usd=spent[1])
-        from paperlint.engine.run import _Tally
-
-        self._tally = _Tally()
-
-    def emit(self, event: dict[str, Any]) -> None:
-        with self.lock:
-            self._tally.add(event)
-            self.events.append(event)
-
-    @property
-    def spend(self) -> Spend:
-        with self.lock:
-            own = self._tally.spend()
-        return Spend(
-            calls=self._start.calls + own.calls, cost_usd=self._start.cost_usd + own.cost_usd
-        )
-
-
 _CACHE: dict[tuple[object, ...], Any] = {}
-"""A worker process's context per run: built at its first action, reused by the next ones."""
+"""A worker process's records of a run (its spec, inventory and blueprint): read at its first
+action, reused by the next ones."""
 
 
 def _run_key(root: str) -> tuple[object, ...]:
     """The run a task belongs to: its workspace and the files its context is built from. A
     worker serves every run its driver makes (a test session, a second run on the same
     workspace), so a rewritten snapshot, inventory or blueprint builds the context afresh."""
-    from paperlint.engine.workspace import open_workspace
+    from paperlint.records.workspace import open_workspace
 
     ws = open_workspace(Path(root))
     stamps = [
@@ -303,47 +284,38 @@ def _run_key(root: str) -> tuple[object, ...]:
     return (root, *stamps)
 
 
-def _workspace_backends(root: str) -> tuple[Backends, dict[str, Any]]:
-    """The run's edges as the driver built them, from the workspace's config snapshot."""
-    from paperlint.config import load_snapshot
-    from paperlint.engine.backends import EdgeOptions, make_backends
-    from paperlint.engine.workspace import open_workspace
-
-    ws = open_workspace(Path(root))
-    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
-    table = extra.get("run", {})
-    replay = Path(table["replay_dir"]) if table.get("replay_dir") else None
-    edges = EdgeOptions(
-        lean_replay=Path(table["lean_replay_dir"]) if table.get("lean_replay_dir") else None
-    )
-    return make_backends(config, replay, edges=edges), {"config": config, "ws": ws}
-
-
 def remote_action(
     root: str, results: Results, action: Action, spent: tuple[int, float], actor: Any
-) -> tuple[Any, list[dict[str, Any]], bool]:
-    """A Ray task: run one action against the workspace at `root`; (outcome, events, lost)."""
+) -> tuple[Any, list[BaseEvent], bool]:
+    """A Ray task: run one action against the workspace at `root`; (outcome, events, lost).
+
+    The run is opened here as the driver opened it, from the workspace's run spec (so a
+    `--record` run records here too), with this task's journal (it keeps the events for the
+    driver and counts the spend from where the run was) and the leased actor as its Lean."""
     from paperlint.blueprint.model import Blueprint
-    from paperlint.engine.check import build_context
     from paperlint.engine.execute import execute
+    from paperlint.engine.opening import open_run, replay_parts
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
+    from paperlint.records.workspace import open_workspace
+    from paperlint.spec import read_spec
 
     key = _run_key(root)
     cached = _CACHE.get(key)
     if cached is None:
-        backends, parts = _workspace_backends(root)
-        ws = parts["ws"]
+        ws = open_workspace(Path(root))
+        spec = read_spec(ws.config)
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
-        cached = _CACHE[key] = (backends, parts["config"], ws, inventory, blueprint)
-    backends, config, ws, inventory, blueprint = cached
-    journal = _Collecting(spent)
-    ctx = build_context(ws, inventory, blueprint, config, backends, journal)
-    verifier = RemoteVerifier(actor, backends.verifier.is_replay)
-    ctx.verifier = verifier
-    outcome = execute(ctx, results, action)
-    return outcome, journal.events, verifier.lost
+        cached = _CACHE[key] = (ws, spec, inventory, blueprint)
+    ws, spec, inventory, blueprint = cached
+    journal = Journal(None, spent=Spend(calls=spent[0], cost_usd=spent[1]))
+    verifier = RemoteVerifier(actor, "lean" in replay_parts(spec))
+    run = open_run(
+        ws, spec, inventory=inventory, blueprint=blueprint, journal=journal, verifier=verifier
+    )
+    outcome = execute(run.ctx, results, action)
+    return outcome, journal.kept, verifier.lost
 
 
 __all__ = ["LeanWorker", "RayRunner", "ray_run", "remote_action"]

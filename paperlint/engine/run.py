@@ -6,26 +6,31 @@ next run plan the same action again: at most one repeated call per crash, nothin
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperlint import __version__
-from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply, unfinished
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
-from paperlint.engine.failpoint import maybe_die
-from paperlint.engine.plan import Policy, Spend, Stop, is_open, plan
-from paperlint.engine.steps import Failed, StepOutcome
+from paperlint.engine.plan import Policy, Stop, is_open, plan
+from paperlint.engine.steps import REGISTRY, Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
-from paperlint.engine.workspace import write_results
-from paperlint.records import EventLog
-from paperlint.records.events import ActionFinished, ActionRef, ActionStarted, StageChange
+from paperlint.records.events import (
+    ActionFinished,
+    ActionRef,
+    ActionStarted,
+    Interrupted,
+    RunFinished,
+    RunStarted,
+    StageChange,
+)
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results, Stage, UnfinishedReason, Verdict
+from paperlint.records.workspace import write_results
 
 if TYPE_CHECKING:
     from paperlint.engine.scheduler import Runner
@@ -33,73 +38,27 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# `--until STAGE`: the action kinds allowed before that stage is reached.
-UNTIL: dict[str, set[ActionKind]] = {
-    "planned": {ActionKind.PLAN},
-    "drafted": {ActionKind.PLAN, ActionKind.DRAFT},
-    "gated": {ActionKind.PLAN, ActionKind.DRAFT, ActionKind.GATE},
-}
+STAGE_ORDER: tuple[Stage, ...] = (
+    Stage.PENDING,
+    Stage.PLANNED,
+    Stage.DRAFTED,
+    Stage.GATE_BLOCKED,  # sent back to the drafter: not gated yet
+    Stage.GATED,
+    Stage.PROVING,
+    Stage.AUDITED,
+    Stage.DONE,
+)
+"""The order in which a result's stage advances (`--until STAGE`)."""
 
 
-def now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
-
-
-class Journal:
-    """The event log, with sequence numbers, timestamps, the running spend and the failpoint.
-
-    The spend is read from the log once and then kept up to date from the events emitted, so
-    planning does not re-read the whole log before every action.
-    """
-
-    def __init__(self, log_: EventLog) -> None:
-        self.log = log_
-        self.seq = 0
-        self._tally = _Tally()
-        self.lock = threading.RLock()
-        """Held for every append; actions running in parallel also hold it from a budget
-        check to the charge it allows, so two of them never spend the same last call."""
-        for event in log_.read():
-            self.seq += 1
-            self._tally.add(event)
-
-    def emit(self, event: dict[str, Any]) -> None:
-        with self.lock:
-            self.seq += 1
-            self._tally.add(event)
-            count = self.log.append({"seq": self.seq, "ts": now(), **event})
-            maybe_die(count, self.log.path.parent)
-
-    @property
-    def spend(self) -> Spend:
-        """Charges stay charged: a resume never refunds what an earlier run spent."""
-        with self.lock:
-            return self._tally.spend()
-
-
-@dataclass
-class _Tally:
-    calls: int = 0
-    model_calls: int = 0
-    cost: float = 0.0
-
-    def add(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "action_started":
-            self.calls += int(event.get("charge", {}).get("calls", 0))
-        elif kind == "charge":
-            self.calls += int(event.get("calls", 0))
-        elif kind == "model_call":
-            self.model_calls += 1
-            self.cost += float(event.get("cost_usd") or 0.0)
-
-    def spend(self) -> Spend:
-        return Spend(calls=max(self.calls, self.model_calls), cost_usd=self.cost)
-
-
-def spend_of(log_: EventLog) -> Spend:
-    """The spend recorded in an event log (read-only callers: status, estimates)."""
-    return Journal(log_).spend
+def before(until: str | None, action: Action) -> bool:
+    """`--until STAGE`: whether `action` may run, i.e. its step works toward STAGE or an earlier
+    one (each step names its stage, `Step.stage`); a result whose next action goes beyond
+    waits there. None: every action may run."""
+    if until is None:
+        return True
+    goal = STAGE_ORDER.index(REGISTRY[action.kind].stage)
+    return goal <= STAGE_ORDER.index(Stage(until))
 
 
 @dataclass
@@ -144,7 +103,6 @@ def run_loop(
             pool=pool,
         )
     progress = progress or Progress()
-    allowed = UNTIL.get(until or "")
     held: set[str] = set()  # `--until`: results that reached the stage and wait there
     try:
         while True:
@@ -156,7 +114,7 @@ def run_loop(
             if isinstance(decision, Stop):
                 results = finish_run(ctx, results, journal, decision.reason)
                 return summarise(results, workspace=str(ctx.ws.root), stop_reason=_reason(decision))
-            if allowed is not None and decision.kind not in allowed:
+            if not before(until, decision):
                 held.add(decision.result)
                 continue
             progress.on_action(decision, results)
@@ -186,16 +144,16 @@ def _step(
     new = apply(results, outcome, policy)
     # The end of the action is one line, logged before the records are committed: a crash
     # between the two makes `resume` redo the action, never leaves a verdict unlogged.
-    journal.emit(finished_event(action, outcome, results, new).as_event())
+    journal.emit(finished_event(action, outcome, results, new))
     write_results(ctx.ws, new)  # evidence is on disk already; the state goes last
     return new
 
 
-def started_event(action: Action) -> dict[str, Any]:
+def started_event(action: Action) -> ActionStarted:
     """The start of an action, charging its first request before it is made."""
     return ActionStarted(
         action=ActionRef.model_validate(action.model_dump(mode="json")), charge={"calls": 1}
-    ).as_event()
+    )
 
 
 def finished_event(
@@ -257,9 +215,7 @@ def finish_run(
     new = results.model_copy(update={"results": updated})
     write_results(ctx.ws, new)
     summary = summarise(new)
-    journal.emit(
-        {"type": "run_finished", "exit_code": int(summary.exit_code), "summary": summary.counts}
-    )
+    journal.emit(RunFinished(exit_code=int(summary.exit_code), summary=summary.counts))
     return new
 
 
@@ -294,17 +250,12 @@ def interrupt_run(ctx: EngineContext, results: Results, journal: Journal) -> Res
     ]
     new = results.model_copy(update={"results": updated})
     write_results(ctx.ws, new)
-    journal.emit({"type": "interrupted"})
+    journal.emit(Interrupted())
     return new
 
 
-def run_started_event(command: str, replay_parts: list[str]) -> dict[str, Any]:
-    return {
-        "type": "run_started",
-        "command": command,
-        "paperlint_version": __version__,
-        "replay": replay_parts,
-    }
+def run_started_event(command: str, replay_parts: list[str]) -> RunStarted:
+    return RunStarted(command=command, paperlint_version=__version__, replay=replay_parts)
 
 
-__all__ = ["Failure", "Journal", "Progress", "run_loop", "run_started_event", "spend_of"]
+__all__ = ["Failure", "Progress", "run_loop", "run_started_event"]

@@ -23,17 +23,16 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol
 
-from paperlint.engine.actions import Action, ActionKind, Failure
+from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
 from paperlint.engine.plan import Policy, Stop, ready
 from paperlint.engine.run import (
-    UNTIL,
-    Journal,
     Progress,
+    before,
     finish_run,
     finished_event,
     interrupt_run,
@@ -42,9 +41,11 @@ from paperlint.engine.run import (
 )
 from paperlint.engine.steps import Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
-from paperlint.engine.workspace import write_results
 from paperlint.lean.pool import Pool, SharedVerifier
+from paperlint.records.events import BaseEvent
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results
+from paperlint.records.workspace import write_results
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class Done:
 
     outcome: StepOutcome
     lost: bool = False
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[BaseEvent, ...] = ()
     """Events the action emitted where the journal could not see them (a Ray task): the
     driver appends them, in order, before the action's end."""
 
@@ -114,7 +115,7 @@ class Parallel:
         runner: Runner,
         pool: Pool,
         jobs: int,
-        allowed: set[ActionKind] | None,
+        until: str | None,
         on_action: Callable[[Action, Results, int], None],
     ) -> None:
         self.ctx = ctx
@@ -123,7 +124,7 @@ class Parallel:
         self.runner = runner
         self.pool = pool
         self.jobs = max(1, jobs)
-        self.allowed = allowed
+        self.until = until
         self.on_action = on_action
         self.flight = Flight(running={}, held=set())
 
@@ -148,7 +149,7 @@ class Parallel:
                 if not decision:
                     return  # everything left waits for an action in flight
                 action = decision[0]
-                if self.allowed is not None and action.kind not in self.allowed:
+                if not before(self.until, action):
                     flight.held.add(action.result)
                     continue
                 self.journal.emit(started_event(action))
@@ -184,10 +185,10 @@ class Parallel:
             # action is planned again (on a new worker).
             flight.replans[action] = flight.replans.get(action, 0) + 1
             lost = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail="worker died")
-            self.journal.emit(finished_event(action, lost, results, results).as_event())
+            self.journal.emit(finished_event(action, lost, results, results))
             return results
         new = apply(results, done.outcome, self.policy)
-        self.journal.emit(finished_event(action, done.outcome, results, new).as_event())
+        self.journal.emit(finished_event(action, done.outcome, results, new))
         write_results(self.ctx.ws, new)
         if stop_run(new, action):
             flight.edge = flight.edge or action
@@ -215,9 +216,7 @@ def run_parallel(
     progress = progress or Progress()
     runner = runner or ThreadRunner(jobs)
     pool = pool or SharedVerifier(ctx.verifier)
-    loop = Parallel(
-        ctx, policy, journal, runner, pool, jobs, UNTIL.get(until or ""), progress.started
-    )
+    loop = Parallel(ctx, policy, journal, runner, pool, jobs, until, progress.started)
     where = str(ctx.ws.root)
     try:
         try:

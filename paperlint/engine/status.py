@@ -6,12 +6,13 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperlint.config import load_snapshot
 from paperlint.engine.steps.reconnect import NOT_MADE
-from paperlint.engine.workspace import Workspace, open_workspace
+from paperlint.lean.pins import read_toolchain
 from paperlint.preflight.model import Inventory
 from paperlint.records import read_record
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.records.workspace import Workspace, open_workspace
+from paperlint.spec import read_spec
 
 
 @dataclass(frozen=True)
@@ -63,22 +64,19 @@ def _why(record: ResultRecord, results: Results) -> list[str]:
 
 
 def _stale_reasons(ws: Workspace) -> list[str]:
-    """What changed since the run: the paper's files, or the Lean toolchain."""
+    """What changed since the run: the paper's files, or the toolchain of the Lean project the
+    run used (`[lean] project_dir`, else the bundled one)."""
     reasons: list[str] = []
-    _, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
-    paper = Path(extra.get("run", {}).get("paper", ""))
+    spec = read_spec(ws.config)
     inventory = read_record(ws.inventory, Inventory)
-    base = paper if paper.is_dir() else paper.parent
+    base = spec.paper if spec.paper.is_dir() else spec.paper.parent
     for entry in inventory.files:
         current = base / entry.path
         if not current.is_file():
             continue
         if hashlib.sha256(current.read_bytes()).hexdigest() != entry.sha256:
             reasons.append(f"source-changed: {entry.path}")
-    recorded = extra.get("versions", {}).get("lean_toolchain")
-    if recorded:
-        from paperlint.lean.pins import default_project_dir, read_pins
-
-        if read_pins(default_project_dir()).toolchain != recorded:
-            reasons.append("toolchain-changed")
+    recorded = spec.versions.get("lean_toolchain")
+    if recorded and read_toolchain(spec.lean.project) != recorded:
+        reasons.append("toolchain-changed")
     return reasons

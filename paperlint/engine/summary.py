@@ -1,4 +1,4 @@
-"""The run's summary, and the one function that maps it to an exit code (design §8)."""
+"""The run's summary, and the one function that maps it to an exit code (docs/design.md §8)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ classification, so a caller can never widen it).
 
 from __future__ import annotations
 
-from paperlint.faithful.model import LeanAttempt
 from paperlint.lean.messages import AxiomClass, classify_axiom
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
@@ -19,6 +18,7 @@ from paperlint.lean.verifier import (
     Verifier,
     accept,
 )
+from paperlint.records.faithfulness import LeanAttempt
 
 
 def try_candidate(
@@ -54,7 +54,7 @@ def try_candidate(
 
 
 def has_standard_axioms(axioms: tuple[str, ...] | None) -> bool:
-    """Axioms were queried and every one is standard (lean.md §5)."""
+    """Axioms were queried and every one is standard (docs/lean-notes.md §5)."""
     if axioms is None:
         return False
     return all(classify_axiom(a) is AxiomClass.STANDARD and a in STANDARD_AXIOMS for a in axioms)

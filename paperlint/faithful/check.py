@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from paperlint.faithful.ladder import check_equivalence
 from paperlint.faithful.lints import lint_statement
 from paperlint.faithful.minimal import minimal_hypotheses
-from paperlint.faithful.model import Agreement, FaithfulnessEvidence
 from paperlint.faithful.probe import probe_statement
 from paperlint.lean.verifier import LeanContext, Verifier
+from paperlint.records.faithfulness import Agreement, FaithfulnessEvidence
 
 
 def check_statement(

@@ -16,15 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperlint.faithful.attempts import lean_is_gone, try_candidate
-from paperlint.faithful.model import (
-    DEFAULT_RUNGS,
-    Agreement,
-    Direction,
-    DirectionResult,
-    Equivalence,
-    LadderRung,
-    LeanAttempt,
-)
 from paperlint.faithful.statement import (
     BinderGroup,
     BinderRole,
@@ -33,6 +24,15 @@ from paperlint.faithful.statement import (
     pin_universes,
 )
 from paperlint.lean.verifier import LeanCheck, LeanContext, Verifier
+from paperlint.records.faithfulness import (
+    DEFAULT_RUNGS,
+    Agreement,
+    Direction,
+    DirectionResult,
+    Equivalence,
+    LadderRung,
+    LeanAttempt,
+)
 
 SOURCE = "h_src_faithful"
 UNIVERSE = "u_faithful"

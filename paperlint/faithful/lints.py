@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from paperlint.faithful.junk import NATURAL, variables_by_type
-from paperlint.faithful.model import Lint, LintRule
 from paperlint.faithful.statement import (
     BinderRole,
     Statement,
@@ -32,6 +31,7 @@ from paperlint.faithful.statement import (
 )
 from paperlint.lean.declarations import declarations
 from paperlint.lean.lexer import Kind, Token, ident_parts
+from paperlint.records.faithfulness import Lint, LintRule
 
 _INTEGRAL = NATURAL | {"ℤ", "Int"}
 _REAL_SIGNS = (r"\mathbb{R}", r"\mathbb R", r"\R ", r"\R$", r"\reals", "real", r"\frac",

@@ -14,9 +14,9 @@ without changing the statement.
 from __future__ import annotations
 
 from paperlint.faithful.attempts import lean_is_gone, try_candidate
-from paperlint.faithful.model import HypothesisCheck, HypothesisStatus, MinimalHypotheses
 from paperlint.faithful.statement import BinderRole, Statement, is_name, parse_statement
 from paperlint.lean.verifier import LeanContext, Verifier
+from paperlint.records.faithfulness import HypothesisCheck, HypothesisStatus, MinimalHypotheses
 
 
 def without_hypothesis(statement: Statement, name: str) -> str:

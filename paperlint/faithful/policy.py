@@ -24,9 +24,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from paperlint.agents.outputs import GateRuling, Reading
-from paperlint.faithful.brief import equivalence_lines, probe_lines
 from paperlint.faithful.check import disagree
-from paperlint.faithful.model import FaithfulnessEvidence
+from paperlint.records.faithfulness import FaithfulnessEvidence
+from paperlint.records.faithfulness_brief import equivalence_lines, probe_lines
 
 __all__ = ["Decision", "GateRuling", "Next", "Reading", "decide"]
 

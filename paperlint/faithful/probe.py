@@ -21,10 +21,10 @@ from collections.abc import Sequence
 
 from paperlint.faithful.attempts import lean_is_gone, try_candidate
 from paperlint.faithful.junk import Assignment, junk_assignments
-from paperlint.faithful.model import LeanAttempt, ProbeResult, ProbeStep, Refutation
 from paperlint.faithful.statement import Statement, parse_statement
 from paperlint.lean.lexer import Kind, tokenize
 from paperlint.lean.verifier import LeanCheck, LeanContext, Verifier
+from paperlint.records.faithfulness import LeanAttempt, ProbeResult, ProbeStep, Refutation
 
 NEGATION_TACTICS = ("decide", "norm_num", "simp", "omega")
 _FOUND = "Found a counterexample!"

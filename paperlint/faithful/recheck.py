@@ -16,10 +16,10 @@ from enum import StrEnum
 from paperlint.faithful.attempts import has_standard_axioms, try_candidate
 from paperlint.faithful.ladder import rung_candidate
 from paperlint.faithful.minimal import without_hypothesis
-from paperlint.faithful.model import FaithfulnessEvidence, LeanAttempt
 from paperlint.faithful.probe import negation_candidate
 from paperlint.faithful.statement import parse_statement
 from paperlint.lean.verifier import Verifier
+from paperlint.records.faithfulness import FaithfulnessEvidence, LeanAttempt
 
 
 class Recheck(StrEnum):

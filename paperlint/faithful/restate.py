@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from paperlint.faithful.attempts import try_candidate
 from paperlint.faithful.ladder import SOURCE, check_equivalence
-from paperlint.faithful.model import Agreement, Equivalence, LeanAttempt
 from paperlint.faithful.statement import parse_statement, pin_universes
 from paperlint.lean.verifier import LeanContext, Verifier
+from paperlint.records.faithfulness import Agreement, Equivalence, LeanAttempt
 
 
 @dataclass(frozen=True)

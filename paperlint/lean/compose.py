@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paperlint.domain import INPUT_KINDS
 from paperlint.lean import fingerprint as fp
 from paperlint.lean.declarations import (
     THEOREM_KEYWORDS,
@@ -24,11 +23,9 @@ from paperlint.lean.declarations import (
 )
 from paperlint.lean.lexer import Kind
 from paperlint.lean.verifier import LeanContext
-from paperlint.records.results import ResultRecord, Verdict
 
 # The declarations a drafted statement may be: the ones with a statement and a body.
 _STATEMENT_KEYWORDS = frozenset({"theorem", "lemma", "def", "abbrev", "instance", "example"})
-_VERIFIED = (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
 
 
 def header(*, max_heartbeats: int) -> str:
@@ -139,22 +136,6 @@ def context_for(header_text: str, declarations_: list[str]) -> LeanContext:
 def module_text(context: LeanContext, target: str) -> str:
     """A self-contained file: the header, every declaration the target needs, the target."""
     return context.text() + "\n" + target.strip() + "\n"
-
-
-def accepted_declarations(record: ResultRecord) -> list[str]:
-    """The Lean text a dependent may build on: a gated definition, or a verified proof."""
-    draft = record.work.draft
-    if draft is None or record.work.fingerprint is None:
-        return []
-    if record.kind in INPUT_KINDS:
-        return [*draft.definitions, draft.statement]
-    if record.verdict in _VERIFIED:
-        proofs = [o.proof for o in record.work.obligations if o.proof]
-        # a reconnected result (#14): its unconditional form, for dependents to use
-        found = record.work.reconnected
-        reconnected = [found.declaration] if found is not None and found.declaration else []
-        return [*draft.definitions, *proofs, *reconnected]
-    return []
 
 
 # --- reconnection (issue #14) --------------------------------------------------------------------

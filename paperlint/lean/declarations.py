@@ -2,8 +2,8 @@
 
 Fingerprints, the skeleton check and the unused-hypothesis lint all need the same split: where
 a command starts, which keyword it has, its name, and where its statement stops (the first
-top-level `:=`, `where` or equation `|`, anchors §2.4). Doing it once here keeps the three in
-agreement. It is a token-level reading, not a parser: it relies on command keywords being
+top-level `:=`, `where` or equation `|`, docs/prior-art.md §2.4). Doing it once here keeps the three
+in agreement. It is a token-level reading, not a parser: it relies on command keywords being
 reserved words in Lean, and on `open`/`set_option` commands starting a line.
 """
 
@@ -310,7 +310,7 @@ def normalized_text(tokens: tuple[Token, ...] | list[Token]) -> str:
     """Tokens joined by single spaces where the source had whitespace or a comment.
 
     Whitespace runs collapse to one space and comments vanish, so reformatting is not a change;
-    everything else, including the spelling of arrows and binders, is kept (anchors §4.3).
+    everything else, including the spelling of arrows and binders, is kept (docs/prior-art.md §4.3).
     """
     parts: list[str] = []
     for previous, token in zip((None, *tokens), tokens, strict=False):

@@ -1,4 +1,4 @@
-"""`paperlint doctor`: is every piece a real check needs present? (lean.md §8.2)
+"""`paperlint doctor`: is every piece a real check needs present? (docs/lean-notes.md §8.2)
 
 One line per piece: what was found and the exact command that fixes it. Read-only and offline:
 nothing is imported that has side effects (`find_spec`, not `import`), nothing is downloaded,

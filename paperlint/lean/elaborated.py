@@ -19,9 +19,12 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+if TYPE_CHECKING:
+    from paperlint.lean.verifier import LeanContext, Verifier
 
 SOURCE = Path("PaperlintLean") / "Statement.lean"
 INLINE_MARK = "-- paperlint: inline from here"
@@ -116,7 +119,7 @@ def _one(name: str, payload: str) -> Elaboration | None:
 
 
 def repl_texts(raw: Mapping[str, Any]) -> list[str]:
-    """The message texts of a raw REPL answer (lean.md §4)."""
+    """The message texts of a raw REPL answer (docs/lean-notes.md §4)."""
     messages = raw.get("messages") or ()
     return [str(m.get("data", "")) for m in messages if isinstance(m, Mapping)]
 
@@ -160,16 +163,15 @@ def from_record(data: Any) -> Elaboration | None:
 
 
 def elaborate(
-    verifier: object,
-    context: object,
+    verifier: Verifier,
+    context: LeanContext,
     names: Sequence[str],
     *,
     timeout_s: float,
     declaration: str = "",
 ) -> dict[str, Elaboration | None] | None:
     """Ask `verifier` for the elaborated statements of `names` (None: it cannot answer)."""
-    method = getattr(verifier, "elaborate_statements", None)
-    if not callable(method):
-        return None
-    answer = method(context, names, timeout_s=timeout_s, declaration=declaration)
+    answer = verifier.elaborate_statements(
+        context, names, timeout_s=timeout_s, declaration=declaration
+    )
     return answer if isinstance(answer, dict) else None

@@ -1,7 +1,7 @@
 """Feedback for the prover: the candidate with Lean's answers inlined as comments.
 
-lean-probe's format (lean.md §11.1): above each offending source line, indented like it, one
-comment per message (`-- ✗ error: …`, `-- ⚠ warning: …`, `-- ℹ info: …`) and per goal
+lean-probe's format (docs/lean-notes.md §11.1): above each offending source line, indented like it,
+one comment per message (`-- ✗ error: …`, `-- ⚠ warning: …`, `-- ℹ info: …`) and per goal
 (`-- goal: …`). Whitespace is collapsed; messages are cut at 240 characters, goals at 300, at
 most 4 entries per line. A model reads this far better than raw JSON, and it is deterministic.
 """

@@ -1,8 +1,8 @@
-"""The authoritative check: `lake env lean FILE` in `lean-project/` (lean.md §7).
+"""The authoritative check: `lake env lean FILE` in `lean-project/` (docs/lean-notes.md §7).
 
 Two cold runs: the file exactly as written (exit code, errors, sorry warning), then a copy with
-marker-wrapped `#print axioms` queries appended (§11.4), parsed fail-closed. Each run has a
-wall-clock timeout, its own session (a timeout kills the whole process group) and the same
+marker-wrapped `#print axioms` queries appended (docs/lean-notes.md §11.4), parsed fail-closed. Each
+run has a wall-clock timeout, its own session (a timeout kills the whole process group) and the same
 RLIMIT_AS as the warm REPL. The raw runs (`ProcessRun`) go through `final_from_runs`, which the
 replay verifier calls too.
 """
@@ -306,12 +306,14 @@ class FinalChecker:
         memory_mb: int | None = 16384,
         allowlist: frozenset[str] = STANDARD_AXIOMS,
         sandbox: Mode = "auto",
+        recorder: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.paths = paths
         self.memory_mb = memory_mb
         self.allowlist = allowlist
         self.sandbox = sandbox
-        self.recorder: Callable[[dict[str, Any]], None] | None = None
+        self.recorder = recorder
+        """Told every final check's raw answer (`check --record`: `replay.LeanRecorder.write`)."""
         self._cache: OleanCache | None = None  # the trusted checker's, for this run
 
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
@@ -380,13 +382,21 @@ class FinalChecker:
     def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
         """The trusted checker on `job` (issue #25), with this checker's limits and sandbox;
         a module compiled for an earlier job of this run is reused (`OleanCache`)."""
-        from paperlint.lean.trusted import OleanCache, TrustedChecker, live_tools
+        from paperlint.lean.trusted import (
+            OleanCache,
+            TrustedChecker,
+            live_tools,
+            recorded_exchange,
+        )
 
         if self._cache is None:
             self._cache = OleanCache()
         checker = TrustedChecker(live_tools(self.paths), memory_mb=self.memory_mb,
                                  sandbox=self.sandbox, cache=self._cache)  # fmt: skip
-        return checker.trusted_check(job, timeout_s=timeout_s)
+        run = checker.trusted_check(job, timeout_s=timeout_s)
+        if self.recorder is not None:
+            self.recorder(recorded_exchange(job, run))
+        return run
 
     def _runner(self, timeout_s: float, file: Path) -> Callable[[Path], ProcessRun]:
         """Runs `lake env lean PATH`, confined when the sandbox is active: the project, the

@@ -1,10 +1,11 @@
 """Statement fingerprints: the gate approves a statement, and the verdict must be about it.
 
 A verdict carries the fingerprint of the statement the gate passed; the final Lean file must
-still have that fingerprint (design §5), so a prover cannot weaken a claim after review. The
-normalisation is deliberately conservative (anchors §4.3): comments are dropped and whitespace
-runs collapse to one space, nothing else. `→` and `->` stay different, so a harmless respelling
-counts as a change and goes back to the gate; the opposite mistake would let a claim drift.
+still have that fingerprint (docs/design.md §5), so a prover cannot weaken a claim after
+review. The normalisation is deliberately conservative (docs/prior-art.md §4.3): comments are
+dropped and whitespace runs collapse to one space, nothing else. `→` and `->` stay different, so
+a harmless respelling counts as a change and goes back to the gate; the opposite mistake would
+let a claim drift.
 
 Each fingerprint covers the declaration from its keyword to the top-level `:=`/`where`/`|`,
 plus any `open … in` / `set_option … in` prefixes, because those change what names mean.

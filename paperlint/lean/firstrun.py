@@ -1,10 +1,10 @@
-"""The first run on a machine with Lean: confirm lean.md §12 and record real fixtures.
+"""The first run on a machine with Lean: confirm docs/lean-notes.md §12 and record real fixtures.
 
     python -m paperlint.lean.firstrun [--out fixtures/lean_replay/recorded] [--timeout 600]
 
-Runs the §10 examples through the warm verifier wrapped in `RecordingVerifier` (so the answers
-land in `<out>/lean.jsonl` in replay format, `note: "recorded"`), plus raw probes the verifier
-would refuse or never send (native_decide, a custom axiom, a sorry's axioms) into
+Runs the examples of docs/lean-notes.md §12 through the warm verifier, recording with `LeanRecorder`
+(so the answers land in `<out>/lean.jsonl` in replay format, `note: "recorded"`), plus raw probes
+the verifier would refuse or never send (native_decide, a custom axiom, a sorry's axioms) into
 `<out>/probes.jsonl`, and prints a JSON summary: header import time, RSS, the exact message
 texts, the timeout-and-rebuild timing, the final-check results, and the peak memory of the
 header import with the `[lean] memory_mb` it suggests. Read the summary against
@@ -27,9 +27,9 @@ from typing import Any
 from paperlint.lean.doctor import lean_ready
 from paperlint.lean.messages import axiom_query, marked_axiom_queries
 from paperlint.lean.pins import LeanPaths, locate, read_pins
-from paperlint.lean.replay import RecordingVerifier
+from paperlint.lean.replay import LeanRecorder
 from paperlint.lean.verifier import LeanCheck, LeanContext, accept
-from paperlint.lean.warm import WarmSettings, WarmVerifier, cgroup_memory_limit_mb
+from paperlint.lean.warm import Exchange, WarmSettings, WarmVerifier, cgroup_memory_limit_mb
 
 HEADER = "import Mathlib\nset_option maxHeartbeats 400000\nset_option autoImplicit false\nopen Real"
 CANDIDATES = {
@@ -145,10 +145,14 @@ def run_firstrun(
     out: Path,
     *,
     timeout_s: float,
-    make: Callable[[LeanPaths], WarmVerifier] | None = None,
+    make: Callable[[LeanPaths, Callable[[Exchange], None]], WarmVerifier] | None = None,
 ) -> dict[str, Any]:
-    warm = make(paths) if make else WarmVerifier(WarmSettings(paths=paths))
-    rec = RecordingVerifier(warm, out, toolchain=read_pins(paths.project).toolchain)
+    """`make(paths, recorder)` builds the warm verifier (tests: a fake REPL), recording into
+    `out` through `recorder`."""
+    pins = read_pins(paths.project)
+    write = LeanRecorder(out, toolchain=pins.toolchain, mathlib_rev=pins.mathlib_rev).write
+    warm = make(paths, write) if make else WarmVerifier(WarmSettings(paths=paths), recorder=write)
+    rec = warm
     ctx = LeanContext(header=HEADER)
     found: dict[str, Any] = {"pins": read_pins(paths.project).summary(), "checks": {}}
     try:
@@ -194,7 +198,7 @@ def _probes(warm: WarmVerifier, ctx: LeanContext, out: Path, timeout_s: float) -
 
 
 def _timeout_path(
-    rec: RecordingVerifier, warm: WarmVerifier, ctx: LeanContext, timeout_s: float
+    rec: WarmVerifier, warm: WarmVerifier, ctx: LeanContext, timeout_s: float
 ) -> dict[str, Any]:
     slow = "theorem paperlint_slow : (List.range 4000).sum = 7998000 := by decide"
     start = time.monotonic()
@@ -210,7 +214,7 @@ def _timeout_path(
     }
 
 
-def _finals(rec: RecordingVerifier, timeout_s: float) -> dict[str, Any]:
+def _finals(rec: WarmVerifier, timeout_s: float) -> dict[str, Any]:
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="paperlint-firstrun-") as tmp:
         for label, text, names in (

@@ -1,4 +1,4 @@
-"""The refusal scan before anything reaches Lean (design §7, lean.md §6.0).
+"""The refusal scan before anything reaches Lean (docs/design.md §7, docs/lean-notes.md §6.0).
 
 The scan itself lives in `paperlint.lean.hygiene`, imported statically: if it cannot be
 imported, nothing here can be imported either, so no verifier runs with the scan missing.

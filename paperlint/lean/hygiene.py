@@ -2,9 +2,10 @@
 
 Lean accepts a file with `sorry`, a custom `axiom`, `native_decide`, an `#exit` that hides the
 rest of the file, or a macro that turns `simp` into `sorry`. None of those is a proof of the
-paper's claim, so paperlint refuses such text before Lean sees it (design §7, lean.md §6.0) and
-`paperlint lean scan` reports it. The scan works on lexed tokens, so an occurrence inside a
-comment, a string or a `«quoted»` name is never a finding (anchors §4.5).
+paper's claim, so paperlint refuses such text before Lean sees it (docs/design.md §7,
+docs/lean-notes.md §6.0) and `paperlint lean scan` reports it. The scan works on lexed tokens,
+so an occurrence inside a comment, a string or a `«quoted»` name is never a finding
+(docs/prior-art.md §4.5).
 
 It is a first filter: `#print axioms` and the final `lake env lean` remain the guarantee.
 Two modes: project files (`scan_file`, `scan_text`) allow `import Mathlib…` and read-only
@@ -43,7 +44,7 @@ class HygienePolicy(BaseModel):
 
     # Raising a limit is a cost, not a soundness problem: project files get room (Mathlib
     # itself goes to 800000 heartbeats and 10000 recursion depth); model text gets Lean's
-    # defaults (MODEL_POLICY), since lean.md §6.0 refuses any raise there. 0 means unlimited.
+    # defaults (MODEL_POLICY): docs/lean-notes.md §6.0 refuses any raise there. 0 is unlimited.
     max_heartbeats: int = 1_000_000
     max_rec_depth: int = 10_000
     max_synth_heartbeats: int = 100_000

@@ -205,7 +205,7 @@ OPERATOR_ATOMS = frozenset({
     "𝔼", "ℙ",
 })
 # fmt: on
-# Text that imitates the messages the final check parses (lean.md §4.2, §4.3).
+# Text that imitates the messages the final check parses (docs/lean-notes.md §4.2, §4.3).
 SPOOF_PHRASES = (
     "depends on axioms",
     "does not depend on any axioms",

@@ -1,4 +1,4 @@
-"""Texts Lean prints, and how paperlint reads them (lean.md §4, §5, §11.4).
+"""Texts Lean prints, and how paperlint reads them (docs/lean-notes.md §4, §5, §11.4).
 
 Pure functions over strings: no Lean, no lean-interact. Message texts change between Lean
 versions, so only stable prefixes are matched, and every parse that decides acceptance fails
@@ -79,7 +79,7 @@ class AxiomClass(StrEnum):
 
 
 def classify_axiom(name: str) -> AxiomClass:
-    """The class of one name from a `#print axioms` answer (lean.md §5), exactly one of four.
+    """The class of one name from a `#print axioms` answer (docs/lean-notes.md §5): one of four.
 
     Only the three standard names are STANDARD; everything unknown is CUSTOM, so a name this
     function does not recognise can never count towards a verified verdict."""
@@ -333,7 +333,7 @@ def _one_answer(name: str, answers: list[AxiomAnswer]) -> tuple[tuple[str, ...] 
     return answers[0].axioms, ""
 
 
-# --- marker-wrapped queries for text output (LeanFlow, lean.md §11.4) -------------------------
+# --- marker-wrapped queries for text output (LeanFlow, docs/lean-notes.md §11.4) -------------
 
 MARKER_TOKEN = re.compile(r"PAPERLINT_AXIOMS_(?P<kind>BEGIN|END)_(?P<id>[0-9a-f]{16})")
 

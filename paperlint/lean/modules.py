@@ -16,12 +16,12 @@ records by pure string work (the engine, `validate` and `replay` call the same f
 
 Two more jobs judge the other Lean evidence a verdict rests on the same way:
 
-- an ERROR issue's counterexample (`refutation_job`): the reference
+- an ERROR issue's counterexample (`compose_refutation`): the reference
   `PaperlintCheck.Reference.Refutation.<r>` imports the statement's reference module and
   states `Not (type_of% @name)`, the negation of exactly the type the gate locked; the
   candidate `PaperlintCheck.Proof.Counterexample.<r>` (untrusted) holds the counterexample,
   importing the gated modules and the verified dependencies' proof modules;
-- a reconnection's discharge (#14, `discharge_job`): the reference
+- a reconnection's discharge (#14, `compose_discharge`): the reference
   `PaperlintCheck.Reference.Discharge.<r>` states the gated statement without the discharged
   hypotheses, from gated modules only; the candidate `PaperlintCheck.Proof.Reconnect.<r>`
   (untrusted: it imports proof modules) applies the result's theorem to the predecessors'.
@@ -41,9 +41,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from paperlint.domain import INPUT_KINDS
-from paperlint.records.results import ResultRecord, Verdict
-
 ROOT = "PaperlintCheck"
 GATED = f"{ROOT}.Gated"
 REFERENCE = f"{ROOT}.Reference"
@@ -57,7 +54,6 @@ REQUEST_SCHEMA = "paperlint.checker-request/1"
 
 Mode = Literal["reference", "compare"]
 _HEAD = ("prelude", "import ")
-_VERIFIED = (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
 
 
 def ident(result_id: str) -> str:
@@ -115,7 +111,8 @@ def module_text(header: str, imports: Sequence[str], declarations: Sequence[str]
 
 @dataclass(frozen=True)
 class Material:
-    """What one result contributes to the layout, read from its record."""
+    """What one result contributes to the layout, read from its record
+    (`paperlint.records.modules.material`)."""
 
     id: str
     definitions: tuple[str, ...]  # gated; a definition's or assumption's statement included
@@ -124,28 +121,6 @@ class Material:
     approved: tuple[str, ...]  # the names of its gated definitions
     proofs: tuple[str, ...]  # the accepted proofs, in obligation order (main last)
     verified: bool
-
-
-def material(record: ResultRecord) -> Material | None:
-    """A result's gated material and proofs (None: nothing gated yet)."""
-    draft = record.work.draft
-    if draft is None or record.work.fingerprint is None:
-        return None
-    from paperlint.lean.compose import parse_declaration
-
-    is_input = record.kind in INPUT_KINDS
-    definitions = (*draft.definitions, draft.statement) if is_input else tuple(draft.definitions)
-    names = tuple(p.name for d in definitions if (p := parse_declaration(d)) and p.name)
-    proofs = tuple(o.proof for o in record.work.obligations if o.proof)
-    return Material(
-        id=record.id,
-        definitions=tuple(d.strip() for d in definitions),
-        statement=None if is_input else draft.statement.strip(),
-        lean_name=draft.lean_name,
-        approved=names,
-        proofs=proofs,
-        verified=record.verdict in _VERIFIED,
-    )
 
 
 @dataclass(frozen=True)
@@ -279,9 +254,8 @@ class _Layout:
 
 
 def _layout(
-    header: str, records: Mapping[str, ResultRecord], deps: Mapping[str, Sequence[str]], rid: str
+    header: str, found: Mapping[str, Material], deps: Mapping[str, Sequence[str]], rid: str
 ) -> _Layout | None:
-    found = {k: m for k, r in records.items() if (m := material(r)) is not None}
     mine = found.get(rid)
     if mine is None or mine.statement is None:
         return None
@@ -289,20 +263,21 @@ def _layout(
     return _Layout(header, rid, mine, chain, found, deps)
 
 
-def check_job(
+def compose_job(
     header: str,
-    records: Mapping[str, ResultRecord],
+    found: Mapping[str, Material],
     deps: Mapping[str, Sequence[str]],
     rid: str,
     *,
     mode: Mode,
 ) -> CheckJob | None:
-    """The checker's job for result `rid` (None: it has no gated statement to check).
+    """The checker's job for result `rid` (None: it has no gated statement to check), from
+    each result's material (`records.modules.material`).
 
     `deps`: each result's transitive dependencies in queue order. `reference` mode builds
     the gated modules and the reference only (the gate's check of the statement); `compare`
     adds the proof modules of `rid` and of its verified dependencies."""
-    layout = _layout(header, records, deps, rid)
+    layout = _layout(header, found, deps, rid)
     if layout is None:
         return None
     modules = layout.trusted()
@@ -320,9 +295,9 @@ def check_job(
     return CheckJob(request=request, modules=tuple(modules))
 
 
-def refutation_job(
+def compose_refutation(
     header: str,
-    records: Mapping[str, ResultRecord],
+    found: Mapping[str, Material],
     deps: Mapping[str, Sequence[str]],
     rid: str,
     declaration: str,
@@ -333,7 +308,7 @@ def refutation_job(
     the elaborated type of the reference module's own declaration, so no re-reading of the
     statement's text stands between the lock and what is refuted. The candidate may use the
     result's gated definitions and its verified dependencies' lemmas, as the prover may."""
-    layout = _layout(header, records, deps, rid)
+    layout = _layout(header, found, deps, rid)
     if layout is None:
         return None
     name = layout.mine.lean_name
@@ -355,9 +330,9 @@ def refutation_job(
     return CheckJob(request=request, modules=tuple(modules))
 
 
-def discharge_job(
+def compose_discharge(
     header: str,
-    records: Mapping[str, ResultRecord],
+    found: Mapping[str, Material],
     deps: Mapping[str, Sequence[str]],
     rid: str,
     declaration: str,
@@ -369,7 +344,7 @@ def discharge_job(
     modules of `rid` and of the predecessors (which must be dependencies of `rid`)."""
     from paperlint.lean.compose import parse_declaration, statement_text_exact, with_body
 
-    layout = _layout(header, records, deps, rid)
+    layout = _layout(header, found, deps, rid)
     parsed = parse_declaration(declaration)
     if layout is None or parsed is None or not parsed.name:
         return None

@@ -18,12 +18,12 @@ from importlib import metadata
 from pathlib import Path
 
 # lean-interact 0.11.6 asks for the fork's `v1.3.19` family (`DEFAULT_REPL_VERSION`); the tag
-# for a toolchain is f"{REPL_VERSION}_lean-toolchain-{lean_version}" (versions.md §2).
+# for a toolchain is f"{REPL_VERSION}_lean-toolchain-{lean_version}" (docs/lean-notes.md §13.2).
 REPL_GIT_URL = "https://github.com/augustepoiroux/repl"
 REPL_VERSION = "v1.3.19"
 LEAN_INTERACT_PIN = "0.11.6"
-# What mathlib's `v4.35.0` tag resolved to in a downstream manifest (versions.md §1). Only a
-# cross-check: the manifest written by `lake update` is the authority once it exists.
+# What mathlib's `v4.35.0` tag resolved to in a downstream manifest (docs/lean-notes.md §13.1).
+# Only a cross-check: the manifest written by `lake update` is the authority once it exists.
 MATHLIB_REV_EXPECTED = "56a005855ea17e0b0958f73ec801ae140b0a1679"
 TOOLCHAIN_PREFIX = "leanprover/lean4:"
 CHECKER_EXE = "paperlint_checker"  # the `lean_exe` of lean-project/lakefile.toml
@@ -194,7 +194,7 @@ def find_lake(toolchain: str | None) -> str:
     """The toolchain's own `lake` when elan installed it, else `lake` on PATH.
 
     The real binary avoids the elan proxy's download attempt and its dependence on the working
-    directory (lean.md §9).
+    directory (docs/lean-notes.md §9).
     """
     if env := os.environ.get(_ENV_LAKE):
         return env

@@ -18,26 +18,32 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,
     FinalCheck,
     LeanCheck,
     LeanContext,
+    RawAnswer,
     Verifier,
 )
+
+if TYPE_CHECKING:
+    from paperlint.lean.modules import CheckJob
+    from paperlint.lean.trusted import TrustedRun
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 WORKER_FOOTPRINT_MB = 5 * 1024
 """Memory one warm worker holds: `import Mathlib` costs about 5 GB per worker, by leanclient's
-comments quoted in shared/reference/lean.md §11.3 (lean-interact's notes in §3.7 say "several
+comments quoted in docs/lean-notes.md §11.3 (its §3.7, on lean-interact, says "several
 GB"; both unverified for our Mathlib pin). `default_jobs` divides the machine's memory by it."""
 
 
@@ -62,32 +68,26 @@ def default_jobs(
     return max(1, min(cores, by_memory))
 
 
-class Lease(Protocol):
-    verifier: Verifier
-
-    @property
-    def lost(self) -> bool:
-        """The worker died during the lease: the action's outcome must not be applied."""
-        ...
-
-
 class Pool(Protocol):
-    def lease(self) -> Any:  # a context manager yielding a Lease
+    def lease(self) -> AbstractContextManager[Leased]:
+        """One worker for one action; `lost` on the lease: it died under the action."""
         ...
 
     def close(self) -> None: ...
 
 
 @dataclass
-class _Watched:
+class Leased(Verifier):
     """A worker as an action sees it: every answer passes through, deaths are noted."""
 
     inner: Verifier
     lost: bool = False
     is_replay: bool = field(init=False)
+    thread_safe: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.is_replay = self.inner.is_replay
+        self.thread_safe = self.inner.thread_safe
 
     def _note(self, code: FailureCode | None) -> None:
         if code is FailureCode.DEAD_SERVER:
@@ -117,12 +117,37 @@ class _Watched:
             self.lost = True
             raise
 
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        return self._guard(
+            lambda: self.inner.elaborate_statements(
+                context, names, timeout_s=timeout_s, declaration=declaration
+            )
+        )
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        answer = self._guard(
+            lambda: self.inner.command(context, cmd, timeout_s=timeout_s, all_tactics=all_tactics)
+        )
+        if isinstance(answer, LeanCheck):
+            self._note(answer.code)
+        return answer
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        answer = self._guard(lambda: self.inner.trusted_check(job, timeout_s=timeout_s))
+        self._note(answer.code)
+        return answer
+
     def close(self) -> None:
         return None  # the pool closes workers, never an action
-
-    def __getattr__(self, name: str) -> Any:
-        # Optional parts of a verifier (elaborate_statements, final_checker, ...) pass through.
-        return getattr(self.inner, name)
 
 
 class VerifierPool:
@@ -146,9 +171,9 @@ class VerifierPool:
         self.replaced = 0
 
     @contextmanager
-    def lease(self) -> Iterator[_Watched]:
+    def lease(self) -> Iterator[Leased]:
         worker = self._take()
-        watched = _Watched(worker)
+        watched = Leased(worker)
         try:
             yield watched
         finally:
@@ -204,12 +229,12 @@ class SharedVerifier:
         self._lock: threading.Lock | None = None if _reads_only(verifier) else threading.Lock()
 
     @contextmanager
-    def lease(self) -> Iterator[_Watched]:
+    def lease(self) -> Iterator[Leased]:
         if self._lock is None:
-            yield _Watched(self.verifier)
+            yield Leased(self.verifier)
             return
         with self._lock:
-            yield _Watched(self.verifier)
+            yield Leased(self.verifier)
 
     def close(self) -> None:
         return None  # the run closes its own verifier
@@ -217,7 +242,7 @@ class SharedVerifier:
 
 def _reads_only(verifier: Verifier) -> bool:
     """Declared safe to call from several threads at once (a replay, the no-Lean stand-in)."""
-    return getattr(type(verifier), "thread_safe", False) is True
+    return verifier.thread_safe
 
 
 def _close_quietly(worker: Verifier) -> None:

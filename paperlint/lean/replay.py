@@ -1,8 +1,8 @@
-"""Replaying recorded Lean answers, and recording them from a live verifier (lean.md §10).
+"""Replaying recorded Lean answers, and recording them live (docs/lean-notes.md §10).
 
 Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
 
-    {"kind": "check" | "axioms" | "final",
+    {"kind": "check" | "axioms" | "final" | "statement" | "command",
      "key": "<sha256 hex>",            # optional in hand-written files: computed from request
      "request": {...},                 # the exact text the key is computed from (below)
      "response": {...} | null,         # the raw REPL dict (check, axioms) or the raw runs (final)
@@ -13,6 +13,9 @@ Recording file: `<replay_dir>/lean.jsonl`, one JSON object per line:
      "note": "hand-written" | "recorded"}
 
     check:  request {"header", "accepted": [...], "candidate"}; key = key_for_check(...)
+    command: request {"header", "accepted": [...], "text", "all_tactics"}; key =
+            key_for_command(...); response: the raw REPL dict (the prover's probe tools;
+            older recordings kept these in `lean-probe.jsonl`, still read)
     axioms: request {"header", "accepted": [...], "names": [...]}; key = key_for_axioms(...)
     final:  request {"file_sha256", "names": [...]}; key = key_for_final(...);
             response {"build": ProcessRun, "axioms": ProcessRun | null}
@@ -40,8 +43,7 @@ from paperlint.lean import elaborated, guard, responses
 from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.final import ProcessRun, final_from_runs, with_second_kernel
 from paperlint.lean.modules import CheckJob, job_key
-from paperlint.lean.pins import default_project_dir, read_pins
-from paperlint.lean.trusted import CompileRun, TrustedRun, conclude, trusted_check, unavailable
+from paperlint.lean.trusted import CompileRun, TrustedRun, conclude, unavailable
 from paperlint.lean.verifier import (
     STANDARD_AXIOMS,
     AxiomReport,
@@ -53,10 +55,12 @@ from paperlint.lean.verifier import (
     SecondKernel,
     Verifier,
 )
-from paperlint.records.store import append_line
+from paperlint.store import append_line, jsonl_rows
 
 RECORDING_FILE = "lean.jsonl"
-KINDS = ("check", "axioms", "final", "statement", "checker")
+KINDS = ("check", "axioms", "final", "statement", "command", "checker")
+PROBE_FILE = "lean-probe.jsonl"
+"""Where probe answers were kept before they joined `lean.jsonl` (kind "command"); still read."""
 
 # Failures a hand-written entry may ask for; they take the live exception-mapping path.
 _EXCEPTIONS: dict[str, type[BaseException]] = {
@@ -89,6 +93,11 @@ def key_for_final(file_sha256: str, names: Sequence[str]) -> str:
     return _sha("final", file_sha256, *names)
 
 
+def key_for_command(context: LeanContext, text: str, all_tactics: bool = False) -> str:
+    """A probe command of the prover's tools (`Verifier.command`)."""
+    return _sha("command", context.key(), text, "tactics" if all_tactics else "plain")
+
+
 def key_for_request(kind: str, request: dict[str, Any]) -> str:
     """The key of a recorded request, from its text alone."""
     if kind == "checker":
@@ -103,6 +112,8 @@ def key_for_request(kind: str, request: dict[str, Any]) -> str:
     if kind == "statement":
         names = list(request["names"])
         return key_for_statement(context, names, str(request.get("declaration", "")))
+    if kind == "command":
+        return key_for_command(context, str(request["text"]), bool(request.get("all_tactics")))
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -113,16 +124,9 @@ def recording_path(replay_dir: Path) -> Path:
 def load_recordings(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     """Entries by (kind, key). A key that disagrees with its request is a stale fixture."""
     entries: dict[tuple[str, str], dict[str, Any]] = {}
-    if not path.exists():
-        return entries
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, entry in jsonl_rows(path, "Lean recording"):
         try:
-            entry = json.loads(line)
             kind = entry["kind"]
-            if kind == "comment":
-                continue
             if kind not in KINDS:
                 raise ValueError(f"unknown kind {kind!r}")
             key = key_for_request(kind, entry["request"]) if "request" in entry else entry["key"]
@@ -139,17 +143,25 @@ def load_recordings(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     return entries
 
 
-class ReplayVerifier:
+class ReplayVerifier(Verifier):
     """The `Verifier` protocol over recorded answers."""
 
     is_replay = True
     thread_safe = True  # reads its recording only (paperlint.lean.pool)
 
-    def __init__(self, replay_dir: Path, *, allowlist: frozenset[str] = STANDARD_AXIOMS) -> None:
+    def __init__(
+        self,
+        replay_dir: Path,
+        *,
+        allowlist: frozenset[str] = STANDARD_AXIOMS,
+        on_served: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.path = recording_path(replay_dir)
         self.allowlist = allowlist
         self._entries = load_recordings(self.path)
-        self.on_served: Callable[[dict[str, Any]], None] | None = None
+        if self.path.parent / RECORDING_FILE == self.path:
+            self._entries = {**load_recordings(self.path.parent / PROBE_FILE), **self._entries}
+        self.on_served = on_served
         """Told every recorded entry served (`check --lean-replay --record` copies them)."""
 
     def _served(self, entry: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -276,6 +288,26 @@ class ReplayVerifier:
             return None
         return elaborated.parse(elaborated.repl_texts(entry["response"]), names, context.key())
 
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> dict[str, Any] | LeanCheck:
+        """The recorded raw answer to a probe command of the prover's tools. Refused as the
+        live REPL refuses (a replay must refuse the same); unrecorded: `no_recording`."""
+        refused = guard.refusals(cmd)
+        if refused:
+            hint = "refused before Lean: " + "; ".join(refused)[:400]
+            return LeanCheck(
+                outcome=Outcome.REJECTED, code=FailureCode.REFUSED, hint=hint, replay=True
+            )
+        key = key_for_command(context, cmd, all_tactics)
+        entry = self._served(self._entries.get(("command", key)))
+        if entry is None:
+            outcome, code, hint = self._missing("probe command", key)
+            return LeanCheck(outcome=outcome, code=code, hint=hint, replay=True)
+        if (failure := entry.get("failure")) is not None:
+            return LeanCheck(replay=True, **_failure(failure))
+        return dict(entry["response"])
+
     def close(self) -> None:
         pass
 
@@ -296,34 +328,27 @@ def _failure(failure: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class RecordingVerifier:
-    """Wraps a live verifier and appends each raw answer to a recording file.
+class LeanRecorder:
+    """Appends each raw Lean answer to a recording file (`check --record DIR`), in the shape
+    `ReplayVerifier` serves: the sink a live verifier is built with (`WarmVerifier(recorder=
+    ...)`, `FinalChecker(recorder=...)`), and a replay's `on_served` (`copy`: answers served from
+    a recording are copied as they are). For the first run on a machine with Lean, the recorded
+    lines are the fixtures a `ReplayVerifier` then serves."""
 
-    For the first run on a machine with Lean: the recorded lines are the fixtures a
-    `ReplayVerifier` then serves. The wrapped verifier (and its final checker, if it exposes
-    one) must have a `recorder` hook, as `WarmVerifier` and `FinalChecker` do.
-    """
-
-    def __init__(self, inner: Verifier, replay_dir: Path, *, toolchain: str | None = None):
-        self.inner = inner
-        self.is_replay = inner.is_replay
+    def __init__(self, replay_dir: Path, *, toolchain: str | None, mathlib_rev: str | None):
         self.path = recording_path(replay_dir)
-        pins = read_pins(default_project_dir())
-        self.toolchain = toolchain or pins.toolchain
-        self.mathlib_rev = pins.mathlib_rev
-        for target in (inner, getattr(inner, "final_checker", None)):
-            if target is not None and hasattr(target, "recorder"):
-                target.recorder = self._write
-        if isinstance(inner, ReplayVerifier):
-            inner.on_served = self._append  # recorded answers are copied as they are
+        self.toolchain = toolchain
+        self.mathlib_rev = mathlib_rev
 
-    def _append(self, entry: dict[str, Any]) -> None:
+    def copy(self, entry: dict[str, Any]) -> None:
         append_line(self.path, json.dumps(entry, ensure_ascii=False, default=str))
 
-    def _write(self, exchange: dict[str, Any]) -> None:
+    def write(self, exchange: dict[str, Any]) -> None:
         kind = exchange["kind"]
-        if kind == "final":
-            request: dict[str, Any] = {
+        if kind == "checker":
+            request: dict[str, Any] = exchange["request"]
+        elif kind == "final":
+            request = {
                 "file_sha256": exchange["file_sha256"],
                 "names": exchange["names"],
             }
@@ -332,6 +357,9 @@ class RecordingVerifier:
             request = {"header": context.header, "accepted": list(context.accepted)}
             if kind == "check":
                 request["candidate"] = exchange["text"]
+            elif kind == "command":
+                request["text"] = exchange["text"]
+                request["all_tactics"] = bool(exchange.get("all_tactics"))
             else:
                 request["names"] = exchange["names"]
             if kind == "statement":
@@ -348,54 +376,4 @@ class RecordingVerifier:
             "note": "recorded",
             "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         }
-        self._append(entry)
-
-    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
-        return self.inner.check(context, candidate, timeout_s=timeout_s)
-
-    def print_axioms(
-        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
-    ) -> AxiomReport:
-        return self.inner.print_axioms(context, names, timeout_s=timeout_s)
-
-    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
-        return self.inner.final_check(file, names, timeout_s=timeout_s)
-
-    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
-        run = trusted_check(self.inner, job, timeout_s=timeout_s)
-        if isinstance(self.inner, ReplayVerifier):
-            return run  # a served recording is copied as it is (`on_served`)
-        response = {
-            "compile": [c.model_dump(mode="json") for c in run.compile],
-            "checker": run.checker.model_dump(mode="json") if run.checker else None,
-            "record": run.record,
-        }
-        request = job.described()
-        self._append(
-            {
-                "kind": "checker",
-                "key": key_for_request("checker", request),
-                "request": request,
-                "response": response,
-                "toolchain": self.toolchain,
-                "mathlib_rev": self.mathlib_rev,
-                "note": "recorded",
-                "recorded_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            }
-        )
-        return run
-
-    def elaborate_statements(
-        self,
-        context: LeanContext,
-        names: Sequence[str],
-        *,
-        timeout_s: float,
-        declaration: str = "",
-    ) -> dict[str, Elaboration | None] | None:
-        return elaborated.elaborate(
-            self.inner, context, names, timeout_s=timeout_s, declaration=declaration
-        )
-
-    def close(self) -> None:
-        self.inner.close()
+        self.copy(entry)

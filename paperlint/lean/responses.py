@@ -2,8 +2,8 @@
 
 The warm verifier dumps lean-interact's response models back to the REPL's JSON shape and the
 replay verifier reads recorded dicts of that shape; both then call these functions, so a replay
-test exercises the same acceptance code as a live run (lean.md §10.1). Exceptions map here too:
-every failure becomes a typed record, never a stray exception.
+test exercises the same acceptance code as a live run (docs/lean-notes.md §10.1). Exceptions map
+here too: every failure becomes a typed record, never a stray exception.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _pos(value: Any) -> tuple[int, int] | None:
 
 
 def parse_messages(raw: RawResponse, *, prepended_lines: int = 0) -> tuple[LeanMessage, ...]:
-    """The response's messages with lines mapped back to the checked text (lean.md §4.1)."""
+    """The response's messages, lines mapped back to the checked text (docs/lean-notes.md §4.1)."""
     out = []
     for msg in raw.get("messages") or ():
         if not isinstance(msg, Mapping):
@@ -86,7 +86,7 @@ def check_from_response(
     duration_s: float = 0.0,
     replay: bool = False,
 ) -> LeanCheck:
-    """Acceptance rules 1-3 of lean.md §6.2 on one Command response (rules 4-5: `accept`)."""
+    """Acceptance rules 1-3 of docs/lean-notes.md §6.2 on one Command response (4-5: `accept`)."""
     common: dict[str, Any] = {"duration_s": duration_s, "replay": replay}
     if is_lean_error(raw):
         message = str(raw.get("message", "")) or "empty response"
@@ -171,7 +171,7 @@ def axioms_from_response(
 
 
 def failure_from_exception(exc: BaseException) -> tuple[Outcome, FailureCode, str]:
-    """Every failure lean-interact raises (lean.md §3.12), as an outcome, a code and a hint.
+    """Every failure lean-interact raises (docs/lean-notes.md §3.12): an outcome, code and hint.
 
     Order matters: JSONDecodeError and pydantic's ValidationError are ValueErrors too.
     """

@@ -1,6 +1,6 @@
 """`paperlint setup`: provision the toolchain, Mathlib and the REPL, on a networked machine.
 
-Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
+Explicit commands, each printed before it runs (docs/lean-notes.md §8, §13.3):
 
 1. `elan toolchain install <pin>` (elan must already be installed: paperlint never pipes a
    script into `sh` and never edits shell rc files);
@@ -9,7 +9,7 @@ Explicit commands, each printed before it runs (lean.md §8, versions.md §4):
 4. `git clone --depth 1 --branch <fork tag>` of lean-interact's REPL fork into the directory
    lean-interact's own git path would use, a toolchain check, then `lake build` there;
 5. `lake env lean --run PaperLint/Extract.lean <cache>/declarations/extract.jsonl`: the
-   prover's declaration index (paperlint.prover.commands), skipped once it exists;
+   prover's declaration index (paperlint.lean.extraction), skipped once it exists;
 6. `lake build paperlint_checker`: the trusted checker every verdict rests on (issue #25,
    docs/checker.md). Its kernel replay replaces the separate lean4checker clone an earlier
    version set up: that repository is deprecated (`leanchecker` ships with Lean since 4.28)
@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from paperlint.errors import LeanSetupError
+from paperlint.lean.extraction import extract_command, index_file
 from paperlint.lean.pins import (
     CHECKER_EXE,
     REPL_GIT_URL,
@@ -37,7 +38,6 @@ from paperlint.lean.pins import (
     read_pins,
     read_toolchain,
 )
-from paperlint.prover.commands import extract_command, index_file
 
 NETWORK_PROBE = ("github.com", 443)
 

@@ -4,8 +4,9 @@ The gate approves statements, with `sorry` bodies; the prover then writes proofs
 could also edit a statement (weaken it, or replace the claim by `True`), delete a declaration,
 add an instance or an `open` that changes what a statement means, or swap the imports, a green
 build would prove something other than what was reviewed. This module compares the candidate
-with the skeleton and reports every such change (anchors §2.4, lean.md §6.0). New helper
-theorems, lemmas and definitions are allowed, and are subject to the hygiene scan like the rest.
+with the skeleton and reports every such change (docs/prior-art.md §2.4, docs/lean-notes.md §6.0).
+New helper theorems, lemmas and definitions are allowed, and are subject to the hygiene scan like
+the rest.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -202,19 +202,41 @@ def judgement(run: TrustedRun, request: CheckerRequest | None = None) -> Judgeme
     return judge(record, request)
 
 
-def trusted_check(verifier: object, job: CheckJob, *, timeout_s: float) -> TrustedRun:
-    """Ask `verifier` for the trusted check of `job`; a verifier without one cannot give it."""
-    method = getattr(verifier, "trusted_check", None)
-    answer = method(job, timeout_s=timeout_s) if callable(method) else None
+class CheckerEdge(Protocol):
+    """Anything that answers the trusted check: every `Verifier`, and the cold `FinalChecker`
+    `paperlint replay` uses."""
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun: ...
+
+
+def trusted_check(verifier: CheckerEdge, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+    """Ask `verifier` for the trusted check of `job`; an answer that is not a run (a remote
+    worker's garbled reply) gives no verdict."""
+    answer = verifier.trusted_check(job, timeout_s=timeout_s)
     if isinstance(answer, TrustedRun):
         return answer
-    return unavailable(job, "this Lean edge has no trusted checker")
+    return unavailable(job, f"{type(verifier).__name__} gave no trusted checker run")
 
 
 def unavailable(job: CheckJob, why: str, *, replay: bool = False) -> TrustedRun:
     return run_of(
         job, outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=why, replay=replay
     )
+
+
+def recorded_exchange(job: CheckJob, run: TrustedRun) -> dict[str, Any]:
+    """What a recorder keeps of one live checker run (`LeanRecorder.write`, kind "checker"):
+    the job's request and module texts, every compile, the checker process and its record; the
+    replay verifier concludes from exactly these (`ReplayVerifier.trusted_check`)."""
+    return {
+        "kind": "checker",
+        "request": job.described(),
+        "response": {
+            "compile": [c.model_dump(mode="json") for c in run.compile],
+            "checker": run.checker.model_dump(mode="json") if run.checker else None,
+            "record": run.record,
+        },
+    }
 
 
 # --- the processes -----------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 A hypothesis the statement carries but the proof never needs is a signal worth a reviewer's
 look: the paper may assume more than it uses, or the Lean statement may be vacuous, as in
-`(h : x < x) : x = 1729` proved from `h` alone (anchors §2.10, §4.6). This needs no Lean: a
-name that occurs nowhere in the result type, the other binders or the proof is unused. When the
+`(h : x < x) : x = 1729` proved from `h` alone (docs/prior-art.md §2.10, §4.6). This needs no Lean:
+a name that occurs nowhere in the result type, the other binders or the proof is unused. When the
 proof runs automation that may consume hypotheses without naming them (`linarith`, `simp_all`,
 `assumption`, `‹_›`, `simp [*]`), the finding is only advisory, as is a named instance binder,
 which typeclass resolution uses silently.

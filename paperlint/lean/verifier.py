@@ -7,17 +7,22 @@ env ids) keyed by the hash of that text; records never store env ids, only text.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint import domain
 from paperlint.lean.elaborated import Elaboration
 from paperlint.lean.repl_declarations import DeclaredByLean, answer_problems
+
+if TYPE_CHECKING:  # trusted imports this module
+    from paperlint.lean.modules import CheckJob
+    from paperlint.lean.trusted import TrustedRun
 
 
 class Outcome(StrEnum):
@@ -153,35 +158,70 @@ class FinalCheck(_Frozen):
         )
 
 
-@runtime_checkable
-class Verifier(Protocol):
-    """Checks Lean text. Implementations: warm (lean-interact), final (lake env lean), replay.
+RawAnswer = dict[str, Any]
+"""The REPL's own JSON answer to a probe command (messages, sorries, tactics)."""
 
-    Two optional methods, found with `getattr`: `elaborate_statements` (`#paperlint_statement`)
-    and `trusted_check(job, *, timeout_s) -> TrustedRun`, the trusted checker of issue #25
-    (`paperlint.lean.trusted.trusted_check` asks for it; an edge without one gives no verdict).
-    """
 
-    is_replay: bool
+class Verifier(abc.ABC):
+    """Checks Lean text. Implementations: the warm REPL (`warm`), recorded answers (`replay`),
+    the no-Lean stand-in below, a leased pool worker (`pool`), a Ray task's remote worker.
 
+    Every verifier has every member: what one cannot do it answers as such (the defaults here:
+    not thread-safe, no elaboration, no probe commands, no trusted checker, nothing to close),
+    so no caller asks whether a method is there."""
+
+    is_replay: bool = False
+    thread_safe: bool = False
+    """One instance may serve actions running in parallel (it reads a recording only)."""
+
+    @abc.abstractmethod
     def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
         """Elaborate `candidate` on top of `context`. Never raises for Lean-level failures."""
-        ...
 
+    @abc.abstractmethod
     def print_axioms(
         self, context: LeanContext, names: Sequence[str], *, timeout_s: float
     ) -> AxiomReport:
         """`#print axioms` for each name, on top of `context` (which must declare them)."""
-        ...
 
+    @abc.abstractmethod
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
         """Cold build of a self-contained file, then the axioms of each name."""
-        ...
 
-    def close(self) -> None: ...
+    def elaborate_statements(
+        self,
+        context: LeanContext,
+        names: Sequence[str],
+        *,
+        timeout_s: float,
+        declaration: str = "",
+    ) -> dict[str, Elaboration | None] | None:
+        """The elaborated statements of `names` (`#paperlint_statement`); None: no answer."""
+        return None
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        """One probe command for the prover's tools: the raw answer, or a typed failure."""
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE,
+            code=FailureCode.UNAVAILABLE,
+            hint=f"{type(self).__name__} answers no probe commands",
+        )
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun:
+        """The trusted checker's run on `job` (issue #25, docs/checker.md): compile the modules,
+        then judge the compiled environment in a separate process. An edge without a checker
+        answers `unavailable`, which never verifies."""
+        from paperlint.lean.trusted import unavailable
+
+        return unavailable(job, f"{type(self).__name__} has no trusted checker")
+
+    def close(self) -> None:
+        return None
 
 
-# Only these may appear in `#print axioms` of an accepted declaration (lean.md §5).
+# Only these may appear in `#print axioms` of an accepted declaration (docs/lean-notes.md §5).
 STANDARD_AXIOMS = domain.STANDARD_AXIOMS
 
 
@@ -194,7 +234,7 @@ def accept(
     timeout_s: float,
     allowlist: frozenset[str] = STANDARD_AXIOMS,
 ) -> LeanCheck:
-    """The full acceptance rule of lean.md §6.2 over any `Verifier`.
+    """The full acceptance rule of docs/lean-notes.md §6.2 over any `Verifier`.
 
     `check` covers "no error, no sorry"; this adds "the target name exists" and "its axioms are
     within the allowlist" with one `#print axioms` on the context extended by the candidate
@@ -255,3 +295,39 @@ def enforce_declarations(check: LeanCheck, candidate: str, target: str | None) -
             "hint": ("Lean's parse of the answer: " + "; ".join(problems))[:400],
         }
     )
+
+
+class UnavailableVerifier(Verifier):
+    """Stands in when no Lean can run: every answer is `unavailable` with the reason."""
+
+    thread_safe = True
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )
+
+    def print_axioms(
+        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
+    ) -> AxiomReport:
+        return AxiomReport(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )
+
+    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
+        return FinalCheck(
+            outcome=Outcome.UNAVAILABLE,
+            file_sha256="",
+            code=FailureCode.UNAVAILABLE,
+            hint=self.reason,
+        )
+
+    def command(
+        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
+    ) -> RawAnswer | LeanCheck:
+        return LeanCheck(
+            outcome=Outcome.UNAVAILABLE, code=FailureCode.UNAVAILABLE, hint=self.reason
+        )

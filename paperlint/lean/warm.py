@@ -1,7 +1,7 @@
 """The warm verifier: one lean-interact REPL, a header imported once, candidates on top.
 
-Recipe of lean.md §6. lean-interact is imported lazily (its import creates a directory and
-attaches a stdout log handler), and only inside `LeanInteractBackend`: `WarmVerifier` talks to
+Recipe of docs/lean-notes.md §6. lean-interact is imported lazily (its import creates a directory
+and attaches a stdout log handler), and only inside `LeanInteractBackend`: `WarmVerifier` talks to
 a small `ReplBackend` protocol returning raw REPL dicts, so tests inject a fake backend and the
 dict -> record mapping is the one the replay verifier uses (`paperlint.lean.responses`).
 
@@ -40,6 +40,7 @@ from paperlint.lean.verifier import (
     LeanCheck,
     LeanContext,
     Outcome,
+    Verifier,
 )
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ _HEARTBEATS_SET = re.compile(r"^\s*set_option\s+maxHeartbeats\s+\d+\s*$", re.M)
 @dataclass(frozen=True)
 class WarmSettings:
     paths: LeanPaths
-    # RLIMIT_AS counts memory-mapped .olean files: Mathlib needs gigabytes (lean.md §3.9).
+    # RLIMIT_AS counts memory-mapped .olean files: Mathlib needs GBs (docs/lean-notes.md §3.9).
     memory_hard_limit_mb: int | None = 16384
     memory_budget_fraction: float = 0.7  # restart above this share of the hard limit
     prepare_timeout_s: float = 900.0  # header import + replay of accepted declarations
@@ -67,7 +68,7 @@ class WarmSettings:
     sandbox: Mode = "auto"  # bubblewrap confinement (sandbox.py)
 
 
-Exchange = dict[str, Any]  # one request/answer pair, as `RecordingVerifier` stores it
+Exchange = dict[str, Any]  # one request/answer pair, as `replay.LeanRecorder` stores it
 
 
 class ReplBackend(Protocol):
@@ -110,7 +111,7 @@ class Restart:
 
 
 def ensure_heartbeats(header: str, heartbeats: int) -> str:
-    """A heartbeat limit in the header text persists into every later command (lean.md §2.3)."""
+    """A heartbeat limit in the header holds for every later command (docs/lean-notes.md §2.3)."""
     if _HEARTBEATS_SET.search(header):
         return header
     return f"{header.rstrip()}\nset_option maxHeartbeats {heartbeats}"
@@ -134,9 +135,7 @@ class _StaleEnv(Exception):
 _RETRYABLE = (ConnectionAbortedError, BrokenPipeError, ChildProcessError, _StaleEnv)
 
 
-class WarmVerifier:
-    is_replay = False
-
+class WarmVerifier(Verifier):
     def __init__(
         self,
         settings: WarmSettings,
@@ -144,18 +143,24 @@ class WarmVerifier:
         backend: ReplBackend | None = None,
         final: FinalChecker | None = None,
         on_restart: Callable[[Restart], None] | None = None,
+        recorder: Callable[[Exchange], None] | None = None,
     ) -> None:
+        """`on_restart` is told of every restart (the engine logs each as a `lean_restart`
+        event); `recorder` of every raw answer, the final checker's too (`check --record`:
+        `replay.LeanRecorder.write`). Both are given here: nothing is attached later."""
         self.settings = settings
         self._backend = backend if backend is not None else LeanInteractBackend(settings)
         self._final = (
             final
             if final is not None
             else FinalChecker(
-                settings.paths, memory_mb=settings.memory_hard_limit_mb, sandbox=settings.sandbox
+                settings.paths,
+                memory_mb=settings.memory_hard_limit_mb,
+                sandbox=settings.sandbox,
+                recorder=recorder,
             )
         )
         self.on_restart = on_restart
-        """Told of every restart (the engine logs each as a `lean_restart` event)."""
         self._importing = False  # the header import is running (a crash there is remembered)
         self._envs: dict[str, int] = {}  # LeanContext.key() of a prefix -> session id
         self._broken: dict[str, LeanCheck] = {}  # prefixes that failed: text-keyed, so final
@@ -163,11 +168,7 @@ class WarmVerifier:
         self._calls = 0
         self._disabled: str | None = None  # set after a MemoryError: stop using Lean this run
         self.restarts: list[Restart] = []
-        self.recorder: Callable[[Exchange], None] | None = None
-
-    @property
-    def final_checker(self) -> FinalChecker:
-        return self._final
+        self.recorder = recorder
 
     # --- Verifier protocol ------------------------------------------------------------------
 
@@ -270,7 +271,12 @@ class WarmVerifier:
                 code=FailureCode.REFUSED,
                 hint="refused before Lean: " + "; ".join(refused)[:400],
             )
-        return self._call(context, cmd, timeout_s=timeout_s, keep=False, all_tactics=all_tactics)
+        raw = self._call(context, cmd, timeout_s=timeout_s, keep=False, all_tactics=all_tactics)
+        if isinstance(raw, LeanCheck):
+            self._record("command", context, cmd, None, raw, all_tactics=all_tactics)
+        else:
+            self._record("command", context, cmd, raw, None, all_tactics=all_tactics)
+        return raw
 
     def _call(
         self,
@@ -383,7 +389,7 @@ class WarmVerifier:
             return new_env
         if isinstance(new_env, int):
             self._backend.forget(new_env)
-        # Not the candidate's fault: the run cannot proceed on this context (lean.md §6.1).
+        # Not the candidate's fault: the run cannot go on in this context (docs/lean-notes.md §6.1).
         failed = checked.model_copy(
             update={
                 "outcome": Outcome.UNAVAILABLE,
@@ -429,6 +435,7 @@ class WarmVerifier:
         *,
         names: Sequence[str] = (),
         declaration: str = "",
+        all_tactics: bool = False,
     ) -> None:
         if self.recorder is None:
             return
@@ -436,6 +443,7 @@ class WarmVerifier:
             {
                 "kind": kind,
                 "declaration": declaration,
+                "all_tactics": all_tactics,
                 "context": context,
                 "text": text,
                 "names": list(names),
@@ -451,7 +459,7 @@ class WarmVerifier:
 
 
 def import_lean_interact() -> Any:
-    """Import lean-interact with its side effects contained (lean.md §3.13)."""
+    """Import lean-interact with its side effects contained (docs/lean-notes.md §3.13)."""
     try:
         import lean_interact
     except OSError as exc:  # its import creates <package>/cache

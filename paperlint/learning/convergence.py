@@ -9,7 +9,8 @@ re-gated together with every result downstream of it along statement edges (thei
 may quote it) and every result whose proof uses a re-gated one — `blueprint.graph.dependents`
 with kind "proof" — and nothing else.
 
-`paperlint.engine.converge` asks the two reviewers at the end of a check and applies this.
+`paperlint.engine.converge` asks the two reviewers at the end of a check and applies this; the
+records (the reviews, the combined flags, the state) are `paperlint.records.convergence`'s.
 """
 
 from __future__ import annotations
@@ -17,32 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
 
-from paperlint.agents.outputs import ConvergenceFlag
 from paperlint.blueprint.graph import dependents
-
-# One flag: the reviewer's own output record (one definition, in the agents' outputs).
-ReviewFlag = ConvergenceFlag
-
-
-class ConvergenceReview(BaseModel):
-    """One reviewer's reading of the frozen graph."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    model: str
-    reviewed: list[str]  # the result ids the reviewer was shown
-    flags: list[ReviewFlag] = Field(default_factory=list)
-
-
-class Combined(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    flagged: list[str]  # in document order
-    by_both: list[str]  # flagged by both reviewers
-    flags: list[ReviewFlag]
-    regate: list[str]  # flagged results and everything they invalidate, in document order
+from paperlint.records.convergence import Combined, ConvergenceReview
 
 
 def combine(first: ConvergenceReview, second: ConvergenceReview, graph: nx.DiGraph) -> Combined:

@@ -30,7 +30,8 @@ from paperlint.errors import InputError
 from paperlint.lean.declarations import PROOF_KEYWORDS, declarations, split_commands
 from paperlint.lean.hygiene import refusal_findings
 from paperlint.lean.lexer import Kind, code_tokens
-from paperlint.records.store import write_text_atomic
+from paperlint.records.learning import Provenance
+from paperlint.store import write_text_atomic
 
 LIBRARY_SCHEMA: Final = "paperlint.library/1"
 PACKAGE: Final = "PaperlintLib"
@@ -45,15 +46,6 @@ class LibraryPins(BaseModel):
 
     toolchain: str | None
     mathlib: str | None  # the manifest revision, else the tag
-
-
-class Provenance(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    paper_sha256: str
-    workspace: str
-    result: str
-    lean_file: str
 
 
 class Candidate(BaseModel):

@@ -20,42 +20,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
-from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict
-
 from paperlint.lean.declarations import declarations, split_commands
+from paperlint.lean.extraction import MathlibDeclaration as IndexEntry
 from paperlint.lean.lexer import Kind
-from paperlint.learning.files import read_model, write_model
-from paperlint.learning.library import Library, LibraryPins, Provenance, status_of
+from paperlint.learning.library import Library, LibraryPins, status_of
 from paperlint.prover.automation import Rung, gated_statement
 from paperlint.prover.index import DeclIndex
-from paperlint.prover.index import MathlibDeclaration as IndexEntry
+from paperlint.records.learning import Offered, OfferedLemma
 
-OFFERED_FILE: Final = "library-offered.json"
-OFFERED_SCHEMA: Final = "paperlint.library-offered/1"
 RUNG_PREFIX: Final = "library:"
 DEFAULT_RUNGS: Final = 3
-
-
-class OfferedLemma(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str  # `PaperlintLib.<name>`
-    text: str  # the self-contained declaration put before a candidate
-    statement: str  # its statement, for the search
-    text_sha256: str  # the library module's hash, as in the manifest
-    promoted_at: str
-    provenance: Provenance
-
-
-class Offered(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    schema_id: str = OFFERED_SCHEMA
-    lemmas: tuple[OfferedLemma, ...] = ()
-    skipped: tuple[str, ...] = ()  # "PaperlintLib.foo: why", for the run's notes
 
 
 def inline_declaration(module_text: str, name: str) -> tuple[str, str] | None:
@@ -116,16 +92,6 @@ def take_offer(library: Library, current: LibraryPins) -> Offered:
     return Offered(lemmas=tuple(lemmas), skipped=tuple(skipped))
 
 
-def write_offer(workspace: Path, offered: Offered) -> None:
-    write_model(workspace / OFFERED_FILE, offered)
-
-
-def read_offer(workspace: Path) -> Offered:
-    """The copy a check took at its start; none when the check was made without a library."""
-    found = read_model(workspace / OFFERED_FILE, Offered, "offered-library copy")
-    return found if found is not None else Offered()
-
-
 def library_rungs(
     offered: Sequence[OfferedLemma],
     skeleton: str,
@@ -154,10 +120,3 @@ def library_rungs(
         )
         for hit in hits
     ]
-
-
-def lemma_of_rung(tactic: str | None) -> str | None:
-    """The library lemma a rung's label names (`library:PaperlintLib.foo`), else None."""
-    if tactic and tactic.startswith(RUNG_PREFIX):
-        return tactic[len(RUNG_PREFIX) :]
-    return None

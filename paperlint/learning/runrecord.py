@@ -113,10 +113,6 @@ BINDERS: Final = frozenset({"∀", "∃", "∃!", "fun", "λ", "Π", "Σ", "∑"
 KEYWORDS: Final = frozenset({"theorem", "lemma", "by", "fun", "Type", "Prop", "Sort", "in"})
 
 
-def _binder_name(kind: Kind, text: str) -> bool:
-    return kind is Kind.IDENT and text not in KEYWORDS
-
-
 def _constants(statement: str, name: str) -> list[str]:
     """The identifiers a statement uses that it does not bind itself (in order, repeated)."""
     tokens = code_tokens(statement)

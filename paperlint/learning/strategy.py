@@ -20,16 +20,15 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from paperlint.learning.runrecord import RunEntry
+from paperlint.records.learning import Choice, StrategyPlan
 
 Premises = Literal["upfront", "search"]
 Split = Literal["even", "front"]
-Phase = Literal["default", "explore", "exploit"]
 
 
 class Strategy(BaseModel):
@@ -85,18 +84,6 @@ class ChooserSettings(BaseModel):
 
 
 DEFAULT_SETTINGS: Final = ChooserSettings()
-
-
-class Choice(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: str
-    strategy: str
-    phase: Phase
-    iteration: int  # trials of this kind before the choice
-    reason: str
-    mean_reward: dict[str, float] = Field(default_factory=dict)
-    tries: dict[str, int] = Field(default_factory=dict)
 
 
 def rewards(trials: Sequence[Trial], *, tau: float) -> dict[str, list[float]]:
@@ -205,20 +192,6 @@ def trials_of(
 ENGINE_STRATEGIES: Final[tuple[Strategy, ...]] = tuple(
     s for s in STRATEGIES if s.name in ("baseline", "no-automation")
 )
-STRATEGY_FILE: Final = "strategy.json"
-
-
-class StrategyPlan(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seed: int
-    records: int  # run-record entries the choice was made from
-    choices: dict[str, Choice] = Field(default_factory=dict)  # result id -> choice
-
-    def strategy(self, result_id: str) -> Strategy:
-        chosen = self.choices.get(result_id)
-        name = chosen.strategy if chosen else "baseline"
-        return next((s for s in STRATEGIES if s.name == name), STRATEGIES[0])
 
 
 def plan_strategies(
@@ -253,17 +226,3 @@ def baseline_plan(results: Sequence[tuple[str, str]], seed: int) -> StrategyPlan
             for rid, kind in results
         },
     )
-
-
-def write_strategies(workspace: Path, plan: StrategyPlan) -> None:
-    from paperlint.learning.files import write_model
-
-    write_model(workspace / STRATEGY_FILE, plan)
-
-
-def read_strategies(workspace: Path) -> StrategyPlan:
-    """The choices a check made at its start; the baseline everywhere for an older workspace."""
-    from paperlint.learning.files import read_model
-
-    found = read_model(workspace / STRATEGY_FILE, StrategyPlan, "strategy choices")
-    return found if found is not None else StrategyPlan(seed=0, records=0)

@@ -1,4 +1,5 @@
-"""The stdio MCP server: tools from `paperlint.mcp.tools.registry()`, plus `job_status`.
+"""The stdio MCP server: the CLI's verbs (`paperlint.mcp.tools.registry`) as tools, and
+`job_status`.
 
 Needs the optional extra (`pip install 'paperlint[mcp]'`, the MCP Python SDK). Nothing but the
 protocol goes to stdout: every verb runs in a subprocess whose output is captured.
@@ -15,7 +16,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from paperlint import __version__
-from paperlint.mcp.tools import Jobs, Verb, call, registry
+from paperlint.mcp.tools import Jobs, Verb, call
 
 OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -65,8 +66,7 @@ def _result(payload: dict[str, Any]) -> types.CallToolResult:
     )
 
 
-def build_server(jobs: Jobs) -> Server[Any]:
-    verbs = registry()
+def build_server(jobs: Jobs, verbs: dict[str, Verb]) -> Server[Any]:
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[*(_tool(v) for v in verbs.values()), JOB_STATUS])
@@ -94,9 +94,9 @@ def build_server(jobs: Jobs) -> Server[Any]:
     )
 
 
-async def serve() -> None:
+async def serve(verbs: dict[str, Verb]) -> None:
     jobs = Jobs()
-    server = build_server(jobs)
+    server = build_server(jobs, verbs)
     try:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
@@ -104,5 +104,5 @@ async def serve() -> None:
         jobs.close()
 
 
-def main() -> None:
-    anyio.run(serve)
+def main(verbs: dict[str, Verb]) -> None:
+    anyio.run(serve, verbs)

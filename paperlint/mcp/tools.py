@@ -148,14 +148,9 @@ def _params(command: Any) -> tuple[tuple[Param, ...], bool]:
     return tuple(params), has_format
 
 
-def registry() -> dict[str, Verb]:
-    """Every CLI command as a Verb, by tool name."""
-    import typer.main
-
-    from paperlint.cli.root import _register_commands, app
-
-    _register_commands()
-    root = typer.main.get_command(app)
+def registry(root: Any) -> dict[str, Verb]:
+    """Every command of the CLI's root (click) command as a Verb, by tool name; the CLI hands
+    itself in (`paperlint.cli.mcp_cmd.verbs`), so this package never imports it."""
     verbs: dict[str, Verb] = {}
 
     def walk(command: Any, path: tuple[str, ...]) -> None:

@@ -1,9 +1,10 @@
 """What `paperlint lean search` and `paperlint lean goals` do, behind the thin CLI.
 
-The index lives where `paperlint setup` extracts it (`index_file`). Lean is the warm verifier
-when it is set up, or a recorded probe (`--replay DIR` with `lean-probe.jsonl`); without
-either, search still answers from the index but says its hits are NOT confirmed with `#check`,
-and goals cannot answer at all (a LeanSetupError naming the fix).
+The index lives where `paperlint setup` extracts it (`paperlint.lean.extraction.index_file`).
+Lean is the warm verifier when it is set up, or recorded answers (`--replay DIR`: its
+`lean.jsonl`, or an older `lean-probe.jsonl`); without either, search still answers from the
+index but says its hits are NOT confirmed with `#check`, and goals cannot answer at all (a
+LeanSetupError naming the fix).
 """
 
 from __future__ import annotations
@@ -12,25 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperlint.errors import InputError, LeanSetupError
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.feedback import collapse
 from paperlint.lean.pins import LeanPaths
-from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
-from paperlint.prover.probe import PROBE_FILE, Probe, ScriptedProbe
+from paperlint.lean.verifier import LeanContext, Verifier
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.tools import Workbench
-
-INDEX_DIR = "declarations"
-INDEX_FILE = "extract.jsonl"
-EXTRACT_PROGRAM = "PaperLint/Extract.lean"
-
-
-def index_file(paths: LeanPaths) -> Path:
-    return paths.cache / INDEX_DIR / INDEX_FILE
-
-
-def extract_command(paths: LeanPaths) -> tuple[str, ...]:
-    """The one command `paperlint setup` runs (in the Lake project) to build the index."""
-    return (paths.lake, "env", "lean", "--run", EXTRACT_PROGRAM, str(index_file(paths)))
 
 
 @dataclass(frozen=True)
@@ -40,9 +28,11 @@ class SearchReport:
     note: str = ""
 
 
-def open_probe(paths: LeanPaths, replay: Path | None) -> Probe:
+def open_probe(paths: LeanPaths, replay: Path | None) -> Verifier:
     if replay is not None:
-        return ScriptedProbe.load(replay / PROBE_FILE if replay.is_dir() else replay)
+        from paperlint.lean.replay import ReplayVerifier
+
+        return ReplayVerifier(replay)
     from paperlint.lean.doctor import lean_ready
     from paperlint.lean.warm import WarmSettings, WarmVerifier
 
@@ -63,7 +53,7 @@ def header_and_body(text: str) -> tuple[str, str]:
 
 
 def search(
-    query: str, *, index_path: Path, probe: Probe | None, header: str, limit: int
+    query: str, *, index_path: Path, probe: Verifier | None, header: str, limit: int
 ) -> SearchReport:
     if not index_path.is_file():
         raise InputError(
@@ -88,7 +78,7 @@ def search(
     return SearchReport(lines, confirmed=True)
 
 
-def goals(path: Path, *, probe: Probe) -> str:
+def goals(path: Path, *, probe: Verifier) -> str:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -1,9 +1,6 @@
 """The declaration index: every constant of the pinned environment, searched by BM25.
 
-Built from the output of our trusted extraction program (`lean-project/PaperLint/Extract.lean`,
-run once by `paperlint setup`, format `paperlint.decl_extract/1` documented there). A file
-without its closing `{"end": n}` line, or whose count disagrees, is refused: an interrupted
-extraction is redone, never half-trusted.
+Built from the extraction `paperlint setup` makes (`paperlint.lean.extraction`, which reads it).
 
 Ranking is BM25 over one bag of tokens per declaration: name tokens count `NAME_WEIGHT` times,
 type and docstring tokens once (`paperlint.prover.tokens`). Postings are `array`s of document
@@ -18,34 +15,21 @@ This keeps a query under the 50 ms of issue #13 on 250,000 declarations.
 from __future__ import annotations
 
 import heapq
-import json
 import math
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from paperlint.errors import InputError
+from paperlint.lean.extraction import MathlibDeclaration
 from paperlint.prover.tokens import doc_tokens, name_tokens, query_tokens, type_tokens
 
-SCHEMA = "paperlint.decl_extract/1"
 NAME_WEIGHT = 3
 SCAN = 3000
 K1 = 1.2
 B = 0.75
 _DOC_TOKENS = 60  # a long docstring should not outweigh the name
-
-
-class MathlibDeclaration(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    name: str
-    kind: str = "theorem"
-    module: str | None = None
-    type: str
-    doc: str | None = None
 
 
 class Hit(BaseModel):
@@ -56,60 +40,6 @@ class Hit(BaseModel):
     module: str | None
     doc: str | None
     score: float
-
-
-def read_extraction(path: Path) -> list[MathlibDeclaration]:
-    """The declarations of an extraction file; InputError (with the line) when it is unusable."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(f"cannot read the declaration extraction: {exc}", path=path) from exc
-    return parse_extraction(lines, source=path)
-
-
-def parse_extraction(
-    lines: Sequence[str], *, source: Path | None = None
-) -> list[MathlibDeclaration]:
-    rows = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
-    hint = "rerun `paperlint setup` to extract the declarations again"
-    if not rows:
-        raise InputError("the declaration extraction is empty", path=source, hint=hint)
-    header = _json(rows[0], source)
-    if header.get("schema") != SCHEMA:
-        raise InputError(
-            f"not a {SCHEMA} file (schema {header.get('schema')!r})",
-            path=source,
-            line=rows[0][0],
-            hint=hint,
-        )
-    end = _json(rows[-1], source) if len(rows) > 1 else {}
-    if set(end) - {"skipped"} != {"end"}:
-        raise InputError(
-            "the declaration extraction has no end line (interrupted?)", path=source, hint=hint
-        )
-    decls = []
-    for row in rows[1:-1]:
-        try:
-            decls.append(MathlibDeclaration.model_validate(_json(row, source)))
-        except ValueError as exc:
-            raise InputError(f"bad declaration: {exc}", path=source, line=row[0]) from exc
-    if end["end"] != len(decls):
-        raise InputError(
-            f"the end line counts {end['end']} declarations, the file has {len(decls)}",
-            path=source,
-            hint=hint,
-        )
-    return decls
-
-
-def _json(row: tuple[int, str], source: Path | None) -> dict[str, object]:
-    try:
-        value = json.loads(row[1])
-    except ValueError as exc:
-        raise InputError(f"not JSON: {exc}", path=source, line=row[0]) from exc
-    if not isinstance(value, dict):
-        raise InputError("a line is not a JSON object", path=source, line=row[0])
-    return value
 
 
 def declaration_tokens(decl: MathlibDeclaration) -> Counter[str]:

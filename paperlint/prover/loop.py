@@ -39,7 +39,7 @@ from paperlint.prover.protocol import (
     tool_schemas,
 )
 from paperlint.prover.tools import ToolResult, Workbench
-from paperlint.records.store import append_line
+from paperlint.store import append_line
 
 KEEP_FULL_TURNS = 2
 NO_CALL = (
@@ -208,35 +208,33 @@ class ProverLoop:
         return f"budget_exhausted: {what} ({limits[what]}) spent before the obligation was proved"
 
     def _ask(self, key: TurnKey, messages: list[dict[str, Any]], state: _State) -> ToolTurn:
+        """One paid turn. Its reply is in the turn log (`keep`) before the model edge reports
+        the call: a run killed after that report asks the turn no second time."""
         self.emit({"event": "prover_turn_charged", **key._asdict(), "model": self.model_name})
         tools = tool_schemas() if state.native else []
         started = self.clock()
-        reply = self.model.turn(self.model_name, messages, tools=tools, key=key)
-        elapsed = self.clock() - started
-        state.wall_s += elapsed
-        self.log.append(
-            {
-                "kind": "reply",
-                "key": key._asdict(),
-                "reply": reply.model_dump(),
-                "elapsed_s": elapsed,
-            }
-        )
-        self.emit(
-            {
-                "event": "prover_turn",
-                **key._asdict(),
-                "model": reply.model or self.model_name,
-                "duration_s": round(elapsed, 3),
-                "prompt_sha256": prompt_sha256(messages, tools),
-                "calls": [c.name for c in reply.calls],
-                "tokens_in": reply.tokens_in,
-                "tokens_out": reply.tokens_out,
-                "cost_usd": reply.cost_usd,
-                "replay": reply.replay,
-            }
-        )
-        return reply
+
+        def keep(reply: ToolTurn) -> None:
+            elapsed = self.clock() - started
+            state.wall_s += elapsed
+            entry = {"kind": "reply", "key": key._asdict(), "reply": reply.model_dump()}
+            self.log.append({**entry, "elapsed_s": elapsed})
+            self.emit(
+                {
+                    "event": "prover_turn",
+                    **key._asdict(),
+                    "model": reply.model or self.model_name,
+                    "duration_s": round(elapsed, 3),
+                    "prompt_sha256": prompt_sha256(messages, tools),
+                    "calls": [c.name for c in reply.calls],
+                    "tokens_in": reply.tokens_in,
+                    "tokens_out": reply.tokens_out,
+                    "cost_usd": reply.cost_usd,
+                    "replay": reply.replay,
+                }
+            )
+
+        return self.model.turn(self.model_name, messages, tools=tools, key=key, keep=keep)
 
     def _tools(
         self, key: TurnKey, reply: ToolTurn, recorded: Mapping[int, ToolResult], state: _State

@@ -1,30 +1,25 @@
 """The model edge of the tool loop: one turn = one paid completion, with or without native tools.
 
-`ToolModel.turn(model, messages, tools=..., metadata=...)` returns a `ToolTurn`: the reply's
-text, its tool calls and its usage. `LiteLLMToolModel` calls `litellm.completion` with
-`tools=` and `tool_choice="auto"` when the model supports function calling (or `mode="native"`
-forces it), and otherwise sends no tools and reads calls from the text protocol
-(`paperlint.prover.protocol`). `ScriptedToolModel` serves recorded turns keyed by role,
-result, obligation, attempt and turn: the replay double, labelled as such.
+`ToolModel.turn(model, messages, tools=..., key=...)` returns a `ToolTurn`: the reply's text, its
+tool calls and its usage. `AgentTurns` is the one implementation: every turn goes through the
+agents' model client (`paperlint.agents.runner.AgentRunner.turn`), so a turn has the same
+retries and Retry-After waits, the same charging under the budget lock, the same role headers,
+limits and prices, and the same transcript recording and replay keying as every other model
+call (issue #27); a replay serves recorded turns from `transcript.jsonl` (task `prover_turn`,
+keyed by result, obligation, attempt and turn). Native tool calls when the model takes them
+(`native`), else the text protocol (`paperlint.prover.protocol`).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, Literal, NamedTuple, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from paperlint.agents.client import completion_cost, import_litellm, redact, transient_errors
-from paperlint.agents.faults import FaultKind, classify, stop_error
-from paperlint.errors import InputError, ModelError
+from paperlint.agents.client import Completion
+from paperlint.agents.runner import TURN_TASK, AgentCall, AgentRunner
 from paperlint.prover.protocol import ToolCall, parse_arguments, parse_text_calls
-from paperlint.records.store import append_line
-
-Mode = Literal["auto", "native", "text"]
-TURNS_FILE = "prover-turns.jsonl"
 
 
 class TurnKey(NamedTuple):
@@ -51,6 +46,10 @@ class ToolTurn(BaseModel):
     replay: bool = False
 
 
+Keep = Callable[[ToolTurn], None]
+"""Told a turn's reply as soon as it is in, before the call is reported (the loop logs it)."""
+
+
 class ToolModel(Protocol):
     replay: bool
 
@@ -61,6 +60,7 @@ class ToolModel(Protocol):
         *,
         tools: Sequence[Mapping[str, Any]],
         key: TurnKey,
+        keep: Keep,
     ) -> ToolTurn: ...
 
     def native(self, model: str) -> bool:
@@ -68,30 +68,18 @@ class ToolModel(Protocol):
         ...
 
 
-class LiteLLMToolModel:
-    replay = False
+class AgentTurns:
+    """The turns of one prove action through the agents' client. The first turn it asks was
+    charged by the action's start (`action_started`); each later one is charged before it is
+    sent (a resumed loop's recorded turns are not asked again, so not charged again)."""
 
-    def __init__(
-        self,
-        *,
-        mode: Mode = "auto",
-        request_timeout_s: float = 600.0,
-        api_base: str | None = None,
-        api_key: str | None = None,
-    ) -> None:
-        self._mode = mode
-        self._timeout = request_timeout_s
-        self._api_base = api_base
-        self._api_key = api_key
+    def __init__(self, turns: AgentRunner) -> None:
+        self._turns = turns
+        self.replay = turns.replay
+        self.asked = 0
 
     def native(self, model: str) -> bool:
-        if self._mode != "auto":
-            return self._mode == "native"
-        litellm = import_litellm()
-        try:
-            return bool(litellm.supports_function_calling(model=model))
-        except Exception:  # an unknown model: litellm raises; the text protocol always works
-            return False
+        return self._turns.native(model)
 
     def turn(
         self,
@@ -100,137 +88,50 @@ class LiteLLMToolModel:
         *,
         tools: Sequence[Mapping[str, Any]],
         key: TurnKey,
+        keep: Keep,
     ) -> ToolTurn:
-        litellm = import_litellm()
-        native = self.native(model)
-        extra: dict[str, Any] = {"tools": list(tools), "tool_choice": "auto"} if native else {}
-        if self._api_base:
-            extra["api_base"] = self._api_base
-        if self._api_key:
-            extra["api_key"] = self._api_key
-        try:
-            response = litellm.completion(
-                model=model,
-                messages=[dict(m) for m in messages],
-                metadata={"paperlint": key._asdict()},
-                num_retries=0,
-                max_retries=0,
-                timeout=self._timeout,
-                **extra,
-            )
-        except transient_errors():
-            raise
-        except Exception as exc:  # litellm maps provider failures to its own classes
-            fault = classify(exc, litellm=litellm)
-            if fault is not None and fault.kind in (FaultKind.AUTH, FaultKind.CONFIG):
-                # a bad key or model name is no fault of the model: resumable, the fix named
-                raise stop_error(fault, model, redact(str(exc)), None) from None
-            raise ModelError(f"model {model} failed: {redact(str(exc))}") from None
-        return to_turn(litellm, response, native=native, turn=key.turn, model=model)
+        call = AgentCall(
+            task=TURN_TASK,
+            role=key.role,
+            result=key.result,
+            obligation=key.obligation,
+            attempt=key.attempt,
+            charged=self.asked == 0,
+        )
+        self.asked += 1
+        sent = [dict(message) for message in messages]
+        replies: list[ToolTurn] = []
+
+        def kept(done: Completion) -> None:
+            replies.append(to_turn(done, native=bool(tools), turn=key.turn, model=model))
+            keep(replies[0].model_copy(update={"replay": self.replay}))
+
+        self._turns.turn(call, model=model, messages=sent, tools=tools, turn=key.turn, keep=kept)
+        return replies[0].model_copy(update={"replay": self.replay})
 
 
-def to_turn(litellm: Any, response: Any, *, native: bool, turn: int, model: str) -> ToolTurn:
-    message = response.choices[0].message
-    text = message.content or ""
+def to_turn(done: Completion, *, native: bool, turn: int, model: str) -> ToolTurn:
+    """The loop's view of a reply: its native calls, else the text protocol's calls."""
     calls: list[ToolCall] = []
-    for number, call in enumerate(getattr(message, "tool_calls", None) or (), start=1):
-        arguments, problem = parse_arguments(call.function.arguments)
+    for number, call in enumerate(done.tool_calls, start=1):
+        arguments, problem = parse_arguments(call.arguments)
         calls.append(
             ToolCall(
-                id=str(call.id or f"c{turn}.{number}"),
-                name=str(call.function.name or ""),
+                id=call.id or f"c{turn}.{number}",
+                name=call.name,
                 arguments=arguments,
                 malformed=problem,
             )
         )
     if not calls:
-        calls = parse_text_calls(text, turn=turn)
+        calls = parse_text_calls(done.text, turn=turn)
         native = native and not calls
-    usage = getattr(response, "usage", None)
     return ToolTurn(
-        text=text,
+        text=done.text,
         calls=tuple(calls),
         native=native,
-        tokens_in=getattr(usage, "prompt_tokens", None),
-        tokens_out=getattr(usage, "completion_tokens", None),
-        cost_usd=completion_cost(litellm, response, model=model),
-        model=model,
+        tokens_in=done.tokens_in,
+        tokens_out=done.tokens_out,
+        cost_usd=done.cost_usd,
+        model=done.model or model,
     )
-
-
-class ScriptedToolModel:
-    """Recorded turns by key; an unrecorded turn is a ModelError, never an invented reply."""
-
-    replay = True
-
-    def __init__(self, turns: Mapping[TurnKey, ToolTurn], *, native: bool = True) -> None:
-        self._turns = dict(turns)
-        self._native = native
-        self.asked: list[TurnKey] = []
-
-    def native(self, model: str) -> bool:
-        return self._native
-
-    def turn(
-        self,
-        model: str,
-        messages: Sequence[Mapping[str, Any]],
-        *,
-        tools: Sequence[Mapping[str, Any]],
-        key: TurnKey,
-    ) -> ToolTurn:
-        self.asked.append(key)
-        recorded = self._turns.get(key)
-        if recorded is None:
-            raise ModelError(f"no recorded prover turn for {key.describe()}")
-        return recorded.model_copy(update={"replay": True})
-
-    @classmethod
-    def load(cls, path: Path) -> ScriptedToolModel:
-        turns: dict[TurnKey, ToolTurn] = {}
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                key = TurnKey(**entry["key"])
-                turns[key] = ToolTurn.model_validate(entry["reply"])
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InputError(f"unreadable prover turn: {exc}", path=path, line=number) from exc
-        return cls(turns)
-
-
-class RecordedTurn(BaseModel):
-    """One line of `prover-turns.jsonl`: the paid reply first, then the tool results."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    key: dict[str, Any]
-    reply: ToolTurn
-    results: list[dict[str, Any]] = Field(default_factory=list)
-
-
-class RecordingToolModel:
-    """Wraps a live tool model and appends each turn to `<dir>/prover-turns.jsonl`, in the
-    shape `ScriptedToolModel.load` replays (`check --record DIR`)."""
-
-    def __init__(self, inner: ToolModel, folder: Path) -> None:
-        self.inner = inner
-        self.replay = inner.replay
-        self.path = folder / TURNS_FILE
-
-    def native(self, model: str) -> bool:
-        return self.inner.native(model)
-
-    def turn(
-        self,
-        model: str,
-        messages: Sequence[Mapping[str, Any]],
-        *,
-        tools: Sequence[Mapping[str, Any]],
-        key: TurnKey,
-    ) -> ToolTurn:
-        reply = self.inner.turn(model, messages, tools=tools, key=key)
-        entry = {"key": key._asdict(), "reply": reply.model_dump(mode="json"), "note": "recorded"}
-        append_line(self.path, json.dumps(entry, ensure_ascii=False, sort_keys=True))
-        return reply

@@ -20,7 +20,6 @@ from paperlint.prover.automation import LADDER, AutomationOutcome, run_ladder
 from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import Emit, LoopBudget, LoopOutcome, LoopStatus, ProverLoop, TurnLog
 from paperlint.prover.model import ToolModel, TurnKey
-from paperlint.prover.probe import Probe
 from paperlint.prover.prompt import first_messages, premises, system_prompt, user_prompt
 from paperlint.prover.tools import Workbench
 
@@ -65,7 +64,7 @@ class StrategyOutcome(BaseModel):
 @dataclass
 class Prover:
     verifier: Verifier
-    probe: Probe
+    probe: Verifier
     model: ToolModel
     model_name: str
     log: TurnLog

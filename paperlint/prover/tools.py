@@ -1,7 +1,7 @@
 """The prover's tools: check, goals, search, library, try. Typed, bounded, deterministic.
 
-Each tool takes its typed arguments, reaches Lean only through the `Verifier` (acceptance) and
-the `Probe` (raw answers), and returns a `ToolResult` whose `text` is what the model reads:
+Each tool takes its typed arguments, reaches Lean only through the `Verifier` (acceptance, and
+raw answers to probe commands), and returns a `ToolResult` whose `text` is what the model reads:
 deterministic, at most `MAX_CHARS` characters. Everything a model writes passes the refusal
 scan before Lean sees it (the verifier and the probe both run it).
 
@@ -26,10 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.lean import responses
 from paperlint.lean.feedback import collapse, render, render_feedback
-from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Verifier, accept
+from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, RawAnswer, Verifier, accept
 from paperlint.prover.goalstate import goal_statement, holes_to_sorry, with_tactic
 from paperlint.prover.index import DeclIndex, Hit
-from paperlint.prover.probe import Probe, RawAnswer
 
 MAX_CHARS = 3000
 SEARCH_LIMIT = 8
@@ -108,7 +107,7 @@ class Workbench:
     """The tools for one obligation: its context, target and the names it must not see."""
 
     verifier: Verifier | None  # None: the search/goals-only bench of the CLI; check refuses
-    probe: Probe
+    probe: Verifier
     context: LeanContext
     target: str
     index: DeclIndex | None = None

@@ -1,6 +1,6 @@
 """On-disk records: versioned schemas and the one atomic write helper."""
 
-from paperlint.records.store import (
+from paperlint.store import (
     EventLog,
     WorkspaceLock,
     read_record,

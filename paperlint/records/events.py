@@ -21,7 +21,9 @@ from paperlint.domain import IssueClass
 from paperlint.records.results import Stage, UnfinishedReason, Verdict
 
 
-class _Event(BaseModel):
+class BaseEvent(BaseModel):
+    """A line of `events.jsonl`, as the journal is handed it (`Journal.emit`)."""
+
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     seq: int | None = None
@@ -51,7 +53,7 @@ class StageChange(BaseModel):
     to: Stage
 
 
-class RunStarted(_Event):
+class RunStarted(BaseEvent):
     """A `check` or `resume` began."""
 
     type: Literal["run_started"] = "run_started"
@@ -60,7 +62,7 @@ class RunStarted(_Event):
     replay: list[str] = Field(description='what is replayed: "model", "lean"')
 
 
-class ActionStarted(_Event):
+class ActionStarted(BaseEvent):
     """The engine took an action; its first model call is charged here."""
 
     type: Literal["action_started"] = "action_started"
@@ -68,7 +70,7 @@ class ActionStarted(_Event):
     charge: dict[str, int] = Field(description='`{"calls": 1}`')
 
 
-class ModelCallEvent(_Event):
+class ModelCallEvent(BaseEvent):
     """One request to a model (or its replay)."""
 
     type: Literal["model_call"] = "model_call"
@@ -104,7 +106,7 @@ class ModelCallEvent(_Event):
     )
 
 
-class LeanCheckEvent(_Event):
+class LeanCheckEvent(BaseEvent):
     """One Lean check: `kind` is draft, check, final or vacuity; reconnect (a discharged clause,
     #14); or, for the faithfulness checks of #15, faithfulness (ladder, probe),
     minimal_hypotheses or restatement."""
@@ -122,7 +124,7 @@ class LeanCheckEvent(_Event):
     )
 
 
-class ProverTool(_Event):
+class ProverTool(BaseEvent):
     """One tool call of the prover's tool loop (check, goals, search, library, try, give_up),
     after it ran; its answer is in `prover-turns.jsonl` (issue #13)."""
 
@@ -137,7 +139,7 @@ class ProverTool(_Event):
     accepted: bool = Field(description="`check` only: the candidate closed the obligation")
 
 
-class ProverFinished(_Event):
+class ProverFinished(BaseEvent):
     """How a prove attempt ended, by automation or the tool loop (issue #13)."""
 
     type: Literal["prover_finished"] = "prover_finished"
@@ -152,7 +154,7 @@ class ProverFinished(_Event):
     tokens_in: int
 
 
-class ActionFinished(_Event):
+class ActionFinished(BaseEvent):
     """The end of an action, in one line: whether it worked, the stage change, the verdict."""
 
     type: Literal["action_finished"] = "action_finished"
@@ -165,13 +167,13 @@ class ActionFinished(_Event):
     reason: UnfinishedReason | None = Field(default=None, description="unfinished reason")
 
 
-class RunFinished(_Event):
+class RunFinished(BaseEvent):
     type: Literal["run_finished"] = "run_finished"
     exit_code: int
     summary: dict[str, int] = Field(description="counts per verdict")
 
 
-class Retry(_Event):
+class Retry(BaseEvent):
     """A model request failed transiently and is retried after `wait_s`."""
 
     type: Literal["retry"] = "retry"
@@ -186,7 +188,7 @@ class Retry(_Event):
     status: int | None = Field(default=None, description="the HTTP status, when there was one")
 
 
-class ModelFallback(_Event):
+class ModelFallback(BaseEvent):
     """The prompt did not fit a model's context window; the role's next model is asked."""
 
     type: Literal["model_fallback"] = "model_fallback"
@@ -196,7 +198,7 @@ class ModelFallback(_Event):
     error: str
 
 
-class LeanRestart(_Event):
+class LeanRestart(BaseEvent):
     """The warm REPL was restarted; its context is rebuilt with paperlint's own timeouts."""
 
     type: Literal["lean_restart"] = "lean_restart"
@@ -204,7 +206,7 @@ class LeanRestart(_Event):
     rss_mb: float
 
 
-class Charge(_Event):
+class Charge(BaseEvent):
     """A request beyond an action's first (a repair re-ask, a retry), charged before it is made."""
 
     type: Literal["charge"] = "charge"
@@ -214,30 +216,30 @@ class Charge(_Event):
     try_: int = Field(alias="try")
 
 
-class Interrupted(_Event):
+class Interrupted(BaseEvent):
     """Ctrl-C: open results were recorded as `unfinished: interrupted`."""
 
     type: Literal["interrupted"] = "interrupted"
 
 
-class RevisionEvent(_Event):
+class RevisionEvent(BaseEvent):
     """Written by `paperlint revise`."""
 
     type: Literal["revision"] = "revision"
     paper: str
     snapshot: str
-    reset: list[str]
+    reset: list[dict[str, str]] = Field(description="each `{id, action, why}`, as the dry run")
     added: list[str]
     removed: list[str]
     renumbered: Any
 
 
-class RevisionUndone(_Event):
+class RevisionUndone(BaseEvent):
     type: Literal["revision_undone"] = "revision_undone"
     snapshot: str
 
 
-class StrategyChosen(_Event):
+class StrategyChosen(BaseEvent):
     """The strategy chosen for a result at the start of a check, from the run record (#19)."""
 
     type: Literal["strategy_chosen"] = "strategy_chosen"
@@ -249,7 +251,7 @@ class StrategyChosen(_Event):
     seed: int
 
 
-class LibraryOffered(_Event):
+class LibraryOffered(BaseEvent):
     """The promoted library lemmas a check offers its prover, copied at its start (#19)."""
 
     type: Literal["library_offered"] = "library_offered"
@@ -257,7 +259,7 @@ class LibraryOffered(_Event):
     skipped: list[str] = Field(description="lemmas not offered, each with the reason")
 
 
-class ConvergenceReviewed(_Event):
+class ConvergenceReviewed(BaseEvent):
     """The final convergence review: what the two reviewers flagged and what is re-gated."""
 
     type: Literal["convergence_reviewed"] = "convergence_reviewed"
@@ -267,7 +269,7 @@ class ConvergenceReviewed(_Event):
     regate: list[str] = Field(default_factory=list)
 
 
-class LegacyStage(_Event):
+class LegacyStage(BaseEvent):
     """Before one-line action ends: a stage change (read, no longer written)."""
 
     type: Literal["stage"] = "stage"
@@ -276,7 +278,7 @@ class LegacyStage(_Event):
     to: Stage
 
 
-class LegacyVerdict(_Event):
+class LegacyVerdict(BaseEvent):
     """Before one-line action ends: a verdict (read, no longer written)."""
 
     type: Literal["verdict"] = "verdict"
@@ -286,7 +288,7 @@ class LegacyVerdict(_Event):
     reason: UnfinishedReason | None = None
 
 
-EVENT_TYPES: tuple[type[_Event], ...] = (
+EVENT_TYPES: tuple[type[BaseEvent], ...] = (
     RunStarted,
     ActionStarted,
     ModelCallEvent,

@@ -233,3 +233,12 @@ class IssueRuling(_Out):
         "complete proof; required for ERROR.",
     )
     counterexample_name: str | None = None
+
+
+# --- convergence review (issue #19) -------------------------------------------------------------
+
+
+class ConvergenceFlag(_Out):
+    result: str = Field(description="The id of the result you flag.")
+    concern: Literal["statement", "condition", "issue"]
+    reason: str = Field(min_length=1, description="What is wrong, quoting the paper.")

@@ -1,4 +1,4 @@
-"""The results record (contract: `paperlint.results/2`, design §5).
+"""The results record (contract: `paperlint.results/2`, docs/design.md §5).
 
 The contract holds verdicts, conditions, issues and evidence paths only. The engine's working
 state (drafts, gate answers, obligations, rulings: agent outputs, whose shapes change with the

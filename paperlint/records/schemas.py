@@ -40,7 +40,7 @@ def render_schema(model: type[BaseModel]) -> str:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    from paperlint.records.store import write_text_atomic
+    from paperlint.store import write_text_atomic
 
     written = []
     for name, model in committed_models().items():

@@ -40,6 +40,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperlint.domain import SECOND_DRAFT_FILE
+from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.outputs import (
     ArchitectOutput,
@@ -161,12 +162,10 @@ class _Envelope:
 # By file stem (the name less `-N.json`); a name not listed holds the output alone (plan.json,
 # draft-N.json, second-draft-1.json, state-*.json).
 _ENVELOPES: Final[dict[str, _Envelope]] = {
-    "gate": _Envelope("paperlint.gate/1", key="review"),
-    "issue": _Envelope("paperlint.issue-ruling/1"),
-    "issue-review": _Envelope(
-        "paperlint.review/1", beside=frozenset({"schema", "reviewer", "raised_by"})
-    ),
-    "final-audit": _Envelope("paperlint.final-audit/1"),
+    "gate": _Envelope(audits.GATE, key="review"),
+    "issue": _Envelope(audits.ISSUE_RULING),
+    "issue-review": _Envelope(audits.REVIEW, beside=frozenset({"schema", "reviewer", "raised_by"})),
+    "final-audit": _Envelope(audits.FINAL_AUDIT),
 }
 _SECOND = re.escape(SECOND_DRAFT_FILE)
 
@@ -405,7 +404,7 @@ def _candidates(field: str, work: ResultWork, index: int) -> list[str]:
 
 
 def output_bytes(output: BaseModel) -> bytes:
-    """An output in a file of its own, as `records.store.write_record` writes a record."""
+    """An output in a file of its own, as `paperlint.store.write_record` writes a record."""
     return (output.model_dump_json(indent=2) + "\n").encode("utf-8")
 
 

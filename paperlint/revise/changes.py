@@ -4,8 +4,8 @@ Pure: inventories, the kept blueprint and a `Match` in, a list of `Reset`s out.
 
 A matched result is *changed* when its statement or proof, a macro it uses, or a bibliography
 entry it cites changed, compared on normalised text (whitespace and `%` comments never count,
-anchors §4.3). What follows from a change is read off the **kept** blueprint's graph, because
-the work being reset was planned on it:
+docs/prior-art.md §4.3). What follows from a change is read off the **kept** blueprint's graph,
+because the work being reset was planned on it:
 
 - statement changed → `re-draft` it; every result whose statement mentions it, transitively
   over statement edges, → `re-gate`; every result whose proof uses it or one of those → `re-prove`;
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import networkx as nx
 
@@ -30,9 +30,9 @@ from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
 from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Inventory, Result
+from paperlint.records.rewind import ResetAction
 from paperlint.revise.match import Match, find_quote
 
-ResetAction = Literal["re-draft", "re-gate", "re-prove"]
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a
@@ -77,7 +77,7 @@ def plan_resets(
     kept one; `formalised` lists the old ids the engine works on (others have nothing to reset);
     `quotes` maps the old id of each recorded issue to its (file, quote), and `sources` the new
     version's files to their text (under the old names too, when the main file was renamed):
-    an issue must quote the source (design §5), whitespace aside."""
+    an issue must quote the source (docs/design.md §5), whitespace aside."""
     edits = edits_by_old_id(old, new, match)
     reasons: dict[str, dict[ResetAction, list[str]]] = {}  # old id -> action -> why
 
@@ -260,7 +260,7 @@ def estimate(resets: Iterable[Reset], events: Iterable[Mapping[str, Any]]) -> di
 
 
 def revision_plan(match: Match, resets: list[Reset], cost: dict[str, Any]) -> dict[str, Any]:
-    """The dry-run answer (design §10): `reset`, then what matching found, then the estimate."""
+    """The dry-run answer (docs/design.md §10): `reset`, what matching found, the estimate."""
     return {
         "reset": [r.to_json() for r in resets],
         "renumbered": [

@@ -11,21 +11,21 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
 from paperlint.blueprint.build import build_blueprint
 from paperlint.blueprint.model import Blueprint
-from paperlint.config import dump_config_toml, load_snapshot
-from paperlint.engine.check import keep_sources
-from paperlint.engine.run import Journal
-from paperlint.engine.workspace import Workspace, open_workspace, safe_name, write_results
 from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
+from paperlint.records.events import RevisionEvent
+from paperlint.records.journal import Journal
+from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.store import write_text_atomic
+from paperlint.records.revisions import append_revision
+from paperlint.records.workspace import Workspace, keep_sources, open_workspace, write_results
 from paperlint.revise.apply import (
     carry_names,
     formalised_ids,
@@ -34,9 +34,9 @@ from paperlint.revise.apply import (
     revised_results,
 )
 from paperlint.revise.changes import estimate, plan_resets, revision_plan
-from paperlint.revise.history import append_revision
 from paperlint.revise.match import match_results
 from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
+from paperlint.spec import read_spec, write_spec
 
 # What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
@@ -57,7 +57,7 @@ class ReviseRequest:
 
 @dataclass(frozen=True)
 class RevisionOutcome:
-    plan: dict[str, Any]  # the dry-run answer (design §10)
+    plan: dict[str, Any]  # the dry-run answer (docs/design.md §10)
     snapshot: Path | None  # None for a dry run
 
 
@@ -86,7 +86,7 @@ def revise(request: ReviseRequest) -> RevisionOutcome:
         _rewrite_run_config(ws, request.paper, request.replay)
         entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
         append_revision(ws.root, entry)
-        Journal(ws.events()).emit({"type": "revision", **_event_fields(entry)})
+        Journal(ws.events()).emit(RevisionEvent(**_event_fields(entry)))
     return RevisionOutcome(plan=prepared.plan, snapshot=snapshot)
 
 
@@ -198,13 +198,9 @@ def _replace_source(ws: Workspace, project_dir: Path, inventory: Inventory) -> N
 
 
 def _rewrite_run_config(ws: Workspace, paper: Path, replay: Path | None) -> None:
-    config, extra = load_snapshot(ws.config.read_text(encoding="utf-8"))
-    run = dict(extra.get("run", {}))
-    run["paper"] = str(paper.resolve())
-    if replay is not None:
-        run["replay_dir"] = str(replay.resolve())
-    extra["run"] = run
-    write_text_atomic(ws.config, dump_config_toml(config, extra))
+    spec = read_spec(ws.config)
+    edges = spec.edges if replay is None else replace(spec.edges, replay=replay.resolve())
+    write_spec(ws.config, replace(spec, paper=paper.resolve(), edges=edges))
 
 
 def _revision_entry(

@@ -7,12 +7,13 @@ import shutil
 from pathlib import Path
 from typing import Final
 
-from paperlint.engine.run import Journal
-from paperlint.engine.workspace import Workspace, open_workspace
 from paperlint.errors import StateError
 from paperlint.records import WorkspaceLock, write_json_atomic
-from paperlint.records.store import write_bytes_atomic
-from paperlint.revise.history import REVISION_FILE, read_revisions
+from paperlint.records.events import RevisionUndone
+from paperlint.records.journal import Journal
+from paperlint.records.revisions import REVISION_FILE, read_revisions
+from paperlint.records.workspace import Workspace, open_workspace
+from paperlint.store import write_bytes_atomic
 
 SNAPSHOT_MARKER: Final = "snapshot.json"  # written last: a snapshot without it is incomplete
 SNAPSHOT_FILES: Final = (
@@ -62,7 +63,7 @@ def undo_revision(workdir: Path) -> Path:
             shutil.rmtree(ws.root / name, ignore_errors=True)
             if (snapshot / name).is_dir():
                 shutil.copytree(snapshot / name, ws.root / name)
-        Journal(ws.events()).emit({"type": "revision_undone", "snapshot": ws.rel(snapshot)})
+        Journal(ws.events()).emit(RevisionUndone(snapshot=ws.rel(snapshot)))
         shutil.rmtree(snapshot)
     return snapshot
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperlint.lean.checker import RECORD_FILE
-from paperlint.lean.modules import CheckJob, Mode, check_job, discharge_job, refutation_job
+from paperlint.lean.modules import CheckJob, Mode
 from paperlint.lean.trusted import (
     TrustedRun,
     gate_lock,
@@ -28,6 +28,7 @@ from paperlint.lean.trusted import (
     read_run,
     verdict_problems,
 )
+from paperlint.records.modules import check_job, discharge_job, refutation_job
 from paperlint.records.results import ResultRecord
 from paperlint.validate import leanfile
 from paperlint.validate.context import Context

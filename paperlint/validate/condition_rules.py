@@ -3,7 +3,7 @@
 The gate passed the statement with its binders, so the binders themselves are fixed by the
 fingerprint. What is checked here is the bookkeeping around them: an unconditional verdict has
 no condition-shaped binder, a conditional one names each condition as a binder of exactly that
-type, and each condition's provenance exists in the paper (design §5).
+type, and each condition's provenance exists in the paper (docs/design.md §5).
 """
 
 from __future__ import annotations

@@ -15,10 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from paperlint.faithful.attempts import has_standard_axioms
-from paperlint.faithful.model import FaithfulnessEvidence
 from paperlint.faithful.recheck import Recheck, claims, inconsistencies, recheck
-from paperlint.faithful.store import FILE
 from paperlint.lean.verifier import Outcome
+from paperlint.records.faithfulness import FILE, FaithfulnessEvidence
 from paperlint.records.results import ResultRecord
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding

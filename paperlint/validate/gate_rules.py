@@ -12,6 +12,7 @@ from typing import Any
 
 from paperlint.lean import compose
 from paperlint.lean.compose import parse_declaration
+from paperlint.records import audits
 from paperlint.records.results import ResultRecord
 from paperlint.validate.context import Context, reviewed_draft
 from paperlint.validate.model import Check, Finding
@@ -25,8 +26,8 @@ def gate_findings(ctx: Context, record: ResultRecord) -> tuple[list[Finding], st
         why = "no gate record is named" if path is None else f"{path} is missing or not JSON"
         return [ctx.at(record, Check.GATE_MISSING, why)], None
     found: list[Finding] = []
-    if gate.get("schema") != "paperlint.gate/1" or gate.get("result") != record.id:
-        message = f"{path} is not a paperlint.gate/1 record of {record.id}"
+    if gate.get("schema") != audits.GATE or gate.get("result") != record.id:
+        message = f"{path} is not a {audits.GATE} record of {record.id}"
         found.append(ctx.about(record, path, Check.GATE_MISSING, message))
     if gate.get("decision") != "PASS" or _review_decision(gate) != "PASS":
         message = f"the gate did not pass the statement (decision {gate.get('decision')!r})"

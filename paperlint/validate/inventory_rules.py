@@ -41,7 +41,7 @@ def _has_schema_error(ctx: Context, rid: str) -> bool:
 
 
 def replay_findings(ctx: Context) -> list[Finding]:
-    """Evidence served by a replay must be labelled a replay (design §6)."""
+    """Evidence served by a replay must be labelled a replay (docs/design.md §6)."""
     replayed = [
         p for p in ctx.snap.files if _says_replay(ctx.snap.json(p) if p.endswith(".json") else None)
     ]

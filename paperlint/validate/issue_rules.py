@@ -1,4 +1,4 @@
-"""Issues (design §5): a verbatim quote, a second agent's confirmation, and for ERROR a
+"""Issues (docs/design.md §5): a verbatim quote, a second agent's confirmation, and for ERROR a
 counterexample whose statement is the engine's refutation of the gated statement.
 
 Since the trusted checker (issue #25) the counterexample is judged like a proof: the checker's
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from paperlint.lean.compose import module_text, refutation_statement, statement_text_exact
 from paperlint.lean.verifier import STANDARD_AXIOMS
+from paperlint.records import audits
 from paperlint.records.results import Issue, IssueClass, ResultRecord
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import checker_claimed, kept_run, refuting_job, run_findings
@@ -82,7 +83,7 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     copy = record.work.ruling.model_dump(mode="json") if record.work.ruling else None
     same = (
         copy == {k: v for k, v in ruling.items() if k != "schema"}
-        and ruling.get("schema") == "paperlint.issue-ruling/1"
+        and ruling.get("schema") == audits.ISSUE_RULING
         and ruling.get("is_issue") is True
         and ruling.get("issue_class") == issue.class_.value
         and ruling.get("side") == issue.side
@@ -104,7 +105,7 @@ def _review_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
         return [ctx.at(record, Check.ISSUE_REVIEW_MISSING, message)]
     path = evidence.review
     found: list[Finding] = []
-    if review.get("schema") != "paperlint.review/1" or review.get("confirms") is not True:
+    if review.get("schema") != audits.REVIEW or review.get("confirms") is not True:
         message = "the review record does not confirm the issue"
         found.append(ctx.about(record, path, Check.ISSUE_NOT_CONFIRMED, message))
     copy = record.work.review.model_dump(mode="json") if record.work.review else None

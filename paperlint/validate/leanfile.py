@@ -19,7 +19,7 @@ from paperlint.lean.fingerprint import normalize_statement
 from paperlint.lean.hygiene import imports, is_library, scan_text
 from paperlint.lean.skeleton import check_skeleton
 
-# Names the drafter gives to inputs that are not the paper's own hypotheses (design §5).
+# Names the drafter gives to inputs that are not the paper's own hypotheses (docs/design.md §5).
 CONDITION_PREFIXES = ("h_cite_", "h_asserted_", "h_clause_", "h_mathlib_", "h_missing_")
 _OPEN = "([{⦃⟨"
 _CLOSE = ")]}⦄⟩"

@@ -41,7 +41,8 @@ def workspace_deps(snap: Snapshot) -> dict[str, list[str]] | None:
 
 
 def draft_context(snap: Snapshot, record: ResultRecord, header: str) -> LeanContext | None:
-    from paperlint.lean.compose import accepted_declarations, context_for
+    from paperlint.lean.compose import context_for
+    from paperlint.records.accepted import accepted_declarations
 
     deps = workspace_deps(snap)
     if deps is None:

@@ -26,6 +26,7 @@ from paperlint.lean.trusted import (
 )
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
+from paperlint.records.run import run_of
 from paperlint.validate.checker_rules import checker_job
 from paperlint.validate.context import Context, build_context
 from paperlint.validate.faithful_rules import evidence_path, rerun_claims
@@ -40,7 +41,13 @@ DEFAULT_FINAL_TIMEOUT_S = 900.0
 
 
 class FinalVerifier(Protocol):
+    """What `replay` asks of Lean: the cold build and the trusted checker."""
+
     def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck: ...
+
+    def trusted_check(self, job: CheckJob, *, timeout_s: float) -> TrustedRun: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -50,9 +57,8 @@ class LeanSource:
     verifier: FinalVerifier | None = None
 
     def close(self) -> None:
-        close = getattr(self.verifier, "close", None)
-        if callable(close):
-            close()
+        if self.verifier is not None:
+            self.verifier.close()
 
 
 @dataclass(frozen=True)
@@ -107,9 +113,8 @@ def choose_lean(snap: Snapshot, trusted: TrustedLean | Path | None) -> LeanSourc
 
 
 def _was_replay(snap: Snapshot) -> bool:
-    run = snap.config.get("run", {})
-    recorded = run.get("replay_dir") if isinstance(run, dict) else None
-    return bool(recorded) or snap.meta.get("replay") is True
+    run = run_of(snap.config)
+    return (run is not None and run.replay is not None) or snap.meta.get("replay") is True
 
 
 def _live(trusted: TrustedLean) -> LeanSource:

@@ -22,6 +22,7 @@ from typing import Any
 from paperlint.lean.answer import answer_findings
 from paperlint.lean.elaborated import changes, from_record
 from paperlint.records.results import ResultRecord, Verdict
+from paperlint.records.run import run_of
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
 from paperlint.validate.texhash import statement_sha256
@@ -185,8 +186,8 @@ def live_run_findings(ctx: Context) -> list[Finding]:
         if event.get("transcript_sha256") or event.get("replay_dir") or event.get("recorded"):
             message = f"results.json says replay: false, but event {number} cites a recording"
             return [Finding("events.jsonl", Check.LIVE_RUN_MISMATCH, message, line=number)]
-    run = ctx.snap.config.get("run")
-    if isinstance(run, dict) and run.get("replay_dir"):
+    run = run_of(ctx.snap.config)
+    if run is not None and run.replay is not None:
         message = "results.json says replay: false, but paperlint.toml names a replay folder"
         return [Finding("paperlint.toml", Check.LIVE_RUN_MISMATCH, message)]
     return []

@@ -1,8 +1,8 @@
 """The vacuity probe: a gated statement whose hypotheses prove `False` says nothing.
 
 `(h : x < x) : x = 1729` type-checks, passes a hurried review, and is "proved" by any route
-(anchors §2.10). After a gate PASS the engine asks Lean, with a few cheap tactics, whether the
-statement's own binders already prove `False`, and whether a Prop-valued definition the draft
+(docs/prior-art.md §2.10). After a gate PASS the engine asks Lean, with a few cheap tactics, whether
+the statement's own binders already prove `False`, and whether a Prop-valued definition the draft
 introduces is just `True`. One accepted candidate is a witness: the statement must go back to
 the drafter (BLOCK), with the witness as the reason. Nothing accepted proves nothing: the probe
 can only find vacuity, never certify its absence.

@@ -1,4 +1,4 @@
-"""`validate`: re-derive every verdict of a workspace from its evidence (design §5, §10).
+"""`validate`: re-derive every verdict of a workspace from its evidence (docs/design.md §5, §10).
 
 Pure over a `Snapshot`; the CLI loads the snapshot and prints the findings.
 """

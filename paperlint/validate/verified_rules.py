@@ -1,5 +1,5 @@
-"""Verified verdicts (design §5): re-derived from the trusted checker's record, the Lean file a
-referee reads and the audit.
+"""Verified verdicts (docs/design.md §5): re-derived from the trusted checker's record, the Lean
+file a referee reads and the audit.
 
 Every number that matters is recomputed: the checker's findings and the gate's lock from their
 records (`checker_rules`), the statement's fingerprint from the file's text, the hygiene scan,

@@ -115,24 +115,40 @@ def _merge_heads(
     document: PdfDocument, lines: Sequence[ReadLine], body_size: float, skip: float
 ) -> tuple[list[Head], list[Head], bool]:
     """Anchored heads win. hyperref anchors every numbered result (§19.2), so in an anchored
-    PDF a numbered font head without an anchor is ignored (and reported), and an unnumbered
-    one (a starred environment has no anchor) is kept with low confidence."""
+    PDF a numbered font head without an anchor needs another reason to be a result:
+
+    - it repeats the kind and number of an anchored head: a restatement (`{\\bf Lemma
+      \\ref{x}}.`, a section titled "Theorem 3"), kept and attached to that result;
+    - its word is set exactly as anchored heads of that word are (same font) and its number
+      is new: pdfTeX dropped its anchor as a duplicate destination (numbers reset by
+      `\\counterwithin` after `\\appendix`), or a float moved the head away from it;
+    - pdfTeX replaced its anchor by a fixed one (`placeholder_anchors`).
+
+    Anything else (a hand-made "{\\bf Claim I.}") is ignored and reported. An unnumbered
+    font head (a starred environment has no anchor) is kept with low confidence."""
     anchored = find_destination_heads(lines, document.destinations)
     has_anchors = any(is_result_destination(d.name) for d in document.destinations)
     by_index = {head.index: head for head in anchored}
+    numbered = {(head.kind, head.number) for head in anchored}
+    fonts: dict[str, set[str]] = {}
+    for head in anchored:
+        fonts.setdefault(head.word.split()[-1].lower(), set()).add(head.font)
     vouched = placeholder_anchors(document.destinations)
     ignored: list[Head] = []
     for head in find_font_heads(lines, body_size, skip):
         if head.index in by_index:
             continue
         env = head.word.lower()
-        if has_anchors and head.number is not None and vouched[env] > 0:
-            # pdfTeX replaced this environment's anchor (a duplicate name) by a fixed one
-            vouched[env] -= 1
-            by_index[head.index] = replace(head, confidence="medium")
-            continue
         if has_anchors and head.number is not None:
-            ignored.append(head)  # a hand-made "{\bf Claim I.}": LaTeX printed no head
+            restated = (head.kind, head.number) in numbered
+            alike = head.font in fonts.get(env.split()[-1], set())
+            if restated or alike or vouched[env] > 0:
+                if not restated and not alike:
+                    vouched[env] -= 1
+                by_index[head.index] = replace(head, confidence="medium")
+                numbered.add((head.kind, head.number))
+                continue
+            ignored.append(head)  # a hand-made "{\\bf Claim I.}": LaTeX printed no head
             continue
         if has_anchors:
             head = replace(head, confidence="low")
@@ -205,21 +221,16 @@ def _attach_detached_proofs(
 def _results(
     name: str, lines: Sequence[ReadLine], drafts: list[_Draft], bib: list[BibEntry]
 ) -> list[Result]:
-    ids = _assign_ids(drafts)
-    index: dict[tuple[str, str], str] = {}
-    first: dict[tuple[str, str], int] = {}
-    for i, draft in enumerate(drafts):
-        if draft.head.number:
-            # the first occurrence owns the number; a later one restates it
-            index.setdefault((draft.head.kind, draft.head.number), ids[i])
-            first.setdefault((draft.head.kind, draft.head.number), i)
+    first = _owners(drafts)
+    ids = _assign_ids(drafts, set(first.values()))
+    index = {key: ids[i] for key, i in first.items()}
     results = []
     for i, draft in enumerate(drafts):
         head = draft.head
         proof_text = draft.proof.text if draft.proof else ""
         key = (head.kind, head.number or "")
         owner = index.get(key)
-        if owner and owner != ids[i] and not _same_statement(drafts[first[key]], draft):
+        if owner and owner != ids[i] and not _restates(drafts[first[key]], draft):
             owner = None  # the same number printed twice (KOMA's \\addsec restarts a counter)
         citations = [
             *find_citations(head.note or "", bib, "note"),
@@ -247,21 +258,42 @@ def _results(
     return results
 
 
-def _same_statement(original: _Draft, again: _Draft) -> bool:
-    """A restatement prints the original's statement again; a different statement under
-    the same number is another result."""
+def _restates(original: _Draft, again: _Draft) -> bool:
+    """Whether a head that repeats an earlier kind and number restates it. It does when the
+    original is anchored and it is not (a hand-bolded `{\\bf Lemma \\ref{x}}.`, a heading
+    titled "Theorem 3.2": hyperref anchors every head LaTeX numbers), when it stands alone
+    on its line as such a heading does, or when it prints the original's statement again;
+    otherwise the same number printed twice is another result."""
+    anchored = original.head.method == "named-destination"
+    if anchored != (again.head.method == "named-destination") or not again.head.rest:
+        return True
     a = " ".join(original.statement.text.split())[:300]
     b = " ".join(again.statement.text.split())[:300]
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
-def _assign_ids(drafts: list[_Draft]) -> list[str]:
-    """`<kind>:<number>`; a repeated kind and number (a restatement) or an unnumbered head
-    gets `<kind>@<8 hex of its statement>`."""
-    ids: list[str] = []
-    for draft in drafts:
+def _owners(drafts: list[_Draft]) -> dict[tuple[str, str], int]:
+    """Per printed kind and number, the draft that owns it: the first anchored one, else the
+    first one; another draft with that number restates it."""
+    owners: dict[tuple[str, str], int] = {}
+    for i, draft in enumerate(drafts):
         head = draft.head
-        candidate = f"{head.kind}:{head.number}" if head.number else ""
+        if not head.number:
+            continue
+        key = (head.kind, head.number)
+        known = owners.get(key)
+        if known is None or (drafts[known].head.method != "named-destination" == head.method):
+            owners[key] = i
+    return owners
+
+
+def _assign_ids(drafts: list[_Draft], owners: set[int]) -> list[str]:
+    """`<kind>:<number>` for the draft that owns its number; a restatement or an unnumbered
+    head gets `<kind>@<8 hex of its statement>`."""
+    ids: list[str] = []
+    for i, draft in enumerate(drafts):
+        head = draft.head
+        candidate = f"{head.kind}:{head.number}" if head.number and i in owners else ""
         if not candidate or candidate in ids:
             digest = hashlib.sha256(" ".join(draft.statement.text.split()).encode()).hexdigest()
             candidate = f"{head.kind}@{digest[:8]}"

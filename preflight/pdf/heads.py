@@ -1,8 +1,8 @@
 """Recognise theorem-like heads in lines of text, from fonts or from hyperref destinations.
 
 A head is "Theorem 3.1 (Note)." at the start of a line, in one of the head styles of
-reference §3/§12/§19.2. A reference that merely starts a line ("Theorem 3.1 shows …") is set
-in the body font, so the font of the head word decides, backed by punctuation and the
+docs/latex-notes.md §3, §12, §19.2. A reference that merely starts a line ("Theorem 3.1 shows …") is
+set in the body font, so the font of the head word decides, backed by punctuation and the
 vertical gap LaTeX's \\topsep leaves above a theorem.
 """
 
@@ -51,12 +51,21 @@ _TAIL = rf"\s*(?:{_NOTE})?\s*(?P<punct>[.:])?"
 _PREFIX = r"(?:[A-Z][a-z]+\s+){0,2}"
 _HEAD = re.compile(rf"^(?P<word>{_PREFIX}{WORD})(?:\s+(?P<number>{NUMBER}))?(?![\w-]){_TAIL}")
 # at a hyperref anchor any capitalised words may be the head ("Hauptsatz 2.", "Standing
-# Hypothesis H1.", "Issue/TODO 18."): the anchor says a result starts there, the style says
-# this is its head
+# Hypothesis H1.", "Issue/TODO 18."), and the number any short token a paper prints in its
+# place (`\\renewcommand\\theinnercustom{EB}`: "Assumption EB."): the anchor says a result
+# starts there, the style says this is its head
+_CUSTOM_NUMBER = rf"(?:{NUMBER}|[A-Z][A-Za-z0-9]{{1,4}}(?:\.\d+)*'?)"
 _CUSTOM = re.compile(
     rf"^(?P<word>[A-Z][A-Za-z-]+(?:/[A-Za-z]+)?(?:\s+[A-Z][A-Za-z-]+){{0,2}})"
-    rf"\s+(?P<number>{NUMBER})"
+    rf"\s+(?P<number>{_CUSTOM_NUMBER})"
     rf"(?![\w-]){_TAIL}"
+)
+# the words of float captions and sectioning heads: "Algorithm 1: …", "Listing 2: …",
+# "Appendix G. Proofs". A theorem-like environment of that name prints "Algorithm 3." with
+# the period of a theorem head, so only that form is taken, and only for `algorithm`.
+CAPTION_WORDS = frozenset(
+    {"algorithm", "listing", "figure", "fig", "table", "tab", "appendix", "section"}
+    | {"chapter", "part", "program", "code", "scheme", "box", "line", "page", "equation"}
 )
 # LIPIcs sets "▶ Lemma 1." (msam's \blacktriangleright): an ornament before the head word
 _ORNAMENT = re.compile(r"^[\s\u25a0-\u25ff\u2600-\u27bf]*")
@@ -69,7 +78,8 @@ _GAP_FACTOR = 1.2
 _NOT_RESULT_DEST = re.compile(
     r"^(doc-start|page|(sub)*section\*?|chapter\*?|part\*?|(sub)?paragraph\*?|appendix|"
     r"equation|amsa?|item|hfootnote|footnote|mpfootnote|figure|table|cite|lstlisting|"
-    r"algorithm|algocf|algocfline|algoline|alc@.*|enumi+v?|subfigure|subtable|proof|qed|toc.*|lof|lot|"
+    r"algorithm|algocf|algocfline|algoline|alc@.*|ALG@line|lstnumber|thmt@dummyctr|"
+    r"enumi+v?|subfigure|subtable|proof|qed|toc.*|lof|lot|"
     r"section|bib.*|index.*|glo.*|page\..*)$",
     re.I,
 )
@@ -86,6 +96,7 @@ class Head:
     method: Method
     confidence: Confidence
     lines: int = 1  # 2 when a long note wraps onto the next line
+    font: str = ""  # the font of the head word
 
 
 @dataclass(frozen=True)
@@ -109,11 +120,12 @@ def match_head_text(text: str, *, custom: bool = False) -> _Match | None:
     `custom`, also any capitalised head words followed by a number)."""
     stripped = _ORNAMENT.sub("", text)
     offset = len(text) - len(stripped)
+    unnumbered: _Match | None = None
     for pattern in (_HEAD, _SWAPPED, _CUSTOM) if custom else (_HEAD, _SWAPPED):
         m = pattern.match(stripped)
         if m and m.group("word")[0].isupper():
             has_number = m.group("number") is not None
-            return _Match(
+            found = _Match(
                 word=m.group("word"),
                 number=m.group("number"),
                 note=(m.group("note") or "").strip() or None,
@@ -122,7 +134,11 @@ def match_head_text(text: str, *, custom: bool = False) -> _Match | None:
                 number_at=offset + m.start("number") if has_number else -1,
                 end=offset + m.end(),
             )
-    return None
+            if has_number or not custom:
+                return found
+            # at an anchor a custom number may follow a known word: "Assumption EB."
+            unnumbered = unnumbered or found
+    return unnumbered
 
 
 def _run_at(read: ReadLine, offset: int) -> Run | None:
@@ -151,6 +167,8 @@ def find_font_heads(lines: Sequence[ReadLine], body_size: float, skip: float) ->
     heads = []
     for index, read in enumerate(lines):
         m = match_head_text(read.text)
+        if m is not None and m.number is None:
+            m = _custom_number(read, m)
         if m is None or abs(size_at(read, m.word_at) - body_size) > _SIZE_SLACK:
             continue
         confidence = _font_confidence(read, m, skip)
@@ -159,10 +177,24 @@ def find_font_heads(lines: Sequence[ReadLine], body_size: float, skip: float) ->
     return heads
 
 
+def _custom_number(read: ReadLine, m: _Match) -> _Match:
+    """A head word followed by a number the paper made up ("Assumption EB.", from
+    `\\renewcommand\\theinnercustom{EB}`), when it is set as a head and ends in head
+    punctuation; else the unnumbered match."""
+    custom = match_head_text(read.text, custom=True)
+    if (
+        custom is not None
+        and custom.number is not None
+        and custom.word == m.word
+        and custom.punct
+        and is_set_as_head(read, custom)
+    ):
+        return custom
+    return m
+
+
 def _font_confidence(read: ReadLine, m: _Match, skip: float) -> Confidence | None:
-    if m.word.lower() == "algorithm" and not read.text[: m.end].rstrip().endswith("."):
-        # "Algorithm 1: …" or "Algorithm 1 Title" is a float caption (algorithm2e,
-        # algorithm); a theorem-like \newtheorem{alg}{Algorithm} prints "Algorithm 4.1."
+    if is_caption(read, m):
         return None
     word_font = font_at(read, m.word_at)
     gap = read.gap_above is None or read.gap_above > skip * _GAP_FACTOR
@@ -223,7 +255,46 @@ def _head(
         method=method,
         confidence=conf,
         lines=used,
+        font=font_at(lines[index], m.word_at),
     )
+
+
+def is_caption(read: ReadLine, m: _Match) -> bool:
+    """A float caption or a sectioning head ("Algorithm 1: …", "Listing 2: …", "Appendix G.
+    Proofs", "Figure 3"): refused as a result head, except "Algorithm 3." in the form of a
+    theorem head (`\\newtheorem{algorithm}{Algorithm}`)."""
+    word = m.word.split()[-1].lower()
+    if word not in CAPTION_WORDS:
+        return False
+    return word != "algorithm" or not read.text[: m.end].rstrip().endswith(".")
+
+
+def is_set_as_head(read: ReadLine, m: _Match) -> bool:
+    """Whether the match is printed as a head, not as the start of a sentence: its word is
+    in a head font that the statement after it leaves ("Theorem 2.1." in bold, then the
+    statement in italic), or it ends in head punctuation after a strong word or an upright
+    number the statement does not share ("Theorem 4.2." with an italic word and an upright
+    number, then an italic statement; "DEFINITION 7.4." in capitals). "Let X be …", "In
+    Section 5 we …" and "Calculate ELBO L …" run on in the font they start in."""
+    word_font = font_at(read, m.word_at)
+    if not word_font or is_math(word_font) or is_caption(read, m):
+        return False
+    text = read.text
+    after = len(text) - len(text[m.end :].lstrip())
+    if after >= len(text.rstrip()):  # the head ends its line
+        return m.punct or m.note is not None or not is_upright_regular(word_font)
+    rest = text[after:]
+    if m.note is None and rest.startswith("(") and rest.count("(") > rest.count(")"):
+        return not is_upright_regular(word_font)  # a note that wraps onto the next line
+    following = font_at(read, after)
+    if is_math(following):
+        return m.punct or not is_upright_regular(word_font)
+    if following != word_font:
+        return True
+    number_font = font_at(read, m.number_at) if m.number_at >= 0 else ""
+    upright_number = is_upright_regular(number_font) and number_font != following
+    # small capitals faked in the body font: "DEFINITION 7.4." (imsart's Times)
+    return m.punct and (is_strong(word_font) or upright_number or m.word.isupper())
 
 
 def is_result_destination(name: str) -> bool:
@@ -239,8 +310,13 @@ def placeholder_anchors(destinations: Sequence[Destination]) -> Counter[str]:
     return Counter(
         d.name.split(".", 1)[0].lower()
         for d in destinations
-        if is_result_destination(d.name) and d.page == 1 and d.x is None and d.y is None
+        if is_result_destination(d.name) and _placeholder(d)
     )
+
+
+def _placeholder(destination: Destination) -> bool:
+    """pdfTeX's stand-in for a destination that was referenced but never set."""
+    return destination.page == 1 and destination.x is None and destination.y is None
 
 
 def find_destination_heads(
@@ -256,8 +332,8 @@ def find_destination_heads(
         by_page.setdefault(read.line.page, []).append(index)
     found: dict[int, Head] = {}
     for dest in destinations:
-        if not is_result_destination(dest.name):
-            continue
+        if not is_result_destination(dest.name) or _placeholder(dest):
+            continue  # a placeholder says an anchor was lost, not where (placeholder_anchors)
         on_page = by_page.get(dest.page, [])
         if dest.y is None:  # /Fit: only the page is known; take its next unclaimed head
             at = next((i for i in on_page if i not in found and _styled(lines[i])), None)
@@ -270,21 +346,18 @@ def find_destination_heads(
         if at is not None and at not in found:
             m = match_head_text(lines[at].text, custom=True)
             # an anchor comes from \refstepcounter, so an anchored head is numbered; this also
-            # keeps "Note that …" or a hand-made "Claim." near some other anchor out
-            if m is not None and m.number is not None:
+            # keeps "Note that …" or a hand-made "Claim." near some other anchor out; and it
+            # is set as a head, so the first line of a statement ("Let X be …") is not one
+            if m is not None and m.number is not None and is_set_as_head(lines[at], m):
                 found[at] = _head(lines, at, m, "named-destination", "high")
     return [found[i] for i in sorted(found)]
 
 
 def _styled(read: ReadLine) -> bool:
-    """A numbered head set as a head: its word is not in the upright body font, or its
-    number is followed by head punctuation ("Lemma 3." / "Lemma 3 (Note)"). A sentence that
-    starts with a cross-reference ("Lemma 3 shows …") is neither."""
+    """A numbered head set as a head (`is_set_as_head`). A sentence that starts with a
+    cross-reference ("Lemma 3 shows …") or with capitals ("Let X be") is not."""
     m = match_head_text(read.text, custom=True)
-    if m is None or m.number is None:
-        return False
-    run = _run_at(read, m.word_at)
-    return m.punct or m.note is not None or (run is not None and not is_upright_regular(run.font))
+    return m is not None and m.number is not None and is_set_as_head(read, m)
 
 
 def _last_line_above(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int:
@@ -310,7 +383,7 @@ def _head_after(lines: Sequence[ReadLine], index: int, dest: Destination) -> int
     candidates: list[int] = [*following, *next_page]
     for at in candidates:
         m = match_head_text(lines[at].text)
-        if m is not None and m.number is not None:
+        if m is not None and m.number is not None and is_set_as_head(lines[at], m):
             return at
     return None
 
@@ -323,15 +396,14 @@ def _under(read: ReadLine, dest: Destination) -> bool:
 def _line_below(lines: Sequence[ReadLine], indices: list[int], dest: Destination) -> int | None:
     """The nearest numbered head-like line whose top lies within ~3 baselines below the
     anchor."""
-    best: tuple[bool, float, int] | None = None
+    best: tuple[float, int] | None = None
     for index in indices:
         distance = (dest.y or 0.0) - lines[index].line.y1
         near = -3.0 <= distance <= 40.0 and _under(lines[index], dest)
         m = match_head_text(lines[index].text, custom=True) if near else None
-        if m is None or m.number is None:
-            continue  # an anchor's head is numbered: "Note that …" below it is text
-        # a styled head beats a nearer line that merely starts with a cross-reference
-        rank = (not _styled(lines[index]), distance, index)
+        if m is None or m.number is None or not is_set_as_head(lines[index], m):
+            continue  # an anchor's head is a numbered head: "Note that …" below it is text
+        rank = (distance, index)
         if best is None or rank < best:
             best = rank
-    return None if best is None else best[2]
+    return None if best is None else best[1]

@@ -124,7 +124,7 @@ def _read_page(page: Page, lines: list[Line]) -> list[ReadLine]:
     full_ids = {id(line) for line in full}
     blocks: list[tuple[int, list[Line]]] = []
     # Full-width lines cut the page into bands; within a band, the left column precedes the
-    # right one (boxes_flow interleaves them, §19.3).
+    # right one (boxes_flow interleaves them, docs/latex-notes.md §19.3).
     upper = float("inf")
     for cut in [*sorted(full, key=lambda ln: -ln.y1), None]:
         lower = cut.y1 if cut is not None else float("-inf")

@@ -1,4 +1,5 @@
-"""Text repair for extracted PDF lines: ligatures, hyphenation, `(cid:N)` glyphs (§19.3)."""
+"""Text repair for extracted PDF lines: ligatures, hyphenation, `(cid:N)` glyphs
+(docs/latex-notes.md §19.3)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def join_lines(lines: Sequence[str]) -> str:
     """Join line texts into one paragraph, rejoining words hyphenated at a line end.
 
     "in-" + "dependent" becomes "independent"; "Lipschitz-" + "Continuous" keeps its hyphen,
-    because a capital after the break means the hyphen belongs to the word (§19.3).
+    because a capital after the break means the hyphen belongs to the word
+    (docs/latex-notes.md §19.3).
     """
     out = ""
     for raw in lines:

@@ -57,7 +57,11 @@ def test_recording_a_fake_live_run_makes_a_transcript_the_replay_serves(tmp_path
     assert data["cost_usd"] == 0.01
 
     events = []
-    replayed = AgentRunner(Config(), client=make_client(Config(), replay), on_event=events.append)
+    replayed = AgentRunner(
+        Config(),
+        client=make_client(Config(), replay),
+        on_event=lambda e: events.append(e.as_event()),
+    )
     reply = replayed.call(call, model="paperlint-replay/gate")
     assert reply.output == recorded.output and reply.prompt_drift is False
     assert reply.cost_usd == 0.01 and events[0]["replay"] is True
@@ -96,9 +100,11 @@ def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_tran
     replay = write_transcript(entry("gate", VALID_ANSWERS["gate"]))
     call = AgentCall(task="gate", role="gate", result="lem:median", inputs=MINIMAL_INPUTS["gate"])
     events = []
-    AgentRunner(Config(), client=make_client(Config(), replay), on_event=events.append).call(
-        call, model="paperlint-replay/gate"
-    )
+    AgentRunner(
+        Config(),
+        client=make_client(Config(), replay),
+        on_event=lambda e: events.append(e.as_event()),
+    ).call(call, model="paperlint-replay/gate")
     path = replay / TRANSCRIPT_FILE
     assert stamp_prompt_hashes(path, events) == 1
     assert stamp_prompt_hashes(path, events) == 0

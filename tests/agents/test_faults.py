@@ -104,7 +104,12 @@ CALL = AgentCall(
 
 def test_a_context_window_error_falls_to_the_next_model_of_the_role():
     client, events = LadderClient({"small/model"}), []
-    runner = AgentRunner(Config(), client=client, on_event=events.append, rng=random.Random(0))
+    runner = AgentRunner(
+        Config(),
+        client=client,
+        on_event=lambda e: events.append(e.as_event()),
+        rng=random.Random(0),
+    )
     reply = runner.call(CALL, model="small/model")
     assert reply.model == "big/model" and client.asked == ["small/model", "big/model"]
     assert [e["type"] for e in events] == ["model_fallback", "model_call"]

@@ -9,18 +9,22 @@ from pathlib import Path
 import pytest
 
 from paperlint.agents import prompts
-from paperlint.agents.drift import template_drift_notes
 from paperlint.agents.inputs import INPUT_MODELS
-from paperlint.agents.prompts import inputs_sha256, render_prompt, template_sha256
+from paperlint.agents.prompts import inputs_sha256, render_prompt, template_hashes, template_sha256
 from paperlint.agents.runner import AgentCall, AgentRunner
 from paperlint.agents.scripted import ScriptedClient
 from paperlint.agents.transcript import TRANSCRIPT_FILE, RecordingClient, stamp_prompt_hashes
 from paperlint.config import Config
+from paperlint.records.drift import template_drift_notes
 
 from .conftest import MINIMAL_INPUTS, VALID_ANSWERS, entry
 from .test_clients import FakeLiveClient
 
 CALL = AgentCall(task="gate", role="gate", result="lem:median", inputs=MINIMAL_INPUTS["gate"])
+
+
+def _drift(events):
+    return template_drift_notes(events, template_hashes())
 
 
 @pytest.fixture
@@ -77,7 +81,9 @@ def test_a_recorded_live_run_keeps_template_and_inputs_hashes(tmp_path) -> None:
     replay = tmp_path / "replay"
     events: list[dict] = []
     runner = AgentRunner(
-        Config(), client=RecordingClient(FakeLiveClient(), replay), on_event=events.append
+        Config(),
+        client=RecordingClient(FakeLiveClient(), replay),
+        on_event=lambda e: events.append(e.as_event()),
     )
     runner.call(CALL, model="fake/live")
     [line] = (replay / TRANSCRIPT_FILE).read_text().splitlines()
@@ -92,20 +98,20 @@ def test_replay_of_an_answer_from_another_template_is_drift_not_failure(write_tr
     old = {**entry("gate", VALID_ANSWERS["gate"]), "template_sha256": "a" * 64}
     events: list[dict] = []
     runner = AgentRunner(Config(), client=ScriptedClient(write_transcript(old)),
-                         on_event=events.append)  # fmt: skip
+                         on_event=lambda e: events.append(e.as_event()))  # fmt: skip
     reply = runner.call(CALL, model="paperlint-replay/gate")
     assert reply.output.decision == "PASS"  # served all the same
     assert events[0]["template_drift"] is True
-    assert template_drift_notes(events)[-1].startswith("prompt template drift: 1 replayed")
+    assert _drift(events)[-1].startswith("prompt template drift: 1 replayed")
 
 
 def test_same_template_is_no_drift(write_transcript):
     same = {**entry("gate", VALID_ANSWERS["gate"]), "template_sha256": template_sha256("gate")}
     events: list[dict] = []
     runner = AgentRunner(Config(), client=ScriptedClient(write_transcript(same)),
-                         on_event=events.append)  # fmt: skip
+                         on_event=lambda e: events.append(e.as_event()))  # fmt: skip
     runner.call(CALL, model="paperlint-replay/gate")
-    assert events[0]["template_drift"] is False and template_drift_notes(events) == []
+    assert events[0]["template_drift"] is False and _drift(events) == []
 
 
 def _call_event(task: str, template: str | None, ok: bool = True) -> dict:
@@ -121,7 +127,7 @@ def test_drift_notes_compare_recorded_templates_with_today() -> None:
         _call_event("auditor", None),  # recorded before hashes existed: nothing to compare
         _call_event("poet", "e" * 64),  # not a task of this paperlint
     ]
-    [note] = template_drift_notes(events)
+    [note] = _drift(events)
     assert note.startswith("prompt template drift: 2 prover answer(s)")
     assert "bbbbbbbbbbbb" in note and "cccccccccccc" in note and template_sha256("prover")[:12]
     assert "verdicts are unchanged" in note
@@ -130,9 +136,9 @@ def test_drift_notes_compare_recorded_templates_with_today() -> None:
 def test_stamping_writes_all_three_hashes(write_transcript) -> None:
     replay = write_transcript(entry("gate", VALID_ANSWERS["gate"]))
     events: list[dict] = []
-    AgentRunner(Config(), client=ScriptedClient(replay), on_event=events.append).call(
-        CALL, model="paperlint-replay/gate"
-    )
+    AgentRunner(
+        Config(), client=ScriptedClient(replay), on_event=lambda e: events.append(e.as_event())
+    ).call(CALL, model="paperlint-replay/gate")
     assert stamp_prompt_hashes(replay / TRANSCRIPT_FILE, events) == 1
     data = json.loads((replay / TRANSCRIPT_FILE).read_text())
     assert data["template_sha256"] == template_sha256("gate")

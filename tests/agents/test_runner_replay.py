@@ -15,7 +15,9 @@ from .conftest import MINIMAL_INPUTS, VALID_ANSWERS, entry
 
 def _runner(replay, events, **budget):
     config = Config(budget=BudgetConfig(**budget))
-    return AgentRunner(config, client=ScriptedClient(replay), on_event=events.append)
+    return AgentRunner(
+        config, client=ScriptedClient(replay), on_event=lambda e: events.append(e.as_event())
+    )
 
 
 def _call(task="gate", **kw):

@@ -40,7 +40,11 @@ def _rate_limit():
 def _runner(client, events, sleeps, **retry):
     config = Config(retry=RetryConfig(**retry))
     return AgentRunner(
-        config, client=client, on_event=events.append, sleep=sleeps.append, rng=random.Random(0)
+        config,
+        client=client,
+        on_event=lambda e: events.append(e.as_event()),
+        sleep=sleeps.append,
+        rng=random.Random(0),
     )
 
 

@@ -9,12 +9,12 @@ from paperlint.lean.modules import (
     GATED,
     PROOF,
     REFERENCE,
-    check_job,
     ident,
     module_name,
     module_text,
     split_header,
 )
+from paperlint.records.modules import check_job
 from tests.checker.support import result
 
 HEADER = "import Mathlib\nset_option maxHeartbeats 400000\nopen Real"

@@ -1,13 +1,14 @@
-"""Recorded checker answers: written by the recording wrapper, served by the replay verifier
+"""Recorded checker answers: written by the recorder, served by the replay verifier
 for exactly the job they judged (the request and every module's text), and nothing else."""
 
 from __future__ import annotations
 
 from paperlint.lean.final import ProcessRun
-from paperlint.lean.modules import CheckJob, LeanModule, check_job
-from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
-from paperlint.lean.trusted import CompileRun, conclude
+from paperlint.lean.modules import CheckJob, LeanModule
+from paperlint.lean.replay import LeanRecorder, ReplayVerifier
+from paperlint.lean.trusted import CompileRun, conclude, recorded_exchange
 from paperlint.lean.verifier import FailureCode, Outcome
+from paperlint.records.modules import check_job
 from tests.checker.support import passing_record, result
 
 
@@ -32,6 +33,13 @@ class LiveStandIn:
         pass
 
 
+def _record(job: CheckJob, folder):
+    """The live run, kept the way the live final checker keeps it (`recorded_exchange`)."""
+    run = LiveStandIn().trusted_check(job, timeout_s=5)
+    LeanRecorder(folder, toolchain=None, mathlib_rev=None).write(recorded_exchange(job, run))
+    return run
+
+
 def _job() -> CheckJob:
     records = {"lem:b": result("lem:b", "lem_b", "theorem lem_b : True := sorry",
                                proofs=["theorem lem_b : True := trivial"])}  # fmt: skip
@@ -42,8 +50,7 @@ def _job() -> CheckJob:
 
 def test_a_recorded_answer_replays_for_exactly_its_job(tmp_path):
     job = _job()
-    live = RecordingVerifier(LiveStandIn(), tmp_path)
-    recorded = live.trusted_check(job, timeout_s=5)
+    recorded = _record(job, tmp_path)
     assert recorded.outcome is Outcome.ACCEPTED and not recorded.replay
     served = ReplayVerifier(tmp_path).trusted_check(job, timeout_s=5)
     assert served.outcome is Outcome.ACCEPTED and served.replay
@@ -52,7 +59,7 @@ def test_a_recorded_answer_replays_for_exactly_its_job(tmp_path):
 
 def test_another_module_text_has_no_recorded_answer(tmp_path):
     job = _job()
-    RecordingVerifier(LiveStandIn(), tmp_path).trusted_check(job, timeout_s=5)
+    _record(job, tmp_path)
     changed = [*job.modules[:-1], LeanModule(job.modules[-1].name, job.modules[-1].text + "\n")]
     other = CheckJob(request=job.request, modules=tuple(changed))
     served = ReplayVerifier(tmp_path).trusted_check(other, timeout_s=5)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.lean.modules import check_job
 from paperlint.lean.sandbox import sandbox_status
 from paperlint.lean.trusted import Limits, Tools, TrustedChecker, judgement, run_job
 from paperlint.lean.verifier import FailureCode, Outcome
+from paperlint.records.modules import check_job
 from tests.checker.support import passing_record, result
 
 # The interpreter itself (not a venv or pyenv shim), and its installation readable in the sandbox.

@@ -73,7 +73,7 @@ def test_its_commands_gate_a_paper_and_write_sarif_offline(tmp_path):
         assert command is not None
         codes[command.group(1)] = (done.returncode, done.stdout + done.stderr)
     assert codes["preflight"][0] == 1
-    assert "main.tex:7:12: warning: label 'lem:a' defined again" in codes["preflight"][1]
+    assert "main.tex:7:12: warning: label 'lem:a' multiply defined" in codes["preflight"][1]
     assert codes["check"][0] == 0, codes["check"][1]  # unfinished (exit 4) is accepted
     assert codes["report"][0] == 0, codes["report"][1]
     sarif = json.loads((repo / "paperlint.sarif").read_text())

@@ -148,7 +148,10 @@ def test_try_repo_and_a_commit_stop_a_duplicate_label_and_pass_a_clean_paper(tmp
     # pre-commit try-repo: the hook on the staged files, as a commit would run it
     tried = _pre_commit(repo, "try-repo", str(copy), "paperlint-preflight", "--ref", rev)
     assert tried.returncode == 1, tried.stdout + tried.stderr
-    expected = "paper/main.tex:7:12: warning: label 'lem:a' defined again [duplicate-label]"
+    expected = (
+        "paper/main.tex:7:12: warning: label 'lem:a' multiply defined; "
+        "LaTeX keeps this last definition [duplicate-label]"
+    )
     assert "Failed" in tried.stdout and expected in tried.stdout
     # the same hook installed: the commit is refused, and goes through once the label is fixed
     (repo / ".pre-commit-config.yaml").write_text(

@@ -94,3 +94,15 @@ def reference_run(name: str) -> tuple[Path, int]:
 def finished_runs():
     """One uninterrupted replay run per example, shared by the tests that compare with it."""
     return {name: reference_run(name) for name in EXAMPLES}
+
+
+def settings(**changes):
+    """The steps' settings a default config derives (`engine.opening.derive`), with `changes`."""
+    from dataclasses import replace
+
+    from paperlint.config import Config
+    from paperlint.engine.opening import Learned, Models, derive
+    from paperlint.spec import spec_for
+
+    derived, _ = derive(spec_for(Config(), ROOT / "paper.tex"), Models({}, ()), Learned())
+    return replace(derived, **changes)

@@ -11,7 +11,7 @@ from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
 from paperlint.engine.steps.base import Step, StepOutcome, View, evolve, statement_only
-from paperlint.records.results import ResultRecord
+from paperlint.records.results import ResultRecord, Stage
 
 KIND = "describe"
 NOTE = "described: "
@@ -42,4 +42,6 @@ def apply(record: ResultRecord, outcome: DescribeOutcome, policy: Policy) -> Res
     return evolve(record, notes=[*record.notes, NOTE + outcome.text])
 
 
-STEP = Step(kind=KIND, role=None, ready=ready, inputs=inputs, run=run, apply=apply)
+STEP = Step(
+    kind=KIND, role=None, stage=Stage.DONE, ready=ready, inputs=inputs, run=run, apply=apply
+)

@@ -14,7 +14,7 @@ workspace's fsyncs (most of a run's time on a disk) cost nothing.
 
 A sampled index is a real kill (the failpoint `after-event:N`), and the state it leaves is
 also compared, file by file, with a snapshot of the workspace the same run takes at that
-point (`snapshot-events:DIR`, paperlint/engine/failpoint.py): one serial run copies its
+point (`snapshot-events:DIR`, paperlint/records/failpoint.py): one serial run copies its
 workspace after every event. Every other index resumes from that snapshot instead of
 running the check up to the kill again, which made the sweep quadratic in the run's length;
 the resume, the comparison with the uninterrupted run and `validate` are the same.

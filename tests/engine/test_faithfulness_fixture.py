@@ -89,8 +89,8 @@ def test_drafts_that_differ_go_to_the_gate_which_picks_the_paper_s_le(ws):
     assert "(h1 : x ≤ 1) : x ^ 2 ≤ x" in proved and "x < 1" not in proved
     # the gate's prompt held both drafts and the direction that fails
     brief = "The two drafts DISAGREE: no rung proved draft 1 ⇒ draft 2"
-    from paperlint.faithful.brief import gate_brief
-    from paperlint.faithful.store import read_evidence
+    from paperlint.records.faithfulness import read_evidence
+    from paperlint.records.faithfulness_brief import gate_brief
 
     shown = gate_brief(read_evidence(folder / "faithfulness-1.json"))
     assert brief in shown and "(h1 : x < 1)" in shown and "(h1 : x ≤ 1)" in shown
@@ -185,3 +185,20 @@ def test_validate_and_the_lean_replay_recheck_the_recorded_faithfulness_claims(w
         if lean["file"].endswith("faithfulness.json")
     ]
     assert len(reruns) == 11 and {r["status"] for r in reruns} == {"confirmed"}
+
+
+def test_until_gated_with_double_drafting_stops_at_gated(tmp_path):
+    """`--until` is defined by stage: the second draft (a step the old list of allowed action
+    kinds did not name) runs, the gate runs, and every result waits at `gated`, no proof."""
+    from paperlint.cli.root import run
+
+    workdir = tmp_path / "ws"
+    argv = ["check", str(FIXTURE / "paper.tex"), "--replay", str(FIXTURE / "replay")]
+    argv += ["--config", str(FIXTURE / "paperlint.toml"), "--workdir", str(workdir)]
+    assert run([*argv, "--until", "gated"]) == 4
+    records = _json(workdir / "results.json")["results"]
+    bearing = [r for r in records if r["verdict_bearing"]]
+    assert bearing and {r["stage"] for r in bearing} <= {"gated", "done"}
+    assert any(r["stage"] == "gated" for r in bearing)
+    kinds = {e["action"]["kind"] for e in _events(workdir) if e["type"] == "action_started"}
+    assert "second_draft" in kinds and "gate" in kinds and "prove" not in kinds

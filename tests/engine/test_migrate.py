@@ -9,7 +9,6 @@ import jsonschema
 import pytest
 
 from paperlint.cli.root import run
-from paperlint.engine.workspace import Workspace, load_results_at, migrate_workspace, write_results
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
@@ -21,6 +20,7 @@ from paperlint.records.state import (
     path_for,
 )
 from paperlint.records.work import ResultWork
+from paperlint.records.workspace import Workspace, load_results_at, migrate_workspace, write_results
 from tests.engine.conftest import check_argv, reference_run, run_cli_forked
 
 ROOT = Path(__file__).resolve().parents[2]

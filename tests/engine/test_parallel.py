@@ -16,9 +16,10 @@ from paperlint.config import Config, load_config
 from paperlint.engine.actions import ActionKind
 from paperlint.engine.check import CheckRequest, resume_check, start_check
 from paperlint.engine.executors import RunOptions
-from paperlint.engine.plan import Policy, Spend, Stop, plan, ready
+from paperlint.engine.plan import Policy, Stop, plan, ready
 from paperlint.lean.pool import default_jobs
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict
+from paperlint.records.spend import Budget, Spend
 from tests.engine.conftest import EXAMPLES, example
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def test_a_settled_dependency_releases_its_dependents():
 def test_ready_stops_when_nothing_is_left_or_the_budget_is_spent():
     done = Results(results=[rec("a", done=True)])
     assert ready(done, ["a"], POLICY, Spend()) == Stop(None)
-    capped = Policy(prover_ladder=("m",), max_calls=3)
+    capped = Policy(prover_ladder=("m",), budget=Budget(max_calls=3))
     stop = ready(Results(results=[rec("a")]), ["a"], capped, Spend(calls=3))
     assert isinstance(stop, Stop) and stop.reason is not None
     # Spent while an action is in flight and nothing else can start: wait for it, no stop.

@@ -10,7 +10,7 @@ must not differ is the end.
 
 As in the serial sweep, a sampled index is a real kill, and every other index resumes from a
 snapshot that one `--jobs 4` run takes after each event (`snapshot-events:DIR`). It is taken
-with every workspace write of the actions in flight held back (`records.store.GATE`), so it
+with every workspace write of the actions in flight held back (`paperlint.store.GATE`), so it
 is a state a kill after that event can leave (not the same one as a given kill: no two
 parallel runs write their events in the same order).
 """

@@ -24,11 +24,11 @@ from paperlint.engine import executors
 from paperlint.engine.actions import Failure
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.engine.executors import RunOptions
-from paperlint.engine.plan import Spend
 from paperlint.engine.steps import Failed
 from paperlint.errors import InputError
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
+from paperlint.records.spend import Spend
 from tests.engine.conftest import example
 
 NAME = "sample-variance"
@@ -186,28 +186,32 @@ def _dying_entry() -> dict:
 
 def _serial(root: Path):
     """The workspace's results, the action the planner starts next, and that action run the
-    serial way: this process's context, the run's own verifier, a collecting journal."""
+    serial way: this process's opening of the run, its own verifier, a collecting journal."""
     from paperlint.blueprint.model import Blueprint
-    from paperlint.engine.check import build_context, policy_of
     from paperlint.engine.execute import execute
+    from paperlint.engine.opening import open_run
     from paperlint.engine.plan import ready
-    from paperlint.engine.ray_executor import _Collecting, _workspace_backends
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
+    from paperlint.records.journal import Journal
+    from paperlint.records.workspace import open_workspace
+    from paperlint.spec import read_spec
 
-    backends, parts = _workspace_backends(str(root))
-    ws, config = parts["ws"], parts["config"]
-    journal = _Collecting((0, 0.0))
+    ws = open_workspace(root)
+    journal = Journal(None)
     inventory, blueprint = (
         read_record(ws.inventory, Inventory),
         read_record(ws.blueprint, Blueprint),
     )
-    ctx = build_context(ws, inventory, blueprint, config, backends, journal)
+    run = open_run(
+        ws, read_spec(ws.config), inventory=inventory, blueprint=blueprint, journal=journal
+    )
+    ctx = run.ctx
     results = ws.load_results()
-    actions = ready(results, list(ctx.order), policy_of(config, backends), Spend(), deps=ctx.deps)
+    actions = ready(results, list(ctx.order), run.policy, Spend(), deps=ctx.deps)
     assert isinstance(actions, list) and actions, actions
     action = actions[0]
-    return results, action, execute(ctx, results, action), journal.events
+    return results, action, execute(ctx, results, action), [e.as_event() for e in journal.kept]
 
 
 def _timeless(events) -> list[dict]:
@@ -250,7 +254,8 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
     # The task's body, called in this process, with a real actor answering its Lean calls.
     actor = ray_session.remote(ray_executor.LeanWorker).remote(str(remote))
     root = str(remote)
-    outcome, events, lost = ray_executor.remote_action(root, results, action, (5, 0.25), actor)
+    outcome, kept, lost = ray_executor.remote_action(root, results, action, (5, 0.25), actor)
+    events = [e.as_event() for e in kept]
     assert not lost
     assert outcome == expected and type(outcome) is type(expected)
     assert _timeless(events) == _timeless(serial_events)
@@ -259,7 +264,7 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
     built = dict(ray_executor._CACHE)
     assert ray_executor.remote_action(root, results, action, (5, 0.25), actor)[0] == expected
     assert built == ray_executor._CACHE
-    config = ray_executor._workspace_backends(root)[1]["ws"].config
+    config = Path(root) / "paperlint.toml"
     config.write_text(config.read_text() + "\n", encoding="utf-8")
     assert ray_executor.remote_action(root, results, action, (5, 0.25), actor)[0] == expected
     assert len(ray_executor._CACHE) == len(built) + 1
@@ -267,24 +272,30 @@ def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_event
 
 
 def test_a_task_journal_keeps_its_events_and_counts_its_spend_from_where_the_run_was():
-    from paperlint.engine.ray_executor import _Collecting
+    from paperlint.records.events import Charge, ModelCallEvent
+    from paperlint.records.journal import Journal
 
-    journal = _Collecting((7, 0.5))
+    journal = Journal(None, spent=Spend(calls=7, cost_usd=0.5))
     assert journal.spend == Spend(calls=7, cost_usd=0.5)
-    journal.emit({"type": "model_call", "cost_usd": 0.25})
-    journal.emit({"type": "charge", "calls": 2})
-    assert journal.events == [
-        {"type": "model_call", "cost_usd": 0.25},
-        {"type": "charge", "calls": 2},
+    call = {"role": "gate", "model": "m", "task": "gate", "result": "lem:a", "obligation": None}
+    call |= {"attempt": 1, "repair": 0, "tokens_in": 1, "tokens_out": 1, "duration_s": 0.0}
+    call |= {"replay": True, "prompt_sha256": "", "prompt_drift": False, "ok": True}
+    journal.emit(ModelCallEvent(**call, cost_usd=0.25))
+    journal.emit(Charge(calls=2, result="lem:a", repair=0, try_=2))
+    assert [(e.type, e.result) for e in journal.kept] == [
+        ("model_call", "lem:a"),
+        ("charge", "lem:a"),
     ]
     assert journal.spend == Spend(calls=9, cost_usd=0.75)
 
 
 def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_session, drafted):
-    from paperlint.engine.ray_executor import LeanWorker, RemoteVerifier, _workspace_backends
+    from paperlint.engine.opening import lean_edge
+    from paperlint.engine.ray_executor import LeanWorker, RemoteVerifier
+    from paperlint.spec import read_spec
 
     root = str(drafted)
-    local = _workspace_backends(root)[0].verifier
+    local = lean_edge(read_spec(Path(root) / "paperlint.toml"), None).verifier
     assert isinstance(local, ReplayVerifier)
     recorded = next(
         e for e in map(json.loads, local.path.read_text().splitlines()) if e["kind"] == "check"
@@ -329,8 +340,8 @@ def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_ses
 
 
 def test_a_lean_worker_answers_verifier_methods_only(drafted):
-    from paperlint.engine.backends import UnavailableVerifier
     from paperlint.engine.ray_executor import LeanWorker
+    from paperlint.lean.verifier import UnavailableVerifier
 
     worker = LeanWorker(str(drafted))  # the actor's class, in this process
     assert isinstance(worker.verifier, ReplayVerifier)
@@ -363,7 +374,7 @@ def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, 
     root, results, action, expected, _, runner = _drafted_runner(drafted, tmp_path)
     first = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert first.outcome == expected and not first.lost
-    assert [e["type"] for e in first.events] == ["model_call", "lean_check"]
+    assert [e.type for e in first.events] == ["model_call", "lean_check"]
     second = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert second.outcome == expected
     assert runner.started == 1  # the idle actor was leased again
@@ -385,7 +396,7 @@ def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, d
     runner._idle.append(dead)  # the next task leases it
     done = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert done.lost
-    assert done.events[-1] == {
+    assert done.events[-1].as_event() == {
         "type": "lean_restart",
         "reason": "worker died during an action; replaced",
         "rss_mb": 0,
@@ -417,7 +428,7 @@ def test_a_task_whose_worker_process_dies_loses_its_action(ray_session, drafted,
     assert done.lost
     assert isinstance(done.outcome, Failed) and done.outcome.failure is Failure.LEAN_UNAVAILABLE
     assert done.outcome.action == action
-    assert [e["type"] for e in done.events] == ["lean_restart"]
+    assert [e.type for e in done.events] == ["lean_restart"]
     assert runner._idle == []
     runner.close()
 

@@ -10,7 +10,7 @@ import threading
 from collections import Counter
 
 from paperlint.config import Config
-from paperlint.engine import check as check_module
+from paperlint.engine import opening
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.engine.executors import RunOptions
 from paperlint.lean.pool import SharedVerifier, VerifierPool
@@ -127,23 +127,17 @@ def test_an_action_whose_worker_died_is_planned_again_and_the_run_ends_as_serial
 ):
     fixture = example("sample-variance")
     replay = fixture / "replay"
-    real = check_module.make_backends
     DiesOnce.deaths = 0
     workers: list[DiesOnce] = []
 
-    def with_pool(*args, **kwargs):
-        backends = real(*args, **kwargs)
-        backends.verifier = DiesOnce(replay)
-        workers.append(backends.verifier)
+    def start():
+        workers.append(DiesOnce(replay))
+        return workers[-1]
 
-        def start():
-            workers.append(DiesOnce(replay))
-            return workers[-1]
+    def with_pool(spec, emit):
+        return opening.LeanEdge(start(), new_worker=start)
 
-        backends.new_verifier = start
-        return backends
-
-    monkeypatch.setattr(check_module, "make_backends", with_pool)
+    monkeypatch.setattr(opening, "lean_edge", with_pool)
     workdir = tmp_path / "ws"
     start_check(
         CheckRequest(

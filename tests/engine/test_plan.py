@@ -2,7 +2,7 @@
 
 from paperlint.agents.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.engine.actions import ActionKind
-from paperlint.engine.plan import Policy, Spend, Stop, plan, prover_model
+from paperlint.engine.plan import Policy, Stop, plan, prover_model
 from paperlint.records.results import (
     ResultRecord,
     Results,
@@ -11,6 +11,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.spend import Budget, Spend
 from paperlint.records.work import Obligation, ResultWork, Suspicion
 
 POLICY = Policy(prover_ladder=("cheap", "strong"), prover_attempts=4, escalate_after=2)
@@ -91,7 +92,7 @@ def test_an_exhausted_obligation_goes_to_the_issue_checker():
 
 
 def test_the_budget_stops_the_run_before_the_next_call():
-    policy = Policy(prover_ladder=("m",), max_calls=3)
+    policy = Policy(prover_ladder=("m",), budget=Budget(max_calls=3))
     stop = plan(results(record()), ["lem:a"], policy, Spend(calls=3))
     assert stop == Stop(UnfinishedReason.BUDGET_EXHAUSTED)
 

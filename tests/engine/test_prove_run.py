@@ -12,12 +12,12 @@ import pytest
 from paperlint.agents.inputs import ProverInputs, ResultText, StepObligation
 from paperlint.agents.outputs import ProverOutput
 from paperlint.engine.actions import Action, ActionKind
-from paperlint.engine.context import Settings
 from paperlint.engine.steps.prove import ProveInputs, run
-from paperlint.engine.workspace import Workspace
 from paperlint.lean.verifier import AxiomReport, LeanCheck, LeanContext, LeanMessage, Outcome
 from paperlint.records.results import ResultRecord
 from paperlint.records.work import Obligation
+from paperlint.records.workspace import Workspace
+from tests.engine.conftest import settings
 
 SKELETON = "theorem t (x : ℕ) : x = x := by\n  sorry"
 PROOF = "theorem t (x : ℕ) : x = x := rfl"
@@ -55,14 +55,14 @@ def _ctx(tmp_path, lean, *, reply=None, automation=False):
     return SimpleNamespace(
         ws=Workspace(tmp_path / "ws"),
         verifier=lean,
-        settings=Settings(
+        settings=settings(
             header="",
             models={},
             lean_timeout_s=5.0,
             automation_first=automation,
             automation_timeout_s=5.0,
         ),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ask=ask,
         events=events,
         asked=asked,

@@ -12,10 +12,11 @@ from paperlint.agents.outputs import DraftCondition, DraftOutput, FidelityFields
 from paperlint.cli.root import run
 from paperlint.domain import ConditionKind
 from paperlint.engine.actions import Action, ActionKind
-from paperlint.engine.plan import Policy, Spend, ready
+from paperlint.engine.plan import Policy, ready
 from paperlint.engine.steps import reconnect
 from paperlint.lean.compose import discharge_declaration
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage, Verdict
+from paperlint.records.spend import Spend
 from paperlint.records.work import Discharge, FinalAudit, Reconnection, ResultWork
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -245,8 +246,8 @@ def test_a_resume_of_the_finished_example_does_not_reconnect_again(checked):
 
 
 def test_a_regate_keeps_a_proved_results_proof_aside_and_a_redraft_does_not():
+    from paperlint.records.rewind import regated
     from paperlint.records.work import KeptProof, Obligation
-    from paperlint.revise.apply import regated
 
     proved = [Obligation(id="main", skeleton="sk", status="proved", proof="p", attempts=1)]
     done = _successor(obligations=proved)
@@ -321,7 +322,7 @@ def test_a_clause_the_predecessor_does_not_prove_stays_conditional_with_leans_re
 
 
 def test_a_dependent_builds_on_the_reconnected_declaration_once_it_is_accepted():
-    from paperlint.lean.compose import accepted_declarations
+    from paperlint.records.accepted import accepted_declarations
     from paperlint.records.work import Obligation
 
     proved = [Obligation(id="main", skeleton="sk", status="proved", proof="theorem thm_b …")]

@@ -14,8 +14,9 @@ from paperlint.engine.steps.base import evolve
 from paperlint.engine.steps.restate import RestateInputs, RestateOutcome
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import Stage, Verdict
+from paperlint.records.rewind import set_aside
 from paperlint.records.work import Obligation, PreviousProof
-from paperlint.revise.apply import revised_results, set_aside
+from paperlint.revise.apply import revised_results
 from tests.engine.test_step_apply import FIDELITY, action, record
 from tests.faithful.lean_answers import Author, error, ok, when
 
@@ -76,7 +77,7 @@ def _run(tmp_path, rules):
     ctx = SimpleNamespace(
         verifier=author,
         settings=SimpleNamespace(lean_timeout_s=60),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ws=SimpleNamespace(audit_dir=lambda rid: tmp_path, rel=lambda p: p.name),
     )
     given = RestateInputs(action(ActionKind.RESTATE), PREVIOUS, NEW, LeanContext(header="H"), True)

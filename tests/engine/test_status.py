@@ -3,6 +3,7 @@ on a real workspace (the v1 fixture, upgraded on load) and on hand-built records
 
 import re
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,24 @@ ISSUE = Issue(
 )
 def test_why_case_table(record, others, expected):
     assert _why(record, Results(results=[record, *others])) == expected
+
+
+def test_the_run_records_and_watches_the_toolchain_of_its_own_lean_project(tmp_path):
+    """`[lean] project_dir` names another Lake project: the workspace records that project's
+    toolchain (before: the bundled one's), and `status --why` sees a change in it."""
+    from paperlint.cli.root import run
+
+    project = tmp_path / "other-lean-project"
+    project.mkdir()
+    (project / "lean-toolchain").write_text("leanprover/lean4:v4.99.0\n")
+    config = tmp_path / "paperlint.toml"
+    config.write_text(f'[lean]\nproject_dir = "{project}"\n')
+    fixture = ROOT / "fixtures" / "sample-variance"
+    workdir = tmp_path / "ws"
+    argv = ["check", str(fixture / "paper.tex"), "--replay", str(fixture / "replay")]
+    assert run([*argv, "--config", str(config), "--workdir", str(workdir)]) == 1
+    versions = tomllib.loads((workdir / "paperlint.toml").read_text())["versions"]
+    assert versions["lean_toolchain"] == "leanprover/lean4:v4.99.0"
+    assert status_rows(workdir, why=True)[2] == []
+    (project / "lean-toolchain").write_text("leanprover/lean4:v5.0.0\n")
+    assert status_rows(workdir, why=True)[2] == ["toolchain-changed"]

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from paperlint.agents.faults import ModelUnavailableError, no_model
 from paperlint.agents.inputs import ArchitectInputs, ResultText
 from paperlint.agents.outputs import ArchitectOutput, DraftOutput, FidelityFields, GateOutput
 from paperlint.domain import Role
@@ -17,12 +18,12 @@ from paperlint.engine.execute import execute
 from paperlint.engine.steps import Failed, Step
 from paperlint.engine.steps.draft import DraftInputs
 from paperlint.engine.steps.draft import typecheck as _typecheck
-from paperlint.engine.steps.effects import LeanUnavailable, ModelUnavailable, ask
+from paperlint.engine.steps.effects import LeanUnavailable, ask
 from paperlint.engine.steps.prove import proof_problem
-from paperlint.engine.workspace import Workspace
 from paperlint.errors import ModelError
 from paperlint.lean.verifier import LeanCheck, LeanContext, LeanMessage, Outcome
-from paperlint.records.results import ResultRecord, Results
+from paperlint.records.results import ResultRecord, Results, Stage
+from paperlint.records.workspace import Workspace
 
 SKELETON = "theorem t (x : ℕ) : x = x := by\n  sorry"
 FIDELITY = FidelityFields(
@@ -79,7 +80,7 @@ def _ctx(tmp_path, answer=None, models=None, reply=None):
         ws=ws,
         verifier=_Verifier(answer or LeanCheck(outcome=Outcome.ACCEPTED)),
         settings=SimpleNamespace(lean_timeout_s=5.0, models=models or {}),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ask=lambda task, **kw: reply,
         events=events,
     )
@@ -158,7 +159,7 @@ PROMPT = ArchitectInputs(result=ResultText(id="lem:a", kind="lemma", statement="
 
 def test_ask_without_a_model_for_the_role(tmp_path):
     ctx = _ctx(tmp_path, models={"architect": None})
-    with pytest.raises(ModelUnavailable, match="no model configured for role architect"):
+    with pytest.raises(ModelUnavailableError, match="no model configured for role architect"):
         ask(ctx, "architect", Role.ARCHITECT, ACTION, PROMPT, ArchitectOutput)
 
 
@@ -172,7 +173,7 @@ def test_ask_refuses_an_answer_of_the_wrong_type(tmp_path):
 @pytest.mark.parametrize(
     ("error", "failure"),
     [
-        (ModelUnavailable("no model"), Failure.MODEL_UNAVAILABLE),
+        (no_model("architect"), Failure.MODEL_UNAVAILABLE),
         (LeanUnavailable("no lean"), Failure.LEAN_UNAVAILABLE),
         (ModelError("bad json"), Failure.INVALID_MODEL_OUTPUT),
     ],
@@ -184,6 +185,7 @@ def test_the_shell_turns_an_edge_failure_into_failed(monkeypatch, error, failure
     step = Step(
         kind=ActionKind.PLAN,
         role=Role.ARCHITECT,
+        stage=Stage.PLANNED,
         ready=lambda record, policy: None,
         inputs=lambda record, view: None,
         run=run,

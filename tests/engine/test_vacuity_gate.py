@@ -5,11 +5,11 @@ import json
 from paperlint.config import load_config
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.lean.replay import ReplayVerifier
-from paperlint.lean.verifier import LeanCheck, Outcome
+from paperlint.lean.verifier import LeanCheck, Outcome, Verifier
 from tests.engine.conftest import example
 
 
-class VacuousFor:
+class VacuousFor(Verifier):
     """Wraps the replay verifier; answers `accepted` to the probe of one statement."""
 
     def __init__(self, inner, name):

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from paperlint.faithful.check import after_proof, check_statement
-from paperlint.faithful.model import FaithfulnessEvidence
 from paperlint.lean.verifier import LeanContext, Verifier
+from paperlint.records.faithfulness import FaithfulnessEvidence
 from tests.faithful.lean_answers import (
     NOTE,
     Author,

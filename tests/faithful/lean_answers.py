@@ -6,7 +6,8 @@ a REPL JSON answer), records each request/answer pair in the shape `ReplayVerifi
 through `ReplayVerifier`, so the answers go through the same parsing and acceptance code as a
 live run. Every entry is labelled `"note": "hand-written"`. Message texts are plausible only:
 `plausible`'s counterexample report and `exact?`'s `Try this:` follow their documented shape,
-unverified against Lean 4.35. Re-record with `RecordingVerifier` on a machine with Lean.
+unverified against Lean 4.35. Re-record with `LeanRecorder` (`check --record`) on a machine
+with Lean.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from paperlint.faithful.brief import gate_brief
 from paperlint.faithful.check import lean_attempts
 from paperlint.faithful.recheck import Recheck, recheck
 from paperlint.lean.replay import ReplayVerifier
+from paperlint.records.faithfulness_brief import gate_brief
 from tests.faithful import build_fixtures as fx
 
 NAMES = sorted(fx.CASES)

@@ -36,8 +36,8 @@ def test_the_probe_runs_in_the_gate_and_writes_its_record(tmp_path):
     from paperlint.agents.outputs import DraftOutput
     from paperlint.engine.steps.gate import GateStepInputs, _faithfulness, _refutation
     from paperlint.faithful.policy import decide
-    from paperlint.faithful.store import FILE, read_evidence
     from paperlint.lean.replay import ReplayVerifier
+    from paperlint.records.faithfulness import FILE, read_evidence
     from tests.engine.test_step_apply import FIDELITY
     from tests.faithful import build_fixtures as fx
 
@@ -46,7 +46,7 @@ def test_the_probe_runs_in_the_gate_and_writes_its_record(tmp_path):
     ctx = SimpleNamespace(
         verifier=ReplayVerifier(fx.FOLDER / "nat-subtraction"),
         settings=SimpleNamespace(lean_timeout_s=60),
-        emit=events.append,
+        emit=lambda e: events.append(e.as_event()),
         ws=SimpleNamespace(audit_dir=lambda rid: tmp_path, rel=lambda p: p.name),
     )
     draft = DraftOutput(lean_name="sq_sub", statement=case.first, fidelity=FIDELITY)

@@ -7,9 +7,9 @@ import pytest
 from paperlint.faithful.junk import junk_assignments
 from paperlint.faithful.ladder import rung_candidate
 from paperlint.faithful.lints import lint_statement
-from paperlint.faithful.model import LadderRung
 from paperlint.faithful.probe import probe_statement
 from paperlint.faithful.statement import parse_statement
+from paperlint.records.faithfulness import LadderRung
 from tests.faithful.conftest import CONTEXT
 
 PIECES = [

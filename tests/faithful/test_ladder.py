@@ -6,10 +6,10 @@ from paperlint.faithful.ladder import (
     rung_candidate,
     suggested_term,
 )
-from paperlint.faithful.model import Agreement, Direction, LadderRung
 from paperlint.faithful.statement import parse_statement
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import LeanCheck, LeanMessage, Outcome
+from paperlint.records.faithfulness import Agreement, Direction, LadderRung
 from tests.faithful.conftest import CONTEXT
 from tests.faithful.lean_answers import error, ok, try_this, when
 

@@ -5,7 +5,7 @@ clean neighbours that must raise nothing."""
 import pytest
 
 from paperlint.faithful.lints import lint_definition, lint_statement
-from paperlint.faithful.model import LintRule as R
+from paperlint.records.faithfulness import LintRule as R
 
 REAL_TEX = r"For all $x, y \in \mathbb{R}$ we have $(x - y)^2 \ge 0$."
 BEST_TEX = r"The constant $2$ is the best constant in $|f| \le 2\|g\|$."

@@ -2,13 +2,13 @@ from pathlib import Path
 
 from paperlint.faithful.ladder import check_equivalence
 from paperlint.faithful.minimal import minimal_hypotheses, without_hypothesis
-from paperlint.faithful.model import FaithfulnessEvidence
-from paperlint.faithful.model import HypothesisStatus as H
 from paperlint.faithful.probe import probe_statement
 from paperlint.faithful.recheck import Recheck, recheck
 from paperlint.faithful.restate import carried_proof, check_restatement
 from paperlint.faithful.statement import parse_statement
 from paperlint.lean.replay import ReplayVerifier
+from paperlint.records.faithfulness import FaithfulnessEvidence
+from paperlint.records.faithfulness import HypothesisStatus as H
 from tests.faithful.conftest import CONTEXT
 from tests.faithful.lean_answers import Author, counterexample, ok, when
 

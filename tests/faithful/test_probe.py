@@ -1,7 +1,6 @@
 import pytest
 
 from paperlint.faithful.junk import junk_assignments
-from paperlint.faithful.model import ProbeStep
 from paperlint.faithful.probe import (
     is_literal,
     negation_candidate,
@@ -10,6 +9,7 @@ from paperlint.faithful.probe import (
     witness_candidate,
 )
 from paperlint.faithful.statement import parse_statement
+from paperlint.records.faithfulness import ProbeStep
 from tests.faithful.conftest import CONTEXT
 from tests.faithful.lean_answers import Author, counterexample, error, ok, when
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from paperlint.faithful.store import FILE
+from paperlint.records.faithfulness import FILE
 from paperlint.records.layout import safe_name
 from paperlint.reports.html import render_html
 from paperlint.reports.load import load_workspace

@@ -1,8 +1,8 @@
-"""Write fixtures/lean_replay/: HAND-WRITTEN, ILLUSTRATIVE Lean answers (lean.md §10).
+"""Write fixtures/lean_replay/: HAND-WRITTEN, ILLUSTRATIVE answers (docs/lean-notes.md §10).
 
 None of these answers was recorded from Lean. The shapes follow the REPL's README and test
 expectations; texts and positions are plausible only. Replace them with recordings made by
-`RecordingVerifier` on the pinned toolchain (lean.md §12). Run:
+`LeanRecorder` (`check --record`) on the pinned toolchain (docs/lean-notes.md §12). Run:
 
     python -m tests.lean_edge.build_fixtures
 
@@ -94,7 +94,7 @@ def _final(text: str, names: list[str], build: dict[str, Any], axioms: Any) -> d
 
 def _marked_output(names_answers: list[tuple[str, str]], sha: str) -> str:
     # What `lake env lean` is expected to print for marked_axiom_queries (unverified form:
-    # info messages without a position prefix, lean.md §4.3).
+    # info messages without a position prefix, docs/lean-notes.md §4.3).
     lines = []
     for name, answer in names_answers:
         mid = marker_id(name, sha)

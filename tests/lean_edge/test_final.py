@@ -165,13 +165,13 @@ def test_unreadable_file(env):
 
 
 def test_recorded_final_replays_identically(env):
-    from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
+    from paperlint.lean.replay import LeanRecorder, ReplayVerifier
     from paperlint.lean.warm import WarmSettings, WarmVerifier
     from tests.lean_edge.test_warm import FakeBackend
 
     paths, file, tmp = env
-    live = WarmVerifier(WarmSettings(paths=paths), backend=FakeBackend())
-    recorder = RecordingVerifier(live, tmp / "rec")
+    sink = LeanRecorder(tmp / "rec", toolchain=None, mathlib_rev=None).write
+    recorder = WarmVerifier(WarmSettings(paths=paths), backend=FakeBackend(), recorder=sink)
     first = recorder.final_check(file, ["Paper.t"], timeout_s=30)
     again = ReplayVerifier(tmp / "rec").final_check(file, ["Paper.t"], timeout_s=30)
     assert again.replay and again.clean == first.clean and again.axioms == first.axioms

@@ -22,7 +22,9 @@ def test_firstrun_flow_with_a_fake_repl(tmp_path):
         paths,
         out,
         timeout_s=5,
-        make=lambda p: WarmVerifier(WarmSettings(paths=p), backend=FakeBackend()),
+        make=lambda p, rec: WarmVerifier(
+            WarmSettings(paths=p), backend=FakeBackend(), recorder=rec
+        ),
     )
     assert set(found) >= {"checks", "probes", "timeout_path", "final", "pins", "memory"}
     assert set(found["memory"]) >= {"peak_rss_mb_during_import", "suggested_memory_mb"}

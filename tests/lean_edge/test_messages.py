@@ -15,7 +15,7 @@ from paperlint.lean.messages import (
     unsolved_goals,
 )
 
-# lean.md §10.11 (illustrative, hand-written)
+# What `lake env lean` prints (docs/lean-notes.md §7; illustrative, hand-written)
 FINAL_OUTPUT = """Paper/Lemma_A2.lean:14:8: warning: declaration uses `sorry`
 Paper/Lemma_A2.lean:21:2: error: unsolved goals
 x : ℝ

@@ -74,8 +74,9 @@ def _paths(tmp_path: Path) -> LeanPaths:
     return LeanPaths(project=tmp_path, cache=tmp_path / "c", repl_dir=tmp_path / "r", lake="lake")
 
 
-def _warm(tmp_path, backend, **settings):
-    return WarmVerifier(WarmSettings(paths=_paths(tmp_path), **settings), backend=backend)
+def _warm(tmp_path, backend, recorder=None, **settings):
+    settings = WarmSettings(paths=_paths(tmp_path), **settings)
+    return WarmVerifier(settings, backend=backend, recorder=recorder)
 
 
 def test_is_a_verifier(tmp_path):
@@ -309,10 +310,11 @@ def test_bad_axiom_names_never_reach_lean(tmp_path):
 
 
 def test_recording_then_replay_gives_the_same_records(tmp_path):
-    from paperlint.lean.replay import RecordingVerifier, ReplayVerifier
+    from paperlint.lean.replay import LeanRecorder, ReplayVerifier
 
     fake = FakeBackend({BAD: ERR, "#print axioms _root_.good": {"messages": []}})
-    live = RecordingVerifier(_warm(tmp_path, fake), tmp_path / "rec")
+    recorder = LeanRecorder(tmp_path / "rec", toolchain=None, mathlib_rev=None)
+    live = _warm(tmp_path, fake, recorder=recorder.write)
     fake.answers[GOOD] = [TimeoutError("t"), {}]
     results = [
         live.check(CTX, GOOD, timeout_s=5),

@@ -24,14 +24,12 @@ from paperlint.lean.modules import (
     REFERENCE,
     REFUTATION,
     CheckJob,
-    check_job,
-    discharge_job,
     module_name,
-    refutation_job,
 )
 from paperlint.lean.sandbox import sandbox_status
 from paperlint.lean.trusted import REUSED, Limits, OleanCache, Tools, compile_module, run_job
 from paperlint.lean.verifier import Outcome
+from paperlint.records.modules import check_job, discharge_job, refutation_job
 from tests.checker.support import result
 
 SHIM = [

@@ -4,12 +4,9 @@ import pytest
 
 from paperlint.blueprint.graph import build_graph
 from paperlint.blueprint.model import Edge
-from paperlint.learning.convergence import (
-    ConvergenceReview,
-    ReviewFlag,
-    combine,
-    regate_set,
-)
+from paperlint.learning.convergence import combine, regate_set
+from paperlint.records.convergence import ConvergenceReview
+from paperlint.records.outputs import ConvergenceFlag as ReviewFlag
 
 # def:d -> lem:a (statement uses d) -> thm:b (proof uses a) ; lem:c independent; cor:e uses b's
 # statement

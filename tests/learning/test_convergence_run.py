@@ -8,7 +8,8 @@ from types import SimpleNamespace
 
 from paperlint.cli.root import run
 from paperlint.engine import converge
-from paperlint.learning.convergence import Combined
+from paperlint.records import convergence
+from paperlint.records.convergence import Combined
 from paperlint.records.results import Results
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ def test_the_review_regates_only_the_flagged_result_and_its_dependents(tmp_path,
     key = json.loads((FIXTURE / "answer-key.json").read_text())
     results = json.loads((work / "results.json").read_text())["results"]
     assert {r["id"]: r["verdict"] for r in results} == {k: v["verdict"] for k, v in key.items()}
-    state = converge.read_state(work)
+    state = convergence.read_state(work)
     assert state is not None and state.status == "done" and state.applied
     assert state.combined is not None and state.combined.flagged == ["lem:sq"]
     assert state.regate == ["lem:sq", "thm:sq-add"]
@@ -71,13 +72,13 @@ def test_the_review_regates_only_the_flagged_result_and_its_dependents(tmp_path,
 def test_a_crash_after_the_rewind_is_not_rewound_twice(tmp_path):
     work = tmp_path / "ws"
     assert _check(work) == 0
-    state = converge.read_state(work)
+    state = convergence.read_state(work)
     assert state is not None
     results = Results.model_validate_json((work / "results.json").read_text())
-    again = converge.rewound(results, state)
-    assert converge.was_applied(again, state)
+    again = convergence.rewound(results, state)
+    assert convergence.was_applied(again, state)
     notes = {r.id: r.notes for r in results.results}
-    assert notes["lem:sq"] == [converge.MARK] and notes["lem:max"] == []
+    assert notes["lem:sq"] == [convergence.MARK] and notes["lem:max"] == []
 
 
 def test_a_replay_without_review_answers_changes_no_verdict(tmp_path):
@@ -85,7 +86,7 @@ def test_a_replay_without_review_answers_changes_no_verdict(tmp_path):
     work = tmp_path / "ws"
     args = ["check", str(fixture / "paper.tex"), "--replay", str(fixture / "replay")]
     assert run([*args, "--workdir", str(work)]) == 1
-    state = converge.read_state(work)
+    state = convergence.read_state(work)
     assert state is not None and state.status == "not_run"
     assert "no entry for task=convergence" in str(state.reason)
     assert "did not run" in (work / "report" / "report.md").read_text()

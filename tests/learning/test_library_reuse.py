@@ -10,16 +10,10 @@ import pytest
 
 from paperlint.cli.root import run
 from paperlint.learning.library import PACKAGE, Library, library_dir
-from paperlint.learning.offer import (
-    OFFERED_FILE,
-    OfferedLemma,
-    inline_declaration,
-    library_rungs,
-    read_offer,
-    take_offer,
-)
+from paperlint.learning.offer import inline_declaration, library_rungs, take_offer
 from paperlint.learning.runrecord import RunEntry, latest, read_entries
 from paperlint.learning.userdata import ENV_VAR
+from paperlint.records.learning import OFFERED_FILE, OfferedLemma, read_offer
 
 ROOT = Path(__file__).resolve().parents[2]
 REUSE = ROOT / "fixtures" / "library-reuse"

@@ -26,6 +26,7 @@ def write_config(
     timeout_s: float = 5.0,
     max_attempts: int = 4,
     extra: str = "",
+    key_env: str = "LOOPBACK_KEY",
 ) -> Path:
     lines = ["[models]"]
     lines += [f'{role} = "openai/loopback"' for role in ROLES]
@@ -33,7 +34,7 @@ def write_config(
     lines += [
         "[roles.default]",
         f'api_base = "{url}"',
-        'api_key_env = "LOOPBACK_KEY"',
+        f'api_key_env = "{key_env}"',
         f"timeout_s = {timeout_s}",
         "",
         "[retry]",

@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from paperlint.agents.client import CALL_HEADER, call_id
-from paperlint.agents.transcript import Transcript, TranscriptKey
+from paperlint.agents.transcript import ToolCallEntry, Transcript, TranscriptKey
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,10 @@ class LoopbackProvider:
             self.unknown.append(key)
             seen.status = 400
             return 400, {}, error_body(f"loopback: no transcript entry for {key}")
-        reply = completion_body(text if text is not None else entry.response, body)  # type: ignore[union-attr]
+        if text is None:
+            reply = completion_body(entry.response, body, entry.tool_calls)  # type: ignore[union-attr]
+        else:
+            reply = completion_body(text, body)
         if fault is not None and fault.doctor is not None:
             reply = fault.doctor(reply)
         return 200, {}, reply
@@ -179,8 +182,21 @@ class LoopbackProvider:
         return sum(1 for s in self.seen if s.status == 200)
 
 
-def completion_body(text: str, request: dict[str, Any]) -> dict[str, Any]:
-    prompt = sum(len(str(m.get("content", ""))) for m in request.get("messages", []))
+def completion_body(
+    text: str, request: dict[str, Any], calls: Sequence[ToolCallEntry] = ()
+) -> dict[str, Any]:
+    """A chat completion answering `text`; a tool-loop turn's `calls` as native tool calls when
+    the request offered tools, else written in the text protocol (as a model told it would)."""
+    prompt = sum(len(str(m.get("content") or "")) for m in request.get("messages", []))
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if calls and request.get("tools"):
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in calls
+        ]
+    elif calls:
+        blocks = "".join(f"\n```tool {c.name}\n{c.arguments}\n```" for c in calls)
+        message["content"] = text + blocks
     return {
         "id": "chatcmpl-loopback",
         "object": "chat.completion",
@@ -189,7 +205,7 @@ def completion_body(text: str, request: dict[str, Any]) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": text},
+                "message": message,
                 "finish_reason": "stop",
             }
         ],

@@ -205,3 +205,72 @@ def test_a_reply_in_the_fenced_format_reaches_the_same_verdicts(tmp_path, key_en
         assert server.unknown == []
     assert verdicts(tmp_path / "ws") == ANSWER_KEY
     assert run(["validate", str(tmp_path / "ws")]) == 0
+
+
+def test_a_live_run_recorded_under_ray_replays_to_the_same_results(tmp_path, provider, ray_session):
+    """`--executor ray --record DIR`: each Ray task opens the run from the workspace's spec, so
+    its model answers are recorded too (before: the workers recorded nothing, and the replay
+    had no answer to serve); the recording replays to the same records. (Ray's workers keep
+    the environment their cluster started with, which a test cannot add a key to: a variable
+    every process has stands in for the key, which the loopback server does not check.)"""
+    config = write_config(tmp_path, provider.url, key_env="HOME")
+    fixture = tmp_path / "recorded"
+    argv = check_argv(tmp_path, config, "--record", str(fixture), "--executor", "ray")
+    argv[argv.index("--jobs") + 1] = "2"
+    assert run(argv) == 1
+    live = json.loads((tmp_path / "ws" / "results.json").read_text())
+    replayed = tmp_path / "replayed"
+    argv = ["check", argv[1], "--replay", str(fixture), "--workdir", str(replayed)]
+    assert run(argv) == 1
+    again = json.loads((replayed / "results.json").read_text())
+    assert again["results"] == live["results"]
+    assert (live["replay_parts"], again["replay_parts"]) == (["lean"], ["model", "lean"])
+
+
+def test_a_429_inside_the_tool_loop_is_waited_out_and_no_paid_turn_is_asked_twice(
+    tmp_path, key_env
+):
+    """The tool loop's turns go through the model client every role uses (one model edge):
+    a rate limit on a turn is waited out like any other (before: the loop's own client stopped
+    the whole run), the check ends as the replay does, every answered turn was asked once,
+    and every request the server saw was charged, the retried one included."""
+    from tests.engine.conftest import example
+    from tests.live.loopback import LoopbackProvider
+
+    fixture = example("tool-loop")
+    replay = fixture / "replay"
+    key = json.loads((fixture / "answer-key.json").read_text())
+    hit: list[int] = []
+
+    def faults(number, asked):
+        if asked is not None and asked.task == "prover_turn" and asked.turn == 2 and not hit:
+            hit.append(number)
+            return Fault(429, {"retry-after": "0"}, error_body("slow down"))
+        return None
+
+    with LoopbackProvider(replay / "transcript.jsonl", faults=faults) as server:
+        config = write_config(
+            tmp_path, server.url, extra='[prover]\ntool_loop = "on"\nmax_turns = 3\n'
+        )
+        workdir = tmp_path / "ws"
+        argv = ["check", str(fixture / "paper.tex"), "--config", str(config)]
+        argv += ["--workdir", str(workdir), "--lean-replay", str(replay), "--jobs", "1"]
+        assert run(argv) == 4  # as the replay: one loop spends its turns
+        assert server.unknown == [] and hit
+        answered = [s.key for s in server.seen if s.status == 200]
+        turns = [k for k in answered if k.task == "prover_turn"]
+        assert len(turns) == len(set(turns)) == 8  # every paid turn asked exactly once
+        seen = len(server.seen)
+    assert verdicts(workdir) == {
+        r: {"verdict": v["verdict"], "class": v["class"]} for r, v in key.items()
+    }
+    logged = events(workdir)
+    retries = [(e["role"], e["status"]) for e in logged if e["type"] == "retry"]
+    assert retries == [("prover", 429)]
+    paid = [e for e in logged if e["type"] == "model_call" and e["task"] == "prover_turn"]
+    assert len(paid) == 8 and all(e["cost_usd"] > 0 for e in paid)  # [prices] apply to turns
+    charged = sum(e["charge"]["calls"] for e in logged if e["type"] == "action_started")
+    charged += sum(e["calls"] for e in logged if e["type"] == "charge")
+    # a prove action is charged before the ladder is known to close it with no model call
+    closed = [e for e in logged if e["type"] == "prover_finished" and e["model_turns"] == 0]
+    assert charged == seen + len(closed)

@@ -2,8 +2,9 @@
 
 import typer.main
 
+from paperlint.cli.mcp_cmd import verbs as cli_verbs
 from paperlint.cli.root import _register_commands, app
-from paperlint.mcp.tools import EXCLUDED, MAX_JSON, MAX_TEXT, outcome, registry
+from paperlint.mcp.tools import EXCLUDED, MAX_JSON, MAX_TEXT, outcome
 
 
 def _cli_paths():
@@ -22,18 +23,18 @@ def _cli_paths():
 
 
 def test_every_cli_command_is_a_tool_or_excluded_with_a_reason():
-    verbs = registry()
+    verbs = cli_verbs()
     for path in _cli_paths():
         assert path.replace(" ", "_") in verbs or EXCLUDED.get(path), path
     assert set(EXCLUDED) == {"setup", "mcp"}
 
 
 def test_a_tool_call_is_the_command_line_a_person_types():
-    verb = registry()["check"]
+    verb = cli_verbs()["check"]
     argv = verb.argv({"paper": "p.tex", "fresh": True, "max_cost": 2.5, "replay": "r"})
     assert argv == ["check", "p.tex", "--max-cost", "2.5", "--replay", "r", "--fresh",
                     "--format", "json"]  # fmt: skip
-    scan = registry()["lean_scan"]
+    scan = cli_verbs()["lean_scan"]
     assert scan.argv({"files": ["a.lean", "b"]})[:4] == ["lean", "scan", "a.lean", "b"]
     schema = verb.input_schema()
     assert schema["properties"]["max_cost"]["type"] == "number"
@@ -42,7 +43,7 @@ def test_a_tool_call_is_the_command_line_a_person_types():
 
 
 def test_unknown_or_missing_arguments_are_usage_errors_not_guesses():
-    verb = registry()["status"]
+    verb = cli_verbs()["status"]
     for arguments in ({"workdir": "w", "nope": 1}, {}):
         try:
             verb.argv(arguments)

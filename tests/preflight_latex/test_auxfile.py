@@ -1,4 +1,4 @@
-"""The .aux reader on hand-written snippets of every line type in latex.md §14.1."""
+"""The .aux reader on hand-written snippets of every line type in docs/latex-notes.md §14.1."""
 
 from __future__ import annotations
 

@@ -181,14 +181,18 @@ def test_cid_glyphs_are_reported_in_a_warning():
 def test_fit_anchor_takes_the_next_styled_head_on_its_page():
     lines = reading_order(
         [
+            page(*paragraph(700, 3)),
             page(
-                line(700, "Lemma 3 shows the rest of the argument here."),
-                line(680, run("Key Lemma 4.", "CMBX10"), " Every bounded set is finite."),
-            )
+                line(700, "Lemma 3 shows the rest of the argument here.", page=2),
+                line(680, run("Key Lemma 4.", "CMBX10"), " Every bounded set is finite.", page=2),
+                number=2,
+            ),
         ]
     )
-    heads = find_destination_heads(lines, [Destination("lemma.4", 1, None)])
+    heads = find_destination_heads(lines, [Destination("lemma.4", 2, None)])
     assert [(h.word, h.number, h.kind) for h in heads] == [("Key Lemma", "4", "lemma")]
+    # on page 1, `/Fit` is pdfTeX's placeholder for a lost anchor: it locates nothing
+    assert find_destination_heads(lines, [Destination("lemma.4", 1, None)]) == []
 
 
 def test_cross_reference_line_above_a_head_does_not_take_its_anchor():
@@ -265,18 +269,41 @@ def test_anchor_at_a_page_foot_finds_its_head_on_the_next_page_past_a_note():
     assert [(h.word, h.number, lines[h.index].line.page) for h in heads] == [("Corollary", "6", 2)]
 
 
-def test_a_dropped_anchor_vouches_for_one_unanchored_head_of_its_environment():
-    # pdfTeX replaces an anchor that was referenced but never set by `[page 1 /Fit]`; the
-    # other heads are anchored, so without it the unanchored head is taken as hand-made.
+def test_an_unanchored_head_set_like_the_anchored_ones_is_a_result():
+    # pdfTeX drops an anchor whose name was used before (numbers reset after \\appendix):
+    # the head is set exactly as the anchored heads of its word, with a number of its own.
     anchored = line(622, run("Exercise 1. ", "CMBX10"), run("Show that", "CMR10"))
     unanchored = line(500, run("Exercise 2. ", "CMBX10"), run("Prove that", "CMR10"))
     body = [*_with_context(anchored), *_with_context(unanchored)[5:]]
-    real = Destination("exercise.1", 1, 635.0, 72.0)
-    without = _results(*body, destinations=[real])
-    assert [r.number for r in without] == ["1"]
-    placeholder = Destination("exercise.2", 1, None, None)
+    results = _results(*body, destinations=[Destination("exercise.1", 1, 635.0, 72.0)])
+    assert [(r.number, r.restates) for r in results] == [("1", None), ("2", None)]
+
+
+def test_a_hand_made_head_is_ignored_unless_a_dropped_anchor_vouches_for_it():
+    # no anchored head is a Claim: "Claim 1." in bold is the author's own heading; pdfTeX
+    # replaces an anchor that was referenced but never set by `[page 1 /Fit]`
+    anchored = line(622, run("Theorem 1. ", "CMBX10"), run("Show that", "CMTI10"))
+    hand_made = line(500, run("Claim 1. ", "CMBX10"), run("Prove that", "CMR10"))
+    body = [*_with_context(anchored), *_with_context(hand_made)[5:]]
+    real = Destination("theorem.1", 1, 635.0, 72.0)
+    assert [r.kind for r in _results(*body, destinations=[real])] == ["theorem"]
+    placeholder = Destination("claim.1", 1, None, None)
     kept = _results(*body, destinations=[real, placeholder])
-    assert [r.number for r in kept] == ["1", "2"]
+    assert [(r.kind, r.number) for r in kept] == [("theorem", "1"), ("claim", "1")]
+
+
+def test_a_bold_restatement_of_an_anchored_result_is_attached_to_it():
+    # `{\\bf Lemma \\ref{b}}.` repeats the number of an anchored lemma: a restatement (in
+    # whatever words), not a result of its own
+    anchored = line(622, run("Lemma 2. ", "CMBX10"), run("Every finite set is bounded.", "CMTI10"))
+    again = line(500, run("Lemma 2", "CMBX10"), run(". In other words, sets are small.", "CMR10"))
+    body = [*_with_context(anchored), *_with_context(again)[5:]]
+    results = _results(*body, destinations=[Destination("lemma.2", 1, 635.0, 72.0)])
+    assert [(r.id, r.restates) for r in results] == [
+        ("lemma:2", None),
+        (results[1].id, "lemma:2"),
+    ]
+    assert results[1].id.startswith("lemma@")
 
 
 def test_the_same_number_over_a_different_statement_is_another_result():
@@ -291,3 +318,17 @@ def test_the_same_number_over_a_different_statement_is_another_result():
         *paragraph(488, 2, "while groups have a unit element"),
     )
     assert [(r.number, r.restates) for r in results] == [("1.1", None), ("1.1", None)]
+
+
+def test_a_heading_titled_with_a_result_number_is_not_another_result():
+    # a thesis' `\\subsubsection*{Theorem \\ref{a}}`: bold, alone on its line
+    first = line(622, run("Theorem 3.2. ", "CMBX10"), run("Every set is finite.", "CMTI10"))
+    heading = line(500, run("Theorem 3.2", "CMBX10"))
+    results = _results(
+        *paragraph(700, 5),
+        first,
+        *paragraph(610, 2, "of the first statement and its sets"),
+        heading,
+        *paragraph(488, 2, "we now prove it in several steps"),
+    )
+    assert [(r.number, r.restates) for r in results] == [("3.2", None), ("3.2", "theorem:3.2")]

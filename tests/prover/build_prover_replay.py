@@ -9,8 +9,9 @@ each exercising one ending of the prove strategy (automation ladder, then tool l
 - `s_library`: the model asks `library` and uses the `exact?` suggestion;
 - `s_budget`: the model never gets it; the loop ends unfinished when its 3 turns are spent.
 
-Files: `lean.jsonl` (ReplayVerifier), `lean-probe.jsonl` (ScriptedProbe), `turns.jsonl`
-(ScriptedToolModel), `answers.json` (the answer key). Run:
+Files: `lean.jsonl` (ReplayVerifier: the checks, the axiom queries and the tools' probe
+commands), `turns.jsonl` (tests/prover/doubles.ScriptedToolModel), `answers.json` (the answer
+key). Run:
 
     python -m tests.prover.build_prover_replay
 
@@ -23,9 +24,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.verifier import LeanContext
 from paperlint.prover.automation import LADDER, plan
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.prompt import PREMISES, premise_query
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -211,8 +213,7 @@ def build(obligations: list[dict[str, Any]] = OBLIGATIONS) -> dict[str, list[dic
         for ob in obligations
     ]
     return {
-        "lean.jsonl": lean,
-        "lean-probe.jsonl": probe,
+        "lean.jsonl": lean + probe,
         "turns.jsonl": turns,
         "answers.json": answers,
     }

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
+from paperlint.prover.loop import LoopBudget
 from paperlint.prover.model import ToolTurn, TurnKey
 from paperlint.prover.protocol import ToolCall
 from paperlint.prover.tools import Workbench
@@ -70,3 +72,8 @@ STUCK = {
     BASE._replace(turn=n): turn(call("check", n, lean=GUESS if n == 1 else GUESS + f" -- {n}"))
     for n in range(1, 10)
 }
+
+
+def budget_of(**changes: float) -> LoopBudget:
+    """The loop budget of a default config (`[prover]`), with `changes`."""
+    return LoopBudget(**{"max_turns": 8, "max_tool_calls": 24, "max_wall_s": 900.0, **changes})

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from paperlint.cli.root import run
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.lean.extraction import read_extraction
+from paperlint.prover.index import DeclIndex
 
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = ROOT / "fixtures" / "decl_index" / "extract.jsonl"

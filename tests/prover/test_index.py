@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from paperlint.errors import InputError
-from paperlint.prover.index import DeclIndex, parse_extraction, read_extraction
+from paperlint.lean.extraction import parse_extraction, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.tokens import name_tokens, query_tokens, type_tokens
 from tests.prover import build_index_fixture
 

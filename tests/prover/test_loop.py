@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from paperlint.prover.loop import LoopBudget, LoopStatus, ProverLoop, TurnLog, messages_for
-from paperlint.prover.model import ScriptedToolModel, ToolTurn
+from paperlint.prover.model import ToolTurn
 from paperlint.prover.prompt import first_messages, premises, system_prompt, user_prompt
+from tests.prover.doubles import ScriptedToolModel
 from tests.prover.loopkit import (
     BASE,
     GOAL,
@@ -18,6 +19,7 @@ from tests.prover.loopkit import (
     SKELETON,
     STUCK,
     bench,
+    budget_of,
     call,
     repl_for_obligation,
     turn,
@@ -34,7 +36,7 @@ def loop(tmp_path: Path, turns, *, budget: LoopBudget | None = None, native=True
         model_name="scripted",
         bench=bench(tmp_path, repl_for_obligation()),
         log=TurnLog(tmp_path / "prover-turns.jsonl"),
-        budget=budget or LoopBudget(),
+        budget=budget or budget_of(),
         emit=emit or events.append,
     )
     return prover, model, events
@@ -57,7 +59,7 @@ def test_a_library_suggestion_the_model_then_used(tmp_path: Path) -> None:
 
 
 def test_the_turn_budget_ends_unfinished_with_the_reason_and_turns(tmp_path: Path) -> None:
-    prover, model, _ = loop(tmp_path, STUCK, budget=LoopBudget(max_turns=3))
+    prover, model, _ = loop(tmp_path, STUCK, budget=budget_of(max_turns=3))
     outcome = prover.run(BASE, INITIAL)
     assert outcome.status is LoopStatus.UNFINISHED and outcome.proof is None
     assert outcome.reason.startswith("budget_exhausted: model turns (3)")
@@ -68,13 +70,13 @@ def test_the_turn_budget_ends_unfinished_with_the_reason_and_turns(tmp_path: Pat
 
 def test_the_tool_budget_is_charged_before_use(tmp_path: Path) -> None:
     turns = {BASE._replace(turn=1): turn(*[call("goals", n, lean=SKELETON) for n in range(3)])}
-    outcome = loop(tmp_path, turns, budget=LoopBudget(max_tool_calls=2))[0].run(BASE, INITIAL)
+    outcome = loop(tmp_path, turns, budget=budget_of(max_tool_calls=2))[0].run(BASE, INITIAL)
     assert outcome.status is LoopStatus.UNFINISHED and "tool calls (2)" in outcome.reason
     assert outcome.tool_calls == 2
 
 
 def test_the_wall_budget(tmp_path: Path) -> None:
-    prover, _, _ = loop(tmp_path, STUCK, budget=LoopBudget(max_wall_s=1.0))
+    prover, _, _ = loop(tmp_path, STUCK, budget=budget_of(max_wall_s=1.0))
     ticks = iter(range(0, 1000, 2))
     prover.clock = lambda: float(next(ticks))
     outcome = prover.run(BASE, INITIAL)
@@ -140,7 +142,7 @@ def test_kill_after_every_event_and_resume(tmp_path: Path) -> None:
 
 
 def test_older_tool_results_are_cut(tmp_path: Path) -> None:
-    prover, _, _ = loop(tmp_path, STUCK, budget=LoopBudget(max_turns=5))
+    prover, _, _ = loop(tmp_path, STUCK, budget=budget_of(max_turns=5))
     prover.run(BASE, INITIAL)
     # Rebuild what turn 6 would have been sent and measure: only the last 2 results are whole.
     from paperlint.prover import loop as loop_module

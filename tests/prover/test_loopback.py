@@ -16,10 +16,13 @@ from typing import Any
 
 import pytest
 
+from paperlint.agents.client import LiteLLMClient
+from paperlint.agents.runner import AgentRunner
+from paperlint.config import Config
 from paperlint.prover.loop import LoopStatus, ProverLoop, TurnLog
-from paperlint.prover.model import LiteLLMToolModel
+from paperlint.prover.model import AgentTurns
 from paperlint.prover.prompt import first_messages, system_prompt
-from tests.prover.loopkit import BASE, GOOD, QUERY, bench, repl_for_obligation
+from tests.prover.loopkit import BASE, GOOD, QUERY, bench, budget_of, repl_for_obligation
 
 
 def _tool_reply(n: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -90,25 +93,46 @@ def endpoint() -> Iterator[tuple[Endpoint, str]]:
         thread.join(timeout=5)
 
 
-def _loop(tmp_path: Path, base_url: str, mode: str) -> ProverLoop:
-    model = LiteLLMToolModel(
-        mode=mode, api_base=base_url, api_key="sk-loopback-test", request_timeout_s=60
+class _Forced(AgentTurns):
+    """The turns of the one model edge, with the protocol forced (litellm knows no
+    `openai/loopback`)."""
+
+    def __init__(self, turns: AgentRunner, mode: str) -> None:
+        super().__init__(turns)
+        self.mode = mode
+
+    def native(self, model: str) -> bool:
+        return self.mode == "native"
+
+
+def _loop(tmp_path: Path, base_url: str, mode: str, monkeypatch) -> ProverLoop:
+    """The loop's turns through the agents' model client, as a run sends them: the same
+    `AgentRunner` and `LiteLLMClient` every role uses (endpoint, key, timeouts per role)."""
+    monkeypatch.setenv("LOOPBACK_KEY", "sk-loopback-test")
+    config = Config.model_validate(
+        {
+            "roles": {
+                "prover": {"api_base": base_url, "api_key_env": "LOOPBACK_KEY", "timeout_s": 60}
+            }
+        }
     )
+    runner = AgentRunner(config, client=LiteLLMClient(config))
     return ProverLoop(
-        model=model,
+        model=_Forced(runner, mode),
         model_name="openai/loopback",
         bench=bench(tmp_path, repl_for_obligation()),
         log=TurnLog(tmp_path / "turns.jsonl"),
+        budget=budget_of(),
     )
 
 
-def test_native_tool_calls_through_litellm(tmp_path: Path, endpoint) -> None:
+def test_native_tool_calls_through_litellm(tmp_path: Path, endpoint, monkeypatch) -> None:
     state, url = endpoint
     state.script = [
         _tool_reply(1, "search", {"query": QUERY}),
         _tool_reply(2, "check", {"lean": GOOD}),
     ]
-    outcome = _loop(tmp_path, url, "native").run(
+    outcome = _loop(tmp_path, url, "native", monkeypatch).run(
         BASE, first_messages(system_prompt(native=True), "go")
     )
     assert outcome.status is LoopStatus.ACCEPTED and outcome.premises_used == ("le_max_left",)
@@ -124,11 +148,11 @@ def test_native_tool_calls_through_litellm(tmp_path: Path, endpoint) -> None:
     assert second["messages"][-2]["tool_calls"][0]["function"]["name"] == "search"
 
 
-def test_the_text_protocol_through_litellm(tmp_path: Path, endpoint) -> None:
+def test_the_text_protocol_through_litellm(tmp_path: Path, endpoint, monkeypatch) -> None:
     state, url = endpoint
     block = "```tool check\n" + json.dumps({"lean": GOOD}) + "\n```"
     state.script = [{"role": "assistant", "content": "Checking.\n" + block}]
-    outcome = _loop(tmp_path, url, "text").run(
+    outcome = _loop(tmp_path, url, "text", monkeypatch).run(
         BASE, first_messages(system_prompt(native=False), "go")
     )
     assert outcome.status is LoopStatus.ACCEPTED

@@ -14,7 +14,9 @@ from paperlint.engine.apply import apply_one
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.records.results import Stage, UnfinishedReason, Verdict
 from paperlint.records.work import Suspicion
+from tests.engine.conftest import settings as derived_settings
 from tests.engine.test_step_apply import _PROVING, OBLIGATIONS, POLICY, action
+from tests.prover.doubles import ScriptedProbe, ScriptedTurns
 
 SPENT = "model turns (3) spent before the obligation was proved; its 3 turns are kept in t.jsonl"
 
@@ -91,11 +93,10 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
     from typing import Any
 
     from paperlint.agents.outputs import ProofStep
-    from paperlint.engine.context import Settings, ToolEdge
+    from paperlint.engine.context import Settings
     from paperlint.engine.steps import prove
     from paperlint.lean.verifier import LeanContext
-    from paperlint.prover.model import ScriptedToolModel, ToolTurn, TurnKey
-    from paperlint.prover.probe import ScriptedProbe
+    from paperlint.prover.model import ToolTurn, TurnKey
     from paperlint.prover.protocol import ToolCall
     from paperlint.records.work import Obligation
 
@@ -105,7 +106,7 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
         arguments={"reason": "the step needs n > 0", "suspected_problem": True},
     )
     key = TurnKey("prover", "lem:a", "s1", 2, 1)
-    model = ScriptedToolModel({key: ToolTurn(calls=(give_up,))})
+    model = ScriptedTurns({key: ToolTurn(calls=(give_up,))})
 
     @dataclass
     class Ws:
@@ -121,20 +122,18 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
     class Ctx:
         ws: Ws
         settings: Settings
-        tools: ToolEdge
-        verifier: Any = None
+        turns: ScriptedTurns
+        verifier: Any = field(default_factory=ScriptedProbe)
+        index: Any = None
         order: list[str] = field(default_factory=lambda: ["lem:a"])
         lean_names: dict[str, str] = field(default_factory=dict)
         events: list[dict] = field(default_factory=list)
 
         def emit(self, event: dict) -> None:
-            self.events.append(event)
+            self.events.append(event.as_event())
 
-        def charge(self, request: dict) -> None:
-            raise AssertionError("one turn: charged by action_started")
-
-    settings = Settings(header="", models={"prover": "scripted"}, tool_loop=True)
-    ctx = Ctx(Ws(tmp_path), settings, ToolEdge(model=model, probe=ScriptedProbe()))
+    settings = derived_settings(header="", models={"prover": "scripted"}, tool_loop=True)
+    ctx = Ctx(Ws(tmp_path), settings, model)
     skeleton = "theorem t_s1 (n : ℕ) : 0 < n := by\n  sorry"
     act = action(ActionKind.PROVE, obligation="s1", attempt=2, model="scripted")
     prompt = SimpleNamespace(step=ProofStep(id="s1", text="n is positive"), failed_attempts=[])
@@ -143,6 +142,7 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
     )  # type: ignore[arg-type]
     outcome = prove.run(ctx, _PROVING, given)  # type: ignore[arg-type]
     assert model.asked == [key]
+    assert model.charged == [True]  # one turn: charged by action_started
     assert outcome.prover.gives_up and "the step needs n > 0" in (
         outcome.prover.suspected_problem or ""
     )

@@ -16,12 +16,12 @@ import pytest
 from pydantic import BaseModel
 
 from paperlint.engine.actions import Action, ActionKind
-from paperlint.engine.context import Settings
 from paperlint.engine.steps import prove
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
 from paperlint.prover.automation import LADDER
 from paperlint.records.work import Obligation
+from tests.engine.conftest import settings as derived_settings
 from tests.prover.simrepl import HEADER, SimulatedRepl, axioms_ok, msg, warm
 
 SKELETON = "theorem sq_s1 (x : ℝ) : 0 < x ^ 2 + 1 := by\n  sorry"
@@ -51,7 +51,7 @@ class _Ctx:
     events: list[dict] = field(default_factory=list)
 
     def emit(self, event: dict) -> None:
-        self.events.append(event)
+        self.events.append(event.as_event())
 
     def ask(self, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the model was asked although automation closed the obligation")
@@ -64,7 +64,7 @@ def _given(attempt: int = 1) -> prove.ProveInputs:
 
 
 def _ctx(tmp_path: Path, repl: SimulatedRepl) -> _Ctx:
-    settings = Settings(
+    settings = derived_settings(
         header="",
         models={"prover": "scripted"},
         lean_timeout_s=5.0,

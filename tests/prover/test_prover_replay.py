@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.loop import LoopBudget, TurnLog
-from paperlint.prover.model import ScriptedToolModel
-from paperlint.prover.probe import ScriptedProbe
 from paperlint.prover.strategy import ObligationTask, Prover
 from tests.prover import build_prover_replay
+from tests.prover.doubles import ScriptedToolModel
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "fixtures" / "prover_replay"
@@ -30,14 +30,15 @@ def test_fixtures_are_up_to_date() -> None:
 
 def _prover(tmp_path: Path, events: list[dict]) -> tuple[Prover, ScriptedToolModel]:
     model = ScriptedToolModel.load(FOLDER / "turns.jsonl")
+    lean = ReplayVerifier(FOLDER)  # its `lean.jsonl`: checks, axioms, probe commands
     prover = Prover(
-        verifier=ReplayVerifier(FOLDER),
-        probe=ScriptedProbe.load(FOLDER / "lean-probe.jsonl"),
+        verifier=lean,
+        probe=lean,
         model=model,
         model_name="paperlint-replay/prover",
         log=TurnLog(tmp_path / "prover-turns.jsonl"),
         index=INDEX,
-        budget=LoopBudget(max_turns=3),
+        budget=LoopBudget(max_turns=3, max_tool_calls=24, max_wall_s=900.0),
         emit=events.append,
     )
     return prover, model

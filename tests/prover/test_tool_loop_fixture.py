@@ -2,7 +2,7 @@
 
 The agent answers and tool turns are HAND-AUTHORED and the Lean answers HAND-WRITTEN
 (fixtures/tool-loop/replay/author.py); the run is `paperlint check … --replay`, through the real
-engine backends. The answer key (written before the run) names how each lemma's obligation was
+engine opening. The answer key (written before the run) names how each lemma's obligation was
 closed: automation (0 model turns), a search hit the model then used, a `library` suggestion,
 and a loop that spends its three turns and ends *unfinished* with the reason and its turns kept.
 """
@@ -51,13 +51,7 @@ def test_the_replay_files_are_up_to_date(tmp_path: Path) -> None:
     author.write_models(tmp_path)
     author.write_lean(tmp_path)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == [
-        "declarations.jsonl",
-        "lean-probe.jsonl",
-        "lean.jsonl",
-        "prover-turns.jsonl",
-        "transcript.jsonl",
-    ]
+    assert names == ["declarations.jsonl", "lean.jsonl", "transcript.jsonl"]
     for name in names:
         committed = (FIXTURE / "replay" / name).read_text(encoding="utf-8")
         assert (tmp_path / name).read_text(encoding="utf-8") == committed, name

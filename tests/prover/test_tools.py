@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.lean.extraction import read_extraction
 from paperlint.lean.messages import axiom_query
 from paperlint.lean.verifier import LeanContext
-from paperlint.prover.index import DeclIndex, read_extraction
+from paperlint.prover.index import DeclIndex
 from paperlint.prover.tools import MAX_CHARS, Workbench, bounded
 from tests.prover.simrepl import HEADER, SimulatedRepl, axioms_ok, checks, msg, warm
 
@@ -203,12 +204,14 @@ def test_a_changed_statement_is_refused_before_lean(tmp_path: Path) -> None:
     assert wb.check(GOOD).accepted  # the gated statement with a proof passes
 
 
-def test_the_recorded_probe_refuses_what_the_live_one_refuses() -> None:
-    from paperlint.prover.probe import ScriptedProbe
+def test_the_recorded_probe_refuses_what_the_live_one_refuses(tmp_path: Path) -> None:
+    from paperlint.lean.replay import LeanRecorder, ReplayVerifier
 
-    probe = ScriptedProbe()
     cheat = "example : True := by native_decide"
-    probe.add(CTX, cheat, {"env": 1})
+    recorder = LeanRecorder(tmp_path, toolchain=None, mathlib_rev=None)
+    exchange = {"kind": "command", "context": CTX, "text": cheat, "response": {"env": 1}}
+    recorder.write(exchange)
+    probe = ReplayVerifier(tmp_path)
     answer = probe.command(CTX, cheat, timeout_s=1)
     assert not isinstance(answer, dict) and answer.code == "refused"
     assert probe.command(CTX, "#check @foo", timeout_s=1).code == "no_recording"

@@ -52,8 +52,8 @@ def test_a_checker_run_whose_record_fails_is_not_counted_as_checked(example, tmp
 
 
 def test_a_convergence_review_that_flagged_nothing_is_shown_as_a_claim(tmp_path):
-    from paperlint.engine.converge import ConvergenceState, write_state
     from paperlint.learning.convergence import Combined, ConvergenceReview
+    from paperlint.records.convergence import ConvergenceState, write_state
 
     ws = tmp_path / "v1"
     shutil.copytree(V1, ws)

@@ -8,9 +8,9 @@ from paperlint.records.results import (
     Stage,
     Verdict,
 )
+from paperlint.records.revisions import compare_results
+from paperlint.records.rewind import rewind
 from paperlint.records.work import FailedProof, FinalAudit, Obligation, ResultWork, Suspicion
-from paperlint.revise.apply import rewind
-from paperlint.revise.since import compare_results
 
 FIELDS = ("object_class", "quantifier_order", "parameter_domains", "codomain", "hypotheses")
 FIELDS += ("conclusion", "follow_on_claims")

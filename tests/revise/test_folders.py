@@ -3,8 +3,8 @@ without ever writing over another result's evidence."""
 
 from pathlib import Path
 
-from paperlint.engine.workspace import Workspace
 from paperlint.records.results import Evidence, ResultRecord
+from paperlint.records.workspace import Workspace
 from paperlint.revise.apply import carry_names, rehome
 from paperlint.revise.match import match_results
 from paperlint.revise.revise import _move_audit_folders

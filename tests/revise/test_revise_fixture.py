@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from paperlint.cli.root import run
-from paperlint.engine.workspace import Workspace
-from paperlint.revise.since import since_previous
+from paperlint.records.revisions import since_previous
+from paperlint.records.workspace import Workspace
 from paperlint.revise.snapshot import take_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]

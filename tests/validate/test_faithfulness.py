@@ -1,8 +1,8 @@
 """validate and replay on a result's faithfulness record (#15): consistent claims pass, an
 edited claim is a "faithfulness-inconsistent" finding, and replay re-checks each claim."""
 
-from paperlint.faithful.store import FILE
 from paperlint.lean.replay import ReplayVerifier
+from paperlint.records.faithfulness import FILE
 from paperlint.records.layout import safe_name
 from paperlint.validate.context import build_context
 from paperlint.validate.faithful_rules import rerun_claims

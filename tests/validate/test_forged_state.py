@@ -210,8 +210,8 @@ HOSTILE = {
 
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_a_hostile_reference_is_refused_by_the_engine(copy_of, tmp_path, case):
-    from paperlint.engine.workspace import load_results_at
     from paperlint.errors import StateError
+    from paperlint.records.workspace import load_results_at
 
     ws = copy_of("sample-variance")
     (tmp_path / "outside").mkdir()

@@ -1,9 +1,10 @@
 """The engine's actions, one module each, and the registry that maps an action kind to its step.
 
-A step is a `Step` (see `base.py`) with six parts:
+A step is a `Step` (see `base.py`) with seven parts:
 
 - `kind` and `role`: the action kind it answers (a string; `ActionKind` names the built-in
   ones) and the `Role` whose model it asks;
+- `stage`: the stage its action works toward (`check --until STAGE` runs the steps up to it);
 - `ready(record, policy) -> Action | None` (pure): the action it would take next on the
   record, or None. `plan.next_action` asks every registered step, in registry order, and takes
   the first answer; the steps' conditions exclude one another, so the order is only a tie-break;
@@ -19,13 +20,14 @@ that is settled, called for by other records; `plan` asks it where `ready` no lo
 (`reconnect.py`: a clause discharged once its predecessor is verified, issue #14).
 
 To add a step: write `paperlint/engine/steps/<name>.py` ending with
-`STEP = Step(kind="<name>", role=Role.Y, ready=ready, inputs=inputs, run=run, apply=apply)`, and
-add `<name>.STEP` to `REGISTRY` below (one line). Nothing else names the kinds (a new role is
-a member of `paperlint.domain.Role`). Add its case table to `tests/engine/test_step_apply.py`;
-`tests/engine/test_registry.py` shows a whole example step.
+`STEP = Step(kind="<name>", role=Role.Y, stage=Stage.Z, ready=..., inputs=..., run=...,
+apply=...)`, and add `<name>.STEP` to `REGISTRY` below (one line). Nothing else names the kinds
+(a new role is a member of `paperlint.domain.Role`). Add its case table to
+`tests/engine/test_step_apply.py`; `tests/engine/test_registry.py` shows a whole example step.
 
 Edge failures (no model, an invalid answer, no Lean) are handled once, by the shell, as a
-`Failed` outcome; `run` simply lets `ModelUnavailable`, `LeanUnavailable` or `ModelError` rise.
+`Failed` outcome; `run` simply lets `ModelUnavailableError`, `LeanUnavailable` or `ModelError`
+rise.
 """
 
 from __future__ import annotations

@@ -40,12 +40,9 @@ from paperlint.engine.steps.effects import (
 )
 from paperlint.engine.steps.restate import SUFFIX
 from paperlint.faithful.check import after_proof
-from paperlint.faithful.model import FaithfulnessEvidence, MinimalHypotheses
-from paperlint.faithful.store import FILE as FAITHFUL_FILE
-from paperlint.faithful.store import read_evidence
 from paperlint.lean.checker import RECORD_FILE as CHECKER_FILE
 from paperlint.lean.compose import module_text
-from paperlint.lean.modules import CheckJob, check_job
+from paperlint.lean.modules import CheckJob
 from paperlint.lean.trusted import (
     TrustedRun,
     gate_lock,
@@ -54,7 +51,12 @@ from paperlint.lean.trusted import (
     verdict_problems,
 )
 from paperlint.lean.verifier import LeanContext, Outcome
+from paperlint.records import audits
+from paperlint.records.events import LeanCheckEvent
+from paperlint.records.faithfulness import FILE as FAITHFUL_FILE
+from paperlint.records.faithfulness import FaithfulnessEvidence, MinimalHypotheses, read_evidence
 from paperlint.records.layout import safe_name
+from paperlint.records.modules import check_job
 from paperlint.records.results import (
     Evidence,
     ResultRecord,
@@ -63,8 +65,8 @@ from paperlint.records.results import (
     Verdict,
     to_condition,
 )
-from paperlint.records.store import write_text_atomic
 from paperlint.records.work import FinalAudit, Obligation
+from paperlint.store import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     audit_path = write_json(
         ctx,
         folder / "final-audit.json",
-        {"schema": "paperlint.final-audit/1", **audit.model_dump(mode="json")},
+        audits.enveloped(audits.FINAL_AUDIT, audit),
     )
     hashes = {ctx.ws.rel(path): sha(path), audit_path: sha(ctx.ws.root / audit_path)}
     if record.evidence.gate:
@@ -228,17 +230,16 @@ def _minimal_hypotheses(
     minimal = evidence.minimal
     checks = minimal.checks if minimal is not None else ()
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": record.id,
-            "obligation": None,
-            "kind": "minimal_hypotheses",
-            "outcome": "unneeded" if minimal and minimal.unneeded else "all_needed",
-            "code": None,
-            "checked": sum(1 for c in checks if c.attempt is not None and c.attempt.answered),
-            "duration_s": 0.0,
-            "replay": ctx.verifier.is_replay,
-        }
+        LeanCheckEvent(
+            result=record.id,
+            obligation=None,
+            kind="minimal_hypotheses",
+            outcome="unneeded" if minimal and minimal.unneeded else "all_needed",
+            code=None,
+            checked=sum(1 for c in checks if c.attempt is not None and c.attempt.answered),
+            duration_s=0.0,
+            replay=ctx.verifier.is_replay,
+        )
     )
     return [f"{c.name} : {c.lean_type}" for c in (minimal.unneeded if minimal else ())]
 
@@ -315,5 +316,11 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 STEP = Step(
-    kind=ActionKind.AUDIT, role=Role.AUDITOR, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.AUDIT,
+    role=Role.AUDITOR,
+    stage=Stage.DONE,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

@@ -76,6 +76,7 @@ class Step(Generic[In, Out]):
 
     kind: str  # the action kind it answers (`ActionKind` names the built-in ones)
     role: Role | None
+    stage: Stage  # the stage its action works toward (`--until STAGE` runs the steps up to it)
     ready: Callable[[ResultRecord, Policy], Action | None]
     inputs: Callable[[ResultRecord, View], In]
     run: Callable[[EngineContext, ResultRecord, In], Out]

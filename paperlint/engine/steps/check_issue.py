@@ -37,13 +37,14 @@ from paperlint.engine.steps.effects import (
 )
 from paperlint.lean.checker import COUNTEREXAMPLE_FILE
 from paperlint.lean.compose import module_text, parse_declaration, refutation_statement, with_body
-from paperlint.lean.modules import refutation_job
 from paperlint.lean.trusted import gate_lock, judgement, read_workspace_json, verdict_problems
 from paperlint.lean.verifier import LeanContext
+from paperlint.records import audits
 from paperlint.records.layout import safe_name
+from paperlint.records.modules import refutation_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.store import write_text_atomic
 from paperlint.records.work import CounterexampleCheck, Suspicion
+from paperlint.store import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
     path = write_json(
         ctx,
         folder / "issue.json",
-        {"schema": "paperlint.issue-ruling/1", **ruling.model_dump(mode="json")},
+        audits.enveloped(audits.ISSUE_RULING, ruling),
     )
     quote_file, quote_line = (
         locate_quote(ctx, record, ruling.quote) if ruling.is_issue else (None, None)
@@ -255,6 +256,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 STEP = Step(
     kind=ActionKind.CHECK_ISSUE,
     role=Role.ISSUE_CHECKER,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

@@ -27,7 +27,7 @@ from paperlint.lean.repl_declarations import statement_problem
 from paperlint.lean.verifier import LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.store import write_text_atomic
+from paperlint.store import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -150,5 +150,11 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 STEP = Step(
-    kind=ActionKind.DRAFT, role=Role.DRAFTER, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.DRAFT,
+    role=Role.DRAFTER,
+    stage=Stage.DRAFTED,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

@@ -9,24 +9,23 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from paperlint.agents.faults import no_model
 from paperlint.domain import INPUT_KINDS, Role
 from paperlint.engine import prompts
 from paperlint.engine.actions import Action
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
-from paperlint.lean.compose import accepted_declarations, context_for
+from paperlint.lean.compose import context_for
 from paperlint.lean.modules import CheckJob
 from paperlint.lean.trusted import TrustedRun, trusted_check
 from paperlint.lean.verifier import LeanCheck, LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
+from paperlint.records.accepted import accepted_declarations
+from paperlint.records.events import LeanCheckEvent
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.store import write_json_atomic, write_text_atomic
+from paperlint.store import write_json_atomic, write_text_atomic
 
 T = TypeVar("T", bound=BaseModel)
-
-
-class ModelUnavailable(Exception):
-    """No model can be asked: stop the run (every open result becomes unfinished)."""
 
 
 class LeanUnavailable(Exception):
@@ -46,9 +45,7 @@ def ask(
     """One agent call with typed inputs; the answer must be of type `expect`."""
     chosen = model or ctx.settings.models.get(role.value)
     if not chosen:
-        raise ModelUnavailable(
-            f"no model configured for role {role.value}; set [models] in paperlint.toml"
-        )
+        raise no_model(role.value)
     reply = ctx.ask(
         task,
         role=role.value,
@@ -66,16 +63,15 @@ def ask(
 def lean(ctx: EngineContext, action: Action, kind: str, check: LeanCheck) -> LeanCheck:
     """Log a Lean check; an unavailable Lean stops the run."""
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": action.result,
-            "obligation": action.obligation,
-            "kind": kind,
-            "outcome": check.outcome.value,
-            "code": check.code.value if check.code else None,
-            "duration_s": round(check.duration_s, 3),
-            "replay": check.replay,
-        }
+        LeanCheckEvent(
+            result=action.result,
+            obligation=action.obligation,
+            kind=kind,
+            outcome=check.outcome.value,
+            code=check.code.value if check.code else None,
+            duration_s=round(check.duration_s, 3),
+            replay=check.replay,
+        )
     )
     if check.outcome is LeanOutcome.UNAVAILABLE:
         raise LeanUnavailable(check.hint or (check.code.value if check.code else "unavailable"))

@@ -32,17 +32,18 @@ from paperlint.engine.steps.effects import (
     trusted,
     write_json,
 )
-from paperlint.faithful.brief import gate_brief
 from paperlint.faithful.check import check_statement
-from paperlint.faithful.model import FaithfulnessEvidence
 from paperlint.faithful.policy import Decision, Next, decide
-from paperlint.faithful.store import FILE as FAITHFUL_FILE
-from paperlint.faithful.store import round_file
 from paperlint.lean.compose import context_for, fingerprint
-from paperlint.lean.modules import check_job
 from paperlint.lean.trusted import locked_hash
 from paperlint.lean.verifier import LeanContext
+from paperlint.records import audits
+from paperlint.records.events import LeanCheckEvent
+from paperlint.records.faithfulness import FILE as FAITHFUL_FILE
+from paperlint.records.faithfulness import FaithfulnessEvidence, round_file
+from paperlint.records.faithfulness_brief import gate_brief
 from paperlint.records.layout import safe_name
+from paperlint.records.modules import check_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
 from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
 from paperlint.validate.texhash import gate_tex
@@ -147,7 +148,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     fp = fingerprint(passed.statement) if passed else None
     cex = _compiled(ctx, record, given, passed, faithful, lock)
     data = {
-        "schema": "paperlint.gate/1",
+        "schema": audits.GATE,
         "result": record.id,
         "round": action.attempt,
         "decision": decided.decision,
@@ -279,24 +280,23 @@ def _probe_vacuity(
         statement_only=record.kind in INPUT_KINDS,
     )
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": record.id,
-            "obligation": None,
-            "kind": "vacuity",
-            "outcome": "vacuous" if probe.vacuous else "not_vacuous",
-            "code": None,
-            "checked": probe.checked,
-            "duration_s": 0.0,
-            "replay": ctx.verifier.is_replay,
-        }
+        LeanCheckEvent(
+            result=record.id,
+            obligation=None,
+            kind="vacuity",
+            outcome="vacuous" if probe.vacuous else "not_vacuous",
+            code=None,
+            checked=probe.checked,
+            duration_s=0.0,
+            replay=ctx.verifier.is_replay,
+        )
     )
     if not probe.vacuous:
         return None
     write_json(
         ctx,
         ctx.ws.audit_dir(record.id) / f"vacuity-{given.action.attempt}.json",
-        {"schema": "paperlint.vacuity/1", "witness": probe.witness, "reason": probe.reason()},
+        {"schema": audits.VACUITY, "witness": probe.witness, "reason": probe.reason()},
     )
     return Vacuity(reason=probe.reason() or "vacuous statement")
 
@@ -321,17 +321,16 @@ def _faithfulness(
     probe = evidence.probe
     refuted = probe is not None and probe.refuted
     ctx.emit(
-        {
-            "type": "lean_check",
-            "result": record.id,
-            "obligation": None,
-            "kind": "faithfulness",
-            "outcome": "refuted" if refuted else "not_refuted",
-            "code": None,
-            "checked": _answered(evidence),
-            "duration_s": 0.0,
-            "replay": ctx.verifier.is_replay,
-        }
+        LeanCheckEvent(
+            result=record.id,
+            obligation=None,
+            kind="faithfulness",
+            outcome="refuted" if refuted else "not_refuted",
+            code=None,
+            checked=_answered(evidence),
+            duration_s=0.0,
+            replay=ctx.verifier.is_replay,
+        )
     )
     data = evidence.model_dump(mode="json", by_alias=True)
     folder = ctx.ws.audit_dir(record.id)
@@ -391,7 +390,7 @@ def _kept_proof(
     record: ResultRecord, fingerprint: str, obligations: list[Obligation]
 ) -> list[Obligation] | None:
     """A re-gate's kept proof, when the gate passed the same statement with the same steps
-    (`revise.apply.rewind`): proved again it would be the same proof (issue #14)."""
+    (`records.rewind.rewind`): proved again it would be the same proof (issue #14)."""
     kept = record.work.kept
     if kept is None or kept.fingerprint != fingerprint:
         return None
@@ -433,4 +432,12 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
 
 
-STEP = Step(kind=ActionKind.GATE, role=Role.GATE, ready=ready, inputs=inputs, run=run, apply=apply)
+STEP = Step(
+    kind=ActionKind.GATE,
+    role=Role.GATE,
+    stage=Stage.GATED,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
+)

@@ -53,5 +53,11 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 STEP = Step(
-    kind=ActionKind.PLAN, role=Role.ARCHITECT, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.PLAN,
+    role=Role.ARCHITECT,
+    stage=Stage.PLANNED,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

@@ -284,5 +284,11 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 STEP = Step(
-    kind=ActionKind.PROVE, role=Role.PROVER, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=ActionKind.PROVE,
+    role=Role.PROVER,
+    stage=Stage.PROVING,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
 )

@@ -41,10 +41,10 @@ from paperlint.engine.steps.effects import (
     write_text,
 )
 from paperlint.lean.compose import context_for, discharge_declaration, module_text
-from paperlint.lean.modules import discharge_job
 from paperlint.lean.trusted import gate_lock, judgement, read_workspace_json, verdict_problems
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
+from paperlint.records.modules import discharge_job
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
 from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
 
@@ -247,6 +247,7 @@ def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> Re
 STEP = Step(
     kind=ActionKind.RECONNECT,
     role=None,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

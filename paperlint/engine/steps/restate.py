@@ -37,7 +37,9 @@ from paperlint.engine.steps.effects import base_context, write_json
 from paperlint.faithful.restate import check_restatement
 from paperlint.lean.compose import context_for
 from paperlint.lean.verifier import LeanContext
-from paperlint.records.results import ResultRecord
+from paperlint.records import audits
+from paperlint.records.events import LeanCheckEvent
+from paperlint.records.results import ResultRecord, Stage
 from paperlint.records.work import PreviousProof
 
 KIND = ActionKind.RESTATE
@@ -92,7 +94,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: RestateInputs) -> Resta
     old_name = previous.lean_name + SUFFIX
     old_proof = renamed(previous.proof, previous.lean_name, old_name)
     data: dict[str, object] = {
-        "schema": "paperlint.restatement/1",
+        "schema": audits.RESTATEMENT,
         "result": record.id,
         "old_statement": previous.statement,
         "new_statement": given.statement,
@@ -119,17 +121,16 @@ def run(ctx: EngineContext, record: ResultRecord, given: RestateInputs) -> Resta
             "keeps_proof": found.keeps_proof,
         }
         ctx.emit(
-            {
-                "type": "lean_check",
-                "result": record.id,
-                "obligation": "main",
-                "kind": "restatement",
-                "outcome": "carried" if carried else "not_carried",
-                "code": None,
-                "checked": sum(a.answered for a in found.equivalence.attempts()),
-                "duration_s": 0.0,
-                "replay": ctx.verifier.is_replay,
-            }
+            LeanCheckEvent(
+                result=record.id,
+                obligation="main",
+                kind="restatement",
+                outcome="carried" if carried else "not_carried",
+                code=None,
+                checked=sum(a.answered for a in found.equivalence.attempts()),
+                duration_s=0.0,
+                replay=ctx.verifier.is_replay,
+            )
         )
     path = write_json(ctx, ctx.ws.audit_dir(record.id) / FILE, data)
     return RestateOutcome(action=given.action, proof=carried, record=path)
@@ -142,4 +143,6 @@ def apply(record: ResultRecord, outcome: RestateOutcome, policy: Policy) -> Resu
     return reopen(record, restated=True, obligations=[main])
 
 
-STEP = Step(kind=KIND, role=None, ready=ready, inputs=inputs, run=run, apply=apply)
+STEP = Step(
+    kind=KIND, role=None, stage=Stage.PROVING, ready=ready, inputs=inputs, run=run, apply=apply
+)

@@ -21,6 +21,7 @@ from paperlint.engine.steps.base import (
     unfinished,
 )
 from paperlint.engine.steps.effects import ask, locate_quote, prompt_context, sha, write_json
+from paperlint.records import audits
 from paperlint.records.results import (
     Issue,
     IssueEvidence,
@@ -74,12 +75,12 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
     path = write_json(
         ctx,
         folder / "issue-review.json",
-        {
-            "schema": "paperlint.review/1",
-            "reviewer": Role.AUDITOR.value,
-            "raised_by": Role.ISSUE_CHECKER.value,
-            **review.model_dump(mode="json"),
-        },
+        audits.enveloped(
+            audits.REVIEW,
+            review,
+            reviewer=Role.AUDITOR.value,
+            raised_by=Role.ISSUE_CHECKER.value,
+        ),
     )
     ruling = record.work.ruling
     quote_file, quote_line = locate_quote(ctx, record, ruling.quote if ruling else "")
@@ -156,6 +157,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 STEP = Step(
     kind=ActionKind.REVIEW_ISSUE,
     role=Role.AUDITOR,
+    stage=Stage.DONE,
     ready=ready,
     inputs=inputs,
     run=run,

@@ -23,7 +23,7 @@ from paperlint.engine.steps.base import Step, StepOutcome, View, evolve, stateme
 from paperlint.engine.steps.effects import ask, write_json
 from paperlint.errors import ModelError
 from paperlint.faithful.drafting import independent_inputs
-from paperlint.records.results import ResultRecord
+from paperlint.records.results import ResultRecord, Stage
 
 KIND = ActionKind.SECOND_DRAFT
 STEM = SECOND_DRAFT_FILE.removesuffix("-1.json")  # its Lean text: second-draft-1.lean
@@ -78,4 +78,12 @@ def apply(record: ResultRecord, outcome: SecondDraftOutcome, policy: Policy) -> 
     return evolve(record, work=work)
 
 
-STEP = Step(kind=KIND, role=Role.DRAFTER, ready=ready, inputs=inputs, run=run, apply=apply)
+STEP = Step(
+    kind=KIND,
+    role=Role.DRAFTER,
+    stage=Stage.DRAFTED,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
+)

@@ -3,10 +3,12 @@
 One prove action is one attempt; when the tool loop is on, the attempt is a loop of model turns
 and tool calls instead of one tool-less completion. What the engine adds around the loop:
 
-- **charges before use**: the action's first paid turn is charged by `action_started`; every
-  further turn is checked against the run's budget and charged (`charge`) before it is asked;
-- **events**: every paid turn is a `model_call` (task `prover_turn`, with its `turn`), every
-  tool call a `prover_tool`, and the attempt's end a `prover_finished`;
+- **one model edge**: every turn goes through the agents' model client (`prover.model.
+  AgentTurns`): the action's first paid turn is charged by `action_started`, every further one
+  checked against the run's budget and charged before it is asked; rate limits and outages
+  are waited out as for every call; each paid turn is a `model_call` (task `prover_turn`,
+  with its `turn`), recorded with `--record` and served by a replay's transcript;
+- **events**: every tool call a `prover_tool`, and the attempt's end a `prover_finished`;
 - **resume**: the loop's turn log lives in the workspace (`audits/<id>/turns/…`), one file per
   obligation statement and Lean context, so a resumed action replays the recorded turns and
   tool answers instead of paying for them again;
@@ -18,24 +20,21 @@ and tool calls instead of one tool-less completion. What the engine adds around 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paperlint.agents.faults import no_model
 from paperlint.engine.actions import Action
-from paperlint.engine.context import EngineContext, ToolEdge
-from paperlint.engine.steps.effects import ModelUnavailable
-from paperlint.errors import ModelError
+from paperlint.engine.context import EngineContext
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.prover.loop import LoopStatus, TurnLog
-from paperlint.prover.probe import Probe
+from paperlint.prover.model import AgentTurns
 from paperlint.prover.strategy import ObligationTask, Prover, StrategyOutcome
-from paperlint.records.events import ModelCallEvent, ProverFinished, ProverTool
+from paperlint.records.events import ProverFinished, ProverTool
 from paperlint.records.results import ResultRecord
 
 TURNS_DIR = "turns"
-TURN_TASK = "prover_turn"
 
 
 def turn_log_path(ctx: EngineContext, record: ResultRecord, task: ObligationTask) -> Path:
@@ -56,52 +55,15 @@ def hidden_names(ctx: EngineContext, record: ResultRecord, target: str) -> froze
 
 @dataclass
 class LoopEvents:
-    """Turns the loop's raw notices into the engine's typed events and charges."""
+    """Turns the loop's notices of its tool calls into the engine's typed events. (Its paid
+    turns are the model edge's: charged and logged as `model_call`s there.)"""
 
     ctx: EngineContext
     action: Action
-    replay: bool
-    asked: int = 0
 
     def __call__(self, raw: dict[str, Any]) -> None:
-        kind = raw.get("event")
-        if kind == "prover_turn_charged":
-            self._charge(raw)
-        elif kind == "prover_turn":
-            self._turn(raw)
-        elif kind == "prover_tool":
-            self._tool(raw)
-        # `prover_tool_charged`: a tool call is an unpaid Lean probe; the loop charges its own
-        # tool budget before running it, and `prover_tool` logs it after.
-
-    def _charge(self, raw: dict[str, Any]) -> None:
-        self.asked += 1
-        if self.asked == 1:
-            return  # charged by this action's `action_started`
-        self.ctx.charge({"result": self.action.result, "repair": 0, "try": 1})
-
-    def _turn(self, raw: dict[str, Any]) -> None:
-        event = ModelCallEvent(
-            role="prover",
-            model=str(raw.get("model") or self.action.model or ""),
-            task=TURN_TASK,
-            result=self.action.result,
-            obligation=self.action.obligation,
-            attempt=self.action.attempt,
-            repair=0,
-            tokens_in=raw.get("tokens_in"),
-            tokens_out=raw.get("tokens_out"),
-            cost_usd=raw.get("cost_usd"),
-            duration_s=float(raw.get("duration_s") or 0.0),
-            replay=bool(raw.get("replay")) or self.replay,
-            prompt_sha256=str(raw.get("prompt_sha256") or ""),
-            prompt_drift=False,
-            ok=True,
-            turn=int(raw["turn"]),
-        )
-        self.ctx.emit(event.as_event())
-
-    def _tool(self, raw: dict[str, Any]) -> None:
+        if raw.get("event") != "prover_tool":
+            return  # a turn's notices: the model edge charged and logged it
         event = ProverTool(
             result=self.action.result,
             obligation=str(self.action.obligation),
@@ -112,7 +74,7 @@ class LoopEvents:
             ok=bool(raw["ok"]),
             accepted=bool(raw["accepted"]),
         )
-        self.ctx.emit(event.as_event())
+        self.ctx.emit(event)
 
 
 def run_loop(
@@ -122,48 +84,26 @@ def run_loop(
     task: ObligationTask,
     automation: AutomationOutcome,
 ) -> StrategyOutcome:
-    """The tool loop for one attempt, its `prover_finished` event logged."""
-    tools = _tools(ctx)
+    """The tool loop for one attempt, its `prover_finished` event logged. A provider failure
+    on a turn is the model edge's to wait out or stop on (resumably: the turns before it are
+    in the turn log, and a `resume` continues from them)."""
     model = action.model or ctx.settings.models.get("prover")
     if not model:
-        raise ModelUnavailable(
-            "no model configured for role prover; set [models] in paperlint.toml"
-        )
+        raise no_model("prover")
     prover = Prover(
         verifier=ctx.verifier,
-        # the action's own Lean worker answers the probes when it can (`--jobs N` pools them)
-        probe=ctx.verifier if isinstance(ctx.verifier, Probe) else tools.probe,
-        model=tools.model,
+        probe=ctx.verifier,  # the action's own Lean worker answers the tools' probe commands
+        model=AgentTurns(ctx.turns),
         model_name=model,
         log=TurnLog(turn_log_path(ctx, record, task)),
-        index=tools.index,
+        index=ctx.index,
         budget=ctx.settings.loop_budget,
-        emit=LoopEvents(ctx, action, replay=tools.model.replay),
+        emit=LoopEvents(ctx, action),
         check_timeout_s=ctx.settings.lean_timeout_s,
     )
-    outcome = guarded(lambda: prover.loop(task, automation), model)
+    outcome = prover.loop(task, automation)
     finished(ctx, action, outcome)
     return outcome
-
-
-def guarded(run: Callable[[], StrategyOutcome], model: str) -> StrategyOutcome:
-    """A provider failure inside the loop (a rate limit, a bad key, a missing model) stops the
-    run resumably, as the agents' runner does: the turns before it are in the turn log and a
-    `resume` continues from them. The loop itself does not wait and retry (yet)."""
-    try:
-        return run()
-    except ModelError:
-        raise
-    except Exception as exc:  # litellm's provider exceptions, sorted once by `classify`
-        from paperlint.agents.client import import_litellm
-        from paperlint.agents.faults import ModelUnavailableError, classify, fix_for
-
-        fault = classify(exc, litellm=import_litellm())
-        if fault is None:
-            raise
-        raise ModelUnavailableError(
-            f"{model}: {fault.message}", fix=fix_for(fault, model, None), kind=fault.kind
-        ) from exc
 
 
 def finished(ctx: EngineContext, action: Action, outcome: StrategyOutcome) -> None:
@@ -180,7 +120,7 @@ def finished(ctx: EngineContext, action: Action, outcome: StrategyOutcome) -> No
         tool_calls=loop.tool_calls if loop else 0,
         tokens_in=loop.tokens_in if loop else 0,
     )
-    ctx.emit(event.as_event())
+    ctx.emit(event)
 
 
 def describe(outcome: StrategyOutcome) -> str:
@@ -199,12 +139,6 @@ def spent(ctx: EngineContext, outcome: StrategyOutcome, log: Path) -> str | None
         return None
     reason = loop.reason.removeprefix("budget_exhausted: ")
     return f"{reason}; its {loop.turns} turns are kept in {ctx.ws.rel(log)}"
-
-
-def _tools(ctx: EngineContext) -> ToolEdge:
-    if ctx.tools is None:
-        raise ModelUnavailable("the tool loop is on but no tool-calling model edge was built")
-    return ctx.tools
 
 
 def automation_closed(outcome: AutomationOutcome) -> StrategyOutcome:

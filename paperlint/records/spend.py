@@ -1,0 +1,32 @@
+"""What a check has spent and what it may spend: the one budget rule.
+
+The spend is read from `events.jsonl` (`journal.Tally`); the rule is asked before every
+request, by the queue before an action starts (`engine.plan.ready`) and by the model edge before
+each request an action makes beyond its first (a repair, a retry, a tool-loop turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Spend:
+    calls: int = 0
+    cost_usd: float = 0.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """`--max-calls` and `--max-cost` (`[budget] max_calls`, `max_cost_usd`); None: no cap."""
+
+    max_calls: int | None = None
+    max_cost_usd: float | None = None
+
+    def refusal(self, spent: Spend) -> str | None:
+        """Why one more request may not be made after `spent`, or None when it may."""
+        if self.max_calls is not None and spent.calls + 1 > self.max_calls:
+            return f"the next request would pass --max-calls {self.max_calls}"
+        if self.max_cost_usd is not None and spent.cost_usd >= self.max_cost_usd:
+            return f"${spent.cost_usd:.4f} spent of --max-cost {self.max_cost_usd:g}"
+        return None

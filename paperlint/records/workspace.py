@@ -1,0 +1,238 @@
+"""The check workspace (docs/design.md §3): paths, creation, and the kept copy of the paper."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from paperlint.errors import StateError
+from paperlint.preflight.model import Inventory
+from paperlint.records.layout import safe_name
+from paperlint.records.migrate import read_json_object, upgrade
+from paperlint.records.results import RESULTS_SCHEMA, Results
+from paperlint.records.state import (
+    ENGINE_STATE_SCHEMA,
+    OWN_FILE,
+    STATE_DIR,
+    EngineState,
+    StateRefError,
+    attach,
+    encode,
+    is_state_path,
+    matches_name,
+    path_for,
+    refs_of,
+    resolved,
+    state_of,
+    state_schema,
+    stored,
+    workspace_reader,
+)
+from paperlint.store import EventLog, WorkspaceLock, remove_file, write_bytes_atomic, write_record
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        return self.root / "paperlint.toml"
+
+    @property
+    def source(self) -> Path:
+        return self.root / "source"
+
+    @property
+    def inventory(self) -> Path:
+        return self.root / "inventory.json"
+
+    @property
+    def blueprint(self) -> Path:
+        return self.root / "blueprint.json"
+
+    @property
+    def results(self) -> Path:
+        return self.root / "results.json"
+
+    @property
+    def events_path(self) -> Path:
+        return self.root / "events.jsonl"
+
+    @property
+    def audits(self) -> Path:
+        return self.root / "audits"
+
+    @property
+    def lean(self) -> Path:
+        return self.root / "lean"
+
+    @property
+    def report(self) -> Path:
+        return self.root / "report"
+
+    @property
+    def snapshots(self) -> Path:
+        return self.root / "snapshots"
+
+    def events(self) -> EventLog:
+        return EventLog(self.events_path)
+
+    def audit_dir(self, result_id: str) -> Path:
+        return self.audits / safe_name(result_id)
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIR
+
+    def load_results(self) -> Results:
+        """The records with their working state; an older `results.json` is upgraded in
+        memory (the next write, or `paperlint migrate`, stores the upgrade)."""
+        return load_results_at(self.results)
+
+    def is_workspace(self) -> bool:
+        return self.results.exists() and self.inventory.exists()
+
+
+def default_workdir(paper: Path) -> Path:
+    base = paper if paper.is_dir() else paper.with_suffix("")
+    return base.parent / f"{base.name}.paperlint"
+
+
+def open_workspace(folder: Path) -> Workspace:
+    ws = Workspace(folder)
+    if not ws.is_workspace():
+        raise StateError(
+            f"{folder}: not a paperlint workspace (no results.json/inventory.json); "
+            "run `paperlint check PAPER` first"
+        )
+    return ws
+
+
+def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:
+    """The kept copy of the paper as checked: exactly the files preflight read."""
+    shutil.rmtree(ws.source, ignore_errors=True)
+    base = project_dir.resolve()
+    for entry in inventory.files:
+        src = (base / entry.path).resolve()
+        if not src.is_relative_to(base) or not src.is_file():
+            continue
+        dest = ws.source / entry.path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+
+
+def load_results_at(path: Path) -> Results:
+    """`results.json` at `path` and the engine state it names (relative to its folder), each
+    agent output read back from the `audits/` file the state names."""
+    raw = read_json_object(path)
+    try:
+        upgraded = upgrade(raw)
+        results = Results.model_validate(upgraded.results)
+    except (ValueError, ValidationError) as exc:
+        raise StateError(f"{path}: not a valid Results record: {exc}") from exc
+    root = path.parent
+    if upgraded.state is not None:
+        state = _state(path, root, upgraded.state)
+    elif results.engine_state is None:
+        state = EngineState()  # nothing worked on yet
+    else:
+        state = _state(root / results.engine_state, root, _read_state(root, results))
+    return attach(results, state)
+
+
+def _read_state(folder: Path, results: Results) -> object:
+    rel = results.engine_state
+    if not is_state_path(rel):
+        raise StateError(f"{folder / 'results.json'}: {rel!r} is not an engine state file name")
+    assert rel is not None
+    path = folder / rel
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise StateError(f"{path}: the engine state results.json names is missing") from exc
+    if not matches_name(rel, data):
+        raise StateError(f"{path}: the engine state does not match its name (edited?)")
+    try:
+        return json.loads(data)
+    except ValueError as exc:
+        raise StateError(f"{path}: the engine state is not JSON: {exc}") from exc
+
+
+def _state(path: Path, root: Path, raw: object) -> EngineState:
+    """The state read from `path`, every output it names read back from the workspace."""
+    try:
+        return resolved(raw, workspace_reader(root))
+    except StateRefError as exc:
+        raise StateError(
+            f"{path}: {exc}. The state names the agent outputs it keeps by the audits/ file "
+            "that holds each, with its sha256; that file must be the one the engine wrote. "
+            "Put it back (a copy may be under snapshots/), undo an interrupted revision "
+            "(`paperlint revise DIR --undo`), or start again with `paperlint check --fresh`"
+        ) from exc
+    except ValueError as exc:
+        raise StateError(
+            f"{path}: not a valid engine state record: {exc}. It is no state this version of "
+            "paperlint wrote (edited?): put the engine's own back or start again with "
+            "`paperlint check --fresh`"
+        ) from exc
+
+
+def write_results(ws: Workspace, results: Results) -> None:
+    """The engine state first (a new file, named by its content) after the files of their
+    own it names, then the `results.json` that names it, then the state files and files of
+    their own nothing names any more. A crash at any instant leaves a `results.json` whose
+    state file exists and names files that exist with the bytes it records."""
+    record, own = stored(state_of(results), workspace_reader(ws.root))
+    for rel, payload in own.items():
+        path = ws.root / rel
+        if not path.is_file() or path.read_bytes() != payload:
+            write_bytes_atomic(path, payload)
+    data = encode(record)
+    rel = path_for(data)
+    target = ws.root / rel
+    if not target.is_file() or target.read_bytes() != data:
+        write_bytes_atomic(target, data)
+    write_record(ws.results, results.model_copy(update={"engine_state": rel}))
+    for stale in ws.state_dir.glob("state-*.json"):
+        if stale != target:
+            remove_file(stale)
+    named = refs_of(record)
+    for path in ws.audits.glob("*/state-*.json"):
+        if OWN_FILE.match(path.name) and ws.rel(path) not in named:
+            remove_file(path)
+
+
+def stored_schemas(ws: Workspace) -> tuple[str, str | None]:
+    """The schema of `results.json` and of the state file it names (None: none named)."""
+    raw = read_json_object(ws.results)
+    schema = str(raw.get("schema"))
+    if schema != RESULTS_SCHEMA:
+        return schema, None
+    results = Results.model_validate(raw)
+    if results.engine_state is None:
+        return schema, None
+    try:
+        return schema, state_schema(_read_state(ws.root, results))
+    except ValueError as exc:
+        raise StateError(f"{ws.root / results.engine_state}: {exc}") from exc
+
+
+def migrate_workspace(folder: Path) -> str | None:
+    """Store an older workspace in the current schemas; the oldest schema it had, or None when
+    it was current already. `results.json` and the state file change shape (and an output
+    the state kept that no audit file holds gets a file of its own); nothing else changes."""
+    ws = open_workspace(folder)
+    with WorkspaceLock(ws.root):
+        schema, state = stored_schemas(ws)
+        if schema == RESULTS_SCHEMA and state in (None, ENGINE_STATE_SCHEMA):
+            return None
+        write_results(ws, ws.load_results())
+    return schema if schema != RESULTS_SCHEMA else state

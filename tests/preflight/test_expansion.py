@@ -1,0 +1,276 @@
+"""The expansion layer (issue 26): user macros, conditionals and counter expressions as
+LaTeX evaluates them. The label numbers of the fixtures `expansion_macros`,
+`conditionals_bools`, `conditionals_case`, `counter_calc`, `label_wrappers` and
+`label_counters` are checked against LaTeX's own .aux in test_fixtures.py; these tests pin
+what the .aux cannot show: spans, diagnostics, bounds, and the arithmetic itself."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from paperlint.preflight import expansion, numexpr
+from paperlint.preflight.inventory import build_inventory
+from paperlint.preflight.macros import ArgSpec, Definition
+from paperlint.preflight.model import Inventory
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preflight"
+HEAD = "\\documentclass{article}\n\\usepackage{amsthm,etoolbox}\n\\newtheorem{theorem}{Theorem}\n"
+
+
+def _paper(tmp_path: Path, preamble: str, body: str, **files: str) -> Inventory:
+    (tmp_path / "paper.tex").write_text(
+        HEAD + preamble + "\\begin{document}\n" + body + "\\end{document}\n", encoding="utf-8"
+    )
+    for name, text in files.items():
+        (tmp_path / f"{name}.tex").write_text(text, encoding="utf-8")
+    return build_inventory(tmp_path / "paper.tex")
+
+
+def _codes(inventory: Inventory, code: str) -> list[str]:
+    return [d.message for d in inventory.diagnostics if d.code == code]
+
+
+class _Lookup:
+    """What the walk would know: counters, labels, registers, argument-free macros."""
+
+    def counter(self, name: str) -> int | None:
+        return {"aux": 3, "theorem": 8, "section": 1}.get(name)
+
+    def label_number(self, key: str) -> str | None:
+        return {"def:b": "2", "sec": "1.2"}.get(key)
+
+    def register(self, name: str) -> int | None:
+        return {"mode": 2}.get(name)
+
+    def macro_body(self, name: str) -> str | None:
+        return {"version": "1", "two": "\\version+1"}.get(name)
+
+
+# Each value was printed by pdflatex (TeX Live) for the same expression, with calc loaded or
+# not; the fixture counter_calc compiles the ones a counter can show.
+@pytest.mark.parametrize(
+    ("expression", "calc", "value"),
+    [
+        ("\\value{aux}-1", False, 3),  # TeX reads one number and typesets "-1"
+        ("\\value{aux}-1", True, 2),
+        ("(\\value{theorem}-1)/2", True, 3),  # calc's / truncates
+        ("\\value{aux} * 2 - 1", True, 5),
+        ("-7/2", True, -3),
+        ("3 - 1 * 2", True, 1),
+        ("2*(3+4)", True, 14),
+        ("5+-2", True, 3),
+        ("\\numexpr -7/2\\relax", True, -4),  # \numexpr rounds halves away from zero
+        ("\\numexpr 7*3/2\\relax", False, 11),
+        ("\\numexpr (1+2)*3\\relax+1", True, 10),
+        ("\\getrefnumber{def:b}-1", True, 1),
+        ("-\\value{section}", False, -1),
+        ("\\two", False, 1),  # expands to "1+1": TeX assigns 1
+        ("\\two", True, 2),
+        ("\\mode", False, 2),
+        ("3 and then words", False, 3),
+        ("3 and then words", True, None),  # calc stops with an error
+        ("\\getrefnumber{sec}-1", True, None),  # "1.2" is no integer
+        ("\\getrefnumber{later}", False, None),  # a label not seen yet
+        ("\\getpagerefnumber{def:b}", False, None),  # pages are not known
+        ("\\value{nocounter}", False, None),
+        ("7/0", True, None),
+    ],
+)
+def test_counter_expressions_evaluate_as_latex_does(
+    expression: str, calc: bool, value: int | None
+) -> None:
+    assert numexpr.evaluate(expression, _Lookup(), calc=calc) == value
+
+
+def test_numbers_in_running_text_end_where_tex_stops_reading() -> None:
+    lookup = _Lookup()
+    text = "\\ifcase\\mode \\begin{theorem}"
+    assert numexpr.read_number(text, len("\\ifcase"), lookup) == (2, len("\\ifcase\\mode "))
+    assert numexpr.read_relation("\\value{aux} = 3\\relax x", 0, lookup) == (True, 15)
+    assert numexpr.read_relation("\\value{nothing}>1 x", 0, lookup)[0] is None
+
+
+def test_arguments_keep_their_source_offsets_through_nested_expansions() -> None:
+    call = "\\wrap{abc}{de}"
+    read = expansion.read_call(call, len("\\wrap"), (ArgSpec("m"), ArgSpec("m")))
+    assert read is not None
+    args, end = read
+    assert end == len(call) and [a.text for a in args] == ["abc", "de"]
+    assert args[0].start is not None
+    body, pieces = expansion.substitute("<#2|#1|##>", args, None)
+    assert body == "<de|abc|#>"
+    outer = expansion.SourceMap(begin=100, after=114, pieces=pieces)
+    assert outer.flat(body.index("abc") + 1) == args[0].start + 1
+    assert outer.flat(0) == 100 and outer.flat(0, body=True) == 114
+    # the same text copied again by a macro used inside the expansion maps to the source too
+    inner = outer.carry(body.index("abc"), body.index("abc") + 3, to=7)
+    assert inner == [(7, 10, args[0].start)]
+
+
+def test_a_default_and_a_missing_star_are_substituted_without_source() -> None:
+    params = (ArgSpec("s"), ArgSpec("o", "dflt"), ArgSpec("m"))
+    read = expansion.read_call("{x}", 0, params)
+    assert read is not None
+    assert [(a.text, a.start) for a in read[0]] == [
+        ("\\BooleanFalse", None),
+        ("dflt", None),
+        ("x", 1),
+    ]
+    assert expansion.read_call("", 0, (ArgSpec("m"),)) is None  # read as text
+
+
+def test_a_macro_is_expanded_only_when_it_can_change_the_inventory() -> None:
+    expander = expansion.Expander(100)
+    relevant = expansion.Relevance(frozenset({"label"}), frozenset({"ifarxiv"}))
+    expander.define("R", Definition("\\R", "\\mathbb{R}"))
+    expander.define("norm", Definition("\\norm", "\\|#1\\|", (ArgSpec("m"),)))
+    expander.define("ignore", Definition("\\ignore", "", (ArgSpec("m"),)))
+    expander.define("lab", Definition("\\lab", "\\label{x:#1}", (ArgSpec("m"),)))
+    expander.define("viaLab", Definition("\\viaLab", "\\lab{#1}", (ArgSpec("m"),)))
+    expander.define("supp", Definition("\\supp", "\\ifarxiv#1\\fi", (ArgSpec("m"),)))
+    expander.define("flag", Definition("\\flag", "\\ifarxiv x\\fi"))
+    expander.define("delim", Definition("\\delim", "\\label{#1}", None))
+    active = {name for name in expander.table if expander.active(name, relevant, 0)}
+    assert active == {"ignore", "lab", "viaLab", "supp"}
+
+
+def test_spans_and_statements_stay_in_the_source_after_expansion(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        "\\newif\\ifarxiv\\arxivtrue\n\\newcommand{\\supp}[1]{\\ifarxiv#1\\fi}\n"
+        "\\newcommand{\\wrapthm}[1]{\\begin{theorem}#1\\end{theorem}}\n\\newbool{long}\n",
+        "\\supp{\nText.\n\n\\begin{theorem}\\label{thm:in}\nInside the argument.\n"
+        "\\end{theorem}\n}\n\\wrapthm{\\label{thm:wrapped}Wrapped.}\n"
+        "\\ifbool{long}{}{\\input{extra}}\n",
+        extra="% the supplement\n\n\\begin{theorem}\\label{thm:extra}\nFrom a file.\n"
+        "\\end{theorem}\n",
+    )
+    inside, wrapped, extra = inventory.results
+    assert (inside.span.file, inside.span.start_line, inside.span.end_line) == ("paper.tex", 12, 14)
+    assert inside.statement == "\\label{thm:in}\nInside the argument."
+    assert (wrapped.span.start_line, wrapped.statement) == (16, "\\label{thm:wrapped}Wrapped.")
+    assert (extra.span.file, extra.span.start_line, extra.number) == ("extra.tex", 3, "3")
+
+
+def test_an_unknown_condition_is_read_as_before_and_named(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        "",
+        "\\ifdefined\\nosuchmacro\n\\begin{theorem}\\label{a}A.\\end{theorem}\n\\fi\n"
+        "\\ifmmode x\\else y\\fi\n"  # no result inside: nothing to say
+        "\\ifbool{undeclared}{\\begin{theorem}\\label{b}B.\\end{theorem}}{}\n",
+    )
+    assert [r.id for r in inventory.results] == ["a", "b"]
+    messages = _codes(inventory, "unknown-condition")
+    assert len(messages) == 2
+    assert messages[0].startswith("\\ifdefined: its value is not known here")
+    assert messages[1].startswith("\\ifbool{undeclared}:")
+
+
+def test_a_label_defined_twice_keeps_its_last_definition(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        "",
+        "\\begin{theorem}\\label{dup}One.\\end{theorem}\n"
+        "\\begin{theorem}\\label{dup}Two.\\end{theorem}\n",
+    )
+    first, second = inventory.results
+    assert (first.id, first.labels, second.id, second.labels) == ("theorem:1", [], "dup", ["dup"])
+    assert inventory.labels["dup"] == "2"
+    [message] = _codes(inventory, "duplicate-label")
+    assert message == "label 'dup' multiply defined; LaTeX keeps this last definition"
+
+
+def test_refstyle_references_are_uses(tmp_path: Path) -> None:
+    inventory = build_inventory(FIXTURES / "label_wrappers", root="paper.tex")
+    assert inventory.result("thm:main") is not None
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\usepackage{amsthm,refstyle}\\newtheorem{theorem}{Theorem}\n"
+        "\\newref{thm}{name=Theorem~}\\begin{document}\n"
+        "\\begin{theorem}\\thmlabel{a}A.\\end{theorem}\n"
+        "\\begin{theorem}\\thmlabel{b}By \\thmref{a} and \\Thmref*[s]{a,b}.\\end{theorem}\n"
+        "\\end{document}\n",
+        encoding="utf-8",
+    )
+    second = build_inventory(tmp_path / "paper.tex").results[1]
+    assert (second.id, second.uses) == ("thm:b", ["thm:a"])
+
+
+def test_page_numbers_are_not_guessed(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        "\\usepackage{refcount}\n",
+        "\\begin{theorem}\\label{a}A.\\end{theorem}\n"
+        "\\setcounter{theorem}{\\getpagerefnumber{a}}\n",
+    )
+    [message] = _codes(inventory, "unsure-counter")
+    assert "value not understood" in message
+
+
+# `\\bU` expands to two `\\bT`, … down to 2^21 counter steps
+_DOUBLING = "\\newcounter{x}\\def\\bA{\\stepcounter{x}\\stepcounter{x}}" + "".join(
+    f"\\def\\b{name}{{\\b{lower}\\b{lower}}}"
+    for lower, name in zip("ABCDEFGHIJKLMNOPQRST", "BCDEFGHIJKLMNOPQRSTU", strict=True)
+)
+
+
+@pytest.mark.parametrize(
+    ("preamble", "use", "reason"),
+    [
+        ("\\def\\a{\\begin{theorem}x\\end{theorem}\\a}", "\\a", "expands to itself"),
+        ("\\newcommand\\b[1]{\\b{#1#1}}", "\\b{xy}", "expands to itself"),
+        (_DOUBLING, "\\bU", "exceed their size limit"),
+    ],
+    ids=["recursion", "growing-recursion", "exponential"],
+)
+def test_hostile_macros_are_bounded(tmp_path: Path, preamble: str, use: str, reason: str) -> None:
+    start = time.process_time()
+    inventory = _paper(tmp_path, preamble + "\n", (use + "\n") * 200)
+    assert time.process_time() - start < 2.0
+    assert any(reason in m for m in _codes(inventory, "macro-expansion"))
+
+
+def _macro_name(i: int) -> str:
+    return "m" + "".join(chr(ord("a") + int(d)) for d in str(i))
+
+
+_CHAIN = "".join(f"\\def\\{_macro_name(i)}{{\\{_macro_name(i + 1)}}}" for i in range(10_000))
+
+
+@pytest.mark.parametrize(
+    ("preamble", "unclosed", "results"),
+    [
+        ("", "\\ifbool{undeclared}{\\begin{theorem} x\n", 10_000),
+        ("\\newtoggle{t}", "\\iftoggle{t}{}{\\begin{theorem} x\n", 10_000),
+        ("\\newcommand\\supp[1]{\\ifx\\else#1\\fi}", "\\supp{\\begin{theorem} x\n", 10_000),
+        ("", "\\footnote{\\begin{theorem} x\n", 10_000),
+        # the argument swallows the file, and the test then swallows its own branches
+        (
+            "\\NewDocumentCommand\\pick{m}{\\IfNoValueTF{#1}{}{#1}}",
+            "\\pick{\\begin{theorem} x\n",
+            0,
+        ),
+    ],
+    ids=["ifbool", "iftoggle", "wrapping-macro", "footnote", "xparse-test"],
+)
+def test_ten_thousand_unclosed_groups_cost_linear_time(
+    tmp_path: Path, preamble: str, unclosed: str, results: int
+) -> None:
+    # each group holds all that follows: read again at every use, or walked once more per
+    # level, this took minutes or exhausted the stack
+    start = time.process_time()
+    inventory = _paper(tmp_path, preamble + "\n", unclosed * 10_000)
+    assert time.process_time() - start < 4.0
+    assert len(inventory.results) == results
+
+
+def test_a_chain_of_ten_thousand_macros_is_bounded(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        _CHAIN + f"\\def\\{_macro_name(10_000)}{{\\label{{deep}}}}\n",
+        f"\\{_macro_name(0)}\n",
+    )
+    assert any("nest more than 16 deep" in m for m in _codes(inventory, "macro-expansion"))
