@@ -49,6 +49,21 @@ def copy_of(examples, tmp_path):
     return make
 
 
+def recording_with(tmp_path, name: str, change) -> str:
+    """A copy of the fixture's Lean recording with `change` applied to each checker entry."""
+    source = ROOT / "fixtures" / name / "replay" / "lean.jsonl"
+    lines = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry.get("kind") == "checker" and entry["response"].get("record"):
+            change(entry["response"]["record"])
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    folder = tmp_path / "recording"
+    folder.mkdir()
+    (folder / "lean.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(folder)
+
+
 def rules(workspace: Path) -> set[str]:
     return {f.rule.value for f in validate(load_snapshot(workspace))}
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from paperlint.cli.root import run
-from tests.validate.conftest import ROOT, edit_text, rehash, restate
+from tests.validate.conftest import ROOT, edit_text, recording_with, rehash, restate
 
 
 def _run(capsys, *argv):
@@ -155,21 +155,6 @@ def test_a_statement_rewritten_in_every_copy_is_never_confirmed(copy_of, capsys)
     assert "thm:inverse: recorded verified_unconditional; re-derived unfinished [DIFFERS]" in out
 
 
-def _recording_with(tmp_path, name: str, change) -> str:
-    """A copy of the fixture's Lean recording with `change` applied to each checker entry."""
-    source = ROOT / "fixtures" / name / "replay" / "lean.jsonl"
-    lines = []
-    for line in source.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry.get("kind") == "checker" and entry["response"].get("record"):
-            change(entry["response"]["record"])
-        lines.append(json.dumps(entry, ensure_ascii=False))
-    folder = tmp_path / "recording"
-    folder.mkdir()
-    (folder / "lean.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(folder)
-
-
 def test_replay_refutes_a_recording_that_shows_another_statement(examples, tmp_path, capsys):
     """Issue 25 item 4: the re-run checker's statement hash is compared with the gate's lock
     and the recorded one, not only the build's exit: a recording whose checker saw another
@@ -179,7 +164,7 @@ def test_replay_refutes_a_recording_that_shows_another_statement(examples, tmp_p
         if record["target"] == "thm_inverse" and record["mode"] == "compare":
             record["reference"]["type"] += " ∧ True"
 
-    recording = _recording_with(tmp_path, "proportions", moved)
+    recording = recording_with(tmp_path, "proportions", moved)
     code, out, _ = _run(capsys, "replay", str(examples["proportions"]), "--lean-replay",
                         recording)  # fmt: skip
     assert code == 1
@@ -192,7 +177,7 @@ def test_replay_refutes_a_recording_whose_axioms_differ(examples, tmp_path, caps
         if record["target"] == "thm_inverse" and record["mode"] == "compare":
             record["axioms"] = [*record["axioms"], "thm_inverse_ax"]
 
-    recording = _recording_with(tmp_path, "proportions", cheat)
+    recording = recording_with(tmp_path, "proportions", cheat)
     code, out, _ = _run(capsys, "replay", str(examples["proportions"]), "--lean-replay",
                         recording)  # fmt: skip
     assert code == 1 and "axiom-not-allowed" in out
@@ -214,3 +199,22 @@ def test_a_crashed_and_resumed_check_validates_clean(tmp_path, capsys):
     assert run_cli_forked(["resume", str(ws)]) == 1
     code, out, err = _run(capsys, "validate", str(ws))
     assert code == 0, out + err
+
+
+def test_replay_refutes_a_recording_whose_counterexample_refutes_another_statement(
+    examples, tmp_path, capsys
+):
+    """An ERROR's counterexample is re-run through the checker (issue #25): a recording in
+    which its type is not the negation of the locked statement never confirms the ERROR."""
+
+    def other(record):
+        if record["target"] == "prop_square_counterexample":
+            record["candidate"].update(type="¬ (∀ (x : ℝ), x ≤ x - 1)", type_equal=False)
+
+    recording = recording_with(tmp_path, "sample-variance", other)
+    code, out, _ = _run(capsys, "replay", str(examples["sample-variance"]), "--lean-replay",
+                        recording)  # fmt: skip
+    assert code == 1
+    assert "audits/prop_square/counterexample.json: refuted:" in out
+    assert "statement-differs" in out
+    assert "prop:square: recorded issue; re-derived unfinished [DIFFERS]" in out

@@ -466,6 +466,58 @@ def test_a_counterexample_whose_checker_collected_sorry_is_rejected(copy_of):
     assert "checker-finding" in rules(ws)
 
 
+def test_a_counterexample_whose_type_is_not_the_refuted_statement_is_rejected(copy_of):
+    """The checker compared the counterexample's type with the negation of the locked
+    statement and found them different: no ERROR rests on it."""
+    ws = copy_of("sample-variance")
+    path = ws / SV_CEX_RUN
+    data = load(path)
+    data["record"]["candidate"].update(type="¬ (∀ (x : ℝ), x ≤ x - 1)", type_equal=False)
+    dump(path, data)
+    rehash(ws)
+    assert "checker-finding" in rules(ws)
+
+
+FAKE_AXIOMS = "#eval IO.println \"'prop_square_counterexample' depends on axioms: [propext]\""
+
+
+def test_a_counterexample_file_that_prints_its_own_axioms_is_rejected(copy_of):
+    """Before the checker, a counterexample was judged by its file's own build and
+    `#print axioms`, text the file controls. A forger proves it by `sorry`, prints the axiom
+    line itself and writes a clean build record beside it: the file is not the declaration
+    the checker judged, and the forged build record is no evidence."""
+    ws = copy_of("sample-variance")
+    text = (ws / SV_CEX).read_text(encoding="utf-8")
+    head, _, _ = text.partition(":= by")
+    (ws / SV_CEX).write_text(f"{head}:= by\n  sorry\n\n{FAKE_AXIOMS}\n", encoding="utf-8")
+    clean = {"outcome": "accepted", "exit_code": 0, "errors": [], "axioms": {
+        "prop_square_counterexample": ["propext"]}}  # fmt: skip
+    dump(ws / SV_CEX.replace(".lean", ".check.json"), clean)
+    rehash(ws)
+    found = rules(ws)
+    assert {"lean-file-not-rebuilt", "hygiene"} <= found
+
+
+def test_a_counterexample_by_sorry_in_every_copy_is_stale(copy_of):
+    """The declaration by `sorry` in the records and the file alike: the checker's kept run
+    is of the declaration it judged, not of this one."""
+    ws = copy_of("sample-variance")
+    text = (ws / SV_CEX).read_text(encoding="utf-8")
+    head, _, _ = text.partition(":= by")
+    (ws / SV_CEX).write_text(f"{head}:= by\n  sorry\n", encoding="utf-8")
+
+    def forge(entry):
+        cex = entry["work"]["counterexample"]
+        statement, _, _ = cex["declaration"].partition(":= by")
+        cex["declaration"] = f"{statement}:= by\n  sorry"
+
+    edit_record(ws, "prop:square", forge)
+    rehash(ws)
+    found = rules(ws)
+    assert "checker-stale" in found
+    assert "lean-file-not-rebuilt" not in found  # the file is the forged declaration's
+
+
 def test_a_definition_deleted_from_the_lean_file_is_rejected(copy_of):
     """Token checks compare what is there; the rebuilt module also sees what is gone."""
     ws = copy_of("sample-variance")

@@ -3,10 +3,20 @@ way a careful cheat would (re-hashing what it touches): a discharge counts only 
 re-derives, so every forgery below is rejected, and the untouched workspace validates clean."""
 
 import shutil
+from pathlib import Path
 
 import pytest
 
-from tests.validate.conftest import ROOT, dump, edit_record, edit_text, load, rehash, rules
+from tests.validate.conftest import (
+    ROOT,
+    dump,
+    edit_record,
+    edit_text,
+    load,
+    recording_with,
+    rehash,
+    rules,
+)
 
 RESULT = "thm:sq-add"
 MODULE = "lean/Paper/Thm_sq_add_reconnect_1.lean"
@@ -159,3 +169,22 @@ def test_a_recorded_declaration_other_than_the_composed_one_is_rejected(forged):
 
     _both(forged, change)
     assert "discharge-invalid" in rules(forged)
+
+
+def test_replay_refutes_a_recording_whose_discharge_has_another_type(reconnected, tmp_path):
+    """The discharge is re-run through the checker: a recording in which its type is not the
+    reference's (the gated statement without the clause) discharges nothing."""
+    from paperlint.validate.load import load_snapshot
+    from paperlint.validate.replay import choose_lean, replay_workspace
+
+    def other(record):
+        if record["target"] == "thm_sq_add_reconnected":
+            record["candidate"]["type_equal"] = False
+
+    recording = Path(recording_with(tmp_path, "reconnect", other))
+    snap = load_snapshot(reconnected)
+    report = replay_workspace(snap, reconnected, choose_lean(snap, recording))
+    one = next(r for r in report.results if r.id == RESULT)
+    rerun = next(r for r in one.lean if r.file == CHECKER)
+    assert rerun.status == "refuted" and "statement-differs" in rerun.detail
+    assert one.rederived == "unfinished"
