@@ -320,14 +320,8 @@ def compose_refutation(
     )
     candidate = LeanModule(module_name(COUNTEREXAMPLE, rid), layout.candidate_text([declaration]))
     verified = [d for d in layout.chain if layout.found[d].verified]
-    modules = [*layout.trusted(), reference, *layout.proofs(verified), candidate]
-    request = CheckerRequest(
-        mode="compare",
-        target=target,
-        reference_module=reference.name,
-        candidate_module=candidate.name,
-    )
-    return CheckJob(request=request, modules=tuple(modules))
+    return _derived_job(target, reference, candidate, [*layout.trusted(), reference,
+                        *layout.proofs(verified), candidate])  # fmt: skip
 
 
 def compose_discharge(
@@ -356,10 +350,18 @@ def compose_discharge(
     candidate = LeanModule(
         module_name(RECONNECT, rid), layout.candidate_text([declaration], *proofs)
     )
-    modules = [*layout.trusted(), reference, *layout.proofs([rid, *predecessors]), candidate]
+    return _derived_job(parsed.name, reference, candidate, [*layout.trusted(), reference,
+                        *layout.proofs([rid, *predecessors]), candidate])  # fmt: skip
+
+
+def _derived_job(
+    target: str, reference: LeanModule, candidate: LeanModule, modules: Sequence[LeanModule]
+) -> CheckJob:
+    """A `compare` job whose reference is derived from the locked statement (a refutation, a
+    discharge): no approved names of its own, the candidate judged against `reference`."""
     request = CheckerRequest(
         mode="compare",
-        target=parsed.name,
+        target=target,
         reference_module=reference.name,
         candidate_module=candidate.name,
     )
