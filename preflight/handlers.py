@@ -209,8 +209,20 @@ def define(walker: Walker, text: str, m: re.Match[str]) -> int:
 def let(walker: Walker, text: str, m: re.Match[str]) -> int:
     macro, pos = macros.parse_let(text, m.end())
     if macro is not None:
+        # `\\let\\oldnorm\\norm` copies the paper's macro as it is now: the record is that
+        # copy, so a later `\\def\\norm{…\\oldnorm…}` does not make the two one loop
+        meaning = walker.expander.table.get(macro.definition[1:])
         classcode.record_let(walker, macro.name, macro.definition)
-        walker.out.macros.append((walker.at(m.start()), macro))
+        copied = meaning.record(macro.name) if meaning is not None else macro
+        walker.out.macros.append((walker.at(m.start()), copied))
+    return pos
+
+
+def paired_delimiter(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """mathtools' `\\DeclarePairedDelimiter` and `\\DeclarePairedDelimiterX`."""
+    extended = m.group(1).endswith("X")
+    macro, pos = macros.parse_paired_delimiter(text, m.end(), extended=extended)
+    _define(walker, m.start(), macro)
     return pos
 
 
@@ -541,6 +553,8 @@ def _table() -> dict[str, Handler]:
         "xdef": define,
         "let": let,
         "DeclareMathOperator": math_operator,
+        "DeclarePairedDelimiter": paired_delimiter,
+        "DeclarePairedDelimiterX": paired_delimiter,
         "newenvironment": newenvironment,
         "renewenvironment": newenvironment,
         "NewDocumentEnvironment": newenvironment,

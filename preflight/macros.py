@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from paperlint.preflight import texscan
-from paperlint.preflight.model import Macro
+from paperlint.preflight.model import Macro, MacroParam
 
 _NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = re.compile(r"[^{]*")
@@ -48,8 +48,17 @@ class Definition:
     def definition(self) -> str:
         return self.body
 
-    def record(self) -> Macro:
-        return Macro(name=self.name, definition=self.body, arity=self.arity)
+    def record(self, name: str | None = None) -> Macro:
+        """The inventory's record of this definition (under `name` for a `\\let` copy); its
+        parameters are kept when they are not `arity` mandatory ones."""
+        params = self.params or ()
+        plain = all(p.kind == "m" for p in params)
+        return Macro(
+            name=name or self.name,
+            definition=self.body,
+            arity=self.arity,
+            params=[] if plain else [MacroParam(kind=p.kind, default=p.default) for p in params],
+        )
 
 
 @dataclass
@@ -155,6 +164,29 @@ def parse_let(text: str, pos: int) -> tuple[Macro | None, int]:
     if match is None:
         return None, pos
     return Macro(name=match.group(1), definition=match.group(2), arity=0), match.end()
+
+
+_PARAMETER_NUMBER = re.compile(r"(?<!#)#([1-9])")
+
+
+def parse_paired_delimiter(text: str, pos: int, *, extended: bool) -> tuple[Definition | None, int]:
+    """mathtools' `\\DeclarePairedDelimiter{\\abs}{\\lvert}{\\rvert}` and
+    `\\DeclarePairedDelimiterX{\\set}[1]{\\{}{\\}}{#1}`: a use `\\abs*[\\big]{x}` takes a
+    star, an optional size and the content. Recorded as `\\left L … \\right R` (the size
+    and the star change only how large the delimiters are set)."""
+    if extended:
+        (name, count, left, right, body), end = texscan.read_args(text, pos, "{[{{{")
+        arity = int(count) if count is not None and count.strip().isdigit() else 0
+        if body is not None:
+            body = _PARAMETER_NUMBER.sub(lambda m: f"#{int(m.group(1)) + 2}", body)
+            body = body.replace("\\delimsize", "")
+    else:
+        (name, left, right), end = texscan.read_args(text, pos, "{{{")
+        arity, body = 1, "#3"
+    if name is None or left is None or right is None or body is None:
+        return None, end
+    params = (ArgSpec("s"), ArgSpec("o"), *[ArgSpec("m")] * min(arity, 7))
+    return Definition(name.strip(), f"\\left{left} {body}\\right{right}", params), end
 
 
 def parse_math_operator(text: str, pos: int) -> tuple[Macro | None, int]:

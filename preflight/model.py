@@ -69,12 +69,23 @@ class BibEntry(_Record):
     text: str
 
 
+class MacroParam(_Record):
+    """One parameter of a macro: `m` mandatory, `o` optional `[...]` (`default`: what an
+    absent one stands for; None: xparse's -NoValue-), `s` a star."""
+
+    kind: Literal["m", "o", "s"]
+    default: str | None = None
+
+
 class Macro(_Record):
     name: str
     definition: str
     arity: int = 0
     file: str | None = None
     line: int | None = None
+    # the parameters in order, where they differ from `arity` mandatory ones (an optional
+    # first argument, a star); empty in inventories written before they were recorded
+    params: list[MacroParam] = Field(default_factory=list)
 
 
 class Diagnostic(_Record):

@@ -107,6 +107,11 @@ def render_macros(data: ReportData) -> list[str]:
     out = [f"\\providecommand{{\\{RAW}}}[1]{{\\texttt{{#1}}}}"]
     for macro in _paper_macros(data):
         arity = f"[{macro.arity}]" if macro.arity else ""
+        kinds = [p.kind for p in macro.params]
+        if kinds and kinds[1:] == ["m"] * (len(kinds) - 1) and kinds[0] == "o":
+            arity += f"[{macro.params[0].default or ''}]"  # `\\newcommand\\x[1][k]`
+        elif kinds:
+            continue  # a star or xparse shape `\\providecommand` cannot state
         body = make_safe(macro.definition, commands=base)
         out.append(f"\\providecommand{{{macro.name}}}{arity}{{{body}}}")
     return [*out, ""]

@@ -447,6 +447,13 @@ def statement_html(
 ) -> str:
     """A statement as safe HTML: paragraphs of prose with inline and display MathML."""
     renderer = _Renderer(resolve, equations or {})
-    body = renderer.text(drop_notes(expand_macros(tex, macros)), top=True)
+    # a paper's own `\\uses`, `\\label` or `\\leanok` (the blueprint's, in expl3) is what
+    # the report drops or keeps silent, whatever the paper defines it as
+    own = [
+        m
+        for m in macros
+        if m.name.lstrip("\\") not in DROPPED and m.name.lstrip("\\") not in SILENT
+    ]
+    body = renderer.text(drop_notes(expand_macros(tex, own)), top=True)
     paragraphs = (part.strip() for part in body.split(PARAGRAPH))
     return "\n".join(f"<p>{part}</p>" for part in paragraphs if part)

@@ -27,7 +27,8 @@ from functools import lru_cache
 from typing import Final
 
 from paperlint.preflight import texscan
-from paperlint.preflight.macros import substitute
+from paperlint.preflight.expansion import read_call
+from paperlint.preflight.macros import NO_VALUE, ArgSpec, substitute
 from paperlint.preflight.model import Macro
 from paperlint.reports.mathml import MARK, sanitise_mathml
 
@@ -47,6 +48,11 @@ DISPLAY_ENVS = (
     "displaymath",
     "flalign",
     "flalign*",
+    # breqn's: one equation broken over lines as TeX sees fit
+    "dmath",
+    "dmath*",
+    "dseries",
+    "dseries*",
 )
 
 
@@ -108,14 +114,53 @@ def _expand_one(
     if name == "\\mathpalette":  # `\\mathpalette\\cmd{x}` typesets x in the current style
         head = texscan.read_group(tex, match.end())
         return ("", head[1]) if head is not None else None
+    if name in _XPARSE_TESTS:
+        return _xparse_test(tex, match.end(), name)
     macro = table.get(name)
     if macro is None:
         return None
-    args, end = _read_args(tex, match.end(), macro.arity)
-    if args is None:
-        return None
+    if macro.params:  # an optional argument, a star (`\\newcommand\\x[1][k]`, xparse)
+        call = read_call(tex, match.end(), tuple(ArgSpec(p.kind, p.default) for p in macro.params))
+        if call is None:
+            return None
+        args, end = [arg.text for arg in call[0]], call[1]
+    else:
+        found, end = _read_args(tex, match.end(), macro.arity)
+        if found is None:
+            return None
+        args = found
     # `\\langle#1` with `He` is `\\langle He`, not `\\langleHe`: a control word ends at the #.
     return substitute(_WORD_BEFORE_PARAMETER.sub(r"\1 #", macro.definition), args), end
+
+
+# xparse's tests on what the expansion put in for a star (`\\BooleanTrue`) or an absent
+# optional argument (`-NoValue-`): (what the test is true of, whether it has a true branch,
+# whether it has a false branch)
+_XPARSE_TESTS: Final[Mapping[str, tuple[str, bool, bool]]] = {
+    "\\IfBooleanTF": ("\\BooleanTrue", True, True),
+    "\\IfBooleanT": ("\\BooleanTrue", True, False),
+    "\\IfBooleanF": ("\\BooleanTrue", False, True),
+    "\\IfNoValueTF": (NO_VALUE, True, True),
+    "\\IfNoValueT": (NO_VALUE, True, False),
+    "\\IfNoValueF": (NO_VALUE, False, True),
+}
+
+
+def _xparse_test(tex: str, pos: int, name: str) -> tuple[str, int] | None:
+    """`\\IfBooleanTF{\\BooleanTrue}{A}{B}` is A, `\\IfNoValueTF{-NoValue-}{A}{B}` is A and
+    `\\IfNoValueTF{x}{A}{B}` is B; a boolean test on anything but the two values the expansion
+    puts in is left as it is."""
+    value, has_true, has_false = _XPARSE_TESTS[name]
+    read, end = texscan.read_args(tex, pos, "{" * (1 + has_true + has_false))
+    if any(arg is None for arg in read):
+        return None
+    args = [arg or "" for arg in read]
+    tested = args[0].strip()
+    if value != NO_VALUE and tested not in (value, "\\BooleanFalse"):
+        return None
+    if tested == value:
+        return (args[1] if has_true else ""), end
+    return (args[-1] if has_false else ""), end
 
 
 _NOT_AN_ARGUMENT: Final = frozenset(
@@ -214,7 +259,7 @@ def display_env_body(env: str, body: str) -> str:
     base = env.rstrip("*")
     if base in ("align", "flalign", "eqnarray"):
         return f"\\begin{{align*}}{body}\\end{{align*}}"
-    if base in ("gather", "multline"):
+    if base in ("gather", "multline", "dseries"):
         return body.replace("\\\\", " \\quad ")
     return body
 
@@ -257,6 +302,7 @@ MATH_REWRITES: Final[Mapping[str, str]] = {
     "protect": "",
     "relax": "",
     "lefteqn": "",
+    "hiderel": "",  # breqn's: the relation it wraps, set as usual
     "mathlarger": "",
     "mathsmaller": "",
     **dict.fromkeys(SIZES, ""),
@@ -377,13 +423,44 @@ def _text_in_math(body: str, match: re.Match[str]) -> tuple[str, int]:
     group = texscan.read_group(body, match.end())
     if group is None:
         return match.group(0), match.end()
-    plain = re.sub(r"\\([$%&_{}#])", r"\1", re.sub(r"\\[A-Za-z@]+\*?\s*", "", group[0]))
-    plain = re.sub(r"[{}$]", "", plain)
-    return f"\\{match.group(1).rstrip('*')}{{{plain}}}", group[1]
+    return f"\\{match.group(1).rstrip('*')}{{{_plain(group[0])}}}", group[1]
+
+
+def _plain(text: str) -> str:
+    """`text` with its commands, braces and dollars taken out (escaped characters kept)."""
+    plain = re.sub(r"\\([$%&_{}#])", r"\1", re.sub(r"\\[A-Za-z@]+\*?\s*", "", text))
+    return re.sub(r"[{}$]", "", plain)
+
+
+def _braket_set(body: str, match: re.Match[str]) -> tuple[str, int]:
+    """braket's `\\Set{x | P(x)}` (and `\\set`): braces around it, the first `|` of its own
+    level the set-builder bar."""
+    group = texscan.read_group(body, match.end())
+    if group is None:
+        return match.group(0), match.end()
+    inner, depth = _rewrite(group[0]), 0
+    for at, char in enumerate(inner):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "|" and depth == 0 and (at == 0 or inner[at - 1] != "\\"):
+            inner = f"{inner[:at]}\\;\\middle|\\;{inner[at + 1 :]}"
+            break
+    return f"\\left\\{{ {inner} \\right\\}}", group[1]
+
+
+def _condition(body: str, match: re.Match[str]) -> tuple[str, int]:
+    """breqn's `\\condition[sep]{text}`: the separator (a comma unless given), a space, the
+    condition as text."""
+    (sep, text), end = texscan.read_args(body, match.end(), "[{")
+    if text is None:
+        return match.group(0), match.end()
+    return f"{sep if sep is not None else ','}\\quad \\text{{{_plain(text)}}}", end
 
 
 _REBUILT: Final[Mapping[str, Callable[[str, re.Match[str]], tuple[str, int]]]] = {
+    "condition": _condition,
     **dict.fromkeys(TEXT_IN_MATH, _text_in_math),
+    "Set": _braket_set,
+    "set": _braket_set,
     "xrightarrow": _extensible_arrow,
     "xleftarrow": _extensible_arrow,
     "operatorname": _operator_name,

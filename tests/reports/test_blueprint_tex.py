@@ -17,7 +17,13 @@ def _with_paper_bookkeeping(tmp_path):
             f"\\label{{{label}}}\\lean{{Paper.planned_{len(result['id'])}}}\\leanok\n"
             + result["statement"]
         )
-    inventory["macros"] = [{"name": "\\mean", "definition": "m", "arity": 0}]
+    inventory["macros"] = [
+        {"name": "\\mean", "definition": "m", "arity": 0},
+        {"name": "\\x", "definition": "x_{#1}", "arity": 1,
+         "params": [{"kind": "o", "default": "k"}]},
+        {"name": "\\abs", "definition": "\\left| #3\\right|", "arity": 2,
+         "params": [{"kind": "s"}, {"kind": "o"}, {"kind": "m"}]},
+    ]  # fmt: skip
     inventory["bibliography"] = [{"key": "hoeffding1963", "text": "W. Hoeffding, 1963."}]
     (ws / "inventory.json").write_text(json.dumps(inventory))
     return ws
@@ -54,6 +60,10 @@ def test_macros_bibliography_and_conditional_marks_are_carried(tmp_path):
     data = load_workspace(_with_paper_bookkeeping(tmp_path))
     tex = render_blueprint(data)
     assert "\\providecommand{\\mean}{m}" in tex
+    # an optional first argument keeps its default; a starred one `\\providecommand` cannot
+    # state is left out (the exported text does not rely on the paper's macros)
+    assert "\\providecommand{\\x}[1][k]{x_{#1}}" in tex
+    assert "\\providecommand{\\abs}" not in tex
     assert "\\bibitem{hoeffding1963} W. Hoeffding, 1963." in tex
     assert tex.rstrip().endswith("\\end{thebibliography}")
     conditional = [v for v in data.views if v.record.verdict and v.record.conditions]

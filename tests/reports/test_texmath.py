@@ -116,3 +116,81 @@ def test_the_papers_title_is_read_from_title():
     source = "%\\title{Not this}\n\\title[Short]{Means of \\emph{two}\\thanks{x} numbers}"
     assert paper_title(source) == "Means of two numbers"
     assert paper_title("\\begin{document}x") is None
+
+
+# What real papers define (jmlr-orff, moivre-laplace, pfr of the shared corpus): read by
+# preflight from the paper's own text, then rendered as the report renders a statement.
+_PREAMBLE = r"""\documentclass{article}
+\usepackage{amsthm,mathtools,braket,breqn}
+\newtheorem{theorem}{Theorem}
+\newcommand*{\x}[1][k]{x_{#1}}
+\newcommand*{\bb}[2][n]{b_{#1}\left({#2}\right)}
+\DeclarePairedDelimiter\inner{\langle}{\rangle}
+\DeclarePairedDelimiterX{\given}[2]{(}{)}{#1 \delimsize\vert #2}
+\DeclarePairedDelimiter\norm{\lVert}{\rVert}
+\let\oldnorm\norm
+\def\norm{\@ifstar{\oldnorm}{\oldnorm*}}
+\NewDocumentCommand{\pick}{s o m}{\IfBooleanTF{#1}{S}{N}\IfNoValueTF{#2}{-}{#2}#3}
+\ExplSyntaxOn
+\NewDocumentCommand{\uses}{m}{\clist_map_inline:nn{#1}{\vphantom{\ref{##1}}}\ignorespaces}
+\ExplSyntaxOff
+"""
+
+
+def _rendered(tmp_path, statement: str) -> tuple[str, list[Macro]]:
+    from paperlint.preflight.inventory import build_inventory
+
+    body = f"\\begin{{document}}\n\\begin{{theorem}}\\label{{t}}{statement}\\end{{theorem}}\n"
+    (tmp_path / "paper.tex").write_text(_PREAMBLE + body + "\\end{document}\n", encoding="utf-8")
+    inventory = build_inventory(tmp_path / "paper.tex")
+    (result,) = inventory.results
+    return statement_html(result.statement, macros=inventory.macros), inventory.macros
+
+
+@pytest.mark.parametrize(
+    ("statement", "expanded"),
+    [
+        # an optional first argument: its default when absent, the given one otherwise
+        (r"$\x$ and $\x[j]$", ["<msub><mi>x</mi><mrow><mi>k</mi>", "<mi>j</mi>"]),
+        (r"$\bb{y}$", ["<msub><mi>b</mi><mrow><mi>n</mi>", "<mi>y</mi>"]),
+        # mathtools' paired delimiters, with a star, a size, and the X form's body
+        (r"$\inner{a,b}$ $\inner*{c}$ $\inner[\big]{d}$", ["⟨", "⟩", "<mi>c</mi>", "<mi>d</mi>"]),
+        (r"$\given{A}{B}$", ["<mi>A</mi>", "<mi>B</mi>", "|"]),
+        # `\let` keeps the copy the paper made before redefining the original
+        (r"$\norm{v}$", ["‖", "<mi>v</mi>"]),
+        # xparse: a star and an absent optional argument take their branches
+        (r"$\pick*{z}$ $\pick[q]{w}$", ["<mi>S</mi>", "<mi>z</mi>", "<mi>N</mi>", "<mi>q</mi>"]),
+        # braket's set builder, breqn's dmath and \condition
+        (r"$\Set{x | x > 0}$", ["{", "|", "}"]),
+        (
+            r"\begin{dmath}a = b \condition{for all $b$}\end{dmath}",
+            ["<mi>a</mi>", "<mtext>for\xa0all\xa0b</mtext>"],
+        ),
+    ],
+)
+def test_the_macros_real_papers_define_are_rendered_not_shown_as_tex(tmp_path, statement, expanded):
+    html, _ = _rendered(tmp_path, statement)
+    assert 'class="tex' not in html, html
+    for part in expanded:
+        assert part in html, (part, html)
+
+
+def test_a_blueprint_macro_the_paper_defines_in_expl3_is_still_dropped(tmp_path):
+    html, macros = _rendered(tmp_path, r"\uses{lem:a} Every $x$ is fine.")
+    assert any(m.name == "\\uses" for m in macros)  # preflight records the paper's definition
+    assert "clist" not in html and "vphantom" not in html and "lem:a" not in html
+    assert "Every" in html
+
+
+def test_the_inventory_records_the_shape_of_each_parameter(tmp_path):
+    _, macros = _rendered(tmp_path, "x")
+    found = {m.name: m for m in macros}
+    assert [(p.kind, p.default) for p in found["\\x"].params] == [("o", "k")]
+    assert [p.kind for p in found["\\inner"].params] == ["s", "o", "m"]
+    assert found["\\inner"].definition == "\\left\\langle #3\\right\\rangle"
+    assert found["\\given"].definition == "\\left( #3 \\vert #4\\right)"
+    # the copy `\let` made, not a name pointing back at the redefined macro
+    assert found["\\oldnorm"].definition == "\\left\\lVert #3\\right\\rVert"
+    assert [(p.kind, p.default) for p in found["\\bb"].params] == [("o", "n"), ("m", None)]
+    # plain mandatory arguments keep the old compact record: the arity alone
+    assert found["\\uses"].arity == 1 and found["\\uses"].params == []
