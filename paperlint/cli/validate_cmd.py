@@ -21,11 +21,12 @@ def validate(
     from paperlint.agents.prompts import template_hashes
     from paperlint.records.drift import template_drift_notes
     from paperlint.validate.load import load_snapshot
+    from paperlint.validate.validator import evidence_notes
     from paperlint.validate.validator import validate as run_validate
 
     snap = load_snapshot(workspace)
     findings = run_validate(snap)
-    notes = template_drift_notes(snap.events or (), template_hashes())
+    notes = [*evidence_notes(snap), *template_drift_notes(snap.events or (), template_hashes())]
     if fmt == "json":
         payload = {
             "workspace": str(workspace),

@@ -6,6 +6,7 @@ Pure over a `Snapshot`; the CLI loads the snapshot and prints the findings.
 from __future__ import annotations
 
 from paperlint.records.results import ResultRecord, Stage, Verdict
+from paperlint.validate.checker_rules import checker_claimed
 from paperlint.validate.context import Context, build_context
 from paperlint.validate.faithful_rules import faithfulness_findings
 from paperlint.validate.gate_rules import gate_findings
@@ -30,6 +31,24 @@ def validate(snap: Snapshot) -> list[Finding]:
     for record in snap.records:
         found.extend(result_findings(ctx, record))
     return _unique(found)
+
+
+PRE_CHECKER_NOTE = (
+    "this workspace carries no trusted-checker evidence (it reads as one made before the "
+    "checker, issue #25): its {n} verified or issue verdict(s) rest on each Lean file's own "
+    "build and #print axioms, which no reading of the files can tell from a forged one; "
+    "`paperlint replay --lean-replay DIR` re-judges them with Lean"
+)
+
+
+def evidence_notes(snap: Snapshot) -> list[str]:
+    """What a clean `validate` cannot vouch for: a workspace without checker evidence (an old
+    one, or a new one stripped to look old) is validated on its files' own builds."""
+    ctx = build_context(snap)
+    judged = sum(1 for r in snap.records if is_verified(r) or r.verdict is Verdict.ISSUE)
+    if judged and not checker_claimed(ctx):
+        return [PRE_CHECKER_NOTE.format(n=judged)]
+    return []
 
 
 def result_findings(ctx: Context, record: ResultRecord) -> list[Finding]:

@@ -727,3 +727,14 @@ def test_a_counterexample_the_engine_did_not_accept_is_rejected(copy_of):
     ws = copy_of("sample-variance")
     edit_record(ws, "prop:square", lambda e: e["work"]["counterexample"].update(accepted=False))
     assert "counterexample-unclean" in rules(ws)
+
+
+def test_a_workspace_without_checker_evidence_is_validated_with_a_note_saying_so(copy_of):
+    """A workspace from before the checker, or a new one stripped of every checker record and
+    gate lock, validates on its files' own builds: `validate` says so and names `replay`."""
+    from paperlint.validate.load import load_snapshot
+    from paperlint.validate.validator import evidence_notes
+
+    assert evidence_notes(load_snapshot(copy_of("sample-variance"))) == []
+    old = evidence_notes(load_snapshot(copy_of(V1)))
+    assert len(old) == 1 and "no trusted-checker evidence" in old[0] and "replay" in old[0]
