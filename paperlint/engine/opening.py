@@ -9,10 +9,10 @@ only place a setting is taken from the config: this module, the CLI, the spec
 (`paperlint.spec`) and the model client (`paperlint.agents`) are the only readers of the config
 (tests/engine/test_config_reach.py).
 
-`--replay DIR` serves a recorded transcript through the same litellm code path as a live model,
-and recorded Lean answers through the same parsing as the live REPL; both are named as replays
-in every output. Without a model or without Lean the run says so and records `unfinished`; it
-never invents a verdict.
+`--replay DIR` serves a recorded transcript through the same runner as a live model (litellm is
+never imported for it), and recorded Lean answers through the same parsing as the live REPL;
+both are named as replays in every output. Without a model or without Lean the run says so and
+records `unfinished`; it never invents a verdict.
 """
 
 from __future__ import annotations
@@ -380,10 +380,12 @@ def model_edge(spec: RunSpec, journal: Journal) -> AgentRunner:
     first (a repair re-ask, a retry, a later turn) is checked against the budget and charged
     before it is sent, under the journal's lock (no two actions spend one last call); every
     request is an event."""
-    from paperlint.agents.client import make_client
+    from paperlint.agents.client import make_client, preload_litellm
     from paperlint.agents.runner import AgentRunner
 
     client = make_client(spec.config, spec.edges.replay, record_dir=spec.edges.record)
+    if not client.replay:
+        preload_litellm()
 
     def before(request: dict[str, Any]) -> None:
         # The action's first request was charged in `action_started` (the plan checked the
