@@ -152,10 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     if len(rows) > 1 and rows[0]["results"] < rows[-1]["results"]:
         first = next((r for r in rows if r["results"] >= 60), rows[0])
         last = rows[-1]
-        overall = math.log(last["wall_s"] / first["wall_s"]) / math.log(
-            last["results"] / first["results"]
-        )
-        print(f"exponent {first['results']} -> {last['results']}: {overall:.2f}")
+        span = math.log(last["results"] / first["results"])
+        wall = math.log(last["wall_s"] / first["wall_s"]) / span
+        cpu = math.log(last["cpu_s"] / first["cpu_s"]) / span
+        print(f"exponent {first['results']} -> {last['results']}: wall {wall:.2f}, cpu {cpu:.2f}")
     return 0
 
 
