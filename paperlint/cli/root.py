@@ -22,11 +22,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-import click
 import typer
 import typer.main
 from typer import Abort, Exit, TyperException
-from typer.core import TyperGroup
+from typer import _click as click  # the click typer >= 0.28 vendors: its types are its own
+from typer.core import TyperCommand, TyperGroup
 
 from paperlint import __version__
 from paperlint.cli.options import VERBOSE
@@ -114,7 +114,7 @@ class _LazyGroup(TyperGroup):
         """The command list from the table, nothing imported; shortened as click shortens."""
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
         rows = [
-            (name, click.Command(name, help=e.help).get_short_help_str(limit))
+            (name, TyperCommand(name, help=e.help).get_short_help_str(limit))
             for name, e in COMMANDS.items()
         ]
         with formatter.section("Commands"):

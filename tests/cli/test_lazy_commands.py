@@ -5,7 +5,7 @@ import resource
 import subprocess
 import sys
 
-import click
+from typer import _click as click  # the click typer vendors
 
 from paperlint.cli.root import COMMANDS, _register_commands, command
 
