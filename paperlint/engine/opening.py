@@ -52,7 +52,7 @@ from paperlint.spec import RunSpec
 if TYPE_CHECKING:
     from paperlint.agents.client import ModelClient
     from paperlint.agents.runner import AgentRunner
-    from paperlint.prover.index import DeclIndex
+    from paperlint.prover.index import IndexFile
 
 log = logging.getLogger(__name__)
 
@@ -415,10 +415,10 @@ def charge(spec: RunSpec, journal: Journal, request: Mapping[str, Any]) -> None:
         )
 
 
-def index_for(spec: RunSpec) -> DeclIndex | None:
+def index_for(spec: RunSpec) -> IndexFile | None:
     """The tool loop's declaration index: the recorded extraction of the folder the run's Lean
-    answers come from (`--replay`, `--lean-replay`), or the one `paperlint setup` made; None:
-    `search` says to set it up."""
+    answers come from (`--replay`, `--lean-replay`), or the one `paperlint setup` made (and
+    saved built); None: `search` says to set it up. Nothing is read until the first search."""
     from paperlint.lean.extraction import index_file
 
     recorded = spec.edges.replay or spec.edges.lean_replay
@@ -430,10 +430,9 @@ def index_for(spec: RunSpec) -> DeclIndex | None:
 
 
 @functools.lru_cache(maxsize=4)
-def _index(path: Path, mtime_ns: int, size: int) -> DeclIndex:
-    """The declaration index, built once per file and process (a Ray worker's tasks and every
+def _index(path: Path, mtime_ns: int, size: int) -> IndexFile:
+    """The declaration index, read once per file and process (a Ray worker's tasks and every
     opening of one run share it; a rewritten file is read again)."""
-    from paperlint.lean.extraction import read_extraction
-    from paperlint.prover.index import DeclIndex
+    from paperlint.prover.index import IndexFile
 
-    return DeclIndex(read_extraction(path))
+    return IndexFile(path)
