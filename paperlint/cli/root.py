@@ -34,63 +34,63 @@ from paperlint.errors import InputError, PaperlintError
 from paperlint.exitcodes import ExitCode
 
 
-class Entry(NamedTuple):
+class CommandEntry(NamedTuple):
     modules: tuple[str, ...]  # under paperlint.cli: importing them registers the command
     help: str  # the first paragraph of the command's help (`--help` shortens it as click does)
 
 
 # Every top-level command, in the order `--help` lists them.
-COMMANDS: Final[dict[str, Entry]] = {
-    "check": Entry(
+COMMANDS: Final[dict[str, CommandEntry]] = {
+    "check": CommandEntry(
         ("check_cmd",), "Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."
     ),
-    "resume": Entry(("check_cmd",), "Continue a check from its last complete record."),
-    "status": Entry(("check_cmd",), "Show each result's stage and verdict (read-only)."),
-    "batch": Entry(
+    "resume": CommandEntry(("check_cmd",), "Continue a check from its last complete record."),
+    "status": CommandEntry(("check_cmd",), "Show each result's stage and verdict (read-only)."),
+    "batch": CommandEntry(
         ("batch_cmd",), "Check every paper in its own workspace; print one summary table."
     ),
-    "mcp": Entry(
+    "mcp": CommandEntry(
         ("mcp_cmd",), "Serve paperlint's commands as MCP tools over stdio (needs `paperlint[mcp]`)."
     ),
-    "migrate": Entry(
+    "migrate": CommandEntry(
         ("migrate_cmd",),
         "Rewrite an older workspace's records in the current schema; nothing else changes.",
     ),
-    "preflight": Entry(
+    "preflight": CommandEntry(
         ("preflight_cmd",),
         "List every numbered result with its number, label, place, proof and uses.",
     ),
-    "report": Entry(
+    "report": CommandEntry(
         ("report_cmd",),
         "Write the author report: md, html, json, sarif, graph, worksheet, files to check.",
     ),
-    "revise": Entry(
+    "revise": CommandEntry(
         ("revise_cmd",),
         "Reset the results a new version changed; then `paperlint resume DIR` re-checks them.",
     ),
-    "doctor": Entry(
+    "doctor": CommandEntry(
         ("setup_cmd",),
         "Say which pieces a real check needs are present, and the command that fixes each.",
     ),
-    "setup": Entry(
+    "setup": CommandEntry(
         ("setup_cmd",), "Install the pinned toolchain, Mathlib and the REPL (needs network, once)."
     ),
-    "validate": Entry(
+    "validate": CommandEntry(
         ("validate_cmd",), "Re-derive every verdict from its evidence; exit 1 on any disagreement."
     ),
-    "replay": Entry(
+    "replay": CommandEntry(
         ("validate_cmd",),
         "Re-run every Lean check and the mechanical audit with no model; re-derive each verdict.",
     ),
-    "lean": Entry(
+    "lean": CommandEntry(
         ("lean_cmd", "lean_tools_cmd"),
         "Lean utilities: the mechanical audit, declaration search, goals.",
     ),
-    "library": Entry(
+    "library": CommandEntry(
         ("library_cmd",),
         "The reviewed lemma library: helper lemmas a person promoted from past checks.",
     ),
-    "runs": Entry(
+    "runs": CommandEntry(
         ("runs_cmd",), "The per-user run record of past checks, and the strategy it would choose."
     ),
 }

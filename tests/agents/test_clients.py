@@ -143,3 +143,18 @@ def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_tran
         changed, model="paperlint-replay/gate"
     )
     assert reply.prompt_drift is True
+
+
+def test_a_live_run_imports_litellm_in_the_background_once():
+    """`preload_litellm` (called as a live model edge opens) returns at once and imports
+    litellm in a daemon thread; a second call starts nothing more."""
+    code = (
+        "import sys, time\n"
+        "from paperlint.agents import client\n"
+        "start = time.perf_counter(); client.preload_litellm(); client.preload_litellm()\n"
+        "returned = time.perf_counter() - start\n"
+        "[thread] = client._PRELOAD; thread.join(120)\n"
+        "print(returned < 0.5, 'litellm' in sys.modules, thread.daemon)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
