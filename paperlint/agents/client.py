@@ -1,7 +1,9 @@
 """The model edge: one `complete` call per request, through litellm.
 
 litellm is imported lazily (it takes seconds and reaches for the network at import time), so
-`paperlint --help` stays fast and offline.
+`paperlint --help` stays fast and offline; a replay never imports it (`ScriptedClient`), and a
+live run starts importing it in the background as it opens (`preload_litellm`), so the first
+model call does not wait for the whole import nor count it in its duration.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import json
 import logging
 import os
 import re
+import sys
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +40,8 @@ METADATA_KEY = "paperlint"
 Message = dict[str, Any]
 """One chat message: {"role": "system" | "user" | "assistant" | "tool", "content": ...}, and
 an assistant's `tool_calls` in a tool-loop conversation."""
+
+log = logging.getLogger(__name__)
 
 
 class RawToolCall(NamedTuple):
@@ -128,6 +134,29 @@ def import_litellm() -> Any:
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
         logging.getLogger(name).setLevel(logging.ERROR)
     return litellm
+
+
+_PRELOAD: list[threading.Thread] = []
+_PRELOAD_LOCK = threading.Lock()
+
+
+def preload_litellm() -> None:
+    """Start importing litellm in a daemon thread (once per process): a live run opens its
+    workspace, reads the paper and starts Lean meanwhile. Python's import lock makes a
+    concurrent `import_litellm` wait for this one instead of importing twice."""
+    with _PRELOAD_LOCK:
+        if _PRELOAD or "litellm" in sys.modules:
+            return
+        thread = threading.Thread(target=_quiet_import, name="paperlint-litellm", daemon=True)
+        _PRELOAD.append(thread)
+        thread.start()
+
+
+def _quiet_import() -> None:
+    try:
+        import_litellm()
+    except Exception:  # the first model call imports it again and reports the failure
+        log.debug("importing litellm in the background failed", exc_info=True)
 
 
 def transient_errors() -> tuple[type[BaseException], ...]:

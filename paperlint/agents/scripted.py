@@ -1,12 +1,10 @@
-"""Offline replay: a litellm custom provider that serves a recorded transcript.
+"""Offline replay: the model edge that serves a recorded transcript.
 
-The runner calls `litellm.completion(model="paperlint-replay/<role>", ...)` exactly as it calls
-a live model, so a replayed check exercises the same request, parsing, repair and accounting
-code as a real one (docs/design.md §6). The transcript key travels in litellm's `metadata` kwarg,
-which litellm hands to a `CustomLLM` as `litellm_params["metadata"]`.
-
-litellm is imported at the first answer served, not when the client is built, so a replayed
-check starts at once (its transcript is still read up front, to fail early).
+The runner asks a `ScriptedClient` exactly as it asks the live client, so a replayed check
+exercises the same request building, parsing, repair and accounting code as a real one
+(docs/design.md §6); only the HTTP request is replaced by the recorded answer. litellm is never
+imported: a replay asks no provider, and the import alone costs seconds and ~200 MiB
+(`tests/agents/test_clients.py` pins that a replayed check leaves it unloaded).
 """
 
 from __future__ import annotations
@@ -17,13 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperlint.agents.client import (
-    METADATA_KEY,
-    Completion,
-    Message,
-    import_litellm,
-    request,
-)
+from paperlint.agents.client import METADATA_KEY, Completion, Message
 from paperlint.agents.transcript import (
     TRANSCRIPT_FILE,
     Transcript,
@@ -35,45 +27,17 @@ from paperlint.domain import REPLAY_MISS
 from paperlint.errors import ModelError
 
 PROVIDER = "paperlint-replay"
-_REPLAY_DIR = "replay_dir"
 
 
-class ReplayProvider:
-    """Answers from `<replay_dir>/transcript.jsonl`; the folder comes with each request, so
-    one registered provider can serve several replays (tests run many) without global state
-    beyond a read cache. Registered with litellm as a `CustomLLM` by `register_provider`."""
+class _Transcripts:
+    """The process's transcripts by folder, re-read when the file changes (recording, then
+    replaying); shared by every client so tests that run many replays read each once."""
 
     def __init__(self) -> None:
         self._cache: dict[Path, tuple[tuple[int, int], Transcript]] = {}
         self._lock = threading.Lock()  # actions run in parallel threads (`check --jobs`)
 
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        # litellm passes everything by keyword; see litellm/llms/custom_llm.py.
-        litellm = import_litellm()
-        params = kwargs.get("litellm_params") or {}
-        metadata = params.get("metadata") or {}
-        entry = self._entry(metadata, litellm)
-        response = kwargs["model_response"]
-        response.choices[0].message.content = entry.response
-        response.model = f"{PROVIDER}/{kwargs.get('model', entry.role)}"
-        response.usage = litellm.Usage(
-            prompt_tokens=entry.usage.prompt_tokens or 0,
-            completion_tokens=entry.usage.completion_tokens or 0,
-            total_tokens=(entry.usage.prompt_tokens or 0) + (entry.usage.completion_tokens or 0),
-        )
-        return response
-
-    def _entry(self, metadata: Mapping[str, Any], litellm: Any) -> TranscriptEntry:
-        key = key_from_metadata(metadata)
-        transcript = self.transcript(Path(metadata[METADATA_KEY][_REPLAY_DIR]))
-        entry = transcript.get(key)
-        if entry is None:
-            # ScriptedClient checks first; this guards direct litellm use of the provider.
-            raise litellm.CustomLLMError(404, missing_entry_message(key, transcript.path))
-        return entry
-
     def transcript(self, replay_dir: Path) -> Transcript:
-        """The folder's transcript, re-read when the file changes (recording, then replaying)."""
         path = replay_dir / TRANSCRIPT_FILE
         stat = path.stat() if path.exists() else None
         stamp = (stat.st_mtime_ns, stat.st_size) if stat else (0, 0)
@@ -85,35 +49,7 @@ class ReplayProvider:
             return cached[1]
 
 
-_provider: ReplayProvider | None = None
-_REGISTER = threading.RLock()
-_handler: Any = None
-
-
-def replay_provider() -> ReplayProvider:
-    """The process's one transcript reader (no litellm needed)."""
-    global _provider
-    with _REGISTER:
-        if _provider is None:
-            _provider = ReplayProvider()
-        return _provider
-
-
-def register_provider() -> ReplayProvider:
-    """Register the replay provider with litellm once per process (idempotent)."""
-    global _handler
-    litellm = import_litellm()
-    provider = replay_provider()
-    if _handler is None:
-
-        class Handler(litellm.CustomLLM):  # type: ignore[misc,name-defined]  # litellm is untyped
-            def completion(self, *args: Any, **kwargs: Any) -> Any:
-                return provider.completion(*args, **kwargs)
-
-        _handler = Handler()
-    entries = [item for item in litellm.custom_provider_map if item["provider"] != PROVIDER]
-    litellm.custom_provider_map = [*entries, {"provider": PROVIDER, "custom_handler": _handler}]
-    return provider
+_TRANSCRIPTS = _Transcripts()
 
 
 def missing_entry_message(key: TranscriptKey, path: Path) -> str:
@@ -127,10 +63,8 @@ class ScriptedClient:
 
     def __init__(self, replay_dir: Path) -> None:
         self.replay_dir = replay_dir.resolve()
-        self._provider = replay_provider()
-        self._registered = False
         # Load now so a missing or malformed transcript fails before any work starts.
-        self._provider.transcript(self.replay_dir)
+        _TRANSCRIPTS.transcript(self.replay_dir)
 
     def ladder(self, role: str) -> list[str]:
         return [f"{PROVIDER}/{role}"]
@@ -144,7 +78,7 @@ class ScriptedClient:
         return bool(self._turns())
 
     def _turns(self) -> list[TranscriptEntry]:
-        entries = self._provider.transcript(self.replay_dir).entries()
+        entries = _TRANSCRIPTS.transcript(self.replay_dir).entries()
         return [e for e in entries if e.turn]
 
     def complete(
@@ -155,36 +89,21 @@ class ScriptedClient:
         metadata: Mapping[str, Any],
         tools: Sequence[Mapping[str, Any]] = (),
     ) -> Completion:
-        """The recorded answer, its text through litellm's code path as a live one's; a
-        tool-loop turn's calls as they were recorded."""
+        """The recorded answer, as the live client would have returned it; a tool-loop
+        turn's calls as they were recorded."""
         key = key_from_metadata(metadata)
-        transcript = self._provider.transcript(self.replay_dir)
+        transcript = _TRANSCRIPTS.transcript(self.replay_dir)
         entry = transcript.get(key)
         if entry is None:
-            # Checked here because litellm would turn the provider's exception into an
-            # APIConnectionError, which the runner treats as transient and retries.
             raise ModelError(missing_entry_message(key, transcript.path))
-        if not self._registered:
-            with _REGISTER:
-                register_provider()
-                self._registered = True
         if entry.latency_s:
             time.sleep(entry.latency_s)
-        litellm = import_litellm()
-        info = dict(metadata[METADATA_KEY])
-        info[_REPLAY_DIR] = str(self.replay_dir)
+        info = metadata[METADATA_KEY]
         if not model.startswith(f"{PROVIDER}/"):
             model = f"{PROVIDER}/{info['role']}"
-        response = request(
-            litellm,
-            model,
-            messages,
-            metadata={**metadata, METADATA_KEY: info},
-            options={"timeout": 60},
-        )
         recorded = entry.prompt_sha256
         return Completion(
-            text=response.choices[0].message.content or "",
+            text=entry.response,
             tokens_in=entry.usage.prompt_tokens,
             tokens_out=entry.usage.completion_tokens,
             cost_usd=entry.cost_usd,  # a replay costs nothing, but its cost is unknown

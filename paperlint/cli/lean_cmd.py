@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING
 import typer
 
 from paperlint.cli.options import FORMAT, VERBOSE, Format
-from paperlint.cli.root import lean_app
+from paperlint.cli.root import app, lean_app
 from paperlint.diagnostics import gnu_line
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
 
 if TYPE_CHECKING:
     from paperlint.lean.findings import LeanFinding
+
+app.add_typer(lean_app, name="lean")  # its commands: here and in lean_tools_cmd
 
 
 @lean_app.command("scan")

@@ -1,13 +1,17 @@
 """The typer app and the one error boundary (docs/design.md §8).
 
-Commands live in their own modules and register on `app` (or `lean_app`) when imported. Heavy
-libraries (lean-interact, litellm, pdfminer) are imported inside command bodies only, so that
-`paperlint --help` starts fast.
+Commands live in their own modules and register on `app` (or `lean_app`) when imported, and a
+module is imported only when its command runs (`COMMANDS`, `_LazyGroup`): `paperlint --help`
+lists every command from the table below without importing one, and `paperlint preflight`
+imports the preflight command alone. Heavy libraries (lean-interact, litellm, pdfminer) are
+imported inside command bodies only. `tests/cli/test_lazy_commands.py` keeps the table in step
+with the commands and holds `--help` to a budget.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import importlib
 import logging
 import os
 import platform
@@ -16,27 +20,142 @@ import tempfile
 import traceback
 from functools import cache
 from pathlib import Path
+from typing import Any, Final, NamedTuple
 
 import typer
+import typer.main
 from typer import Abort, Exit, TyperException
-from typer.core import TyperGroup
+from typer import _click as click  # the click typer >= 0.28 vendors: its types are its own
+from typer.core import TyperCommand, TyperGroup
 
 from paperlint import __version__
 from paperlint.cli.options import VERBOSE
 from paperlint.errors import InputError, PaperlintError
 from paperlint.exitcodes import ExitCode
 
+
+class CommandEntry(NamedTuple):
+    modules: tuple[str, ...]  # under paperlint.cli: importing them registers the command
+    help: str  # the first paragraph of the command's help (`--help` shortens it as click does)
+
+
+# Every top-level command, in the order `--help` lists them.
+COMMANDS: Final[dict[str, CommandEntry]] = {
+    "check": CommandEntry(
+        ("check_cmd",), "Check every numbered result of PAPER; verdicts go to PAPER.paperlint/."
+    ),
+    "resume": CommandEntry(("check_cmd",), "Continue a check from its last complete record."),
+    "status": CommandEntry(("check_cmd",), "Show each result's stage and verdict (read-only)."),
+    "batch": CommandEntry(
+        ("batch_cmd",), "Check every paper in its own workspace; print one summary table."
+    ),
+    "mcp": CommandEntry(
+        ("mcp_cmd",), "Serve paperlint's commands as MCP tools over stdio (needs `paperlint[mcp]`)."
+    ),
+    "migrate": CommandEntry(
+        ("migrate_cmd",),
+        "Rewrite an older workspace's records in the current schema; nothing else changes.",
+    ),
+    "preflight": CommandEntry(
+        ("preflight_cmd",),
+        "List every numbered result with its number, label, place, proof and uses.",
+    ),
+    "report": CommandEntry(
+        ("report_cmd",),
+        "Write the author report: md, html, json, sarif, graph, worksheet, files to check.",
+    ),
+    "revise": CommandEntry(
+        ("revise_cmd",),
+        "Reset the results a new version changed; then `paperlint resume DIR` re-checks them.",
+    ),
+    "doctor": CommandEntry(
+        ("setup_cmd",),
+        "Say which pieces a real check needs are present, and the command that fixes each.",
+    ),
+    "setup": CommandEntry(
+        ("setup_cmd",), "Install the pinned toolchain, Mathlib and the REPL (needs network, once)."
+    ),
+    "validate": CommandEntry(
+        ("validate_cmd",), "Re-derive every verdict from its evidence; exit 1 on any disagreement."
+    ),
+    "replay": CommandEntry(
+        ("validate_cmd",),
+        "Re-run every Lean check and the mechanical audit with no model; re-derive each verdict.",
+    ),
+    "lean": CommandEntry(
+        ("lean_cmd", "lean_tools_cmd"),
+        "Lean utilities: the mechanical audit, declaration search, goals.",
+    ),
+    "library": CommandEntry(
+        ("library_cmd",),
+        "The reviewed lemma library: helper lemmas a person promoted from past checks.",
+    ),
+    "runs": CommandEntry(
+        ("runs_cmd",), "The per-user run record of past checks, and the strategy it would choose."
+    ),
+}
+
+
+class _LazyGroup(TyperGroup):
+    """The root group: every command of `COMMANDS` is listed, and its module imported (and the
+    command built from what it registered) the first time the command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            built = _built(cmd_name)
+            if built is not None:
+                self.commands[cmd_name] = built
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from the table, nothing imported; shortened as click shortens."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [
+            (name, TyperCommand(name, help=e.help).get_short_help_str(limit))
+            for name, e in COMMANDS.items()
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _built(name: str) -> click.Command | None:
+    """The click command `name`, after importing the modules that register it."""
+    for module in COMMANDS[name].modules:
+        importlib.import_module(f"paperlint.cli.{module}")
+    options: dict[str, Any] = {
+        "pretty_exceptions_short": app.pretty_exceptions_short,
+        "rich_markup_mode": app.rich_markup_mode,
+    }
+    for info in app.registered_commands:
+        if info.name == name:
+            return typer.main.get_command_from_info(info, **options)
+    for group in app.registered_groups:
+        if group.name == name:
+            return typer.main.get_group_from_info(
+                group, suggest_commands=app.suggest_commands, **options
+            )
+    return None
+
+
 app = typer.Typer(
     name="paperlint",
+    cls=_LazyGroup,
+    # click's plain help: typer's rich one imports rich (a third of a second) for every
+    # `--help` and every usage error
+    rich_markup_mode=None,
     help="Check the proofs in a mathematics or statistics paper against Lean 4 + Mathlib.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # a traceback must never print an API key
     add_completion=False,
 )
 lean_app = typer.Typer(
-    help="Lean utilities: the mechanical audit, declaration search, goals.", no_args_is_help=True
+    help="Lean utilities: the mechanical audit, declaration search, goals.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
 )
-app.add_typer(lean_app, name="lean")
 
 # Where a crash log goes when a command knows its workspace (set by that command).
 crash_dir: list[Path] = []
@@ -63,22 +182,11 @@ def _root(
 
 
 def _register_commands() -> None:
-    # Imported for their side effect: each module decorates its commands onto `app`.
-    from paperlint.cli import (  # noqa: F401
-        batch_cmd,
-        check_cmd,
-        lean_cmd,
-        lean_tools_cmd,
-        library_cmd,
-        mcp_cmd,
-        migrate_cmd,
-        preflight_cmd,
-        report_cmd,
-        revise_cmd,
-        runs_cmd,
-        setup_cmd,
-        validate_cmd,
-    )
+    """Import every command module (the docs, the MCP server and tests walk every command);
+    a plain run imports only the one it runs."""
+    for entry in COMMANDS.values():
+        for module in entry.modules:
+            importlib.import_module(f"paperlint.cli.{module}")
 
 
 def _write_crash_log(exc: BaseException) -> Path:
@@ -103,7 +211,7 @@ def _write_crash_log(exc: BaseException) -> Path:
 def command() -> TyperGroup:
     """The click command behind `app`, built once per process: building it inspects every
     command's signature (the MCP server and the test suite's fork server run many commands
-    in one process). `run` registers every command module first."""
+    in one process). A command's module is imported when the command is first looked up."""
     group = typer.main.get_command(app)
     assert isinstance(group, TyperGroup)
     return group
@@ -111,7 +219,6 @@ def command() -> TyperGroup:
 
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI and return the exit code; the only place that catches broadly."""
-    _register_commands()
     try:
         rc = command()(args=argv, standalone_mode=False)
     except Exit as exc:

@@ -47,12 +47,15 @@ def setup(
     verbose: bool = VERBOSE,
 ) -> int:
     """Install the pinned toolchain, Mathlib and the REPL (needs network, once)."""
+    from paperlint.lean.extraction import index_file
     from paperlint.lean.pins import resolve_paths
     from paperlint.lean.setup import plan, run_setup
 
     _, project_dir, repl_dir = _settings(config)
     paths = resolve_paths(project_dir, repl_dir)
     rc = run_setup(paths, dry_run=dry_run)  # its prose goes to stderr
+    if rc == 0 and not dry_run:
+        rc = _save_index(index_file(paths))
     if fmt == Format.JSON:
         steps = [
             {"what": s.what, "cmd": list(s.cmd), "cwd": str(s.cwd), "timeout_s": s.timeout_s}
@@ -61,3 +64,24 @@ def setup(
         payload = {"ok": rc == 0, "dry_run": dry_run, "exit_code": rc, "steps": steps}
         typer.echo(json.dumps(payload, indent=2))
     return rc
+
+
+def _save_index(extraction: Path) -> int:
+    """Save the search index built from the extraction, so no run builds it again (seconds
+    and hundreds of MiB at Mathlib's size); a current one is kept."""
+    from paperlint.errors import InputError
+    from paperlint.prover.index import DeclIndex, save_index, saved_file
+
+    if not extraction.is_file():
+        return 0  # the extraction step said why
+    target = saved_file(extraction)
+    if DeclIndex.load(target, extraction) is not None:
+        typer.echo(f"skip: save the search index (already there: {target})", err=True)
+        return 0
+    typer.echo(f"saving the search index to {target}", err=True)
+    try:
+        save_index(extraction)
+    except InputError as exc:
+        typer.echo(f"failed: save the search index: {exc}", err=True)
+        return 1
+    return 0

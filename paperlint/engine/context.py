@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from paperlint.lean.verifier import Verifier
 from paperlint.preflight.model import Inventory, Result
-from paperlint.prover.index import DeclIndex
+from paperlint.prover.index import SearchIndex
 from paperlint.prover.loop import LoopBudget
 from paperlint.records.events import BaseEvent
 from paperlint.records.learning import OfferedLemma
@@ -84,7 +84,7 @@ class EngineContext:
     """The tool loop's turns, through the same model edge as `ask` (`AgentRunner`)."""
     verifier: Verifier
     emit: Callable[[BaseEvent], None] = field(default=lambda event: None)
-    index: DeclIndex | None = None
+    index: SearchIndex | None = None
     """The tool loop's declaration index, when the loop runs (None: `search` says so)."""
 
     def paper_result(self, result_id: str) -> Result:

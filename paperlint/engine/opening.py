@@ -9,10 +9,10 @@ only place a setting is taken from the config: this module, the CLI, the spec
 (`paperlint.spec`) and the model client (`paperlint.agents`) are the only readers of the config
 (tests/engine/test_config_reach.py).
 
-`--replay DIR` serves a recorded transcript through the same litellm code path as a live model,
-and recorded Lean answers through the same parsing as the live REPL; both are named as replays
-in every output. Without a model or without Lean the run says so and records `unfinished`; it
-never invents a verdict.
+`--replay DIR` serves a recorded transcript through the same runner as a live model (litellm is
+never imported for it), and recorded Lean answers through the same parsing as the live REPL;
+both are named as replays in every output. Without a model or without Lean the run says so and
+records `unfinished`; it never invents a verdict.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from paperlint.spec import RunSpec
 if TYPE_CHECKING:
     from paperlint.agents.client import ModelClient
     from paperlint.agents.runner import AgentRunner
-    from paperlint.prover.index import DeclIndex
+    from paperlint.prover.index import IndexFile
 
 log = logging.getLogger(__name__)
 
@@ -380,10 +380,12 @@ def model_edge(spec: RunSpec, journal: Journal) -> AgentRunner:
     first (a repair re-ask, a retry, a later turn) is checked against the budget and charged
     before it is sent, under the journal's lock (no two actions spend one last call); every
     request is an event."""
-    from paperlint.agents.client import make_client
+    from paperlint.agents.client import make_client, preload_litellm
     from paperlint.agents.runner import AgentRunner
 
     client = make_client(spec.config, spec.edges.replay, record_dir=spec.edges.record)
+    if not client.replay:
+        preload_litellm()
 
     def before(request: dict[str, Any]) -> None:
         # The action's first request was charged in `action_started` (the plan checked the
@@ -413,10 +415,10 @@ def charge(spec: RunSpec, journal: Journal, request: Mapping[str, Any]) -> None:
         )
 
 
-def index_for(spec: RunSpec) -> DeclIndex | None:
+def index_for(spec: RunSpec) -> IndexFile | None:
     """The tool loop's declaration index: the recorded extraction of the folder the run's Lean
-    answers come from (`--replay`, `--lean-replay`), or the one `paperlint setup` made; None:
-    `search` says to set it up."""
+    answers come from (`--replay`, `--lean-replay`), or the one `paperlint setup` made (and
+    saved built); None: `search` says to set it up. Nothing is read until the first search."""
     from paperlint.lean.extraction import index_file
 
     recorded = spec.edges.replay or spec.edges.lean_replay
@@ -428,10 +430,9 @@ def index_for(spec: RunSpec) -> DeclIndex | None:
 
 
 @functools.lru_cache(maxsize=4)
-def _index(path: Path, mtime_ns: int, size: int) -> DeclIndex:
-    """The declaration index, built once per file and process (a Ray worker's tasks and every
+def _index(path: Path, mtime_ns: int, size: int) -> IndexFile:
+    """The declaration index, read once per file and process (a Ray worker's tasks and every
     opening of one run share it; a rewritten file is read again)."""
-    from paperlint.lean.extraction import read_extraction
-    from paperlint.prover.index import DeclIndex
+    from paperlint.prover.index import IndexFile
 
-    return DeclIndex(read_extraction(path))
+    return IndexFile(path)

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperlint.errors import InputError, LeanSetupError
-from paperlint.lean.extraction import read_extraction
 from paperlint.lean.feedback import collapse
 from paperlint.lean.pins import LeanPaths
 from paperlint.lean.verifier import LeanContext, Verifier
-from paperlint.prover.index import DeclIndex
+from paperlint.prover.index import IndexFile
 from paperlint.prover.tools import Workbench
 
 
@@ -61,7 +60,7 @@ def search(
             path=index_path,
             hint="run `paperlint setup` on a machine with Lean, or pass --index FILE",
         )
-    index = DeclIndex(read_extraction(index_path))
+    index = IndexFile(index_path)  # the saved index when `paperlint setup` made one
     if probe is None:
         hits = index.search(query, limit=limit)
         lines = tuple(f"{h.name} : {collapse(h.type, 300)}" for h in hits)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from paperlint.lean.verifier import LeanContext, Verifier
 from paperlint.prover.automation import LADDER, AutomationOutcome, run_ladder
-from paperlint.prover.index import DeclIndex
+from paperlint.prover.index import SearchIndex
 from paperlint.prover.loop import Emit, LoopBudget, LoopOutcome, LoopStatus, ProverLoop, TurnLog
 from paperlint.prover.model import ToolModel, TurnKey
 from paperlint.prover.prompt import first_messages, premises, system_prompt, user_prompt
@@ -68,7 +68,7 @@ class Prover:
     model: ToolModel
     model_name: str
     log: TurnLog
-    index: DeclIndex | None = None
+    index: SearchIndex | None = None
     budget: LoopBudget = field(default_factory=LoopBudget)
     ladder: Sequence[str] = LADDER
     emit: Emit = lambda event: None

@@ -28,7 +28,7 @@ from paperlint.lean import responses
 from paperlint.lean.feedback import collapse, render, render_feedback
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, RawAnswer, Verifier, accept
 from paperlint.prover.goalstate import goal_statement, holes_to_sorry, with_tactic
-from paperlint.prover.index import DeclIndex, Hit
+from paperlint.prover.index import Hit, SearchIndex
 
 MAX_CHARS = 3000
 SEARCH_LIMIT = 8
@@ -110,7 +110,7 @@ class Workbench:
     probe: Verifier
     context: LeanContext
     target: str
-    index: DeclIndex | None = None
+    index: SearchIndex | None = None
     hidden: frozenset[str] = frozenset()
     skeleton: str | None = None  # the gated declaration: a candidate must keep its statement
     check_timeout_s: float = 120.0

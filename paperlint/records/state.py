@@ -450,36 +450,39 @@ def stored_work(
     return StoredWork.model_validate(values)
 
 
-def stored(state: EngineState, read: Reader) -> tuple[StoredState, dict[str, bytes]]:
-    """The state file's record for `state`, and the files of their own it names that must be
-    written first (workspace path -> bytes; some may exist already)."""
-    new_files: dict[str, bytes] = {}
-    work = {rid: stored_work(rid, w, read, new_files) for rid, w in state.work.items()}
-    return StoredState(work=work), new_files
-
-
 def refs_of(state: StoredState) -> set[str]:
     """Every file the state names."""
+    return set().union(*(refs_of_work(work) for work in state.work.values()))
+
+
+def refs_of_work(work: StoredWork) -> frozenset[str]:
+    """Every file one result's stored working state names."""
     found: set[str] = set()
-    for work in state.work.values():
-        for field in OUTPUT_FIELDS:
-            value = getattr(work, field)
-            for ref in value if isinstance(value, list) else [value]:
-                if ref is not None:
-                    found.add(ref.ref)
-    return found
+    for field in OUTPUT_FIELDS:
+        value = getattr(work, field)
+        for ref in value if isinstance(value, list) else [value]:
+            if ref is not None:
+                found.add(ref.ref)
+    return frozenset(found)
 
 
 # --- the state file -------------------------------------------------------------------------
 
 
-def state_of(results: Results) -> EngineState:
-    return EngineState(work={r.id: r.work for r in results.results})
+def encode_entry(result_id: str, work: StoredWork) -> str:
+    """One result's entry of the state file, as `encode` writes it inside `work` (indented
+    for that depth, no trailing comma): `encode_entries` joins them into the same bytes."""
+    value = json.dumps(work.model_dump(mode="json", by_alias=True), indent=2, ensure_ascii=False)
+    key = json.dumps(result_id, ensure_ascii=False)
+    return f"    {key}: " + value.replace("\n", "\n    ")
 
 
-def encode(state: StoredState) -> bytes:
-    data = state.model_dump(mode="json", by_alias=True)
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+def encode_entries(entries: list[str]) -> bytes:
+    """The state file `encode` writes for the entries `encode_entry` made, in order, without
+    encoding any entry again: a commit re-encodes only the results an action changed."""
+    work = "{\n" + ",\n".join(entries) + "\n  }" if entries else "{}"
+    schema = json.dumps(ENGINE_STATE_SCHEMA)
+    return f'{{\n  "schema": {schema},\n  "work": {work}\n}}\n'.encode()
 
 
 def path_for(data: bytes) -> str:

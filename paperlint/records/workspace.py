@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +14,13 @@ from paperlint.errors import StateError
 from paperlint.preflight.model import Inventory
 from paperlint.records.layout import safe_name
 from paperlint.records.migrate import read_json_object, upgrade
-from paperlint.records.results import RESULTS_SCHEMA, Results
+from paperlint.records.results import (
+    RESULTS_SCHEMA,
+    ResultRecord,
+    Results,
+    encode_record,
+    encode_results,
+)
 from paperlint.records.state import (
     ENGINE_STATE_SCHEMA,
     OWN_FILE,
@@ -21,18 +28,19 @@ from paperlint.records.state import (
     EngineState,
     StateRefError,
     attach,
-    encode,
+    encode_entries,
+    encode_entry,
     is_state_path,
     matches_name,
     path_for,
-    refs_of,
+    refs_of_work,
     resolved,
-    state_of,
     state_schema,
-    stored,
+    stored_work,
     workspace_reader,
 )
-from paperlint.store import EventLog, WorkspaceLock, remove_file, write_bytes_atomic, write_record
+from paperlint.records.work import ResultWork
+from paperlint.store import EventLog, WorkspaceLock, remove_file, write_bytes_atomic
 
 
 @dataclass(frozen=True)
@@ -185,29 +193,83 @@ def _state(path: Path, root: Path, raw: object) -> EngineState:
         ) from exc
 
 
+@dataclass
+class _Written:
+    """What this process last committed to one workspace, per result: the record and working
+    state objects (records are never changed in place, so an unchanged result is the very
+    same object in the next commit) with their encoded entries and the files they name."""
+
+    records: dict[str, tuple[ResultRecord, str]]  # id -> (record, its results.json entry)
+    works: dict[str, tuple[ResultWork, str, frozenset[str]]]  # id -> (work, entry, refs)
+    state: Path  # the state file results.json names
+
+
+_WRITTEN: dict[Path, _Written] = {}  # the least recently written first
+_WRITTEN_LOCK = threading.Lock()
+_REMEMBERED = 8  # workspaces (a batch, the MCP server and the tests write many in one process)
+
+
 def write_results(ws: Workspace, results: Results) -> None:
     """The engine state first (a new file, named by its content) after the files of their
     own it names, then the `results.json` that names it, then the state files and files of
     their own nothing names any more. A crash at any instant leaves a `results.json` whose
-    state file exists and names files that exist with the bytes it records."""
-    record, own = stored(state_of(results), workspace_reader(ws.root))
-    for rel, payload in own.items():
-        path = ws.root / rel
-        if not path.is_file() or path.read_bytes() != payload:
-            write_bytes_atomic(path, payload)
-    data = encode(record)
+    state file exists and names files that exist with the bytes it records.
+
+    Linear in what changed: a result whose record and working state are the objects the last
+    commit of this process wrote keeps its encoded entries, and its references are not read
+    again (a file a reference names is never written again while a state naming it stands:
+    `paperlint.records.state._candidates`). Only the two files are assembled anew."""
+    root = ws.root.resolve()
+    with _WRITTEN_LOCK:
+        last = _WRITTEN.pop(root, None)
+    read = workspace_reader(ws.root)
+    records: dict[str, tuple[ResultRecord, str]] = {}
+    works: dict[str, tuple[ResultWork, str, frozenset[str]]] = {}
+    for record in results.results:
+        kept = last.records.get(record.id) if last else None
+        same = kept is not None and kept[0] is record
+        records[record.id] = (record, kept[1]) if kept and same else (record, encode_record(record))
+        had = last.works.get(record.id) if last else None
+        if had is not None and had[0] is record.work:
+            works[record.id] = had
+            continue
+        own: dict[str, bytes] = {}
+        entry = stored_work(record.id, record.work, read, own)
+        for rel, payload in own.items():
+            path = ws.root / rel
+            if not path.is_file() or path.read_bytes() != payload:
+                write_bytes_atomic(path, payload)
+        works[record.id] = (record.work, encode_entry(record.id, entry), refs_of_work(entry))
+    data = encode_entries([entry for _, entry, _ in works.values()])
     rel = path_for(data)
     target = ws.root / rel
-    if not target.is_file() or target.read_bytes() != data:
+    fresh = last is None or last.state != target  # else this very file was written last time
+    if fresh and (not target.is_file() or target.read_bytes() != data):
         write_bytes_atomic(target, data)
-    write_record(ws.results, results.model_copy(update={"engine_state": rel}))
-    for stale in ws.state_dir.glob("state-*.json"):
+    head = results.model_copy(update={"engine_state": rel, "results": []})
+    write_bytes_atomic(ws.results, encode_results(head, [e for _, e in records.values()]))
+    for stale in ws.state_dir.glob("state-*.json"):  # the last one, and a crash's orphan
         if stale != target:
             remove_file(stale)
-    named = refs_of(record)
-    for path in ws.audits.glob("*/state-*.json"):
-        if OWN_FILE.match(path.name) and ws.rel(path) not in named:
-            remove_file(path)
+    if last is None:
+        named = frozenset().union(*(refs for _, _, refs in works.values()))
+        for path in ws.audits.glob("*/state-*.json"):
+            if OWN_FILE.match(path.name) and ws.rel(path) not in named:
+                remove_file(path)
+    else:
+        # A reference names a file in its own result's folder only (`check_ref`): what a
+        # result no longer names, no other result names.
+        for rid, (work, _, refs) in last.works.items():
+            now = works.get(rid)
+            if now is not None and now[0] is work:
+                continue
+            for gone in sorted(refs - (now[2] if now else frozenset())):
+                if OWN_FILE.match(gone.rsplit("/", 1)[-1]):
+                    remove_file(ws.root / gone)
+    with _WRITTEN_LOCK:
+        _WRITTEN[root] = _Written(records=records, works=works, state=target)
+        while len(_WRITTEN) > _REMEMBERED:
+            del _WRITTEN[next(iter(_WRITTEN))]
 
 
 def stored_schemas(ws: Workspace) -> tuple[str, str | None]:

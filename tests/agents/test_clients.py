@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -94,6 +95,27 @@ def test_agents_runner_import_pulls_in_neither_litellm_nor_jinja2():
     assert out.stdout.strip() == "[]"
 
 
+def test_a_replayed_check_of_the_example_never_imports_litellm(tmp_path):
+    """A replay asks no provider: litellm (seconds and ~200 MiB to import) stays unloaded
+    through a whole check of the example, report included."""
+    root = Path(__file__).resolve().parents[2]
+    fixture = root / "fixtures" / "sample-variance"
+    code = (
+        "import sys\n"
+        "from paperlint.cli.root import run\n"
+        "print('exit', run(sys.argv[1:]))\n"
+        "print('loaded', sorted(m for m in sys.modules if m.split('.')[0] == 'litellm'))\n"
+    )
+    argv = ["check", str(fixture / "paper.tex"), "--replay", str(fixture / "replay")]
+    argv += ["--workdir", str(tmp_path / "ws"), "--quiet"]
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert "loaded []" in out.stdout, out.stdout + out.stderr
+    assert (tmp_path / "ws" / "results.json").is_file()
+    assert "exit 1" in out.stdout  # the example records an issue
+
+
 def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_transcript):
     from paperlint.agents.transcript import stamp_prompt_hashes
 
@@ -121,3 +143,18 @@ def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_tran
         changed, model="paperlint-replay/gate"
     )
     assert reply.prompt_drift is True
+
+
+def test_a_live_run_imports_litellm_in_the_background_once():
+    """`preload_litellm` (called as a live model edge opens) returns at once and imports
+    litellm in a daemon thread; a second call starts nothing more."""
+    code = (
+        "import sys, time\n"
+        "from paperlint.agents import client\n"
+        "start = time.perf_counter(); client.preload_litellm(); client.preload_litellm()\n"
+        "returned = time.perf_counter() - start\n"
+        "[thread] = client._PRELOAD; thread.join(120)\n"
+        "print(returned < 0.5, 'litellm' in sys.modules, thread.daemon)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr

@@ -1,4 +1,4 @@
-"""The runner end to end through litellm, with the scripted replay provider (no network)."""
+"""The runner end to end with the scripted replay client (no network, no litellm)."""
 
 import json
 

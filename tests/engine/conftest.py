@@ -8,13 +8,10 @@ from pathlib import Path
 
 import pytest
 
-# Imported once here so the forked children below share it instead of each paying for
-# litellm's slow import.
+# Imported once here so the forked children below share them (a replay never imports litellm).
 import paperlint.agents.scripted
 import paperlint.engine.check  # noqa: F401
 from tests import forkserver
-
-paperlint.agents.scripted.register_provider()  # imports litellm, once, before any fork
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.parent.name for p in (ROOT / "fixtures").glob("*/answer-key.json"))
