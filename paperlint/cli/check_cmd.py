@@ -91,7 +91,7 @@ def check(
     from paperlint.records.workspace import default_workdir
 
     require_paper(paper)
-    loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
+    loaded = load_config(config, start=paper, cli={"budget": _budget(max_cost, max_calls)})
     for path in loaded.files:
         logging.getLogger(__name__).info("config read from %s", path)
     # resolved first: `check .` must name its folder `NAME.paperlint`, not `..paperlint`

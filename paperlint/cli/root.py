@@ -67,6 +67,7 @@ def _register_commands() -> None:
     from paperlint.cli import (  # noqa: F401
         batch_cmd,
         check_cmd,
+        config_cmd,
         lean_cmd,
         lean_tools_cmd,
         library_cmd,
