@@ -217,7 +217,10 @@ class LearningConfig(_Section):
     )
     record_runs: bool = Field(
         default=True,
-        description="Append each check's outcomes to the per-user run record (`paperlint runs`).",
+        description="Append each live check's real trials to the per-user run record "
+        "(`paperlint runs`): never a replay's, a check's without a model, or a result's that "
+        "reached no model. A replay chooses from the `runs.jsonl` its replay folder carries "
+        "(usually none), never from the user's record.",
     )
 
 
