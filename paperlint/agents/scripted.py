@@ -66,7 +66,7 @@ class ReplayProvider:
     def _entry(self, metadata: Mapping[str, Any], litellm: Any) -> TranscriptEntry:
         key = key_from_metadata(metadata)
         transcript = self.transcript(Path(metadata[METADATA_KEY][_REPLAY_DIR]))
-        entry = transcript.get(key)
+        entry = transcript.answer(key, metadata[METADATA_KEY])
         if entry is None:
             # ScriptedClient checks first; this guards direct litellm use of the provider.
             raise litellm.CustomLLMError(404, missing_entry_message(key, transcript.path))
@@ -116,8 +116,10 @@ def register_provider() -> ReplayProvider:
     return provider
 
 
-def missing_entry_message(key: TranscriptKey, path: Path) -> str:
-    return f"{REPLAY_MISS} {key.describe()} ({path})"
+def missing_entry_message(key: TranscriptKey, path: Path, *, other_prompt: bool = False) -> str:
+    """A replay miss; `other_prompt`: the key has answers, recorded for other questions."""
+    mismatch = " asked with this prompt; its answers are to other prompts" if other_prompt else ""
+    return f"{REPLAY_MISS} {key.describe()}{mismatch} ({path})"
 
 
 class ScriptedClient:
@@ -159,11 +161,15 @@ class ScriptedClient:
         tool-loop turn's calls as they were recorded."""
         key = key_from_metadata(metadata)
         transcript = self._provider.transcript(self.replay_dir)
-        entry = transcript.get(key)
+        asked = metadata[METADATA_KEY]
+        entry = transcript.answer(key, asked)
         if entry is None:
             # Checked here because litellm would turn the provider's exception into an
-            # APIConnectionError, which the runner treats as transient and retries.
-            raise ModelError(missing_entry_message(key, transcript.path))
+            # APIConnectionError, which the runner treats as transient and retries. An entry
+            # recorded for another question (a revised paper, another earlier answer) is a
+            # miss too, never the old answer served as this one's (docs/design.md §6).
+            other = transcript.get(key) is not None
+            raise ModelError(missing_entry_message(key, transcript.path, other_prompt=other))
         if not self._registered:
             with _REGISTER:
                 register_provider()

@@ -152,8 +152,11 @@ def status(
     from dataclasses import asdict
 
     from paperlint.engine.status import status_rows
+    from paperlint.records.workspace import open_workspace
+    from paperlint.revise.staleness import staleness
 
-    rows, results, stale = status_rows(workdir, why=why)
+    found = staleness(open_workspace(workdir))
+    rows, results, stale = status_rows(workdir, why=why, stale_results=found.results)
     if fmt == "json":
         payload = {
             "replay": results.replay,
@@ -166,11 +169,13 @@ def status(
         typer.echo("REPLAY: these verdicts come from a recorded run, not a live check.")
     for reason in stale:
         typer.echo(f"stale: {reason}")
+    if found.stale:
+        typer.echo(f"STALE: {found.message(workdir)}; {found.hint(workdir)}")
     typer.echo(f"{'number':<8} {'kind':<12} {'id':<28} {'stage':<13} verdict")
     for row in rows:
         typer.echo(
             f"{row.number or '-':<8} {row.kind:<12} {row.id:<28} {row.stage:<13} "
-            f"{row.verdict or '-'}"
+            f"{row.verdict or '-'}" + (f"  STALE: {row.stale}" if row.stale else "")
         )
         for reason in row.why:
             typer.echo(f"{'':<8} why: {reason}")
