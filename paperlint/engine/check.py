@@ -117,10 +117,10 @@ def resume_check(
         spec = spec.with_budget(**budget)
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):
+        results = ws.load_results()  # first: a newer paperlint's workspace says so
         _refuse_if_stale(ws)
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
-        results = ws.load_results()
         opened = open_run(ws, spec, inventory=inventory, blueprint=blueprint, verifier=verifier)
         summary = _run(opened, blueprint, results, "resume", until, progress, run or RunOptions())
     record_run(spec, ws.root)

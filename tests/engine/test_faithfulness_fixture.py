@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from paperlint.agents.transcript import TranscriptEntry
-
 from tests.engine.conftest import ROOT, example, reference_run
 
 NAME = "faithfulness"
