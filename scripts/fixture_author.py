@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from paperlint.agents.transcript import HASH_FIELDS
+
 
 class Transcript:
     def __init__(self) -> None:
@@ -61,7 +63,7 @@ class Transcript:
         path.write_text(body, encoding="utf-8")
 
 
-HASHES = ("prompt_sha256", "template_sha256", "inputs_sha256")
+HASHES = HASH_FIELDS
 
 
 def _identity(row: dict[str, Any]) -> tuple[Any, ...]:

@@ -29,7 +29,6 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
 V1 = FIXTURES / "sample-variance"
-HASHES = ("prompt_sha256", "template_sha256", "inputs_sha256")
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,7 @@ class Flow:
     paper: Path
     base: Path | None = None
     before: Callable[[Path], None] | None = None
+    options: tuple[str, ...] = ()  # of the check (`--until planned` asks other questions)
 
 
 def _promoted_lemma(tmp: Path) -> None:
@@ -60,6 +60,8 @@ def flows() -> list[Flow]:
         Flow(key.parent / "replay", key.parent / "paper.tex")
         for key in sorted(FIXTURES.glob("*/answer-key.json"))
     ]
+    # planned only: an architect asked before its dependency's definition is drafted
+    found.append(Flow(V1 / "replay", V1 / "paper.tex", options=("--until", "planned")))
     reuse = FIXTURES / "library-reuse"
     found.append(Flow(reuse / "replay", reuse / "paper.tex", before=_promoted_lemma))
     v2 = FIXTURES / "sample-variance-v2"
@@ -72,24 +74,13 @@ def flows() -> list[Flow]:
 
 
 def cleared_copy(replay: Path, target: Path) -> Path:
-    """`replay` copied to `target` with its answers' hashes removed: a key's copies of one
-    answer (stamped for several questions) become that one answer again; a key holding
-    different answers for different questions keeps them as they are."""
+    """`replay` copied to `target` with its answers' hashes removed (`unstamped`)."""
+    from paperlint.agents.transcript import unstamped
+
     shutil.copytree(replay, target)
     transcript = target / "transcript.jsonl"
-    by_key: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
-    for line in transcript.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        key = tuple(row.get(k) or 0 for k in ("task", "result", "obligation", "attempt"))
-        key += (row.get("repair") or 0, row.get("turn") or 0)
-        by_key.setdefault(key, []).append(row)
-    rows = []
-    for found in by_key.values():
-        if len({row["response"] for row in found}) == 1:
-            rows.append({**found[0], **dict.fromkeys(HASHES)})
-        else:
-            rows += found
-    body = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    rows = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    body = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in unstamped(rows))
     transcript.write_text(body, encoding="utf-8")
     return target
 
@@ -109,7 +100,8 @@ def events_asked(flow: Flow, tmp: Path) -> list[dict[str, Any]]:
     if flow.before is not None:
         flow.before(tmp)
     if flow.base is None:
-        _run(["check", str(flow.paper), "--replay", str(replay), "--workdir", str(ws), "-q"])
+        argv = ["check", str(flow.paper), "--replay", str(replay), "--workdir", str(ws), "-q"]
+        _run([*argv, *flow.options])
     else:
         base = ["check", str(flow.base / "paper.tex"), "--replay", str(flow.base / "replay")]
         _run([*base, "--workdir", str(ws), "-q"])

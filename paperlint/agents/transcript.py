@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -292,6 +292,28 @@ class RecordingClient:
         return completion
 
 
+HASH_FIELDS: Final = ("prompt_sha256", "template_sha256", "inputs_sha256")
+
+
+def unstamped(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Transcript rows without prompt hashes, so each answers whatever its key is asked: a
+    key's copies of one answer (stamped for several questions) become that answer once; a key
+    holding different answers keeps them as they are (stamped). For re-stamping
+    (`scripts/stamp_prompts.py`) and for a test's hand-made variant of a fixture."""
+    by_key: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        key = tuple(row.get(k) for k in ("task", "result", "obligation"))
+        key += tuple(int(row.get(k) or 0) for k in ("attempt", "repair", "turn"))
+        by_key.setdefault(key, []).append(dict(row))
+    out: list[dict[str, Any]] = []
+    for found in by_key.values():
+        if len({row["response"] for row in found}) == 1:
+            out.append({**found[0], **dict.fromkeys(HASH_FIELDS)})
+        else:
+            out += found
+    return out
+
+
 def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
     """Write the prompt hashes (whole prompt, template, inputs) a replay run asked (its
     `model_call` events) into the transcript's entries; returns how many entries changed.
@@ -303,7 +325,7 @@ def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
     asked; the script prints them). The file is rewritten atomically.
     """
     transcript = Transcript.load(path)
-    fields = ("prompt_sha256", "template_sha256", "inputs_sha256")
+    fields = HASH_FIELDS
     asked: dict[TranscriptKey, list[dict[str, Any]]] = {}
     for event in events:
         if event.get("type") != "model_call" or not event.get("task"):

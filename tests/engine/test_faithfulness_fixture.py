@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.agents.transcript import TranscriptEntry
-from tests.engine.conftest import ROOT, example, reference_run
+from tests.engine.conftest import ROOT, answers_of, example, reference_run
 
 NAME = "faithfulness"
 FIXTURE = example(NAME)
@@ -61,19 +60,7 @@ def test_the_transcript_is_the_authoring_script_s(monkeypatch):
     monkeypatch.setattr(fixture_author.Transcript, "write", capture)
     runpy.run_path(str(FIXTURE / "replay/author.py"))
     recorded = (FIXTURE / "replay/transcript.jsonl").read_text(encoding="utf-8")
-    assert [_answers(text) for text in written] == [_answers(recorded)]
-
-
-def _answers(text: str) -> list[TranscriptEntry]:
-    """A transcript's answers without the prompt hashes `fixture_author.stamp` adds, a copy
-    of an answer stamped for a key's second question counted once."""
-    hashes = dict.fromkeys(("prompt_sha256", "template_sha256", "inputs_sha256"))
-    found: list[TranscriptEntry] = []
-    for line in text.splitlines():
-        entry = TranscriptEntry.model_validate_json(line).model_copy(update=hashes)
-        if entry not in found:
-            found.append(entry)
-    return found
+    assert [answers_of(text) for text in written] == [answers_of(recorded)]
 
 
 def test_two_drafts_proved_equivalent_are_the_gated_statement_s_evidence(ws):
