@@ -1,15 +1,20 @@
 """One frozen config per run: models per role, budgets, the Lean edge, retries.
 
-Precedence is CLI > file > defaults. The file is `paperlint.toml`, or the `[tool.paperlint]`
-table of a `pyproject.toml`, found by walking up from the paper. Unknown keys are errors that
-name the file and the key, because a misspelt budget silently falling back to its default
-would spend money the user did not mean to spend.
+Precedence is CLI > project file > user file > defaults (docs/config.md). The project file is
+`paperlint.toml`, or the `[tool.paperlint]` table of a `pyproject.toml`, found as ruff and pytest
+find theirs: in the paper's own folder first (the folder itself when PAPER is one), then each
+folder upwards to the repository root. The user file is `paperlint.toml` in the user config
+folder (`user_config_file`). `--config FILE` replaces both. Unknown keys are errors that name
+the file and the key, because a misspelt budget silently falling back to its default would
+spend money the user did not mean to spend.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -212,7 +217,10 @@ class LearningConfig(_Section):
     )
     record_runs: bool = Field(
         default=True,
-        description="Append each check's outcomes to the per-user run record (`paperlint runs`).",
+        description="Append each live check's real trials to the per-user run record "
+        "(`paperlint runs`): never a replay's, a check's without a model, or a result's that "
+        "reached no model. A replay chooses from the `runs.jsonl` its replay folder carries "
+        "(usually none), never from the user's record.",
     )
 
 
@@ -294,34 +302,92 @@ class Config(_Section):
         return self.model_copy(update={"budget": new_budget})
 
 
+COMMAND_LINE = "command line"
+DEFAULT = "default"
+
+
 @dataclass(frozen=True)
 class LoadedConfig:
     config: Config
     files: tuple[Path, ...]
-    """The files read, in the order applied (for `--verbose`)."""
+    """The files read, in the order applied (user file, then project file; or `--config`)."""
+    origins: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Where each value set by a file or the command line came from, by dotted key
+    (`budget.max_calls`): the file's path, or `COMMAND_LINE`. Unlisted keys are defaults."""
+
+    def origin(self, key: str) -> str:
+        """The origin of `key` (dotted) or of the nearest table above it that was set whole."""
+        parts = key.split(".")
+        for end in range(len(parts), 0, -1):
+            found = self.origins.get(".".join(parts[:end]))
+            if found is not None:
+                return found
+        return DEFAULT
+
+
+def user_config_file(environ: Mapping[str, str] | None = None) -> Path:
+    """`$PAPERLINT_CONFIG_DIR/paperlint.toml`, else `$XDG_CONFIG_HOME/paperlint/paperlint.toml`,
+    else `~/.config/paperlint/paperlint.toml` (it need not exist)."""
+    env = os.environ if environ is None else environ
+    folder = env.get("PAPERLINT_CONFIG_DIR")
+    if folder:
+        return Path(folder) / CONFIG_FILE
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "paperlint" / CONFIG_FILE
+
+
+def config_files(explicit: Path | None, *, start: Path) -> tuple[Path, ...]:
+    """The files a run reads, lowest precedence first: `explicit` alone when given; else the
+    user file (when it exists), then the project file found from `start` (when one is)."""
+    if explicit is not None:
+        return (explicit,)
+    user = user_config_file()
+    project = find_config_file(start)
+    found = [user] if user.is_file() else []
+    if project is not None and (not found or project.resolve() != user.resolve()):
+        found.append(project)
+    return tuple(found)
 
 
 def load_config(
     explicit: Path | None, *, start: Path, cli: Mapping[str, Any] | None = None
 ) -> LoadedConfig:
-    """Read the config: `explicit` if given, else the nearest file above `start`.
+    """Read the config: `explicit` if given, else the user file and the project file nearest
+    `start` (the paper's folder, or the paper itself when it is a folder).
 
     `cli` holds nested overrides from the command line (`{"budget": {"max_calls": 10}}`); they
-    win over the file. Raises `InputError` naming the file (and line where known) on a missing
+    win over the files. Raises `InputError` naming the file (and line where known) on a missing
     file, bad TOML, an unknown key or a bad value.
     """
-    path = explicit if explicit is not None else find_config_file(start)
-    data: dict[str, Any] = {}
-    files: tuple[Path, ...] = ()
-    if path is not None:
+    merged: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    files = config_files(explicit, start=start)
+    for path in files:
         data = _read_table(path)
-        files = (path,)
-    merged = _deep_merge(data, cli or {})
+        try:
+            Config.model_validate(data)  # each file on its own, so an error names its file
+        except ValidationError as exc:
+            raise _located_error(exc, path) from None
+        merged = _deep_merge(merged, data)
+        origins.update(dict.fromkeys(_dotted_keys(data), str(path)))
+    overrides = cli or {}
+    merged = _deep_merge(merged, overrides)
+    origins.update(dict.fromkeys(_dotted_keys(overrides), COMMAND_LINE))
     try:
         config = Config.model_validate(merged)
     except ValidationError as exc:
-        raise _located_error(exc, path) from None
-    return LoadedConfig(config=config, files=files)
+        raise _located_error(exc, files[-1] if files else None) from None
+    return LoadedConfig(config=config, files=files, origins=origins)
+
+
+def _dotted_keys(table: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
+    """The dotted key of every value a table sets (a sub-table's leaves, not the sub-table)."""
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            yield from _dotted_keys(value, f"{name}.")  # an empty table sets nothing
+        else:
+            yield name
 
 
 def find_config_file(start: Path) -> Path | None:

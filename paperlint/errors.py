@@ -46,3 +46,24 @@ class ModelError(PaperlintError):
 
 class StateError(PaperlintError):
     """A check workspace is locked, corrupt or from an incompatible version."""
+
+
+UPGRADE_HINT = "upgrade paperlint (`pip install --upgrade paperlint`), or start again with --fresh"
+
+
+def refuse_newer_schema(found: object, known: tuple[str, ...], *, path: Path | str | None) -> None:
+    """Raise an InputError (exit 2) when `found` is a later version of a schema family this
+    paperlint knows (`paperlint.results/9` where it reads up to `/2`): a newer paperlint made
+    the record, and only an upgrade reads it."""
+    if not isinstance(found, str) or "/" not in found:
+        return
+    family, _, version = found.rpartition("/")
+    ours = [k.rpartition("/")[2] for k in known if k.rpartition("/")[0] == family]
+    newest = max((int(v) for v in ours if v.isdigit()), default=None)
+    if newest is None or not version.isdigit() or int(version) <= newest:
+        return
+    raise InputError(
+        f"made by a newer paperlint ({found}; this one reads up to {family}/{newest})",
+        path=path,
+        hint=UPGRADE_HINT,
+    )

@@ -11,4 +11,5 @@ class ExitCode(IntEnum):
     USAGE = 2  # usage or input error
     INTERNAL = 3  # internal error; a crash log was written
     UNFINISHED = 4  # unfinished results remain and no issue
+    NOTHING_TO_CHECK = 5  # the paper holds no result to check (empty, or no theorem-like one)
     INTERRUPTED = 130

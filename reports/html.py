@@ -128,6 +128,7 @@ def context(data: ReportData) -> dict[str, Any]:
             for i, (text, ids) in enumerate(shared)
         ],
         "banner": replay_banner(data),
+        "stale": data.stale.banner() if data.stale else None,
         "counts": [
             {"key": k, "label": VERDICT_LABELS[k], "count": n, "colour": COLOURS[k]}
             for k, n in counts.items()
@@ -231,6 +232,7 @@ def _result(
         "verdict": key,
         "verdict_label": VERDICT_LABELS[key],
         "colour": COLOURS[key],
+        "stale": view.stale,
         "place": f"{where[0]}:{where[1]}" if where else None,
         "statement": statement,
         "statement_html": Markup(

@@ -44,6 +44,11 @@ def render_json(data: ReportData) -> dict[str, Any]:
         "versions": data.versions,
         "has_blueprint": data.has_blueprint,
         "notes": data.notes,
+        "stale": (
+            {"message": data.stale.message, "hint": data.stale.hint}
+            if data.stale is not None
+            else None
+        ),
         "diagnostics": [d.model_dump(mode="json") for d in diagnostics(data)],
         "results": [_result(view) for view in data.views],
     }
@@ -71,6 +76,7 @@ def _result(view: ResultView) -> dict[str, Any]:
         "kind": view.kind,
         "stage": record.stage.value,
         "verdict": record.verdict.value if record.verdict else None,
+        "stale": view.stale,
         "summary_bucket": verdict_key(view),
         "class": issue.class_.value if issue else None,
         "side": issue.side if issue else None,

@@ -74,6 +74,8 @@ class ResultView:
     # How a verified verdict's statement was compared with the gated one (#25): "checker",
     # "elaboration" or "text"; None when the result is not verified.
     checked: str | None = None
+    # Why this verdict is about an earlier version of the paper (StaleMarks); None: current.
+    stale: str | None = None
 
     @property
     def id(self) -> str:
@@ -104,6 +106,20 @@ class ResultView:
 
 
 @dataclass(frozen=True)
+class StaleMarks:
+    """The paper changed since the check (#28): what to say, the command to run, and why each
+    result it makes stale no longer holds. Made by the caller (`paperlint.revise.staleness`):
+    a report reads records only."""
+
+    message: str
+    hint: str
+    results: Mapping[str, str] = field(default_factory=dict)
+
+    def banner(self) -> str:
+        return f"STALE: {self.message}. Next: {self.hint}."
+
+
+@dataclass(frozen=True)
 class ReportData:
     workspace: Path
     results: Results
@@ -121,6 +137,7 @@ class ReportData:
     convergence: list[str] = field(default_factory=list)  # what the final review did (#19)
     # what a reader of the paper does not need (a replay's missing answers), kept collapsed
     technical: list[str] = field(default_factory=list)
+    stale: StaleMarks | None = None  # the paper changed since the check
 
     @property
     def is_replay(self) -> bool:
@@ -135,7 +152,12 @@ class ReportData:
         return {entry.key: entry.text for entry in self.inventory.bibliography}
 
 
-def load_workspace(workspace: Path, *, templates: Mapping[str, str] | None = None) -> ReportData:
+def load_workspace(
+    workspace: Path,
+    *,
+    templates: Mapping[str, str] | None = None,
+    stale: StaleMarks | None = None,
+) -> ReportData:
     """Read every record of `workspace`; raise `StateError` if it is not a check workspace.
 
     `templates`: each task's prompt template hash today (`agents.prompts.template_hashes`), to
@@ -154,6 +176,8 @@ def load_workspace(workspace: Path, *, templates: Mapping[str, str] | None = Non
     notes += template_drift_notes(events, templates or {})
     views = _build_views(workspace, results, inventory, blueprint, notes)
     views = [replace(v, proving=prover_lines(events, v.id)) for v in views]
+    if stale is not None:
+        views = [replace(v, stale=stale.results.get(v.id)) for v in views]
     convergence, technical = _plain_lines(_convergence(workspace, notes), workspace)
     return ReportData(
         workspace=workspace,
@@ -171,6 +195,7 @@ def load_workspace(workspace: Path, *, templates: Mapping[str, str] | None = Non
         paper_path=_paper_path(workspace),
         convergence=convergence,
         technical=technical,
+        stale=stale,
     )
 
 

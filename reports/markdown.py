@@ -45,6 +45,8 @@ def render_markdown(data: ReportData) -> str:
     banner = replay_banner(data)
     if banner:
         lines += [f"> **{md.inline(banner)}**", ""]
+    if data.stale is not None:
+        lines += [f"> **{md.inline(data.stale.banner())}**", ""]
     lines += summary_lines(data)
     lines += diagnostic_lines(data)
     lines += since_lines(data.since)
@@ -85,7 +87,8 @@ def glance_lines(data: ReportData) -> list[str]:
         detail = detail or (record.unfinished.reason.value if record.unfinished else "—")
         rows.append(
             [md.inline(view.number or "—"), md.inline(view.heading), md.code(view.id, cell=True)]
-            + [VERDICT_LABELS[verdict_key(view)], md.inline(detail)]
+            + [VERDICT_LABELS[verdict_key(view)] + (" (STALE)" if view.stale else "")]
+            + [md.inline(detail)]
         )
     header = ["No.", "Result", "Id", "Verdict", "Class or reason"]
     return ["## Results at a glance", "", *md.table(header, rows), ""]
@@ -152,7 +155,10 @@ def result_lines(
     data: ReportData, view: ResultView, unfinished: str | None = None, shared: int | None = None
 ) -> list[str]:
     label = VERDICT_LABELS[verdict_key(view)]
-    lines = [f"### {md.inline(view.heading)} — {label}", ""]
+    stale = " (STALE)" if view.stale else ""
+    lines = [f"### {md.inline(view.heading)} — {label}{stale}", ""]
+    if view.stale:
+        lines += [f"> **STALE:** {md.inline(view.stale)}; this verdict is about the old text.", ""]
     where = view.location
     lines.append(f"- Id: {md.code(view.id)}; kind: {md.inline(view.kind)}")
     if where:

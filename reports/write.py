@@ -14,7 +14,7 @@ from paperlint.reports.blueprint_tex import render_blueprint
 from paperlint.reports.graph import render_svg
 from paperlint.reports.html import render_html
 from paperlint.reports.jsonout import render_json
-from paperlint.reports.load import ReportData, load_workspace
+from paperlint.reports.load import ReportData, StaleMarks, load_workspace
 from paperlint.reports.markdown import render_markdown
 from paperlint.reports.sarif import render_sarif
 from paperlint.reports.worksheet import render_files_to_check, render_worksheet
@@ -55,11 +55,16 @@ def render(data: ReportData, fmt: str) -> str:
 
 
 def write_all(
-    workspace: Path, out_dir: Path | None = None, *, templates: Mapping[str, str] | None = None
+    workspace: Path,
+    out_dir: Path | None = None,
+    *,
+    templates: Mapping[str, str] | None = None,
+    stale: StaleMarks | None = None,
 ) -> list[Path]:
     """Write every output into `out_dir` (default `workspace/report/`); return the paths.
-    `templates`: today's prompt template hashes, for the drift notes (`load_workspace`)."""
-    data = load_workspace(workspace, templates=templates)
+    `templates`: today's prompt template hashes, for the drift notes; `stale`: the marks of a
+    paper changed since the check (`load_workspace`)."""
+    data = load_workspace(workspace, templates=templates, stale=stale)
     folder = out_dir or workspace / "report"
     texts: dict[str, str] = {"graph.svg": render_svg(data)}
     texts.update({name: renderer(data) for name, renderer in FORMATS.values()})

@@ -387,5 +387,27 @@ def main(fixture: Path, out: Path | None = None) -> None:
     print(f"{fixture}: {summary.counts}; wrote {len(verifier.lines)} Lean answers")
 
 
+def main_revision(base: Path, paper: Path, replay: Path, rules: dict[str, Any]) -> None:
+    """Author the Lean answers a revision re-does: check `base` (its replay), revise to
+    `paper` with `replay`, and resume with the rules answering Lean into `replay/lean.jsonl`."""
+    from paperlint.engine.check import resume_check
+    from paperlint.revise.revise import ReviseRequest, revise
+
+    verifier = AuthoringVerifier(replay / "lean.jsonl", rules)
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Path(tmp) / "ws"
+        request = CheckRequest(
+            paper=base / "paper.tex",
+            config=Config(),
+            workdir=ws,
+            replay=base / "replay",
+            report=False,
+        )
+        start_check(request)
+        revise(ReviseRequest(workdir=ws, paper=paper, replay=replay))
+        summary = resume_check(ws, verifier=verifier, report=False)
+    print(f"{paper.parent}: {summary.counts}; wrote {len(verifier.lines)} Lean answers")
+
+
 if __name__ == "__main__":
     main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)

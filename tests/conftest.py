@@ -47,6 +47,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "paperlint"))
 # whole session, module-scoped fixtures and subprocesses included, gets a fresh one, and each
 # test its own (the `data_dir` fixture below).
 os.environ["PAPERLINT_DATA_DIR"] = tempfile.mkdtemp(prefix="paperlint-test-data-")
+# Nor is the real user's config read: the user config folder is an empty one of the session's.
+os.environ["PAPERLINT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="paperlint-test-config-")
 
 
 @pytest.fixture(autouse=True)

@@ -52,8 +52,10 @@ class _Transcripts:
 _TRANSCRIPTS = _Transcripts()
 
 
-def missing_entry_message(key: TranscriptKey, path: Path) -> str:
-    return f"{REPLAY_MISS} {key.describe()} ({path})"
+def missing_entry_message(key: TranscriptKey, path: Path, *, other_prompt: bool = False) -> str:
+    """A replay miss; `other_prompt`: the key has answers, recorded for other questions."""
+    mismatch = " asked with this prompt; its answers are to other prompts" if other_prompt else ""
+    return f"{REPLAY_MISS} {key.describe()}{mismatch} ({path})"
 
 
 class ScriptedClient:
@@ -93,9 +95,13 @@ class ScriptedClient:
         turn's calls as they were recorded."""
         key = key_from_metadata(metadata)
         transcript = _TRANSCRIPTS.transcript(self.replay_dir)
-        entry = transcript.get(key)
+        asked = metadata[METADATA_KEY]
+        entry = transcript.answer(key, asked)
         if entry is None:
-            raise ModelError(missing_entry_message(key, transcript.path))
+            # An entry recorded for another question (a revised paper, another earlier answer)
+            # is a miss too, never the old answer served as this one's (docs/design.md §6).
+            other = transcript.get(key) is not None
+            raise ModelError(missing_entry_message(key, transcript.path, other_prompt=other))
         if entry.latency_s:
             time.sleep(entry.latency_s)
         info = metadata[METADATA_KEY]

@@ -18,14 +18,17 @@ hash of the prompt it answered, so a replay can say when the prompt has drifted 
 `task` is one of OUTPUT_MODELS' keys (`reviewer` is done by role `auditor`); `attempt` is the
 engine's 1-based attempt number; `repair` counts re-asks after invalid output within one call;
 `turn` numbers the prover's tool-loop turns (task `prover_turn`) from 1, 0 for other calls.
-The key is unique per file. `prompt_sha256` is `prompts.messages_sha256` of the messages sent.
+`prompt_sha256` is `prompts.messages_sha256` of the messages sent. A key may hold several
+entries when it was asked several questions (a re-gate starts its attempts at 1 again, with a
+new draft): each answers the question its hashes name (`question`), and no two entries of a
+key answer the same question.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -108,21 +111,49 @@ class TranscriptEntry(BaseModel):
     def completion_calls(self) -> tuple[RawToolCall, ...]:
         return tuple(RawToolCall(c.id, c.name, c.arguments) for c in self.tool_calls)
 
+    @property
+    def question(self) -> str | None:
+        """The question this entry answers: its prompt inputs' hash, else (a tool-loop turn)
+        its whole prompt's; None for an entry not stamped yet."""
+        return self.inputs_sha256 or self.prompt_sha256
+
+
+def question_asked(asked: Mapping[str, Any]) -> str | None:
+    """The question a request asks, as `TranscriptEntry.question` names it (from the call's
+    metadata or its `model_call` event)."""
+    found = asked.get("inputs_sha256") or asked.get("prompt_sha256")
+    return str(found) if found else None
+
 
 class Transcript:
-    def __init__(self, entries: Mapping[TranscriptKey, TranscriptEntry], path: Path) -> None:
-        self._entries = dict(entries)
+    def __init__(
+        self, entries: Mapping[TranscriptKey, Sequence[TranscriptEntry]], path: Path
+    ) -> None:
+        self._entries = {key: list(found) for key, found in entries.items()}
         self.path = path
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return sum(len(found) for found in self._entries.values())
 
     def get(self, key: TranscriptKey) -> TranscriptEntry | None:
-        return self._entries.get(key)
+        """The key's first entry, whatever question it answers."""
+        found = self._entries.get(key)
+        return found[0] if found else None
+
+    def answer(self, key: TranscriptKey, asked: Mapping[str, Any]) -> TranscriptEntry | None:
+        """The entry of `key` recorded for the question `asked` (an entry without hashes
+        answers any); None when the key has none, or only entries for other questions."""
+        for entry in self._entries.get(key, []):
+            if entry.inputs_sha256 is not None:
+                if entry.inputs_sha256 == asked.get("inputs_sha256"):
+                    return entry
+            elif entry.prompt_sha256 is None or entry.prompt_sha256 == asked.get("prompt_sha256"):
+                return entry
+        return None
 
     def entries(self) -> list[TranscriptEntry]:
-        """All entries, in file order."""
-        return list(self._entries.values())
+        """All entries, in file order (a key's entries together)."""
+        return [entry for found in self._entries.values() for entry in found]
 
     @classmethod
     def load(cls, path: Path) -> Transcript:
@@ -131,14 +162,17 @@ class Transcript:
             raise InputError(
                 "replay transcript not found", path=path, hint="record one with a live run"
             )
-        entries: dict[TranscriptKey, TranscriptEntry] = {}
+        entries: dict[TranscriptKey, list[TranscriptEntry]] = {}
         for number, row in jsonl_rows(path, "transcript entry"):
             entry = _parse_row(row, path, number)
-            if entry.key in entries:
+            same = entries.setdefault(entry.key, [])
+            if any(e.question is None or e.question == entry.question for e in same) or (
+                same and entry.question is None
+            ):
                 raise InputError(
                     f"duplicate transcript entry for {entry.key.describe()}", path=path, line=number
                 )
-            entries[entry.key] = entry
+            same.append(entry)
         return cls(entries, path)
 
 
@@ -258,36 +292,69 @@ class RecordingClient:
         return completion
 
 
-def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
-    """Write the prompt hashes (whole prompt, template, inputs) a replay run reported (its
-    `model_call` events) into the
-    transcript's entries, so later drift is visible; returns how many entries changed.
+HASH_FIELDS: Final = ("prompt_sha256", "template_sha256", "inputs_sha256")
 
-    For hand-authored fixtures, whose entries start with `prompt_sha256: null`. The file is
-    rewritten atomically (temp file, fsync, rename).
+
+def unstamped(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Transcript rows without prompt hashes, so each answers whatever its key is asked: a
+    key's copies of one answer (stamped for several questions) become that answer once; a key
+    holding different answers keeps them as they are (stamped). For re-stamping
+    (`scripts/stamp_prompts.py`) and for a test's hand-made variant of a fixture."""
+    by_key: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        key = tuple(row.get(k) for k in ("task", "result", "obligation"))
+        key += tuple(int(row.get(k) or 0) for k in ("attempt", "repair", "turn"))
+        by_key.setdefault(key, []).append(dict(row))
+    out: list[dict[str, Any]] = []
+    for found in by_key.values():
+        if len({row["response"] for row in found}) == 1:
+            out.append({**found[0], **dict.fromkeys(HASH_FIELDS)})
+        else:
+            out += found
+    return out
+
+
+def stamp_prompt_hashes(path: Path, events: Iterable[Mapping[str, Any]]) -> int:
+    """Write the prompt hashes (whole prompt, template, inputs) a replay run asked (its
+    `model_call` events) into the transcript's entries; returns how many entries changed.
+
+    For hand-authored fixtures, whose entries start without hashes (`scripts/stamp_prompts.py`
+    runs the flows and calls this). A key asked N different questions gets N entries: its
+    entries are stamped in file order, and a key with fewer entries than questions gets copies
+    of its last answer for the rest (the authored answer, recorded for each question it was
+    asked; the script prints them). The file is rewritten atomically.
     """
     transcript = Transcript.load(path)
-    fields = ("prompt_sha256", "template_sha256", "inputs_sha256")
-    hashes = {
-        TranscriptKey(
+    fields = HASH_FIELDS
+    asked: dict[TranscriptKey, list[dict[str, Any]]] = {}
+    for event in events:
+        if event.get("type") != "model_call" or not event.get("task"):
+            continue
+        if not event.get("prompt_sha256"):
+            continue
+        key = TranscriptKey(
             str(event["task"]),
             event.get("result"),
             event.get("obligation"),
             int(event["attempt"]),
             int(event.get("repair", 0)),
             int(event.get("turn") or 0),
-        ): {name: event[name] for name in fields if event.get(name)}
-        for event in events
-        if event.get("type") == "model_call" and event.get("task") and event.get("prompt_sha256")
-    }
+        )
+        hashes = {name: event.get(name) for name in fields}
+        questions = asked.setdefault(key, [])
+        if all(question_asked(q) != question_asked(hashes) for q in questions):
+            questions.append(hashes)
     changed = 0
     lines = []
-    for entry in transcript.entries():
-        new = hashes.get(entry.key, {})
-        if any(getattr(entry, name) != value for name, value in new.items()):
-            entry = entry.model_copy(update=new)
-            changed += 1
-        lines.append(entry.model_dump_json() + "\n")
+    for key, found in transcript._entries.items():
+        questions = asked.get(key, [])
+        stamped = list(found) + [found[-1]] * max(0, len(questions) - len(found))
+        for index, entry in enumerate(stamped):
+            if index < len(questions):
+                new = entry.model_copy(update=questions[index])
+                changed += new != entry or index >= len(found)
+                entry = new
+            lines.append(entry.model_dump_json() + "\n")
     if changed:
         write_text_atomic(path, "".join(lines))
     return changed

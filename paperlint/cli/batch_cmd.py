@@ -56,7 +56,7 @@ def batch(
         require_paper(paper)
 
     def config_for(paper: Path) -> Config:
-        return load_config(config, start=paper.parent).config
+        return load_config(config, start=paper).config
 
     def announce(paper: Path) -> None:
         if not quiet:

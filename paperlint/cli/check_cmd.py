@@ -25,6 +25,7 @@ from paperlint.cli.options import (
 )
 from paperlint.cli.progress import StatusLine
 from paperlint.cli.root import app, crash_dir
+from paperlint.exitcodes import ExitCode
 
 if TYPE_CHECKING:
     from paperlint.engine.actions import Action
@@ -40,6 +41,11 @@ class Until(StrEnum):
     drafted = "drafted"
     gated = "gated"
 
+
+NOTHING_TO_CHECK = (
+    "the paper holds no numbered theorem, lemma, proposition or corollary to check (is it "
+    "empty, or are its results in environments paperlint does not know?); exit 5"
+)
 
 UNTIL = typer.Option(None, "--until", help="Stop once every result has reached this stage.")
 
@@ -91,7 +97,7 @@ def check(
     from paperlint.records.workspace import default_workdir
 
     require_paper(paper)
-    loaded = load_config(config, start=paper.parent, cli={"budget": _budget(max_cost, max_calls)})
+    loaded = load_config(config, start=paper, cli={"budget": _budget(max_cost, max_calls)})
     for path in loaded.files:
         logging.getLogger(__name__).info("config read from %s", path)
     # resolved first: `check .` must name its folder `NAME.paperlint`, not `..paperlint`
@@ -152,8 +158,11 @@ def status(
     from dataclasses import asdict
 
     from paperlint.engine.status import status_rows
+    from paperlint.records.workspace import open_workspace
+    from paperlint.revise.staleness import staleness
 
-    rows, results, stale = status_rows(workdir, why=why)
+    found = staleness(open_workspace(workdir))
+    rows, results, stale = status_rows(workdir, why=why, stale_results=found.results)
     if fmt == "json":
         payload = {
             "replay": results.replay,
@@ -166,11 +175,13 @@ def status(
         typer.echo("REPLAY: these verdicts come from a recorded run, not a live check.")
     for reason in stale:
         typer.echo(f"stale: {reason}")
+    if found.stale:
+        typer.echo(f"STALE: {found.message(workdir)}; {found.hint(workdir)}")
     typer.echo(f"{'number':<8} {'kind':<12} {'id':<28} {'stage':<13} verdict")
     for row in rows:
         typer.echo(
             f"{row.number or '-':<8} {row.kind:<12} {row.id:<28} {row.stage:<13} "
-            f"{row.verdict or '-'}"
+            f"{row.verdict or '-'}" + (f"  STALE: {row.stale}" if row.stale else "")
         )
         for reason in row.why:
             typer.echo(f"{'':<8} why: {reason}")
@@ -201,6 +212,7 @@ def _announce(replay: Path | None) -> None:
 def _progress(quiet: bool, workspace: Path | None = None) -> Any:
     from paperlint.engine.run import Progress
 
+    _status.clear()
     if quiet:
         return Progress()
 
@@ -214,20 +226,34 @@ def _progress(quiet: bool, workspace: Path | None = None) -> Any:
         return (total.calls, total.cost_usd)
 
     line = StatusLine(sys.stderr, spend=spend if workspace is not None else None)
+    _status.append(line)
 
     def on_action(action: Action, results: Results) -> None:
-        done = sum(1 for r in results.results if r.verdict is not None)
-        line.update(action.describe(), done=done, total=len(results.results))
+        line.update(action.describe(), **_done_of(results))
 
     def on_flight(action: Action, results: Results, in_flight: int) -> None:
-        done = sum(1 for r in results.results if r.verdict is not None)
-        line.update(action.describe(), done=done, total=len(results.results), in_flight=in_flight)
+        line.update(action.describe(), **_done_of(results), in_flight=in_flight)
 
     return Progress(on_action=on_action, on_flight=on_flight)
 
 
+# The status line of the command running now (one command per process at a time), for its
+# last line once the run ends.
+_status: list[StatusLine] = []
+
+
+def _done_of(results: Results) -> dict[str, int]:
+    """Verdict-bearing results with a verdict, of all verdict-bearing ones (a definition bears
+    none, so counting it would leave a finished check at [3/5])."""
+    bearing = [r for r in results.results if r.verdict_bearing]
+    return {"done": sum(1 for r in bearing if r.verdict is not None), "total": len(bearing)}
+
+
 def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
-    if sys.stderr.isatty():
+    if _status:
+        total = sum(summary.counts.values())
+        _status.pop().finish(done=total - summary.counts.get("pending", 0), total=total)
+    elif sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
     if fmt == Format.JSON:
         payload = {
@@ -238,6 +264,7 @@ def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
             "interrupted": summary.interrupted,
             "stop_reason": summary.stop_reason,
             "notes": summary.notes,
+            "warning": NOTHING_TO_CHECK if summary.exit_code == ExitCode.NOTHING_TO_CHECK else None,
             "workspace": str(summary.workspace),
             "report": f"{summary.workspace}/report/",
         }
@@ -246,6 +273,8 @@ def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.counts.items())) or "no results"
     label = "REPLAY — " if summary.replay else ""
     typer.echo(f"{label}{counts}")
+    if summary.exit_code == ExitCode.NOTHING_TO_CHECK:
+        typer.echo(f"warning: {NOTHING_TO_CHECK}", err=True)
     if summary.stop_reason:
         typer.echo(f"stopped: {summary.stop_reason}")
     for note in summary.notes:

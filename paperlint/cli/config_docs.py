@@ -19,10 +19,15 @@ HEADER = """# Configuration reference
 Generated from the config models in `paperlint/config.py` by
 `python -m paperlint.cli.config_docs`; do not edit by hand.
 
-The config is `paperlint.toml` beside the paper (or the `[tool.paperlint]` table of a
-`pyproject.toml`), found by walking up from the paper to the repository root; `--config F`
-names one. Command-line flags win over the file, the file over the defaults. An unknown key
-is an error, and every unknown key is reported with the nearest known one.
+The project config is `paperlint.toml` (or the `[tool.paperlint]` table of a `pyproject.toml`),
+found as ruff and pytest find theirs: in the paper's own folder first (the folder itself when
+PAPER is a folder, so `check DIR` and `check DIR/paper.tex` read the same file), then each
+folder upwards, stopping at the repository root (a folder holding `.git`). Below it sits the
+user config, `paperlint.toml` in `$PAPERLINT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/paperlint/`,
+else `~/.config/paperlint/`. Command-line flags win over the project file, the project file
+over the user file (key by key), the user file over the defaults; `--config F` replaces both
+files. `paperlint config [PAPER]` prints the files read and every value with its origin. An
+unknown key is an error, and every unknown key is reported with the nearest known one.
 """
 
 

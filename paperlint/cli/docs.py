@@ -56,8 +56,9 @@ def render_cli_docs() -> str:
         "Generated from the CLI by `python -m paperlint.cli.docs`; do not edit by hand.",
         "",
         "Exit codes: 0 every checked result verified; 1 an issue recorded (or a finding, for",
-        "`lean scan` and `validate`); 4 unfinished results remain and no issue; 2 usage or input",
-        "error; 3 internal error (crash log written); 130 interrupted.",
+        "`lean scan` and `validate`); 4 unfinished results remain and no issue; 5 nothing to",
+        "check (the paper is empty or holds no theorem-like result: a warning says so); 2 usage",
+        "or input error; 3 internal error (crash log written); 130 interrupted.",
         "",
     ]
     for path, command in _walk(group, ""):

@@ -6,11 +6,12 @@ Exit codes: 0 when something was found (hits, or goals shown), 4 when nothing wa
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import VERBOSE
+from paperlint.cli.options import FORMAT, VERBOSE, Format
 from paperlint.cli.root import lean_app
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode
@@ -27,6 +28,7 @@ def search(
         None, "--replay", help="Confirm hits from recorded Lean answers (DIR/lean.jsonl)."
     ),
     no_lean: bool = typer.Option(False, "--no-lean", help="Do not confirm hits with #check."),
+    fmt: Format = FORMAT,
     verbose: bool = VERBOSE,
 ) -> None:
     """Search the pinned environment's declarations; hits are confirmed with #check."""
@@ -43,6 +45,10 @@ def search(
         header="import Mathlib",
         limit=limit,
     )
+    if fmt == Format.JSON:
+        payload = {"hits": list(report.lines), "confirmed": report.confirmed, "note": report.note}
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        raise typer.Exit(ExitCode.VERIFIED if report.lines else ExitCode.UNFINISHED)
     if report.note:
         typer.echo(f"-- {report.note}")
     for line in report.lines:
@@ -56,6 +62,7 @@ def goals(
     replay: Path | None = typer.Option(
         None, "--replay", help="Answer from recorded Lean answers (DIR/lean.jsonl)."
     ),
+    fmt: Format = FORMAT,
     verbose: bool = VERBOSE,
 ) -> None:
     """Show the goal at every `sorry` and `?_` of a Lean file."""
@@ -64,4 +71,8 @@ def goals(
 
     if not file.is_file():
         raise InputError("no such Lean file", path=file, hint="check the path")
-    typer.echo(commands.goals(file, probe=commands.open_probe(locate(), replay)))
+    text = commands.goals(file, probe=commands.open_probe(locate(), replay))
+    if fmt == Format.JSON:
+        typer.echo(json.dumps({"file": str(file), "goals": text}, indent=2, ensure_ascii=False))
+        return
+    typer.echo(text)

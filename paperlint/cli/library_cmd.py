@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 library_app = typer.Typer(
     help="The reviewed lemma library: helper lemmas a person promoted from past checks.",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 app.add_typer(library_app, name="library")
 
@@ -65,13 +66,19 @@ def list_cmd(
 @library_app.command("show")
 def show(
     name: str = typer.Argument(..., help="A library lemma, e.g. PaperlintLib.foo."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
     verbose: bool = VERBOSE,
 ) -> None:
     """Print a promoted lemma's module."""
+    _format(fmt)
     lib = _library()
     entry = lib.find(name)
     if entry is None:
         raise InputError(f"{name} is not in the library", hint="see `paperlint library list`")
+    if fmt == "json":
+        payload = {**entry.model_dump(mode="json"), "module_text": lib.module_text(entry)}
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
     typer.echo(lib.module_text(entry), nl=False)
 
 
@@ -101,11 +108,13 @@ def promote(
     workspace: Path = typer.Argument(..., help="The check workspace the lemma comes from."),
     name: str = typer.Argument(..., help="The helper lemma's name, as `candidates` lists it."),
     yes: bool = typer.Option(False, "--yes", help="Promote without asking (you read it)."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
     verbose: bool = VERBOSE,
 ) -> None:
     """Promote a helper lemma into the library after you have read it (a person's step)."""
     from paperlint.learning.library import current_pins, read_candidates
 
+    _format(fmt)
     found = {c.name: c for c in read_candidates(workspace)}
     candidate = found.get(name)
     if candidate is None:
@@ -113,7 +122,8 @@ def promote(
             f"{name} is no helper lemma of a verified result in {workspace}",
             hint=f"see `paperlint library candidates {workspace}`",
         )
-    typer.echo(candidate.text, nl=False)
+    if fmt == "text":
+        typer.echo(candidate.text, nl=False)
     if not yes:
         if not sys.stdin.isatty():
             raise InputError(
@@ -124,13 +134,22 @@ def promote(
             typer.echo("not promoted")
             raise typer.Exit(1)
     entry = _library().promote(candidate, pins=current_pins(), now=dt.datetime.now(dt.UTC))
+    if fmt == "json":
+        typer.echo(json.dumps({"promoted": entry.model_dump(mode="json")}, indent=2))
+        return
     typer.echo(f"promoted as {entry.name} ({entry.module}); unbuilt until the library is built")
 
 
 @library_app.command("remove")
 def remove(
-    name: str = typer.Argument(..., help="A library lemma."), verbose: bool = VERBOSE
+    name: str = typer.Argument(..., help="A library lemma."),
+    fmt: str = typer.Option("text", "--format", help="text or json"),
+    verbose: bool = VERBOSE,
 ) -> None:
     """Take a lemma out of the library."""
+    _format(fmt)
     entry = _library().remove(name)
+    if fmt == "json":
+        typer.echo(json.dumps({"removed": entry.name}))
+        return
     typer.echo(f"removed {entry.name}")

@@ -3,17 +3,19 @@ schema (every command also reads old workspaces, upgrading them in memory)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import VERBOSE
+from paperlint.cli.options import FORMAT, VERBOSE, Format
 from paperlint.cli.root import app
 
 
 @app.command("migrate")
 def migrate(
     workdir: Path = typer.Argument(..., help="The check workspace, e.g. paper.paperlint/."),
+    fmt: Format = FORMAT,
     verbose: bool = VERBOSE,
 ) -> int:
     """Rewrite an older workspace's records in the current schema; nothing else changes."""
@@ -23,6 +25,10 @@ def migrate(
 
     current = f"{RESULTS_SCHEMA} + {ENGINE_STATE_SCHEMA}"
     old = migrate_workspace(workdir)
+    if fmt == Format.JSON:
+        payload = {"workspace": str(workdir), "migrated_from": old, "schema": current}
+        typer.echo(json.dumps(payload, indent=2))
+        return 0
     if old is None:
         typer.echo(f"{workdir}: already {current}; nothing to do")
     elif old.startswith("paperlint.engine-state/"):

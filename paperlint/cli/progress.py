@@ -1,10 +1,11 @@
 """Progress of a long check: one live status line on a terminal, plain lines otherwise.
 
-The live line shows the action just started (and, with `--jobs N`, how many are in flight),
-results done / total, elapsed time, the spend so far
-and an ETA from the pace so far; it is redrawn in place (`\\r`, erase line) and cut to the
-terminal's width. Redirected to a file or a CI log, each action is one plain line instead, so
-logs stay readable and greppable.
+The line shows the action just started (and, with `--jobs N`, how many are in flight), the
+verdict-bearing results done / total, elapsed time, the spend so far and an ETA from the pace
+so far. On a terminal it is redrawn in place (`\\r`, erase line) and cut to the terminal's
+width. Redirected to a file or a CI log, each action is one plain line with the same facts, so
+logs stay readable and greppable, and the last line says `[n/n] finished` once every result
+has its verdict.
 """
 
 from __future__ import annotations
@@ -71,11 +72,6 @@ class StatusLine:
 
     def update(self, action: str, *, done: int, total: int, in_flight: int | None = None) -> None:
         elapsed = self._clock() - self._start
-        if not self.live:
-            flight = f" ({in_flight} in flight)" if in_flight is not None else ""
-            self.stream.write(f"[{done}/{total}]{flight} {action}\n")
-            self.stream.flush()
-            return
         text = status_text(
             action,
             done=done,
@@ -84,6 +80,21 @@ class StatusLine:
             spend=self._current_spend(),
             in_flight=in_flight,
         )
+        if not self.live:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+            return
         width = shutil.get_terminal_size((100, 20)).columns - 1
         self.stream.write("\r\033[K" + text[:width])
         self.stream.flush()
+
+    def finish(self, *, done: int, total: int) -> None:
+        """The run ended: on a terminal the live line is cleared; in a log a last line says
+        how far it got (`[n/n] finished` when every result has its verdict)."""
+        if self.live:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            return
+        self._read_at = float("-inf")  # the final spend, read now
+        word = "finished" if done == total else "stopped"
+        self.update(word, done=done, total=total)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -10,6 +11,9 @@ from paperlint.cli.options import VERBOSE
 from paperlint.cli.root import app
 from paperlint.domain import ReportFormat
 from paperlint.errors import InputError
+
+if TYPE_CHECKING:
+    from paperlint.reports.load import StaleMarks
 
 FORMATS = tuple(f.value for f in ReportFormat)
 
@@ -44,20 +48,40 @@ def report(
 
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown report format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}")
+    stale = stale_marks(workspace)
+    if stale is not None:
+        typer.echo(stale.banner(), err=True)
     if fmt == ReportFormat.BLUEPRINT_WEB:
         from paperlint.reports.blueprint_build import build_web, write_project
 
         folder = output or workspace / "report" / "blueprint"
-        write_project(load_workspace(workspace, templates=template_hashes()), folder)
+        write_project(load_workspace(workspace, templates=template_hashes(), stale=stale), folder)
         typer.echo(str(build_web(folder)))
         return
     if fmt is None:
-        for path in write_all(workspace, output, templates=template_hashes()):
+        for path in write_all(workspace, output, templates=template_hashes(), stale=stale):
             typer.echo(str(path))
         return
-    text = render(load_workspace(workspace, templates=template_hashes()), fmt)
+    text = render(load_workspace(workspace, templates=template_hashes(), stale=stale), fmt)
     if output is None:
         typer.echo(text, nl=False)
     else:
         publish(output, text)
         typer.echo(str(output), err=True)
+
+
+def stale_marks(workspace: Path) -> StaleMarks | None:
+    """The marks of a paper changed since the check (`revise.staleness`); None when it has not
+    (or `workspace` is not a workspace: the report's own loading says so)."""
+    from paperlint.errors import StateError
+    from paperlint.records.workspace import open_workspace
+    from paperlint.reports.load import StaleMarks
+    from paperlint.revise.staleness import staleness
+
+    try:
+        found = staleness(open_workspace(workspace))
+    except (StateError, InputError, OSError):
+        return None
+    if not found.stale:
+        return None
+    return StaleMarks(found.message(workspace), found.hint(workspace), dict(found.results))

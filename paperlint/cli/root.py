@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import importlib
+import json
 import logging
 import os
 import platform
@@ -90,6 +91,10 @@ COMMANDS: Final[dict[str, CommandEntry]] = {
         ("library_cmd",),
         "The reviewed lemma library: helper lemmas a person promoted from past checks.",
     ),
+    "config": CommandEntry(
+        ("config_cmd",),
+        "Print the config files read for PAPER and each effective value with its origin.",
+    ),
     "runs": CommandEntry(
         ("runs_cmd",), "The per-user run record of past checks, and the strategy it would choose."
     ),
@@ -144,12 +149,12 @@ app = typer.Typer(
     name="paperlint",
     cls=_LazyGroup,
     # click's plain help: typer's rich one imports rich (a third of a second) for every
-    # `--help` and every usage error
+    # `--help` and every usage error, and its markup ate `[mcp]` in `paperlint[mcp]`
     rich_markup_mode=None,
     help="Check the proofs in a mathematics or statistics paper against Lean 4 + Mathlib.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # a traceback must never print an API key
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (docs/cli.md)
 )
 lean_app = typer.Typer(
     help="Lean utilities: the mechanical audit, declaration search, goals.",
@@ -218,14 +223,18 @@ def command() -> TyperGroup:
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Run the CLI and return the exit code; the only place that catches broadly."""
+    """Run the CLI and return the exit code; the only place that catches broadly. Under
+    `--format json` an error is also one JSON object on stdout (`json_error`)."""
+    as_json = json_requested(sys.argv[1:] if argv is None else argv)
     try:
         rc = command()(args=argv, standalone_mode=False)
     except Exit as exc:
         return int(exc.exit_code)
+    except SystemExit as exc:  # shell completion (`--show-completion`, `_PAPERLINT_COMPLETE`)
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     except Abort:
         typer.echo("Interrupted (^C)", err=True)
-        return ExitCode.INTERRUPTED
+        return _failed(as_json, ExitCode.INTERRUPTED, "interrupted", "interrupted (^C)")
     except TyperException as exc:
         # A usage error, or no arguments (the help). typer >= 0.28 derives the exceptions of
         # the click it vendors from this public class; their `show` prints usage or help.
@@ -234,23 +243,60 @@ def run(argv: list[str] | None = None) -> int:
             show()
         else:
             typer.echo(f"Error: {exc.format_message()}", err=True)
-        return ExitCode.USAGE
+        return _failed(as_json, ExitCode.USAGE, "usage", exc.format_message())
     except KeyboardInterrupt:
         typer.echo("Interrupted (^C); the last complete record is saved.", err=True)
-        return ExitCode.INTERRUPTED
+        return _failed(as_json, ExitCode.INTERRUPTED, "interrupted", "interrupted (^C)")
     except InputError as exc:
         typer.echo(str(exc), err=True)
-        return ExitCode.USAGE
+        return _failed(as_json, ExitCode.USAGE, "input", exc.message, exc)
     except PaperlintError as exc:
         typer.echo(f"error: {exc}", err=True)
         if exc.hint:
             typer.echo(f"  hint: {exc.hint}", err=True)
-        return ExitCode.USAGE
+        return _failed(as_json, ExitCode.USAGE, "state", str(exc), exc)
     except Exception as exc:  # the error boundary: anything else is our bug
         path = _write_crash_log(exc)
         typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
-        return ExitCode.INTERNAL
+        return _failed(as_json, ExitCode.INTERNAL, "internal", repr(exc), crash_log=path)
     return int(rc or 0)
+
+
+def json_requested(argv: list[str]) -> bool:
+    """`--format json` (or `-f json`, `--format=json`) is among the arguments."""
+    pairs = zip(argv, argv[1:], strict=False)
+    return "--format=json" in argv or any(a in ("--format", "-f") and b == "json" for a, b in pairs)
+
+
+def _failed(
+    as_json: bool,
+    code: ExitCode,
+    kind: str,
+    message: str,
+    exc: PaperlintError | None = None,
+    crash_log: Path | None = None,
+) -> int:
+    if as_json:
+        typer.echo(json.dumps(json_error(code, kind, message, exc, crash_log), indent=2))
+    return int(code)
+
+
+def json_error(
+    code: ExitCode,
+    kind: str,
+    message: str,
+    exc: PaperlintError | None = None,
+    crash_log: Path | None = None,
+) -> dict[str, object]:
+    """An error as `--format json` prints it: `ok` false, the exit code, and what happened."""
+    error: dict[str, object] = {"kind": kind, "message": message}
+    if isinstance(exc, InputError):
+        error |= {"path": exc.path, "line": exc.line}
+    if exc is not None and exc.hint:
+        error["hint"] = exc.hint
+    if crash_log is not None:
+        error["crash_log"] = str(crash_log)
+    return {"ok": False, "exit_code": int(code), "error": error}
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ runs_app = typer.Typer(
     help="The per-user run record of past checks, and the strategy it would choose.",
     no_args_is_help=False,
     invoke_without_command=True,
+    rich_markup_mode=None,
 )
 app.add_typer(runs_app, name="runs")
 

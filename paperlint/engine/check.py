@@ -82,7 +82,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
     inventory = build_inventory(paper, root=request.root)
     ws = Workspace(request.workdir or default_workdir(paper))
     project_dir = paper if paper.is_dir() else paper.parent
-    with claim_folder(ws, fresh=request.fresh):
+    with claim_folder(ws, fresh=request.fresh, paper=paper):
         keep_sources(project_dir, ws, inventory)
         blueprint = build_blueprint(inventory)
         write_record(ws.inventory, inventory)
@@ -117,9 +117,10 @@ def resume_check(
         spec = spec.with_budget(**budget)
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):
+        results = ws.load_results()  # first: a newer paperlint's workspace says so
+        _refuse_if_stale(ws)
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
-        results = ws.load_results()
         opened = open_run(ws, spec, inventory=inventory, blueprint=blueprint, verifier=verifier)
         summary = _run(opened, blueprint, results, "resume", until, progress, run or RunOptions())
     record_run(spec, ws.root)
@@ -133,7 +134,7 @@ MARKER = ".paperlint-workspace"
 the first seconds) still leaves a folder `check --fresh` recognises as its own."""
 
 
-def claim_folder(ws: Workspace, *, fresh: bool) -> WorkspaceLock:
+def claim_folder(ws: Workspace, *, fresh: bool, paper: Path | None = None) -> WorkspaceLock:
     """Lock the work folder for this run and make it ready; the lock is returned held.
 
     `--fresh` replaces an earlier check only while holding its lock, so a check that is
@@ -149,7 +150,7 @@ def claim_folder(ws: Workspace, *, fresh: bool) -> WorkspaceLock:
             f"cannot use the work folder: {exc.strerror or exc}", path=ws.root, hint=_OTHER_FOLDER
         ) from None
     try:
-        _prepare_folder(ws, fresh=fresh)
+        _prepare_folder(ws, fresh=fresh, paper=paper)
         (ws.root / MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
     except OSError as exc:
         lock.release()
@@ -167,7 +168,7 @@ def claim_folder(ws: Workspace, *, fresh: bool) -> WorkspaceLock:
 _OTHER_FOLDER = "pass --workdir with a folder you can write"
 
 
-def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
+def _prepare_folder(ws: Workspace, *, fresh: bool, paper: Path | None) -> None:
     entries = [p for p in ws.root.iterdir() if p.name != ".lock"]
     if not entries:
         return
@@ -180,6 +181,7 @@ def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
         )
     if not fresh:
         if ws.is_workspace():
+            _refuse_if_stale(ws, paper)
             raise InputError(
                 "a check of this paper already exists",
                 path=ws.root,
@@ -196,6 +198,17 @@ def _prepare_folder(ws: Workspace, *, fresh: bool) -> None:
             shutil.rmtree(entry)
         else:
             entry.unlink()
+
+
+def _refuse_if_stale(ws: Workspace, paper: Path | None = None) -> None:
+    """A check whose paper changed since is never continued as if it had not: `revise` first
+    (exit 2 with the command to run)."""
+    from paperlint.engine.staleness import Staleness, changed_files
+
+    found, files = changed_files(ws, paper)
+    if files:
+        stale = Staleness(found, files)
+        raise InputError(stale.message(ws.root), path=ws.root, hint=stale.hint(ws.root))
 
 
 def _run(

@@ -245,8 +245,12 @@ def strategy_plan(spec: RunSpec, inventory: Inventory) -> StrategyPlan:
     results = [(r.id, r.kind) for r in inventory.results if is_verdict_bearing(r)]
     if learning.strategy == "baseline":
         return baseline_plan(results, settings.seed)
+    # A replay takes nothing from the user's record: it re-serves a recorded run, so it
+    # chooses from the record the replay folder carries (`runs.jsonl`, usually none), and two
+    # replays of one fixture choose and report alike on any machine (#28).
+    folder = spec.edges.replay if spec.edges.replay is not None else user_data_dir()
     try:
-        entries = read_entries(user_data_dir()).entries
+        entries = read_entries(folder).entries
     except OSError as exc:
         log.warning("the run record is unreadable (%s); every result gets the baseline", exc)
         entries = []

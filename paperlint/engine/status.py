@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperlint.engine.staleness import changed_files
 from paperlint.engine.steps.reconnect import NOT_MADE
 from paperlint.lean.pins import read_toolchain
-from paperlint.preflight.model import Inventory
-from paperlint.records import read_record
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.workspace import Workspace, open_workspace
 from paperlint.spec import read_spec
@@ -23,13 +22,21 @@ class StatusRow:
     stage: str
     verdict: str | None
     why: list[str]
+    stale: str | None = None
+    """Why this verdict is about an earlier version of the paper (None: it is current)."""
 
 
-def status_rows(folder: Path, *, why: bool) -> tuple[list[StatusRow], Results, list[str]]:
-    """Rows per result, the records, and what is stale for the whole check (with `why`)."""
+def status_rows(
+    folder: Path, *, why: bool, stale_results: Mapping[str, str] | None = None
+) -> tuple[list[StatusRow], Results, list[str]]:
+    """Rows per result, the records, and what is stale for the whole check: a changed paper
+    always, the toolchain with `why`. `stale_results` (`revise.staleness`): why each result
+    the change makes stale is, shown on its row."""
     ws = open_workspace(folder)
     results = ws.load_results()
-    stale = _stale_reasons(ws) if why else []
+    _, files = changed_files(ws)
+    stale = [f"source-changed: {path}" for path in files]
+    stale += _toolchain_changed(ws) if why else []
     rows = [
         StatusRow(
             id=r.id,
@@ -38,6 +45,7 @@ def status_rows(folder: Path, *, why: bool) -> tuple[list[StatusRow], Results, l
             stage=r.stage.value,
             verdict=r.verdict.value if r.verdict else None,
             why=_why(r, results) if why else [],
+            stale=(stale_results or {}).get(r.id),
         )
         for r in results.results
     ]
@@ -63,20 +71,11 @@ def _why(record: ResultRecord, results: Results) -> list[str]:
     return reasons
 
 
-def _stale_reasons(ws: Workspace) -> list[str]:
-    """What changed since the run: the paper's files, or the toolchain of the Lean project the
-    run used (`[lean] project_dir`, else the bundled one)."""
-    reasons: list[str] = []
+def _toolchain_changed(ws: Workspace) -> list[str]:
+    """The toolchain of the Lean project the run used (`[lean] project_dir`, else the
+    bundled one), when it is another now."""
     spec = read_spec(ws.config)
-    inventory = read_record(ws.inventory, Inventory)
-    base = spec.paper if spec.paper.is_dir() else spec.paper.parent
-    for entry in inventory.files:
-        current = base / entry.path
-        if not current.is_file():
-            continue
-        if hashlib.sha256(current.read_bytes()).hexdigest() != entry.sha256:
-            reasons.append(f"source-changed: {entry.path}")
     recorded = spec.versions.get("lean_toolchain")
     if recorded and read_toolchain(spec.lean.project) != recorded:
-        reasons.append("toolchain-changed")
-    return reasons
+        return ["toolchain-changed"]
+    return []

@@ -20,9 +20,12 @@ class Summary:
 
     @property
     def exit_code(self) -> ExitCode:
-        """0 all verified; 1 an issue; 4 unfinished and no issue; 130 interrupted."""
+        """0 all verified; 1 an issue; 4 unfinished and no issue; 5 nothing to check (no
+        verdict-bearing result: an empty or theorem-less paper); 130 interrupted."""
         if self.interrupted:
             return ExitCode.INTERRUPTED
+        if not self.counts:
+            return ExitCode.NOTHING_TO_CHECK
         if self.counts.get(Verdict.ISSUE.value, 0):
             return ExitCode.ISSUE
         if self.counts.get(Verdict.UNFINISHED.value, 0) or self.counts.get("pending", 0):

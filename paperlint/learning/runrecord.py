@@ -332,9 +332,17 @@ def latest(entries: Sequence[RunEntry]) -> list[RunEntry]:
     return list(last.values())
 
 
+def is_real_trial(entry: RunEntry) -> bool:
+    """Whether an outcome teaches something about a strategy: a live check's, of a result that
+    reached a model. A replay re-serves recorded answers; a check without a model, or a result
+    stopped before its first call, tried nothing (#28)."""
+    return not entry.replay and entry.model_calls > 0
+
+
 def record_check(data_dir: Path, folder: Path) -> int:
-    """Append a finished (or stopped) check's outcomes not yet in the record; how many."""
-    mine = read_workspace(folder)
+    """Append a finished (or stopped) check's real trials (`is_real_trial`) not yet in the
+    record; how many."""
+    mine = [e for e in read_workspace(folder) if is_real_trial(e)]
     checks = {e.at for e in mine}
     known = {
         (*_entry_key(e), e.outcome, e.detail)
@@ -366,7 +374,7 @@ def summarise(
     """Per group and strategy: how many runs, with what outcome, at what cost (pure)."""
     groups: dict[tuple[str, str], list[RunEntry]] = defaultdict(list)
     for e in latest(entries):
-        if live_only and e.replay:
+        if live_only and not is_real_trial(e):
             continue
         group = e.result_kind if by == "kind" else (e.features.area or "unknown")
         groups[(group, e.strategy)].append(e)

@@ -24,7 +24,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from paperlint.learning.runrecord import RunEntry
+from paperlint.learning.runrecord import RunEntry, is_real_trial
 from paperlint.records.learning import Choice, StrategyPlan
 
 Premises = Literal["upfront", "search"]
@@ -169,8 +169,10 @@ def trials_of(
 ) -> list[Trial]:
     """The run record as trials: kind is the Mathlib area, else the result kind.
 
-    An issue counts as unproved for the strategy that was used (it found no proof), and a
-    replayed check teaches nothing about a strategy, so it is left out unless asked for.
+    An issue counts as unproved for the strategy that was used (it found no proof). A replayed
+    check, a check without a model and a result that never reached one teach nothing about a
+    strategy (`runrecord.is_real_trial`): left out unless asked for (an older record may hold
+    them).
     """
     return [
         Trial(
@@ -181,7 +183,7 @@ def trials_of(
             ),
         )
         for e in entries
-        if not (live_only and e.replay)
+        if not live_only or is_real_trial(e)
     ]
 
 

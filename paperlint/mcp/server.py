@@ -16,7 +16,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from paperlint import __version__
-from paperlint.mcp.tools import Jobs, Verb, call
+from paperlint.mcp.tools import DESTRUCTIVE, READ_ONLY, Jobs, Verb, call
 
 OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -45,6 +45,7 @@ JOB_STATUS = types.Tool(
         "additionalProperties": False,
     },
     output_schema=OUTPUT_SCHEMA,
+    annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False),
 )
 
 
@@ -54,6 +55,11 @@ def _tool(verb: Verb) -> types.Tool:
         description=verb.description,
         input_schema=verb.input_schema(),
         output_schema=OUTPUT_SCHEMA,
+        annotations=types.ToolAnnotations(
+            read_only_hint=verb.effect == READ_ONLY,
+            destructive_hint=verb.effect == DESTRUCTIVE,
+            open_world_hint=False,  # the paper's folder and the user's data only
+        ),
     )
 
 

@@ -41,10 +41,41 @@ EXCLUDED: Final[dict[str, str]] = {
     "mcp": "the server itself",
 }
 JOBS: Final = frozenset({"check", "resume"})
+# What each tool does to the user's files (MCP tool annotations: a client may run a read-only
+# tool unasked and must confirm a destructive one). Every verb is listed (tests/mcp): a new
+# command has to say which it is.
+READ_ONLY: Final = "read-only"  # reads only (Lean may run; nothing is written)
+WRITES: Final = "writes"  # adds or updates records, reports or the library; removes nothing
+DESTRUCTIVE: Final = "destructive"  # may replace or remove what exists (`--fresh`, a reset)
+EFFECTS: Final[dict[str, str]] = {
+    "status": READ_ONLY,
+    "config": READ_ONLY,
+    "doctor": READ_ONLY,
+    "preflight": READ_ONLY,
+    "validate": READ_ONLY,
+    "replay": READ_ONLY,
+    "lean scan": READ_ONLY,
+    "lean search": READ_ONLY,
+    "lean goals": READ_ONLY,
+    "library list": READ_ONLY,
+    "library show": READ_ONLY,
+    "library candidates": READ_ONLY,
+    "runs choose": READ_ONLY,
+    "report": WRITES,
+    "resume": WRITES,
+    "runs add": WRITES,
+    "library promote": WRITES,
+    "migrate": WRITES,
+    "check": DESTRUCTIVE,  # --fresh replaces an earlier check
+    "batch": DESTRUCTIVE,  # --fresh too
+    "revise": DESTRUCTIVE,  # resets results (a snapshot keeps them; `--undo`)
+    "library remove": DESTRUCTIVE,
+}
 MAX_TEXT: Final = 16_000
 MAX_JSON: Final = 200_000
 TIMEOUT_S: Final = 600.0
 EXIT_ERRORS: Final = {2: "usage", 3: "internal", 130: "interrupted"}
+_TEXT: Final = "text"  # the default of a text-or-json `--format` (paperlint.cli.options.Format)
 
 
 @dataclass(frozen=True)
@@ -65,6 +96,7 @@ class Verb:
     params: tuple[Param, ...]
     has_format: bool
     job: bool
+    effect: str = WRITES  # READ_ONLY, WRITES or DESTRUCTIVE (EFFECTS)
 
     def input_schema(self) -> dict[str, Any]:
         return {
@@ -130,11 +162,14 @@ def _params(command: Any) -> tuple[tuple[Param, ...], bool]:
     for p in command.params:
         if p.name in ("help",):
             continue
-        if "--format" in (p.opts or []):
-            has_format = True  # always json through MCP: the structured output
+        if "--format" in (p.opts or []) and p.default in (_TEXT, "text"):
+            has_format = True  # text or json: always json through MCP, the structured output
             continue
         annotation = p.type_descriptor.annotation
         schema = _schema(annotation, p.help or "", p.default)
+        if "--format" in (p.opts or []):  # a format of the command's own (`report`'s md, html…)
+            params.append(Param("format", "--format", schema, bool(p.required)))
+            continue
         if p.param_type_name == "argument":
             params.append(Param(p.name, None, schema, bool(p.required)))
             continue
@@ -167,7 +202,8 @@ def registry(root: Any) -> dict[str, Verb]:
         job = " ".join(path) in JOBS
         if job:
             doc += " Starts a job: poll it with job_status."
-        verbs[name] = Verb(name, path, doc, params, has_format, job)
+        effect = EFFECTS.get(" ".join(path), WRITES)
+        verbs[name] = Verb(name, path, doc, params, has_format, job, effect)
 
     walk(root, ())
     return verbs

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from paperlint.errors import StateError
+from paperlint.errors import StateError, refuse_newer_schema
 from paperlint.records.results import RESULTS_SCHEMA, Results
 from paperlint.records.state import ENGINE_STATE_V1
 
@@ -32,9 +32,11 @@ class Upgraded:
     source_schema: str
 
 
-def upgrade(raw: dict[str, Any]) -> Upgraded:
-    """`raw` in the current shape; ValueError for a schema this version does not know."""
+def upgrade(raw: dict[str, Any], *, path: Path | None = None) -> Upgraded:
+    """`raw` in the current shape; InputError for a newer paperlint's schema (upgrade),
+    ValueError for another this version does not know."""
     schema = raw.get("schema")
+    refuse_newer_schema(schema, KNOWN, path=path)
     if schema == RESULTS_SCHEMA:
         return Upgraded(raw, None, RESULTS_SCHEMA)
     if schema != RESULTS_V1:
@@ -73,6 +75,6 @@ def read_json_object(path: Path) -> dict[str, Any]:
 def read_results(path: Path) -> Results:
     """The contract record at `path`, of any known version (the working state is not read)."""
     try:
-        return Results.model_validate(upgrade(read_json_object(path)).results)
+        return Results.model_validate(upgrade(read_json_object(path), path=path).results)
     except (ValueError, ValidationError) as exc:
         raise StateError(f"{path}: not a valid Results record: {exc}") from exc

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from paperlint.errors import InputError
+from paperlint.errors import InputError, refuse_newer_schema
 
 RUN_SCHEMA: Final = "paperlint.run-spec/2"
 RUN_SCHEMAS: Final = ("paperlint.run-spec/1", RUN_SCHEMA)
@@ -75,9 +75,10 @@ def decode_run(raw: object) -> RunTable:
     data = {("schema_" if key == "schema" else key): value for key, value in raw.items()}
     data.setdefault("schema_", RUN_SCHEMAS[0])
     if data["schema_"] not in RUN_SCHEMAS:
+        refuse_newer_schema(data["schema_"], RUN_SCHEMAS, path=None)
         raise InputError(
-            f"the [run] table is {data['schema_']!r}, written by a newer paperlint",
-            hint="use that version, or start the check again with --fresh",
+            f"the [run] table is {data['schema_']!r}, which no paperlint wrote",
+            hint="start the check again with --fresh",
         )
     try:
         return RunTable.model_validate(data)

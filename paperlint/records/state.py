@@ -40,6 +40,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperlint.domain import SECOND_DRAFT_FILE
+from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.outputs import (
@@ -343,6 +344,7 @@ def state_schema(raw: object) -> str:
     """The schema of a parsed state file; ValueError when it is not a state record."""
     if not isinstance(raw, dict) or raw.get("schema") not in KNOWN_STATE_SCHEMAS:
         schema = raw.get("schema") if isinstance(raw, dict) else None
+        refuse_newer_schema(schema, KNOWN_STATE_SCHEMAS, path=None)
         raise ValueError(
             f"the schema is not one of {', '.join(KNOWN_STATE_SCHEMAS)} (it is {schema!r})"
         )

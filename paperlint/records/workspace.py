@@ -142,7 +142,7 @@ def load_results_at(path: Path) -> Results:
     agent output read back from the `audits/` file the state names."""
     raw = read_json_object(path)
     try:
-        upgraded = upgrade(raw)
+        upgraded = upgrade(raw, path=path)
         results = Results.model_validate(upgraded.results)
     except (ValueError, ValidationError) as exc:
         raise StateError(f"{path}: not a valid Results record: {exc}") from exc

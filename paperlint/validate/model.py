@@ -33,6 +33,7 @@ class Check(StrEnum):
     GATE_TEX_MISMATCH = "gate-tex-mismatch"  # the gate reviewed another TeX statement
     REFUTED_BUT_VERIFIED = "refuted-but-verified"  # a compiled refutation of a verified result
     LIVE_RUN_MISMATCH = "live-run-mismatch"  # replay: false, but events show replayed answers
+    PROMPT_MISMATCH = "prompt-mismatch"  # a verdict rests on an answer to another prompt
     ANSWER_NOT_ALLOWED = "answer-not-allowed"  # an accepted proof breaks the answer allowlist
     SECOND_KERNEL = "second-kernel"  # the run claimed a second kernel that did not pass
     # Any result.

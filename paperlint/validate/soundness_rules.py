@@ -8,6 +8,10 @@
 - Every compiled refutation in `lean/` is cross-checked against every verified result whose
   gated statement it refutes.
 - `replay: false` must agree with every model string and transcript hash in `events.jsonl`.
+- A verdict never rests on a replayed answer recorded for another prompt: a replayed call
+  whose recorded prompt differs from the one asked, under the same template (so its inputs
+  differ), since the result's last revision (a replay today refuses such an answer; an older
+  paperlint served it).
 - Every accepted proof passes the prover-answer allowlist (`paperlint.lean.answer`).
 - Lean's elaboration recorded at the gate equals the final check's, when the gate has one.
 - A second kernel an older run claimed (a final check naming lean4checker) must have passed; a
@@ -38,6 +42,8 @@ def workspace_findings(ctx: Context) -> list[Finding]:
 
 def record_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     found = gate_tex_findings(ctx, record)
+    if record.verdict is not None:
+        found += prompt_findings(ctx, record)
     if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
         found += answer_rule_findings(ctx, record)
         found += elaboration_findings(ctx, record)
@@ -191,6 +197,25 @@ def live_run_findings(ctx: Context) -> list[Finding]:
         message = "results.json says replay: false, but paperlint.toml names a replay folder"
         return [Finding("paperlint.toml", Check.LIVE_RUN_MISMATCH, message)]
     return []
+
+
+def prompt_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
+    events = list(ctx.snap.events or ())
+    revised = [i for i, e in enumerate(events) if e.get("type") == "revision"]
+    found: list[Finding] = []
+    for event in events[revised[-1] + 1 if revised else 0 :]:
+        if event.get("type") != "model_call" or event.get("result") != record.id:
+            continue
+        if event.get("replay") is True and event.get("prompt_drift") is True:
+            if event.get("template_drift") is True:
+                continue  # the same inputs under a changed template: a note, not a mismatch
+            message = (
+                f"its {event.get('task')} answer (attempt {event.get('attempt')}) was recorded "
+                "for another prompt than the one asked: the verdict rests on an answer to "
+                "another question"
+            )
+            found.append(ctx.at(record, Check.PROMPT_MISMATCH, message))
+    return found
 
 
 def answer_rule_findings(ctx: Context, record: ResultRecord) -> list[Finding]:

@@ -116,7 +116,7 @@ def test_a_replayed_check_of_the_example_never_imports_litellm(tmp_path):
     assert "exit 1" in out.stdout  # the example records an issue
 
 
-def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_transcript):
+def test_stamped_hashes_make_an_answer_to_another_prompt_a_miss(write_transcript):
     from paperlint.agents.transcript import stamp_prompt_hashes
 
     replay = write_transcript(entry("gate", VALID_ANSWERS["gate"]))
@@ -139,10 +139,32 @@ def test_stamping_prompt_hashes_from_a_replay_run_makes_drift_visible(write_tran
         result="lem:median",
         inputs={**MINIMAL_INPUTS["gate"], "lean_feedback": "ok"},
     )
+    # The stamped answer is to the first question: asked another, the replay misses.
+    with pytest.raises(ModelError, match="asked with this prompt"):
+        AgentRunner(Config(), client=make_client(Config(), replay)).call(
+            changed, model="paperlint-replay/gate"
+        )
+    # Stamped from both runs, the key holds one answer per question (the second a copy).
+    events.clear()
+    AgentRunner(
+        Config(),
+        client=make_client(
+            Config(),
+            write_transcript(entry("gate", VALID_ANSWERS["gate"]), folder=replay.parent / "b"),
+        ),
+        on_event=lambda e: events.append(e.as_event()),
+    ).call(changed, model="paperlint-replay/gate")
+    first = Transcript.load(path).entries()[0]
+    both = [{"type": "model_call", **first.model_dump()}, *events]
+    assert stamp_prompt_hashes(path, both) == 1
+    assert [e.inputs_sha256 for e in Transcript.load(path).entries()] == [
+        first.inputs_sha256,
+        events[0]["inputs_sha256"],
+    ]
     reply = AgentRunner(Config(), client=make_client(Config(), replay)).call(
         changed, model="paperlint-replay/gate"
     )
-    assert reply.prompt_drift is True
+    assert reply.prompt_drift is False
 
 
 def test_a_live_run_imports_litellm_in_the_background_once():

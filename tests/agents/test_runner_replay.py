@@ -97,12 +97,26 @@ def test_missing_transcript_file_is_an_input_error(tmp_path):
         ScriptedClient(tmp_path / "nowhere")
 
 
-def test_prompt_drift_is_flagged_not_fatal(write_transcript):
+def test_an_answer_recorded_for_another_prompt_is_a_miss(write_transcript):
     replay = write_transcript(entry("gate", VALID_ANSWERS["gate"], prompt_sha256="0" * 64))
+    with pytest.raises(ModelError, match="asked with this prompt; its answers are to other"):
+        _runner(replay, []).call(_call(), model="paperlint-replay/gate")
+
+
+def test_a_changed_template_over_the_same_inputs_is_served_as_drift(write_transcript, tmp_path):
+    first = write_transcript(entry("gate", VALID_ANSWERS["gate"]), folder=tmp_path / "a")
+    events: list[dict] = []
+    _runner(first, events).call(_call(), model="paperlint-replay/gate")
+    inputs = events[0]["inputs_sha256"]
+    older = entry("gate", VALID_ANSWERS["gate"], prompt_sha256="0" * 64) | {
+        "inputs_sha256": inputs,
+        "template_sha256": "1" * 64,
+    }
+    second = write_transcript(older, folder=tmp_path / "b")
     events = []
-    reply = _runner(replay, events).call(_call(), model="paperlint-replay/gate")
+    reply = _runner(second, events).call(_call(), model="paperlint-replay/gate")
     assert reply.prompt_drift is True
-    assert events[0]["prompt_drift"] is True
+    assert events[0]["prompt_drift"] is True and events[0]["template_drift"] is True
 
 
 def test_matching_prompt_hash_is_not_drift(write_transcript, tmp_path):

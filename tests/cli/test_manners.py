@@ -147,6 +147,13 @@ def test_status_line_is_live_on_a_terminal_and_plain_lines_in_a_log():
     assert tty.getvalue().count("\r\033[K") == 2 and "\n" not in tty.getvalue()
     assert "3 calls, $0.25 known" in tty.getvalue() and "ETA" in tty.getvalue()
     log = io.StringIO()
-    plain = StatusLine(log)
+    ticks = iter([0.0, 1.0, 1.0, 2.0, 2.0, 70.0, 70.0])
+    plain = StatusLine(log, spend=lambda: (3, 0.25), clock=lambda: next(ticks))
     plain.update("draft lem:a (attempt 1)", done=0, total=4)
-    assert log.getvalue() == "[0/4] draft lem:a (attempt 1)\n"
+    plain.update("prove lem:a (attempt 1)", done=1, total=4)
+    plain.finish(done=4, total=4)
+    assert log.getvalue().splitlines() == [
+        "[0/4] · draft lem:a (attempt 1) · elapsed 0:01 · 3 calls, $0.25 known",
+        "[1/4] · prove lem:a (attempt 1) · elapsed 0:02 · 3 calls, $0.25 known · ETA 0:06",
+        "[4/4] · finished · elapsed 1:10 · 3 calls, $0.25 known",
+    ]

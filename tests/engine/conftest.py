@@ -103,3 +103,18 @@ def settings(**changes):
 
     derived, _ = derive(spec_for(Config(), ROOT / "paper.tex"), Models({}, ()), Learned())
     return replace(derived, **changes)
+
+
+def answers_of(text: str) -> list[object]:
+    """A transcript's answers without the prompt hashes `scripts/stamp_prompts.py` adds, a
+    copy of an answer stamped for a key's other question counted once: what an authoring
+    script's output is compared by (it writes answers; the stamp comes after)."""
+    from paperlint.agents.transcript import HASH_FIELDS, TranscriptEntry
+
+    hashes = dict.fromkeys(HASH_FIELDS)
+    found: list[object] = []
+    for line in text.splitlines():
+        entry = TranscriptEntry.model_validate_json(line).model_copy(update=hashes)
+        if entry not in found:
+            found.append(entry)
+    return found

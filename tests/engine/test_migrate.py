@@ -118,7 +118,14 @@ def test_validate_replay_report_and_status_work_on_an_old_workspace(old, migrate
 
 
 def test_an_unknown_schema_is_refused_not_guessed():
-    with pytest.raises(ValueError, match="paperlint.results/9"):
+    with pytest.raises(ValueError, match="someone.results/1"):
+        upgrade({"schema": "someone.results/1", "results": []})
+
+
+def test_a_newer_schema_says_upgrade():
+    from paperlint.errors import InputError
+
+    with pytest.raises(InputError, match=r"made by a newer paperlint \(paperlint.results/9"):
         upgrade({"schema": "paperlint.results/9", "results": []})
 
 
@@ -190,7 +197,7 @@ def _state_named(ws: Workspace, text: str) -> str:
         (None, "record not found"),
         ("{", "not JSON"),
         ("[]", "not a JSON object"),
-        ('{"schema": "paperlint.results/9"}', "not a valid Results record"),
+        ('{"schema": "someone.results/1"}', "not a valid Results record"),
         ('{"schema": "paperlint.results/2", "results": [{"id": 1}]}', "not a valid Results"),
         (
             '{"schema": "paperlint.results/1", "results": [{"id": "a", "number": null, '

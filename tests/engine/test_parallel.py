@@ -235,5 +235,10 @@ def test_the_progress_line_shows_the_actions_in_flight_done_total_elapsed_and_sp
     text = status_text("prove lem:a", done=3, total=9, elapsed=75, spend=(12, 0.4), in_flight=4)
     assert text.startswith("[3/9] · 4 in flight · prove lem:a · elapsed 1:15 · 12 calls, $0.40")
     log = io.StringIO()
-    StatusLine(log).update("gate lem:b (attempt 1)", done=1, total=5, in_flight=2)
-    assert log.getvalue() == "[1/5] (2 in flight) gate lem:b (attempt 1)\n"
+    ticks = iter([0.0, 8.0])
+    StatusLine(log, clock=lambda: next(ticks)).update(
+        "gate lem:b (attempt 1)", done=1, total=5, in_flight=2
+    )
+    assert log.getvalue() == (
+        "[1/5] · 2 in flight · gate lem:b (attempt 1) · elapsed 0:08 · ETA 0:32\n"
+    )

@@ -9,7 +9,9 @@ answer, nothing is verified either."""
 from __future__ import annotations
 
 import json
+import shutil
 
+from paperlint.agents.transcript import unstamped
 from paperlint.config import Config
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.lean.final import ProcessRun
@@ -46,13 +48,21 @@ class Poisoned:
 
 
 def _check(tmp_path, target):
+    """The example's check, its Lean answers as `Poisoned` says. A poisoned record changes
+    what the auditor is asked; this is about the verdict resting on the checker's record, not
+    about the auditor, so the fixture's model answers are unstamped (served as asked)."""
     fixture = example("sample-variance")
-    verifier = Poisoned(ReplayVerifier(fixture / "replay"), target)
+    replay = tmp_path / "replay"
+    shutil.copytree(fixture / "replay", replay)
+    rows = [json.loads(x) for x in (replay / "transcript.jsonl").read_text().splitlines()]
+    body = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in unstamped(rows))
+    (replay / "transcript.jsonl").write_text(body, encoding="utf-8")
+    verifier = Poisoned(ReplayVerifier(replay), target)
     request = CheckRequest(
         paper=fixture / "paper.tex",
         config=Config(),
         workdir=tmp_path / "ws",
-        replay=fixture / "replay",
+        replay=replay,
         verifier=verifier,
         report=False,
     )

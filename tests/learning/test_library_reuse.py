@@ -4,6 +4,7 @@ offered once the pins change. All Lean answers are hand-written (fixtures/librar
 """
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,13 @@ REUSE = ROOT / "fixtures" / "library-reuse"
 LEMMA = f"{PACKAGE}.lem_mean_max_s1"
 
 
-def _check(work: Path) -> int:
+def _check(work: Path, replay: Path = REUSE / "replay") -> int:
     return run(
         [
             "check",
             str(REUSE / "paper.tex"),
             "--replay",
-            str(REUSE / "replay"),
+            str(replay),
             "--workdir",
             str(work),
             "--fresh",
@@ -152,15 +153,13 @@ def test_resume_uses_the_workspaces_copy_not_the_live_library(
     assert (work / OFFERED_FILE).is_file()
 
 
-def test_every_check_appends_to_the_run_record_once(data_dir, tmp_path):
+def test_a_replayed_check_appends_nothing_to_the_run_record(data_dir, tmp_path):
+    """A replay tried nothing (#28): the user's record learns only from live trials
+    (tests/learning/test_runrecord.py records a live check's)."""
     work = tmp_path / "ws"
     assert _check(work) == 0
-    first = read_entries(data_dir).entries
-    assert [(e.result, e.outcome, e.replay, e.prover_calls) for e in first] == [
-        ("lem:sum-max", "verified", True, 1)
-    ]
-    assert run(["resume", str(work)]) == 0  # nothing new: nothing appended again
-    assert read_entries(data_dir).entries == first
+    assert run(["resume", str(work)]) == 0
+    assert read_entries(data_dir).entries == []
 
 
 def test_no_run_record_when_the_config_says_so(data_dir, tmp_path):
@@ -273,6 +272,7 @@ def _live_trials(data_dir: Path, count: int, strategy: str = "baseline") -> None
                 "strategy": strategy,
                 "outcome": "verified",
                 "prover_calls": 2,
+                "model_calls": 5,
             }
         )
         for i in range(count)
@@ -280,15 +280,25 @@ def _live_trials(data_dir: Path, count: int, strategy: str = "baseline") -> None
     append_entries(data_dir, entries)
 
 
+@pytest.fixture
+def replay(tmp_path: Path) -> Path:
+    """A copy of the fixture's replay folder: a replay chooses from the run record its folder
+    carries (`runs.jsonl`), never from the user's."""
+    folder = tmp_path / "replay"
+    shutil.copytree(REUSE / "replay", folder)
+    return folder
+
+
 def _chosen(work: Path) -> list[dict[str, object]]:
     lines = (work / "events.jsonl").read_text(encoding="utf-8").splitlines()
     return [e for e in map(json.loads, lines) if e["type"] == "strategy_chosen"]
 
 
-def test_with_a_short_record_the_default_is_chosen_and_said(tmp_path, data_dir):
-    _live_trials(data_dir, 5)
+def test_with_a_short_record_the_default_is_chosen_and_said(tmp_path, data_dir, replay):
+    _live_trials(data_dir, 20)  # the user's record: a replay ignores it
+    _live_trials(replay, 5)
     work = tmp_path / "ws"
-    assert _check(work) == 0
+    assert _check(work, replay) == 0
     (chosen,) = _chosen(work)
     assert chosen["strategy"] == "baseline" and chosen["phase"] == "default"
     assert chosen["reason"] == "5 of 20 trials of 'lemma' recorded: the default"
@@ -296,29 +306,26 @@ def test_with_a_short_record_the_default_is_chosen_and_said(tmp_path, data_dir):
     assert "Strategy: baseline (5 of 20 trials" in report
 
 
-def test_an_exploring_choice_turns_the_automation_off_and_is_recorded(
-    example_workspace, tmp_path, data_dir
+def test_an_exploring_choice_turns_the_automation_off(
+    example_workspace, tmp_path, data_dir, replay
 ):
     _promote(example_workspace)  # the library would close the lemma with automation on
-    _live_trials(data_dir, 20)  # 20 baseline trials: explore, least tried = no-automation
+    _live_trials(replay, 20)  # 20 baseline trials: explore, least tried = no-automation
     work = tmp_path / "ws"
-    assert _check(work) == 0
+    assert _check(work, replay) == 0
     (chosen,) = _chosen(work)
     assert (chosen["strategy"], chosen["phase"]) == ("no-automation", "explore")
     assert _calls(work).get("prover") == 1  # no ladder, no library rung: the prover is asked
-    entries = [e for e in read_entries(data_dir).entries if e.replay]
-    assert [(e.result, e.strategy) for e in entries] == [("lem:sum-max", "no-automation")]
-    # The same live record and seed give the same choice (the replayed run just added does
-    # not count as a trial).
+    assert read_entries(data_dir).entries == []  # a replay is no trial
+    # The same record and seed give the same choice, and the report says the same.
     again = tmp_path / "again"
-    assert _check(again) == 0
+    assert _check(again, replay) == 0
     first, second = (json.loads((w / "strategy.json").read_text()) for w in (work, again))
-    assert first["choices"] == second["choices"]
-    assert second["records"] == first["records"] + 1
+    assert first == second
 
 
 def test_the_baseline_setting_makes_no_choice(tmp_path, data_dir):
-    _live_trials(data_dir, 20)
+    _live_trials(data_dir, 20)  # (a replay reads none of it either way)
     work = _check_configured(tmp_path, '[learning]\nstrategy = "baseline"\n')
     (chosen,) = _chosen(work)
     assert chosen["strategy"] == "baseline"

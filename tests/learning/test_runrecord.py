@@ -2,6 +2,7 @@
 
 import json
 import multiprocessing
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ from paperlint.learning.runrecord import (
     statement_features,
     summarise,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -200,11 +203,41 @@ def test_cli_bad_input_is_exit_2(argv, capsys):
     assert capsys.readouterr().err.strip()
 
 
+def _as_live(workspace: Path, target: Path) -> Path:
+    """A copy of a replayed workspace whose records say it was a live check."""
+    shutil.copytree(workspace, target)
+    results = json.loads((target / "results.json").read_text(encoding="utf-8"))
+    (target / "results.json").write_text(json.dumps({**results, "replay": False}))
+    return target
+
+
+def test_only_real_trials_are_recorded(example_workspace, data_dir, tmp_path):
+    """A replay, a check without a model, and a result that never reached a model teach the
+    chooser nothing: record_check leaves them out, and the chooser ignores an older record's."""
+    from paperlint.learning.runrecord import is_real_trial, record_check
+    from paperlint.learning.strategy import trials_of
+
+    assert record_check(data_dir, example_workspace) == 0  # a replay
+    live = read_workspace(_as_live(example_workspace, tmp_path / "live"))
+    assert live and all(is_real_trial(e) for e in live)
+    untried = [e.model_copy(update={"model_calls": 0, "prover_calls": 0}) for e in live]
+    assert not any(is_real_trial(e) for e in untried)
+    assert trials_of(untried) == [] and summarise(untried) == []
+    assert len(trials_of(live)) == len(live)
+
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text((ROOT / "fixtures/proportions/paper.tex").read_text(encoding="utf-8"))
+    assert run(["check", str(paper), "-q"]) == 4  # no model configured: unfinished
+    assert read_entries(data_dir).entries == []  # nothing recorded
+
+
 def test_recording_a_check_again_adds_nothing_and_reads_only_its_own_lines(
-    example_workspace, data_dir
+    example_workspace, data_dir, tmp_path
 ):
     from paperlint.learning.runrecord import record_check
 
+    example_workspace = _as_live(example_workspace, tmp_path / "live")
     entries = read_workspace(example_workspace)
     other = [e.model_copy(update={"at": "1999-01-01T00:00:00.000+00:00"}) for e in entries]
     path = append_entries(data_dir, other)
@@ -216,3 +249,20 @@ def test_recording_a_check_again_adds_nothing_and_reads_only_its_own_lines(
     assert mine.entries == entries and mine.skipped == 0
     assert read_entries(data_dir).entries == other + entries
     assert read_entries(data_dir).skipped == 1
+
+
+def test_a_replay_chooses_alike_whatever_the_users_record_holds(
+    example_workspace, data_dir, tmp_path
+):
+    """A replay takes nothing from the user's record, so two replays of one fixture choose and
+    report the same strategies (the record once made them differ: "17 of 20" vs "19 of 20")."""
+    live = read_workspace(_as_live(example_workspace, tmp_path / "live"))
+    days = [f"2026-01-{day:02d}T00:00:00+00:00" for day in range(1, 31)]
+    append_entries(data_dir, [e.model_copy(update={"at": at}) for at in days for e in live])
+    assert len(read_entries(data_dir).entries) == 30 * len(live)  # past the 20 trials
+    fixture = ROOT / "fixtures" / "sample-variance"
+    argv = ["check", str(fixture / "paper.tex"), "--replay", str(fixture / "replay"), "-q"]
+    assert run([*argv, "--workdir", str(tmp_path / "a")]) == 1
+    strategies = (tmp_path / "a" / "strategy.json").read_text(encoding="utf-8")
+    assert (example_workspace / "strategy.json").read_text(encoding="utf-8") == strategies
+    assert '"records": 0' in strategies or '"records":0' in strategies

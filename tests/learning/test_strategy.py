@@ -150,6 +150,7 @@ def _entry(**kw):
         features=Features(),
         outcome="verified",
         prover_calls=6,
+        model_calls=9,
     )
     return RunEntry(**{**base, **kw})
 
@@ -159,12 +160,14 @@ def test_trials_of_the_record():
         _entry(),
         _entry(features=Features(area="analysis"), outcome="unfinished"),
         _entry(replay=True),
+        # a check without a model: unfinished before any call, no trial of any strategy
+        _entry(outcome="unfinished", detail="model_unavailable", prover_calls=0, model_calls=0),
     ]
     assert trials_of(entries) == [
         Trial(kind="lemma", strategy="baseline", value=0.75),
         Trial(kind="analysis", strategy="baseline", value=0.0),
     ]
-    assert len(trials_of(entries, live_only=False)) == 3
+    assert len(trials_of(entries, live_only=False)) == 4
 
 
 def _benchmark():

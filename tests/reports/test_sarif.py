@@ -98,3 +98,22 @@ def test_github_rules_report_no_error_and_no_warning(tmp_path, layout, request):
     found = json.loads(out.read_text())["runs"][0]["results"]
     assert [(r["ruleId"], r["message"]) for r in found] == []
     assert "error" not in proc.stdout.lower().replace("0 error", "")
+
+
+def test_every_rule_links_to_its_own_section_of_the_sarif_docs(tmp_path):
+    """Each rule's helpUri is the repository's docs/sarif.md at a heading that exists there
+    (GitHub's anchor of `### name`), never a placeholder page or a dead anchor."""
+    import re
+
+    from paperlint.project import repository_url
+    from paperlint.reports.sarif import HELP_PATH
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "sarif.md").read_text()
+    anchors = {h.strip().lower().replace(" ", "-") for h in re.findall(r"^#+ (.+)$", docs, re.M)}
+    sarif = render_sarif(load_workspace(_subfolder_workspace(tmp_path)))
+    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert rules
+    prefix = f"{repository_url()}{HELP_PATH}#"
+    for rule in rules:
+        assert rule["helpUri"].startswith(prefix), rule["id"]
+        assert rule["helpUri"].removeprefix(prefix) in anchors, rule["id"]

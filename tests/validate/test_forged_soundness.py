@@ -77,6 +77,23 @@ def test_a_replay_relabelled_as_a_live_run_is_rejected(copy_of):
     assert "live-run-mismatch" in found
 
 
+def test_a_verdict_resting_on_an_answer_to_another_prompt_fails(copy_of):
+    """An older paperlint served a replayed answer recorded for another prompt and flagged it
+    `prompt_drift` only: such a verdict no longer validates (a template change alone does)."""
+    ws = copy_of("sample-variance")
+    assert "prompt-mismatch" not in rules(ws)
+    events = [json.loads(line) for line in (ws / "events.jsonl").read_text().splitlines()]
+    calls = [e for e in events if e["type"] == "model_call" and e["result"] == "lem:mean-max"]
+    calls[-1]["prompt_drift"] = True
+    (ws / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    rehash(ws)
+    assert "prompt-mismatch" in rules(ws)
+    calls[-1]["template_drift"] = True
+    (ws / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    rehash(ws)
+    assert "prompt-mismatch" not in rules(ws)
+
+
 def test_a_revised_dependency_keeps_no_stale_gate(copy_of):
     ws = copy_of("sample-variance")
     paper = ws / "source" / "paper.tex"
