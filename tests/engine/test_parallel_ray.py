@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.agents.transcript import unstamped
 from paperlint.cli.root import run
 from paperlint.config import Config
 from paperlint.engine import executors
@@ -154,6 +155,14 @@ def drafted(tmp_path_factory):
     shutil.copytree(example(NAME) / "replay", replay)
     with (replay / "lean.jsonl").open("a", encoding="utf-8") as out:
         out.write(json.dumps(_dying_entry()) + "\n")
+    # the tests below ask a draft again out of its order (its prompt then differs from the
+    # one the fixture's answer was stamped for): a hand-made variant, so unstamped
+    transcript = replay / "transcript.jsonl"
+    rows = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    transcript.write_text(
+        "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in unstamped(rows)),
+        encoding="utf-8",
+    )
     workdir = base / "ws"
     fixture = example(NAME)
     start_check(
