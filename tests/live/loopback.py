@@ -35,6 +35,13 @@ class Fault:
     body: dict[str, Any] | None = None
     delay_s: float = 0.0
     doctor: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    raw: bytes | None = None
+    """Sent as the body as it is (a malformed reply), with `status`."""
+    drop: bool = False
+    """Close the connection without answering (a reset)."""
+    echo_key: bool = False
+    """Put the request's `Authorization` header into the error message (as some providers
+    do), to show it never reaches an output."""
 
 
 @dataclass
@@ -121,7 +128,7 @@ class LoopbackProvider:
         with self._lock:
             self.faults = faults
 
-    def answer(self, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict, dict]:
+    def answer(self, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict, Any]:
         key = self._calls.get(headers.get(CALL_HEADER.lower()) or "")
         with self._lock:
             number = len(self.seen) + 1
@@ -132,6 +139,16 @@ class LoopbackProvider:
             self.seen.append(seen)
         if fault is not None and fault.delay_s:
             time.sleep(fault.delay_s)
+        if fault is not None and fault.drop:
+            seen.status = 0
+            return 0, {}, None
+        if fault is not None and fault.raw is not None:
+            seen.status = fault.status if fault.status != 200 else 0  # not an answer
+            return fault.status, fault.headers, fault.raw
+        if fault is not None and fault.echo_key:
+            seen.status = fault.status
+            said = f"invalid key: {headers.get('authorization', '')!r} was refused"
+            return fault.status, fault.headers, error_body(said, "invalid_api_key")
         if fault is not None and fault.status != 200:
             seen.status = fault.status
             return fault.status, fault.headers, fault.body or error_body("injected fault")
@@ -164,7 +181,11 @@ class LoopbackProvider:
                     body = {}
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 status, extra, payload = provider.answer(headers, body)
-                data = json.dumps(payload).encode()
+                if payload is None:  # a reset: no answer at all
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                 try:
                     self.send_response(status)
                     for name, value in extra.items():
