@@ -222,7 +222,7 @@ def _run(
                 def again(rewound: Results) -> Summary:
                     return _loop(run, rewound, options, None, progress)
 
-                summary = _converge(run, blueprint, again) or summary
+                summary = _converge(run, blueprint, again, summary)
     finally:
         run.close()
         _snapshot(ws, journal)
@@ -230,9 +230,10 @@ def _run(
 
 
 def _converge(
-    run: OpenRun, blueprint: Blueprint, loop: Callable[[Results], Summary]
-) -> Summary | None:
-    """The final convergence review (engine.converge): asked once per check, applied once."""
+    run: OpenRun, blueprint: Blueprint, loop: Callable[[Results], Summary], summary: Summary
+) -> Summary:
+    """The final convergence review (engine.converge): asked once per check, applied once.
+    A review the provider or the budget stopped stays pending: the check is unfinished."""
     from paperlint.blueprint.graph import graph_of
     from paperlint.engine import converge
     from paperlint.records import convergence
@@ -241,12 +242,15 @@ def _converge(
     ctx, journal = run.ctx, run.journal
     ws = ctx.ws
     state = convergence.read_state(ws.root)
-    if state is None or state.status == "asking":
+    if state is None or convergence.is_pending(state):
         results = ws.load_results()
         if not converge.ready(results):
-            return None
-        if run.policy.budget.refusal(journal.spend) is not None:
-            state = convergence.ConvergenceState(status="not_run", reason="the budget is spent")
+            return summary
+        refusal = run.policy.budget.refusal(journal.spend)
+        if refusal is not None:
+            reviews = state.reviews if state else []
+            why = f"the budget is spent ({refusal}); give resume a larger --max-calls/--max-cost"
+            state = convergence.ConvergenceState(status="pending", reason=why, reviews=reviews)
         else:
             graph = graph_of(blueprint)
             state = converge.review(
@@ -266,8 +270,14 @@ def _converge(
             regate=state.regate,
         )
         journal.emit(event)
+    if state.status == "pending":
+        note = (
+            f"the final convergence review is pending: {state.reason}; "
+            f"`paperlint resume {ws.root}` asks it again"
+        )
+        return replace(summary, review_pending=True, notes=[*summary.notes, note])
     if state.status != "done" or not state.regate or state.applied:
-        return None
+        return summary
     results = ws.load_results()
     if not convergence.was_applied(results, state):
         _keep_before_regate(ws, state.regate)

@@ -17,15 +17,20 @@ class Summary:
     workspace: str = ""
     stop_reason: str | None = None
     notes: list[str] = field(default_factory=list)
+    review_pending: bool = False
+    """The final convergence review was stopped (provider, budget): `resume` asks it, and
+    until then the verdicts are not final, as with an unfinished result."""
 
     @property
     def exit_code(self) -> ExitCode:
-        """0 all verified; 1 an issue; 4 unfinished and no issue; 130 interrupted."""
+        """0 all verified; 1 an issue; 4 unfinished (or the final review pending) and no
+        issue; 130 interrupted."""
         if self.interrupted:
             return ExitCode.INTERRUPTED
         if self.counts.get(Verdict.ISSUE.value, 0):
             return ExitCode.ISSUE
-        if self.counts.get(Verdict.UNFINISHED.value, 0) or self.counts.get("pending", 0):
+        unfinished = self.counts.get(Verdict.UNFINISHED.value, 0) or self.counts.get("pending", 0)
+        if unfinished or self.review_pending:
             return ExitCode.UNFINISHED
         return ExitCode.VERIFIED
 

@@ -263,7 +263,7 @@ class ConvergenceReviewed(BaseEvent):
     """The final convergence review: what the two reviewers flagged and what is re-gated."""
 
     type: Literal["convergence_reviewed"] = "convergence_reviewed"
-    status: str = Field(description="done or not_run")
+    status: str = Field(description="done, pending (resume asks again) or not_run")
     reason: str | None = None
     flagged: list[str] = Field(default_factory=list)
     regate: list[str] = Field(default_factory=list)

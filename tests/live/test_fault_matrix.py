@@ -215,3 +215,83 @@ def test_role_headers_limits_and_prices_apply_to_tool_loop_turns(tmp_path, key_e
     paid = [e for e in events(tmp_path / "ws") if e["type"] == "model_call"]
     paid = [e for e in paid if e["task"] == "prover_turn"]
     assert len(paid) == len(turns) and all(e["cost_usd"] > 0 for e in paid)
+
+
+CONVERGENCE = example("convergence")
+CONVERGENCE_KEY = {
+    rid: {"verdict": v["verdict"], "class": v["class"]}
+    for rid, v in json.loads((CONVERGENCE / "answer-key.json").read_text()).items()
+}
+
+
+def converge_argv(tmp_path: Path, config: Path, *more: str) -> list[str]:
+    where = Target(CONVERGENCE, CONVERGENCE / "replay", CONVERGENCE_KEY, 0, lambda key: False)
+    return [*argv(tmp_path, where, config, 1), *more]
+
+
+def reviewer(key: TranscriptKey | None) -> bool:
+    return key is not None and key.task == "convergence"
+
+
+@pytest.mark.parametrize("fault", ["529-forever", "401"])
+def test_a_failed_convergence_review_stays_pending_and_resume_runs_it(
+    tmp_path, key_env, capsys, fault
+):
+    """The review is a real step: a provider failure leaves it pending (exit 4, said on the
+    terminal and in the report; before: exit 0, nothing said, never asked again and the
+    narrower `lem_sq (hx : 0 < x)` left verified), `resume` asks it and ends where an
+    uninterrupted run does; every reviewer request is charged."""
+    broken = [True]
+
+    def faults(number: int, key: TranscriptKey | None) -> Fault | None:
+        return PERSISTENT[fault] if broken[0] and reviewer(key) else None
+
+    workdir = tmp_path / "ws"
+    with LoopbackProvider(CONVERGENCE / "replay/transcript.jsonl", faults=faults) as server:
+        config = write_config(
+            tmp_path, server.url, max_attempts=2, models={"auditor": "openai/loopback-b"}
+        )
+        assert run(converge_argv(tmp_path, config)) == 4
+        out = capsys.readouterr()
+        assert "convergence review is pending" in out.err
+        assert "paperlint resume" in out.err
+        state = json.loads((workdir / "convergence.json").read_text())
+        assert state["status"] == "pending"
+        assert "pending" in (workdir / "report/report.md").read_text()
+        assert charged(workdir) == len(server.seen)
+        broken[0] = False
+        assert run(["resume", str(workdir)]) == 0
+        assert charged(workdir) == len(server.seen)
+        assert [s.key.attempt for s in server.seen if reviewer(s.key) and s.status == 200] == [1, 2]
+    assert verdicts(workdir) == CONVERGENCE_KEY
+    lean = (workdir / "lean/Paper/Lem_sq.lean").read_text()
+    assert "theorem lem_sq (x : ℝ) : 0 ≤ x ^ 2" in lean and "0 < x" not in lean
+    assert json.loads((workdir / "convergence.json").read_text())["status"] == "done"
+    assert run(["validate", str(workdir)]) == 0
+
+
+def test_a_budget_spent_before_the_review_leaves_it_pending_and_charges_it(
+    tmp_path, key_env, capsys
+):
+    """`--max-calls` stops just before the review: it is pending (before: recorded as not run
+    for good), the reviewers' calls count against the cap (before: 16 allowed 17 requests),
+    and a resume with a larger cap finishes it."""
+    with LoopbackProvider(CONVERGENCE / "replay/transcript.jsonl") as server:
+        config = write_config(tmp_path, server.url, models={"auditor": "openai/loopback-b"})
+        clean = tmp_path / "clean"
+        argv_clean = converge_argv(tmp_path, config)
+        argv_clean[argv_clean.index("--workdir") + 1] = str(clean)
+        assert run(argv_clean) == 0
+        before_review = next(
+            i for i, s in enumerate(server.seen) if reviewer(s.key)
+        )  # requests before the first reviewer call
+        total = len(server.seen)
+        server.seen.clear()
+        workdir = tmp_path / "ws"
+        assert run(converge_argv(tmp_path, config, "--max-calls", str(before_review + 1))) == 4
+        assert len(server.seen) == before_review + 1  # the cap holds, reviewers included
+        assert json.loads((workdir / "convergence.json").read_text())["status"] == "pending"
+        capsys.readouterr()
+        assert run(["resume", str(workdir), "--max-calls", str(total)]) == 0
+        assert len(server.seen) == total
+    assert verdicts(workdir) == verdicts(clean) == CONVERGENCE_KEY
