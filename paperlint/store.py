@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from paperlint.errors import InputError, StateError
+from paperlint.secrets import scrub, scrub_bytes
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ GATE = _WriteGate()
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     with GATE.writing():
-        _write_bytes_atomic(path, data)
+        _write_bytes_atomic(path, scrub_bytes(data))  # no API key is ever written
 
 
 def _write_bytes_atomic(path: Path, data: bytes) -> None:
@@ -114,6 +115,7 @@ def write_text_atomic(path: Path, text: str) -> None:
 def append_line(path: Path, line: str) -> None:
     """Append one whole line (its newline added here) and fsync it: a crash keeps every line
     written before it, and at worst a torn last line, which readers skip."""
+    line = scrub(line)  # no API key is ever written
     with GATE.writing():
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8") as handle:

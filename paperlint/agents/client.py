@@ -174,6 +174,10 @@ class LiteLLMClient:
     replay = False
 
     def __init__(self, config: Config, *, request_timeout_s: float | None = None) -> None:
+        from paperlint import secrets
+
+        secrets.remember_roles(config.roles)  # masked wherever text is written from now on
+        secrets.remember_provider_env()
         self._config = config
         self._models = config.models
         self._timeout = request_timeout_s
@@ -402,8 +406,11 @@ _SECRET = re.compile(
 
 
 def redact(text: str, *, limit: int = 500) -> str:
-    """Error text safe to log: key-shaped strings masked, length bounded."""
-    return _SECRET.sub("[redacted]", text)[:limit]
+    """Error text safe to log: the run's keys masked by value (`paperlint.secrets`), other
+    key-shaped strings by pattern, length bounded."""
+    from paperlint.secrets import scrub
+
+    return _SECRET.sub("[redacted]", scrub(text))[:limit]
 
 
 def make_client(

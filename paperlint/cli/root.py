@@ -25,6 +25,7 @@ from paperlint import __version__
 from paperlint.cli.options import VERBOSE
 from paperlint.errors import InputError, PaperlintError
 from paperlint.exitcodes import ExitCode
+from paperlint.secrets import scrub, scrubbed_terminal
 
 app = typer.Typer(
     name="paperlint",
@@ -92,10 +93,10 @@ def _write_crash_log(exc: BaseException) -> Path:
             f"({platform.platform()})\n"
             f"argv: {' '.join(sys.argv)}\n\n" + "".join(traceback.format_exception(exc))
         )
-        path.write_text(text, encoding="utf-8")
+        path.write_text(scrub(text), encoding="utf-8")
     except OSError:
         path = Path(tempfile.gettempdir()) / path.name
-        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        path.write_text(scrub("".join(traceback.format_exception(exc))), encoding="utf-8")
     return path
 
 
@@ -110,7 +111,14 @@ def command() -> TyperGroup:
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Run the CLI and return the exit code; the only place that catches broadly."""
+    """Run the CLI and return the exit code; the terminal masks every API key the command
+    was given (`paperlint.secrets`)."""
+    with scrubbed_terminal():
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
+    """The only place that catches broadly."""
     _register_commands()
     try:
         rc = command()(args=argv, standalone_mode=False)

@@ -82,6 +82,15 @@ def events(workdir: Path) -> list[dict]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+@pytest.fixture(autouse=True)
+def _forget_secrets():
+    """A live client registers its keys for masking process-wide: forget them per test."""
+    from paperlint import secrets
+
+    yield
+    secrets.forget()
+
+
 @pytest.fixture
 def key_env(monkeypatch):
     monkeypatch.setenv("LOOPBACK_KEY", "sk-loopback-test-key")

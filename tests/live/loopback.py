@@ -147,7 +147,8 @@ class LoopbackProvider:
             return fault.status, fault.headers, fault.raw
         if fault is not None and fault.echo_key:
             seen.status = fault.status
-            said = f"invalid key: {headers.get('authorization', '')!r} was refused"
+            key = headers.get("authorization", "").removeprefix("Bearer ")
+            said = f"Incorrect API key provided: {key}. Find your key in your account."
             return fault.status, fault.headers, error_body(said, "invalid_api_key")
         if fault is not None and fault.status != 200:
             seen.status = fault.status
