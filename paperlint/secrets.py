@@ -151,7 +151,7 @@ class ScrubbedStream(io.TextIOBase):
 def scrubbed_terminal() -> Iterator[None]:
     """stdout and stderr mask the registered secrets while a command runs."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = ScrubbedStream(out), ScrubbedStream(err)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = ScrubbedStream(out), ScrubbedStream(err)
     try:
         yield
     finally:

@@ -65,6 +65,9 @@ class Completion:
     """The provider's reason the reply ended; `length` means it was cut off."""
     tool_calls: tuple[RawToolCall, ...] = ()
     """A tool-loop turn's native tool calls (none: the text protocol, or no call)."""
+    estimated: bool = False
+    """The provider sent no usage: the tokens (and so the cost) are estimated from the
+    request's and the reply's sizes (`estimate_tokens`), so `--max-cost` still holds."""
 
 
 class ModelClient(Protocol):
@@ -223,7 +226,9 @@ class LiteLLMClient:
                 raise  # the runner waits these out or falls back to the next model
             reason = f"{type(exc).__name__}: {redact(str(exc))}"
             raise stop_error(fault, model, reason, settings.api_key_env) from None
-        return to_completion(litellm, response, model=model, prices=self._config.prices)
+        return to_completion(
+            litellm, response, model=model, prices=self._config.prices, sent=messages
+        )
 
 
 def request_options(
@@ -308,27 +313,68 @@ def request(
 
 
 def to_completion(
-    litellm: ModuleType, response: Any, *, model: str, prices: Mapping[str, Price] | None = None
+    litellm: ModuleType,
+    response: Any,
+    *,
+    model: str,
+    prices: Mapping[str, Price] | None = None,
+    sent: Sequence[Message] = (),
 ) -> Completion:
     """The answer's text, usage and cost. No `choices` at all is a provider hiccup
-    (`EmptyReply`, waited out); usage the provider did not send stays unknown."""
+    (`EmptyReply`, waited out); usage the provider did not send is estimated from `sent` and
+    the reply (marked `estimated`), so a budget on cost never silently stops counting."""
     choices = getattr(response, "choices", None) or []
     if not choices:
         raise EmptyReply("the provider answered without any choices")
     choice = choices[0]
     message = getattr(choice, "message", None)
     text = getattr(message, "content", None) or ""
+    calls = tool_calls_of(message)
     tokens_in, tokens_out = usage_of(response)
+    estimated = tokens_in is None
+    if estimated:
+        tokens_in = estimate_tokens(json.dumps(list(sent), ensure_ascii=False, default=str))
+        tokens_out = estimate_tokens(text + "".join(c.name + c.arguments for c in calls))
+        cost = priced_cost(litellm, model, tokens_in, tokens_out or 0, prices)
+    else:
+        cost = completion_cost(litellm, response, model=model, prices=prices)
     return Completion(
         text=text,
         tokens_in=tokens_in,
         tokens_out=tokens_out,
-        cost_usd=completion_cost(litellm, response, model=model, prices=prices)
-        if tokens_in
-        else None,
+        cost_usd=cost,
         finish_reason=getattr(choice, "finish_reason", None),
-        tool_calls=tool_calls_of(message),
+        tool_calls=calls,
+        estimated=estimated,
     )
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens in `text` at about 4 characters a token (English and LaTeX run 3.5-4.5; a rough
+    count that errs high for prose is right for a budget), at least 1."""
+    return max(1, -(-len(text) // 4))
+
+
+def priced_cost(
+    litellm: ModuleType,
+    model: str,
+    tokens_in: int,
+    tokens_out: int,
+    prices: Mapping[str, Price] | None = None,
+) -> float | None:
+    """The cost of estimated tokens at the model's price (`[prices]`, else litellm's map);
+    None when the model has no price."""
+    price = (prices or {}).get(model)
+    if price is not None:
+        return tokens_in * price.input_cost_per_token + tokens_out * price.output_cost_per_token
+    try:
+        info = litellm.get_model_info(model)
+        cost_in, cost_out = info["input_cost_per_token"], info["output_cost_per_token"]
+    except Exception:  # litellm raises for a model it does not know: unpriced
+        return None
+    if cost_in is None or cost_out is None:
+        return None
+    return tokens_in * float(cost_in) + tokens_out * float(cost_out)
 
 
 def tool_calls_of(message: Any) -> tuple[RawToolCall, ...]:

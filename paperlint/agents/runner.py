@@ -408,6 +408,7 @@ class AgentRunner:
                 finish_reason=done.finish_reason,
                 ok=ok,
                 turn=turn or None,
+                estimated=done.estimated,
             )
         )
 

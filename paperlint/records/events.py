@@ -104,6 +104,11 @@ class ModelCallEvent(BaseEvent):
     turn: int | None = Field(
         default=None, description="a prover tool-loop turn (task `prover_turn`), 1-based"
     )
+    estimated: bool = Field(
+        default=False,
+        description="the provider sent no usage: tokens and cost are estimated from the "
+        "request's and the reply's sizes (4 characters a token)",
+    )
 
 
 class LeanCheckEvent(BaseEvent):
