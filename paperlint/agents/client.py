@@ -152,9 +152,14 @@ CALL_HEADER = "X-Paperlint-Call"
 server holding the transcript, can tell requests apart and match retries without reading
 prompts. Opaque on purpose: headers land in gateway and proxy logs that never see a prompt, so
 the paper's result labels, obligation names and attempt counts stay out of them."""
+RUN_HEADER = "X-Paperlint-Run"
+"""The salt of the call ids, random per run (per client): the same call of another run, paper
+or user gets another id, so ids link nothing across runs; whoever holds the transcript and
+sees this header can still recompute them."""
 
 
 def call_id(
+    salt: str,
     task: str,
     result: str | None,
     obligation: str | None,
@@ -162,12 +167,13 @@ def call_id(
     repair: int,
     turn: int = 0,
 ) -> str:
-    """A hash of the call's transcript key: the same call gets the same id in every run (a
-    transcript's owner can recompute it for each entry), and nothing readable goes out."""
+    """A salted hash of the call's transcript key: the same call gets the same id within a
+    run (its retries match), another with another `salt`; a transcript's owner can recompute
+    it for each entry from the run's salt, and nothing readable goes out."""
     parts: list[Any] = [task, result, obligation, int(attempt), int(repair)]
     parts += [int(turn)] if turn else []  # a tool-loop turn; other calls keep their ids
     key = json.dumps(parts, separators=(",", ":"))
-    return hashlib.sha256(f"paperlint-call\0{key}".encode()).hexdigest()[:32]
+    return hashlib.sha256(f"paperlint-call\0{salt}\0{key}".encode()).hexdigest()[:32]
 
 
 class LiteLLMClient:
@@ -184,6 +190,7 @@ class LiteLLMClient:
         self._config = config
         self._models = config.models
         self._timeout = request_timeout_s
+        self.salt = os.urandom(8).hex()  # of the call ids (RUN_HEADER)
 
     def ladder(self, role: str) -> list[str]:
         models = self._models.ladder(role)
@@ -213,7 +220,7 @@ class LiteLLMClient:
         info = metadata.get(METADATA_KEY) or {}
         role = str(info.get("role", ""))
         settings = self._config.role_settings(role)
-        options = request_options(litellm, model, settings, info)
+        options = request_options(litellm, model, settings, info, salt=self.salt)
         if tools:
             options.update(tools=list(tools), tool_choice="auto")
         if self._timeout is not None:
@@ -232,7 +239,12 @@ class LiteLLMClient:
 
 
 def request_options(
-    litellm: ModuleType, model: str, settings: RoleSettings, info: Mapping[str, Any]
+    litellm: ModuleType,
+    model: str,
+    settings: RoleSettings,
+    info: Mapping[str, Any],
+    *,
+    salt: str = "",
 ) -> dict[str, Any]:
     """litellm keyword arguments from the role's settings: endpoint, key, limits, headers,
     and a response schema where litellm says the model takes one."""
@@ -255,7 +267,8 @@ def request_options(
     headers = dict(settings.headers)
     task = info.get("task")
     if task:
-        headers[CALL_HEADER] = call_header(info)
+        headers[CALL_HEADER] = call_header(info, salt)
+        headers[RUN_HEADER] = salt
     if headers:
         options["extra_headers"] = headers
     if task in OUTPUT_MODELS and supports_schema(litellm, model):
@@ -263,8 +276,9 @@ def request_options(
     return options
 
 
-def call_header(info: Mapping[str, Any]) -> str:
+def call_header(info: Mapping[str, Any], salt: str) -> str:
     return call_id(
+        salt,
         str(info.get("task")),
         info.get("result"),
         info.get("obligation"),

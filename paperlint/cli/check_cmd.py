@@ -226,6 +226,16 @@ def _progress(quiet: bool, workspace: Path | None = None) -> Any:
     return Progress(on_action=on_action, on_flight=on_flight)
 
 
+def replay_label(parts: list[str]) -> str:
+    """What of the run was replayed, as the result line's prefix: a live run with recorded
+    Lean answers is not a replay of the check (its model answers are real)."""
+    if "model" in parts:
+        return "REPLAY — "
+    if "lean" in parts:
+        return "live models, recorded Lean answers — "
+    return ""
+
+
 def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
@@ -244,10 +254,18 @@ def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
         typer.echo(json.dumps(payload, indent=2))
         return int(summary.exit_code)
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.counts.items())) or "no results"
-    label = "REPLAY — " if summary.replay else ""
+    label = replay_label(summary.replay_parts)
     typer.echo(f"{label}{counts}")
     if summary.stop_reason:
         typer.echo(f"stopped: {summary.stop_reason}")
+    if summary.stop_reason == "budget_exhausted":
+        typer.echo(
+            f"  hint: the budget is spent; `paperlint resume {summary.workspace} --max-calls N` "
+            "(or --max-cost USD) with a larger cap continues, plain `resume` has nothing to do",
+            err=True,
+        )
+    if summary.interrupted:
+        typer.echo(f"interrupted: resume with `paperlint resume {summary.workspace}`", err=True)
     for note in summary.notes:
         typer.echo(f"  {note}", err=True)
     typer.echo(f"records: {summary.workspace}; report: {summary.workspace}/report/")

@@ -8,6 +8,7 @@ libraries (lean-interact, litellm, pdfminer) are imported inside command bodies 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import logging
 import os
 import platform
@@ -147,12 +148,44 @@ def _run(argv: list[str] | None) -> int:
         if exc.hint:
             typer.echo(f"  hint: {exc.hint}", err=True)
         return ExitCode.USAGE
+    except OSError as exc:
+        if exc.errno not in DISK_ERRORS:
+            return _crashed(exc)
+        typer.echo(f"error: {DISK_ERRORS[exc.errno]}: {exc.filename or exc}", err=True)
+        typer.echo(
+            "  hint: every record written before this is complete (writes are atomic); "
+            "make room or use a writable folder, then run the command again "
+            "(`paperlint resume DIR` continues a check)",
+            err=True,
+        )
+        return ExitCode.USAGE
     except Exception as exc:  # the error boundary: anything else is our bug
-        path = _write_crash_log(exc)
-        typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
-        return ExitCode.INTERNAL
+        return _crashed(exc)
     return int(rc or 0)
 
 
+DISK_ERRORS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the folder is on a read-only file system",
+    errno.EACCES: "no permission to write",
+    errno.EPERM: "no permission to write",
+}
+"""Write failures that are the machine's, not a bug: exit 2 with what to do, no crash log."""
+
+
+def _crashed(exc: Exception) -> int:
+    path = _write_crash_log(exc)
+    typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
+    return ExitCode.INTERNAL
+
+
 def main() -> None:
-    sys.exit(run())
+    code = run()
+    if code == ExitCode.INTERRUPTED:
+        # After ^C every record is written; a thread still waiting on a hung request (it
+        # was abandoned) must not hold the exit, as the interpreter's join at exit would.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

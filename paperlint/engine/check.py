@@ -117,6 +117,7 @@ def resume_check(
         spec = spec.with_budget(**budget)
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):
+        remove_stale_temps(ws)
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
         results = ws.load_results()
@@ -126,6 +127,14 @@ def resume_check(
     if report:
         write_report(ws.root, templates=template_hashes())
     return summary
+
+
+def remove_stale_temps(ws: Workspace) -> None:
+    """The temporary files of atomic writes a killed run left (`.NAME.XXXX.tmp`, beside the
+    file they were to replace): under the workspace lock no writer owns them any more."""
+    for stale in ws.root.rglob(".*.tmp"):
+        if stale.is_file() and not stale.is_symlink():
+            stale.unlink(missing_ok=True)
 
 
 MARKER = ".paperlint-workspace"

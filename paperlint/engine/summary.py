@@ -17,6 +17,8 @@ class Summary:
     workspace: str = ""
     stop_reason: str | None = None
     notes: list[str] = field(default_factory=list)
+    replay_parts: list[str] = field(default_factory=list)
+    """What was replayed: "model", "lean" (`replay` is true for either)."""
     review_pending: bool = False
     """The final convergence review was stopped (provider, budget): `resume` asks it, and
     until then the verdicts are not final, as with an unfinished result."""
@@ -41,4 +43,9 @@ def summarise(results: Results, **extra: object) -> Summary:
         if not record.verdict_bearing:
             continue
         counts[record.verdict.value if record.verdict else "pending"] += 1
-    return Summary(counts=dict(counts), replay=results.replay, **extra)  # type: ignore[arg-type]
+    return Summary(
+        counts=dict(counts),
+        replay=results.replay,
+        replay_parts=list(results.replay_parts),
+        **extra,  # type: ignore[arg-type]
+    )

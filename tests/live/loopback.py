@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from paperlint.agents.client import CALL_HEADER, call_id
+from paperlint.agents.client import CALL_HEADER, RUN_HEADER, call_id
 from paperlint.agents.transcript import ToolCallEntry, Transcript, TranscriptKey
 
 
@@ -65,17 +65,18 @@ def error_body(message: str, code: str | None = None) -> dict[str, Any]:
     return {"error": {"message": message, "type": "loopback", "code": code}}
 
 
-def call_index(keys: Iterable[TranscriptKey]) -> dict[str, TranscriptKey]:
+def call_index(keys: Iterable[TranscriptKey], salt: str) -> dict[str, TranscriptKey]:
     """`X-Paperlint-Call` id -> transcript key, for every key and its retries and repairs (the
-    header is an opaque hash, `client.call_id`: the server recomputes it, as a proxy could)."""
+    header is an opaque hash salted per run, `client.call_id`: the server recomputes it from
+    the run's `X-Paperlint-Run` salt, as a proxy holding the transcript could)."""
     index: dict[str, TranscriptKey] = {}
     for key in keys:
         for attempt in range(1, 7):
             for repair in range(6):
                 variant = key._replace(attempt=attempt, repair=repair)
-                index.setdefault(call_id(*variant), variant)
+                index.setdefault(call_id(salt, *variant), variant)
     for key in keys:
-        index[call_id(*key)] = key
+        index[call_id(salt, *key)] = key
     return index
 
 
@@ -94,7 +95,8 @@ class LoopbackProvider:
         self.max_requests = max_requests
         self.lifetime_s = lifetime_s
         self.replies = replies or {}
-        self._calls = call_index([*(e.key for e in self.transcript.entries()), *self.replies])
+        self._keys = [*(e.key for e in self.transcript.entries()), *self.replies]
+        self._calls: dict[str, dict[str, TranscriptKey]] = {}  # by the run's salt
         self.seen: list[Seen] = []
         self.unknown: list[TranscriptKey | None] = []
         self._lock = threading.Lock()
@@ -129,7 +131,11 @@ class LoopbackProvider:
             self.faults = faults
 
     def answer(self, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict, Any]:
-        key = self._calls.get(headers.get(CALL_HEADER.lower()) or "")
+        salt = headers.get(RUN_HEADER.lower()) or ""
+        with self._lock:
+            if salt not in self._calls:
+                self._calls[salt] = call_index(self._keys, salt)
+        key = self._calls[salt].get(headers.get(CALL_HEADER.lower()) or "")
         with self._lock:
             number = len(self.seen) + 1
             fault = self.faults(number, key)
@@ -138,7 +144,9 @@ class LoopbackProvider:
             seen = Seen(key, time.monotonic(), 200, headers, body)
             self.seen.append(seen)
         if fault is not None and fault.delay_s:
+            seen.status = 0  # not answered (yet): the client may give up first
             time.sleep(fault.delay_s)
+            seen.status = 200
         if fault is not None and fault.drop:
             seen.status = 0
             return 0, {}, None

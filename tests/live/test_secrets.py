@@ -64,6 +64,8 @@ def test_keys_echoed_by_the_provider_reach_no_file_and_no_output(tmp_path, keys,
         assert run(check_argv(tmp_path, config)) == 4
         first = capsys.readouterr()
         assert "Incorrect API key provided: [redacted]" in first.out + first.err
+        # a live run with recorded Lean answers is not labelled a replay
+        assert "REPLAY" not in first.out and "live models, recorded Lean answers" in first.out
         stop[0] = False
         assert run(["resume", str(workdir)]) == 1
         assert run(["report", str(workdir), "--format", "html"]) == 0
