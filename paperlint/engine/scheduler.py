@@ -134,6 +134,7 @@ class Parallel:
         self.until = until
         self.on_action = on_action
         self.flight = Flight(running={}, held=set())
+        self.interrupts = Interrupts()
 
     def fill(self, results: Results) -> None:
         """Start actions until every slot is taken or none is ready."""
@@ -174,10 +175,14 @@ class Parallel:
 
         return work
 
-    def settle(self, results: Results, *, timeout: float | None = None) -> Results:
-        """Wait for at least one action (or `timeout`); apply and commit every one that has
-        finished."""
-        done, _ = wait(list(self.flight.running), timeout=timeout, return_when=FIRST_COMPLETED)
+    def settle(self, results: Results) -> Results:
+        """Wait for at least one action; apply and commit every one that has finished. (A ^C
+        interrupts the wait, never a commit: `Interrupts`.)"""
+        self.interrupts.waiting = True
+        try:
+            done, _ = wait(list(self.flight.running), return_when=FIRST_COMPLETED)
+        finally:
+            self.interrupts.waiting = False
         # Several may finish together: commit them in the order they were started.
         for future in [f for f in self.flight.running if f in done]:
             action = self.flight.running.pop(future)
@@ -204,8 +209,9 @@ class Parallel:
 
     def wind_down(self, results: Results, grace_s: float) -> Results:
         """After ^C: commit each action that finishes within `grace_s` (finished work is
-        never lost); one that failed (its request was cancelled) or is still waiting on a
-        request is abandoned, changing no record, so `resume` plans it again."""
+        never lost); one that failed (its request was cancelled: its end is logged) or is
+        still waiting on a request is abandoned, changing no record, so `resume` plans it
+        again."""
         deadline = time.monotonic() + grace_s
         while self.flight.running:
             left = deadline - time.monotonic()
@@ -217,6 +223,10 @@ class Parallel:
                 finished = future.result()
                 if not isinstance(finished.outcome, Failed) and not finished.lost:
                     results = self._commit(results, action, finished)
+                    continue
+                for event in finished.events:
+                    self.journal.emit(event)
+                self.journal.emit(finished_event(action, finished.outcome, results, results))
         self.flight.running.clear()
         return results
 
@@ -242,13 +252,13 @@ def run_parallel(
     cancel = ctx.turns.cancel
     abandoned = False
     try:
-        with interrupts() as stopping:
+        with loop.interrupts.taken() as stopping:
             try:
                 while not stopping.is_set():
                     loop.fill(results)
                     if not loop.flight.running:
                         break
-                    results = loop.settle(results, timeout=POLL_S)
+                    results = loop.settle(results)
                 if stopping.is_set():
                     raise KeyboardInterrupt
             except KeyboardInterrupt:
@@ -277,34 +287,39 @@ def run_parallel(
     )
 
 
-POLL_S = 0.2
-"""How often the loop looks for a ^C while it waits for actions."""
 GRACE_S = 3.0
 """After the first ^C: how long actions in flight get to finish and be committed."""
 
 
-@contextmanager
-def interrupts() -> Iterator[threading.Event]:
-    """^C while actions run: the first sets the event (the loop winds down), a second ends the
-    process at once. Outside the main thread (an MCP job) there is no signal to take: the
-    event is never set."""
-    stopping = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield stopping
-        return
+class Interrupts:
+    """^C while actions run. The first sets `stopping` (the loop winds down) and, while the
+    loop only waits for actions, interrupts that wait at once; during a commit it only sets
+    the flag, so no commit is ever cut in two. A second ^C ends the process at once. Outside
+    the main thread (an MCP job) there is no signal to take."""
 
-    def handler(signum: int, frame: object) -> None:
-        if stopping.is_set():
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.waiting = False
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.stopping.is_set():
             os.write(2, b"\ninterrupted again: exiting now\n")
             os._exit(int(ExitCode.INTERRUPTED))
-        stopping.set()
+        self.stopping.set()
         os.write(2, b"\ninterrupting: finishing what is in flight (^C again to exit now)\n")
+        if self.waiting:
+            raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield stopping
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    @contextmanager
+    def taken(self) -> Iterator[threading.Event]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self.stopping
+            return
+        previous = signal.signal(signal.SIGINT, self._handler)
+        try:
+            yield self.stopping
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def edge_reason(results: Results, action: Action) -> list[str]:
