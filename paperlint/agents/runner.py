@@ -92,7 +92,7 @@ class AgentReply:
     prompt_drift: bool = False
 
 
-class Interrupted(ModelUnavailableError):
+class Cancelled(ModelUnavailableError):
     """The run was interrupted (^C) before this request: nothing was asked, `resume` asks."""
 
     def __init__(self) -> None:
@@ -134,7 +134,7 @@ class AgentRunner:
         self._emit = on_event
         self.cancel = threading.Event()
         """Set on ^C: no request starts after it, and a wait between retries ends at once
-        (`Interrupted`); a request already sent is the caller's to abandon."""
+        (`Cancelled`); a request already sent is the caller's to abandon."""
         self._sleep = sleep or self._wait_or_cancel
         self._clock = clock
         self._rng = rng or random.Random()
@@ -315,7 +315,7 @@ class AgentRunner:
         tries = self._config.retry.max_attempts
         for attempt in range(1, tries + 1):
             if self.cancel.is_set():
-                raise Interrupted()
+                raise Cancelled()
             if self._before is not None:
                 free = call.charged and repair == 0 and attempt == 1
                 self._before(
@@ -348,7 +348,7 @@ class AgentRunner:
 
     def _wait_or_cancel(self, seconds: float) -> None:
         if self.cancel.wait(seconds):
-            raise Interrupted()
+            raise Cancelled()
 
     def _classify(self, exc: Exception) -> Fault:
         from paperlint.agents.client import import_litellm
