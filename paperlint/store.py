@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from paperlint.errors import InputError, StateError
+from paperlint.secrets import scrub, scrub_bytes
 
 log = logging.getLogger(__name__)
 
@@ -72,26 +73,30 @@ class _WriteGate:
 GATE = _WriteGate()
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """`durable=False`: atomic against a crash of this process, not of the machine (no
+    fsync: for a file rewritten on every request, `records.spend`'s floor)."""
     with GATE.writing():
-        _write_bytes_atomic(path, data)
+        _write_bytes_atomic(path, scrub_bytes(data), durable=durable)  # no API key is written
 
 
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
+def _write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         # Ctrl-C or a full disk must not leave a stray temp file beside the record.
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -114,6 +119,7 @@ def write_text_atomic(path: Path, text: str) -> None:
 def append_line(path: Path, line: str) -> None:
     """Append one whole line (its newline added here) and fsync it: a crash keeps every line
     written before it, and at worst a torn last line, which readers skip."""
+    line = scrub(line)  # no API key is ever written
     with GATE.writing():
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8") as handle:

@@ -225,6 +225,11 @@ def _convergence(workspace: Path, notes: list[str]) -> list[str]:
         return []
     if state.status == "asking":
         return ["The final convergence review was interrupted; `paperlint resume` finishes it."]
+    if state.status == "pending":
+        return [
+            f"The final convergence review is pending ({state.reason}); the verdicts are not "
+            "final until `paperlint resume` runs it."
+        ]
     if state.status != "done":
         return [f"The final convergence review did not run: {state.reason}"]
     combined = state.combined

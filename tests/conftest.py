@@ -167,13 +167,20 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"crash sweep: sampled with seed {seed} ({CRASH_SEED_ENV}={seed} repeats it)"
 
 
+FULL_MATRIX = "fault_matrix_full"
+"""The live fault matrix's cases outside its representative subset
+(tests/live/test_fault_matrix.py): deselected unless the -m expression names the marker."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if FULL_SWEEP in (config.option.markexpr or ""):
-        return
-    left_out = [item for item in items if item.get_closest_marker(FULL_SWEEP) is not None]
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if item.get_closest_marker(FULL_SWEEP) is None]
+    named = config.option.markexpr or ""
+    for marker in (FULL_SWEEP, FULL_MATRIX):
+        if marker in named:
+            continue
+        left_out = [item for item in items if item.get_closest_marker(marker) is not None]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if item.get_closest_marker(marker) is None]
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

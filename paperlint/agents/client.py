@@ -71,6 +71,9 @@ class Completion:
     """The provider's reason the reply ended; `length` means it was cut off."""
     tool_calls: tuple[RawToolCall, ...] = ()
     """A tool-loop turn's native tool calls (none: the text protocol, or no call)."""
+    estimated: bool = False
+    """The provider sent no usage: the tokens (and so the cost) are estimated from the
+    request's and the reply's sizes (`estimate_tokens`), so `--max-cost` still holds."""
 
 
 class ModelClient(Protocol):
@@ -178,9 +181,14 @@ CALL_HEADER = "X-Paperlint-Call"
 server holding the transcript, can tell requests apart and match retries without reading
 prompts. Opaque on purpose: headers land in gateway and proxy logs that never see a prompt, so
 the paper's result labels, obligation names and attempt counts stay out of them."""
+RUN_HEADER = "X-Paperlint-Run"
+"""The salt of the call ids, random per run (per client): the same call of another run, paper
+or user gets another id, so ids link nothing across runs; whoever holds the transcript and
+sees this header can still recompute them."""
 
 
 def call_id(
+    salt: str,
     task: str,
     result: str | None,
     obligation: str | None,
@@ -188,12 +196,13 @@ def call_id(
     repair: int,
     turn: int = 0,
 ) -> str:
-    """A hash of the call's transcript key: the same call gets the same id in every run (a
-    transcript's owner can recompute it for each entry), and nothing readable goes out."""
+    """A salted hash of the call's transcript key: the same call gets the same id within a
+    run (its retries match), another with another `salt`; a transcript's owner can recompute
+    it for each entry from the run's salt, and nothing readable goes out."""
     parts: list[Any] = [task, result, obligation, int(attempt), int(repair)]
     parts += [int(turn)] if turn else []  # a tool-loop turn; other calls keep their ids
     key = json.dumps(parts, separators=(",", ":"))
-    return hashlib.sha256(f"paperlint-call\0{key}".encode()).hexdigest()[:32]
+    return hashlib.sha256(f"paperlint-call\0{salt}\0{key}".encode()).hexdigest()[:32]
 
 
 class LiteLLMClient:
@@ -203,9 +212,14 @@ class LiteLLMClient:
     replay = False
 
     def __init__(self, config: Config, *, request_timeout_s: float | None = None) -> None:
+        from paperlint import secrets
+
+        secrets.remember_roles(config.roles)  # masked wherever text is written from now on
+        secrets.remember_provider_env()
         self._config = config
         self._models = config.models
         self._timeout = request_timeout_s
+        self.salt = os.urandom(8).hex()  # of the call ids (RUN_HEADER)
 
     def ladder(self, role: str) -> list[str]:
         models = self._models.ladder(role)
@@ -235,7 +249,7 @@ class LiteLLMClient:
         info = metadata.get(METADATA_KEY) or {}
         role = str(info.get("role", ""))
         settings = self._config.role_settings(role)
-        options = request_options(litellm, model, settings, info)
+        options = request_options(litellm, model, settings, info, salt=self.salt)
         if tools:
             options.update(tools=list(tools), tool_choice="auto")
         if self._timeout is not None:
@@ -248,11 +262,18 @@ class LiteLLMClient:
                 raise  # the runner waits these out or falls back to the next model
             reason = f"{type(exc).__name__}: {redact(str(exc))}"
             raise stop_error(fault, model, reason, settings.api_key_env) from None
-        return to_completion(litellm, response, model=model, prices=self._config.prices)
+        return to_completion(
+            litellm, response, model=model, prices=self._config.prices, sent=messages
+        )
 
 
 def request_options(
-    litellm: ModuleType, model: str, settings: RoleSettings, info: Mapping[str, Any]
+    litellm: ModuleType,
+    model: str,
+    settings: RoleSettings,
+    info: Mapping[str, Any],
+    *,
+    salt: str = "",
 ) -> dict[str, Any]:
     """litellm keyword arguments from the role's settings: endpoint, key, limits, headers,
     and a response schema where litellm says the model takes one."""
@@ -275,7 +296,8 @@ def request_options(
     headers = dict(settings.headers)
     task = info.get("task")
     if task:
-        headers[CALL_HEADER] = call_header(info)
+        headers[CALL_HEADER] = call_header(info, salt)
+        headers[RUN_HEADER] = salt
     if headers:
         options["extra_headers"] = headers
     if task in OUTPUT_MODELS and supports_schema(litellm, model):
@@ -283,8 +305,9 @@ def request_options(
     return options
 
 
-def call_header(info: Mapping[str, Any]) -> str:
+def call_header(info: Mapping[str, Any], salt: str) -> str:
     return call_id(
+        salt,
         str(info.get("task")),
         info.get("result"),
         info.get("obligation"),
@@ -333,27 +356,68 @@ def request(
 
 
 def to_completion(
-    litellm: ModuleType, response: Any, *, model: str, prices: Mapping[str, Price] | None = None
+    litellm: ModuleType,
+    response: Any,
+    *,
+    model: str,
+    prices: Mapping[str, Price] | None = None,
+    sent: Sequence[Message] = (),
 ) -> Completion:
     """The answer's text, usage and cost. No `choices` at all is a provider hiccup
-    (`EmptyReply`, waited out); usage the provider did not send stays unknown."""
+    (`EmptyReply`, waited out); usage the provider did not send is estimated from `sent` and
+    the reply (marked `estimated`), so a budget on cost never silently stops counting."""
     choices = getattr(response, "choices", None) or []
     if not choices:
         raise EmptyReply("the provider answered without any choices")
     choice = choices[0]
     message = getattr(choice, "message", None)
     text = getattr(message, "content", None) or ""
+    calls = tool_calls_of(message)
     tokens_in, tokens_out = usage_of(response)
+    estimated = tokens_in is None
+    if estimated:
+        tokens_in = estimate_tokens(json.dumps(list(sent), ensure_ascii=False, default=str))
+        tokens_out = estimate_tokens(text + "".join(c.name + c.arguments for c in calls))
+        cost = priced_cost(litellm, model, tokens_in, tokens_out or 0, prices)
+    else:
+        cost = completion_cost(litellm, response, model=model, prices=prices)
     return Completion(
         text=text,
         tokens_in=tokens_in,
         tokens_out=tokens_out,
-        cost_usd=completion_cost(litellm, response, model=model, prices=prices)
-        if tokens_in
-        else None,
+        cost_usd=cost,
         finish_reason=getattr(choice, "finish_reason", None),
-        tool_calls=tool_calls_of(message),
+        tool_calls=calls,
+        estimated=estimated,
     )
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens in `text` at about 4 characters a token (English and LaTeX run 3.5-4.5; a rough
+    count that errs high for prose is right for a budget), at least 1."""
+    return max(1, -(-len(text) // 4))
+
+
+def priced_cost(
+    litellm: ModuleType,
+    model: str,
+    tokens_in: int,
+    tokens_out: int,
+    prices: Mapping[str, Price] | None = None,
+) -> float | None:
+    """The cost of estimated tokens at the model's price (`[prices]`, else litellm's map);
+    None when the model has no price."""
+    price = (prices or {}).get(model)
+    if price is not None:
+        return tokens_in * price.input_cost_per_token + tokens_out * price.output_cost_per_token
+    try:
+        info = litellm.get_model_info(model)
+        cost_in, cost_out = info["input_cost_per_token"], info["output_cost_per_token"]
+    except Exception:  # litellm raises for a model it does not know: unpriced
+        return None
+    if cost_in is None or cost_out is None:
+        return None
+    return tokens_in * float(cost_in) + tokens_out * float(cost_out)
 
 
 def tool_calls_of(message: Any) -> tuple[RawToolCall, ...]:
@@ -431,8 +495,11 @@ _SECRET = re.compile(
 
 
 def redact(text: str, *, limit: int = 500) -> str:
-    """Error text safe to log: key-shaped strings masked, length bounded."""
-    return _SECRET.sub("[redacted]", text)[:limit]
+    """Error text safe to log: the run's keys masked by value (`paperlint.secrets`), other
+    key-shaped strings by pattern, length bounded."""
+    from paperlint.secrets import scrub
+
+    return _SECRET.sub("[redacted]", scrub(text))[:limit]
 
 
 def make_client(

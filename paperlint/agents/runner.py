@@ -9,6 +9,7 @@ the events here tell it what each request used.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -91,6 +92,13 @@ class AgentReply:
     prompt_drift: bool = False
 
 
+class Cancelled(ModelUnavailableError):
+    """The run was interrupted (^C) before this request: nothing was asked, `resume` asks."""
+
+    def __init__(self) -> None:
+        super().__init__("interrupted (^C)", fix="`paperlint resume` continues", kind="interrupted")
+
+
 class AgentCallError(ModelError):
     """The call produced no valid output; the engine records the result as unfinished."""
 
@@ -111,7 +119,7 @@ class AgentRunner:
         *,
         client: ModelClient,
         on_event: EventSink = _ignore,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         before_request: RequestSink | None = None,
@@ -124,7 +132,10 @@ class AgentRunner:
         self._before = before_request
         self._client = client
         self._emit = on_event
-        self._sleep = sleep
+        self.cancel = threading.Event()
+        """Set on ^C: no request starts after it, and a wait between retries ends at once
+        (`Cancelled`); a request already sent is the caller's to abandon."""
+        self._sleep = sleep or self._wait_or_cancel
         self._clock = clock
         self._rng = rng or random.Random()
 
@@ -303,6 +314,8 @@ class AgentRunner:
         )
         tries = self._config.retry.max_attempts
         for attempt in range(1, tries + 1):
+            if self.cancel.is_set():
+                raise Cancelled()
             if self._before is not None:
                 free = call.charged and repair == 0 and attempt == 1
                 self._before(
@@ -332,6 +345,10 @@ class AgentRunner:
                 continue
             return _Timed(completion, self._clock() - started)
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _wait_or_cancel(self, seconds: float) -> None:
+        if self.cancel.wait(seconds):
+            raise Cancelled()
 
     def _classify(self, exc: Exception) -> Fault:
         from paperlint.agents.client import import_litellm
@@ -408,6 +425,7 @@ class AgentRunner:
                 finish_reason=done.finish_reason,
                 ok=ok,
                 turn=turn or None,
+                estimated=done.estimated,
             )
         )
 

@@ -249,6 +249,16 @@ def _done_of(results: Results) -> dict[str, int]:
     return {"done": sum(1 for r in bearing if r.verdict is not None), "total": len(bearing)}
 
 
+def replay_label(parts: list[str]) -> str:
+    """What of the run was replayed, as the result line's prefix: a live run with recorded
+    Lean answers is not a replay of the check (its model answers are real)."""
+    if "model" in parts:
+        return "REPLAY — "
+    if "lean" in parts:
+        return "live models, recorded Lean answers — "
+    return ""
+
+
 def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
     if _status:
         total = sum(summary.counts.values())
@@ -271,12 +281,20 @@ def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
         typer.echo(json.dumps(payload, indent=2))
         return int(summary.exit_code)
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.counts.items())) or "no results"
-    label = "REPLAY — " if summary.replay else ""
+    label = replay_label(summary.replay_parts)
     typer.echo(f"{label}{counts}")
     if summary.exit_code == ExitCode.NOTHING_TO_CHECK:
         typer.echo(f"warning: {NOTHING_TO_CHECK}", err=True)
     if summary.stop_reason:
         typer.echo(f"stopped: {summary.stop_reason}")
+    if summary.stop_reason == "budget_exhausted":
+        typer.echo(
+            f"  hint: the budget is spent; `paperlint resume {summary.workspace} --max-calls N` "
+            "(or --max-cost USD) with a larger cap continues, plain `resume` has nothing to do",
+            err=True,
+        )
+    if summary.interrupted:
+        typer.echo(f"interrupted: resume with `paperlint resume {summary.workspace}`", err=True)
     for note in summary.notes:
         typer.echo(f"  {note}", err=True)
     typer.echo(f"records: {summary.workspace}; report: {summary.workspace}/report/")

@@ -11,6 +11,7 @@ with the commands and holds `--help` to a budget.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import importlib
 import json
 import logging
@@ -33,6 +34,7 @@ from paperlint import __version__
 from paperlint.cli.options import VERBOSE
 from paperlint.errors import InputError, PaperlintError
 from paperlint.exitcodes import ExitCode
+from paperlint.secrets import scrub, scrubbed_terminal
 
 
 class CommandEntry(NamedTuple):
@@ -205,10 +207,10 @@ def _write_crash_log(exc: BaseException) -> Path:
             f"({platform.platform()})\n"
             f"argv: {' '.join(sys.argv)}\n\n" + "".join(traceback.format_exception(exc))
         )
-        path.write_text(text, encoding="utf-8")
+        path.write_text(scrub(text), encoding="utf-8")
     except OSError:
         path = Path(tempfile.gettempdir()) / path.name
-        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        path.write_text(scrub("".join(traceback.format_exception(exc))), encoding="utf-8")
     return path
 
 
@@ -223,8 +225,15 @@ def command() -> TyperGroup:
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Run the CLI and return the exit code; the only place that catches broadly. Under
-    `--format json` an error is also one JSON object on stdout (`json_error`)."""
+    """Run the CLI and return the exit code; the terminal masks every API key the command
+    was given (`paperlint.secrets`). Under `--format json` an error is also one JSON object
+    on stdout (`json_error`)."""
+    with scrubbed_terminal():
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
+    """The only place that catches broadly."""
     as_json = json_requested(sys.argv[1:] if argv is None else argv)
     try:
         rc = command()(args=argv, standalone_mode=False)
@@ -255,11 +264,36 @@ def run(argv: list[str] | None = None) -> int:
         if exc.hint:
             typer.echo(f"  hint: {exc.hint}", err=True)
         return _failed(as_json, ExitCode.USAGE, "state", str(exc), exc)
+    except OSError as exc:
+        if exc.errno not in DISK_ERRORS:
+            return _crashed(exc, as_json)
+        what = f"{DISK_ERRORS[exc.errno]}: {exc.filename or exc}"
+        typer.echo(f"error: {what}", err=True)
+        typer.echo(f"  hint: {DISK_HINT}", err=True)
+        return _failed(as_json, ExitCode.USAGE, "disk", what)
     except Exception as exc:  # the error boundary: anything else is our bug
-        path = _write_crash_log(exc)
-        typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
-        return _failed(as_json, ExitCode.INTERNAL, "internal", repr(exc), crash_log=path)
+        return _crashed(exc, as_json)
     return int(rc or 0)
+
+
+DISK_ERRORS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the folder is on a read-only file system",
+    errno.EACCES: "no permission to write",
+    errno.EPERM: "no permission to write",
+}
+"""Write failures that are the machine's, not a bug: exit 2 with what to do, no crash log."""
+DISK_HINT = (
+    "every record written before this is complete (writes are atomic); make room or use a "
+    "writable folder, then run the command again (`paperlint resume DIR` continues a check)"
+)
+
+
+def _crashed(exc: Exception, as_json: bool) -> int:
+    path = _write_crash_log(exc)
+    typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
+    return _failed(as_json, ExitCode.INTERNAL, "internal", repr(exc), crash_log=path)
 
 
 def json_requested(argv: list[str]) -> bool:
@@ -300,4 +334,11 @@ def json_error(
 
 
 def main() -> None:
-    sys.exit(run())
+    code = run()
+    if code == ExitCode.INTERRUPTED:
+        # After ^C every record is written; a thread still waiting on a hung request (it
+        # was abandoned) must not hold the exit, as the interpreter's join at exit would.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

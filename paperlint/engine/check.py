@@ -118,7 +118,8 @@ def resume_check(
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):
         results = ws.load_results()  # first: a newer paperlint's workspace says so
-        _refuse_if_stale(ws)
+        _refuse_if_stale(ws)  # a refused resume writes nothing
+        remove_stale_temps(ws)
         inventory = read_record(ws.inventory, Inventory)
         blueprint = read_record(ws.blueprint, Blueprint)
         opened = open_run(ws, spec, inventory=inventory, blueprint=blueprint, verifier=verifier)
@@ -127,6 +128,14 @@ def resume_check(
     if report:
         write_report(ws.root, templates=template_hashes())
     return summary
+
+
+def remove_stale_temps(ws: Workspace) -> None:
+    """The temporary files of atomic writes a killed run left (`.NAME.XXXX.tmp`, beside the
+    file they were to replace): under the workspace lock no writer owns them any more."""
+    for stale in ws.root.rglob(".*.tmp"):
+        if stale.is_file() and not stale.is_symlink():
+            stale.unlink(missing_ok=True)
 
 
 MARKER = ".paperlint-workspace"
@@ -235,7 +244,7 @@ def _run(
                 def again(rewound: Results) -> Summary:
                     return _loop(run, rewound, options, None, progress)
 
-                summary = _converge(run, blueprint, again) or summary
+                summary = _converge(run, blueprint, again, summary)
     finally:
         run.close()
         _snapshot(ws, journal)
@@ -243,9 +252,10 @@ def _run(
 
 
 def _converge(
-    run: OpenRun, blueprint: Blueprint, loop: Callable[[Results], Summary]
-) -> Summary | None:
-    """The final convergence review (engine.converge): asked once per check, applied once."""
+    run: OpenRun, blueprint: Blueprint, loop: Callable[[Results], Summary], summary: Summary
+) -> Summary:
+    """The final convergence review (engine.converge): asked once per check, applied once.
+    A review the provider or the budget stopped stays pending: the check is unfinished."""
     from paperlint.blueprint.graph import graph_of
     from paperlint.engine import converge
     from paperlint.records import convergence
@@ -254,12 +264,15 @@ def _converge(
     ctx, journal = run.ctx, run.journal
     ws = ctx.ws
     state = convergence.read_state(ws.root)
-    if state is None or state.status == "asking":
+    if state is None or convergence.is_pending(state):
         results = ws.load_results()
         if not converge.ready(results):
-            return None
-        if run.policy.budget.refusal(journal.spend) is not None:
-            state = convergence.ConvergenceState(status="not_run", reason="the budget is spent")
+            return summary
+        refusal = run.policy.budget.refusal(journal.spend)
+        if refusal is not None:
+            reviews = state.reviews if state else []
+            why = f"the budget is spent ({refusal}); give resume a larger --max-calls/--max-cost"
+            state = convergence.ConvergenceState(status="pending", reason=why, reviews=reviews)
         else:
             graph = graph_of(blueprint)
             state = converge.review(
@@ -279,8 +292,14 @@ def _converge(
             regate=state.regate,
         )
         journal.emit(event)
+    if state.status == "pending":
+        note = (
+            f"the final convergence review is pending: {state.reason}; "
+            f"`paperlint resume {ws.root}` asks it again"
+        )
+        return replace(summary, review_pending=True, notes=[*summary.notes, note])
     if state.status != "done" or not state.regate or state.applied:
-        return None
+        return summary
     results = ws.load_results()
     if not convergence.was_applied(results, state):
         _keep_before_regate(ws, state.regate)

@@ -10,8 +10,10 @@ dependent is re-gated on its kept draft (its context changed), and the run loop 
 State, in `convergence.json` (written atomically): the two reviews, the combined flags, the
 results re-gated and `applied`. The file is written before the records are rewound and marked
 applied after, so a crash in between re-applies the same rewind on `resume` and never asks the
-reviewers twice. A review that cannot run (the two models are the same, a reviewer gives no
-valid answer, the budget is spent) is recorded with its reason and changes no verdict.
+reviewers twice. A review that cannot run (the two models are the same, a reviewer's own answer
+stays invalid) is recorded as `not_run` with its reason and changes no verdict. A review the
+provider or the budget stopped is `pending`: the check ends unfinished (exit 4) and `resume`
+asks again. Every reviewer request is charged before it is sent, as any other.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from paperlint.agents.faults import BudgetSpent, ModelUnavailableError
 from paperlint.agents.inputs import ConvergenceInputs, ReviewedResult
 from paperlint.agents.outputs import ConvergenceOutput
+from paperlint.agents.runner import AgentCall
 from paperlint.domain import Role
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
@@ -92,16 +96,14 @@ def review(
     for attempt, (role, model) in enumerate(zip(REVIEWERS, models, strict=True), start=1):
         if attempt <= len(reviews):
             continue
+        # No action's start charged the review: every one of its requests is charged as sent.
+        call = AgentCall("convergence", role.value, PAPER, None, attempt, inputs, charged=False)
         try:
-            answer = ctx.ask(
-                "convergence",
-                role=role.value,
-                result=PAPER,
-                obligation=None,
-                attempt=attempt,
-                model=str(model),
-                inputs=inputs,
-            )
+            answer = ctx.turns.call(call, model=str(model)).output
+        except (ModelUnavailableError, BudgetSpent) as exc:
+            # the provider or the budget, not the reviewer: `resume` asks again
+            why = f"{role.value} reviewer: {exc}"
+            return ConvergenceState(status="pending", reason=why, reviews=reviews)
         except ModelError as exc:
             return ConvergenceState(status="not_run", reason=f"{role.value} reviewer: {exc}")
         assert isinstance(answer, ConvergenceOutput)

@@ -159,10 +159,11 @@ class RayRunner:
         self._give_back(actor, lost)
         return Done(outcome=outcome, lost=lost, events=(*events, *([_replaced()] if lost else [])))
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = True) -> None:
         import ray
 
-        self._waiting.shutdown(wait=True)  # as the thread runner: what is in flight ends
+        # as the thread runner: what is in flight ends (after ^C: is abandoned)
+        self._waiting.shutdown(wait=wait, cancel_futures=not wait)
         with self._lock:
             idle, self._idle = self._idle, []
         for actor in idle:

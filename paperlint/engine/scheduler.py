@@ -20,8 +20,13 @@ when they answer), a cap on calls not at all.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -41,6 +46,7 @@ from paperlint.engine.run import (
 )
 from paperlint.engine.steps import Failed, StepOutcome
 from paperlint.engine.summary import Summary, summarise
+from paperlint.exitcodes import ExitCode
 from paperlint.lean.pool import Pool, SharedVerifier
 from paperlint.records.events import BaseEvent
 from paperlint.records.journal import Journal
@@ -76,7 +82,7 @@ class Runner(Protocol):
         runner runs the same action from `results` and `action` alone."""
         ...
 
-    def close(self) -> None: ...
+    def close(self, *, wait: bool = True) -> None: ...
 
 
 class ThreadRunner:
@@ -86,8 +92,9 @@ class ThreadRunner:
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
         return self._pool.submit(work)
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True)
+    def close(self, *, wait: bool = True) -> None:
+        """`wait=False` (after ^C): abandon what is still in flight (a hung request)."""
+        self._pool.shutdown(wait=wait, cancel_futures=not wait)
 
 
 @dataclass
@@ -127,6 +134,7 @@ class Parallel:
         self.until = until
         self.on_action = on_action
         self.flight = Flight(running={}, held=set())
+        self.interrupts = Interrupts()
 
     def fill(self, results: Results) -> None:
         """Start actions until every slot is taken or none is ready."""
@@ -168,8 +176,13 @@ class Parallel:
         return work
 
     def settle(self, results: Results) -> Results:
-        """Wait for at least one action; apply and commit every one that has finished."""
-        done, _ = wait(list(self.flight.running), return_when=FIRST_COMPLETED)
+        """Wait for at least one action; apply and commit every one that has finished. (A ^C
+        interrupts the wait, never a commit: `Interrupts`.)"""
+        self.interrupts.waiting = True
+        try:
+            done, _ = wait(list(self.flight.running), return_when=FIRST_COMPLETED)
+        finally:
+            self.interrupts.waiting = False
         # Several may finish together: commit them in the order they were started.
         for future in [f for f in self.flight.running if f in done]:
             action = self.flight.running.pop(future)
@@ -194,9 +207,27 @@ class Parallel:
             flight.edge = flight.edge or action
         return new
 
-    def drain(self, results: Results) -> Results:
+    def wind_down(self, results: Results, grace_s: float) -> Results:
+        """After ^C: commit each action that finishes within `grace_s` (finished work is
+        never lost); one that failed (its request was cancelled: its end is logged) or is
+        still waiting on a request is abandoned, changing no record, so `resume` plans it
+        again."""
+        deadline = time.monotonic() + grace_s
         while self.flight.running:
-            results = self.settle(results)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            done, _ = wait(list(self.flight.running), timeout=left, return_when=FIRST_COMPLETED)
+            for future in [f for f in self.flight.running if f in done]:
+                action = self.flight.running.pop(future)
+                finished = future.result()
+                if not isinstance(finished.outcome, Failed) and not finished.lost:
+                    results = self._commit(results, action, finished)
+                    continue
+                for event in finished.events:
+                    self.journal.emit(event)
+                self.journal.emit(finished_event(action, finished.outcome, results, results))
+        self.flight.running.clear()
         return results
 
 
@@ -218,21 +249,28 @@ def run_parallel(
     pool = pool or SharedVerifier(ctx.verifier)
     loop = Parallel(ctx, policy, journal, runner, pool, jobs, until, progress.started)
     where = str(ctx.ws.root)
+    cancel = ctx.turns.cancel
+    abandoned = False
     try:
-        try:
-            while True:
-                loop.fill(results)
-                if not loop.flight.running:
-                    break
-                results = loop.settle(results)
-        except KeyboardInterrupt:
-            # Let what is in flight finish and commit (a second ^C stops at once; `resume`
-            # redoes what was in flight then, as after a crash).
-            results = loop.drain(results)
-            results = interrupt_run(ctx, results, journal)
-            return summarise(results, workspace=where, interrupted=True)
+        with loop.interrupts.taken() as stopping:
+            try:
+                while not stopping.is_set():
+                    loop.fill(results)
+                    if not loop.flight.running:
+                        break
+                    results = loop.settle(results)
+                if stopping.is_set():
+                    raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                # Plan nothing more; no request starts and no retry waits from here; what
+                # finishes within the grace is committed, the rest abandoned (`resume`).
+                cancel.set()
+                results = loop.wind_down(results, GRACE_S)
+                abandoned = True
+                results = interrupt_run(ctx, results, journal)
+                return summarise(results, workspace=where, interrupted=True)
     finally:
-        runner.close()
+        runner.close(wait=not abandoned)
     flight = loop.flight
     if flight.edge is not None:
         why = edge_reason(results, flight.edge)
@@ -247,6 +285,41 @@ def run_parallel(
     return summarise(
         results, workspace=where, stop_reason=stop.reason.value if stop.reason else None
     )
+
+
+GRACE_S = 3.0
+"""After the first ^C: how long actions in flight get to finish and be committed."""
+
+
+class Interrupts:
+    """^C while actions run. The first sets `stopping` (the loop winds down) and, while the
+    loop only waits for actions, interrupts that wait at once; during a commit it only sets
+    the flag, so no commit is ever cut in two. A second ^C ends the process at once. Outside
+    the main thread (an MCP job) there is no signal to take."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.waiting = False
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.stopping.is_set():
+            os.write(2, b"\ninterrupted again: exiting now\n")
+            os._exit(int(ExitCode.INTERRUPTED))
+        self.stopping.set()
+        os.write(2, b"\ninterrupting: finishing what is in flight (^C again to exit now)\n")
+        if self.waiting:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def taken(self) -> Iterator[threading.Event]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self.stopping
+            return
+        previous = signal.signal(signal.SIGINT, self._handler)
+        try:
+            yield self.stopping
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def edge_reason(results: Results, action: Action) -> list[str]:

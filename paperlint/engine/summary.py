@@ -17,18 +17,25 @@ class Summary:
     workspace: str = ""
     stop_reason: str | None = None
     notes: list[str] = field(default_factory=list)
+    replay_parts: list[str] = field(default_factory=list)
+    """What was replayed: "model", "lean" (`replay` is true for either)."""
+    review_pending: bool = False
+    """The final convergence review was stopped (provider, budget): `resume` asks it, and
+    until then the verdicts are not final, as with an unfinished result."""
 
     @property
     def exit_code(self) -> ExitCode:
-        """0 all verified; 1 an issue; 4 unfinished and no issue; 5 nothing to check (no
-        verdict-bearing result: an empty or theorem-less paper); 130 interrupted."""
+        """0 all verified; 1 an issue; 4 unfinished (or the final review pending) and no
+        issue; 5 nothing to check (no verdict-bearing result: an empty or theorem-less paper);
+        130 interrupted."""
         if self.interrupted:
             return ExitCode.INTERRUPTED
         if not self.counts:
             return ExitCode.NOTHING_TO_CHECK
         if self.counts.get(Verdict.ISSUE.value, 0):
             return ExitCode.ISSUE
-        if self.counts.get(Verdict.UNFINISHED.value, 0) or self.counts.get("pending", 0):
+        unfinished = self.counts.get(Verdict.UNFINISHED.value, 0) or self.counts.get("pending", 0)
+        if unfinished or self.review_pending:
             return ExitCode.UNFINISHED
         return ExitCode.VERIFIED
 
@@ -39,4 +46,9 @@ def summarise(results: Results, **extra: object) -> Summary:
         if not record.verdict_bearing:
             continue
         counts[record.verdict.value if record.verdict else "pending"] += 1
-    return Summary(counts=dict(counts), replay=results.replay, **extra)  # type: ignore[arg-type]
+    return Summary(
+        counts=dict(counts),
+        replay=results.replay,
+        replay_parts=list(results.replay_parts),
+        **extra,  # type: ignore[arg-type]
+    )

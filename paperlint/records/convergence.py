@@ -46,8 +46,11 @@ MARK: Final = "re-gated by the convergence review"
 class ConvergenceState(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    status: Literal["asking", "done", "not_run"]  # asking: the reviews answered so far
-    reason: str | None = None  # why it did not run
+    status: Literal["asking", "pending", "done", "not_run"]
+    """asking: the reviews answered so far (a crash came between them); pending: a provider
+    failure or a spent budget stopped it, and `resume` asks again; not_run: it cannot run
+    (the reviewers' models, a reviewer's own invalid answer), and no later run asks."""
+    reason: str | None = None  # why it did not run, or why it is pending
     reviews: list[ConvergenceReview] = Field(default_factory=list)
     combined: Combined | None = None
     applied: bool = False  # the records were rewound for `combined.regate`
@@ -55,6 +58,15 @@ class ConvergenceState(BaseModel):
     @property
     def regate(self) -> list[str]:
         return list(self.combined.regate) if self.combined else []
+
+
+OPEN: Final = ("asking", "pending")
+"""The states a later run (`resume`) takes up again."""
+
+
+def is_pending(state: ConvergenceState | None) -> bool:
+    """Reviews a later run still has to ask (a check is not finished while one is)."""
+    return state is not None and state.status in OPEN
 
 
 def read_state(workspace: Path) -> ConvergenceState | None:

@@ -104,6 +104,11 @@ class ModelCallEvent(BaseEvent):
     turn: int | None = Field(
         default=None, description="a prover tool-loop turn (task `prover_turn`), 1-based"
     )
+    estimated: bool = Field(
+        default=False,
+        description="the provider sent no usage: tokens and cost are estimated from the "
+        "request's and the reply's sizes (4 characters a token)",
+    )
 
 
 class LeanCheckEvent(BaseEvent):
@@ -263,7 +268,7 @@ class ConvergenceReviewed(BaseEvent):
     """The final convergence review: what the two reviewers flagged and what is re-gated."""
 
     type: Literal["convergence_reviewed"] = "convergence_reviewed"
-    status: str = Field(description="done or not_run")
+    status: str = Field(description="done, pending (resume asks again) or not_run")
     reason: str | None = None
     flagged: list[str] = Field(default_factory=list)
     regate: list[str] = Field(default_factory=list)

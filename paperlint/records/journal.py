@@ -17,8 +17,11 @@ from typing import Any
 
 from paperlint.records.events import BaseEvent
 from paperlint.records.failpoint import maybe_die
-from paperlint.records.spend import Spend
+from paperlint.records.spend import SPEND_FILE, Spend, read_floor, write_floor
 from paperlint.store import EventLog
+
+SPENDING = frozenset({"action_started", "charge", "model_call"})
+"""The events that change the spend (`Tally.add`)."""
 
 
 def now() -> str:
@@ -63,6 +66,20 @@ class Journal:
         for event in log.read() if log is not None else ():
             self.seq += 1
             self._tally.add(event)
+        self._floor = log.path.parent / SPEND_FILE if log is not None else None
+        """`spend.json` beside the log: the spend survives the log's loss (`records.spend`)."""
+        if self._floor is not None:
+            # What the floor holds beyond what the log still shows (a deleted or shortened
+            # log) is spent all the same.
+            floor, logged = read_floor(self._floor), self._tally.spend()
+            missing = Spend(
+                calls=max(0, floor.calls - logged.calls),
+                cost_usd=max(0.0, floor.cost_usd - logged.cost_usd),
+            )
+            self._start = Spend(
+                calls=self._start.calls + missing.calls,
+                cost_usd=self._start.cost_usd + missing.cost_usd,
+            )
 
     def emit(self, event: BaseEvent) -> None:
         data = event.as_event()
@@ -73,6 +90,8 @@ class Journal:
                 return
             self.seq += 1
             count = self.log.append({"seq": self.seq, "ts": now(), **data})
+            if self._floor is not None and data.get("type") in SPENDING:
+                write_floor(self._floor, self.spend)
             maybe_die(count, self.log.path.parent)
 
     @property

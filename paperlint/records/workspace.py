@@ -102,8 +102,22 @@ class Workspace:
 
     def load_results(self) -> Results:
         """The records with their working state; an older `results.json` is upgraded in
-        memory (the next write, or `paperlint migrate`, stores the upgrade)."""
-        return load_results_at(self.results)
+        memory (the next write, or `paperlint migrate`, stores the upgrade). Unreadable: the
+        error names the newest snapshot to restore from."""
+        try:
+            return load_results_at(self.results)
+        except StateError as exc:
+            kept = sorted(self.snapshots.glob("event-*/results.json"))
+            if not kept or exc.hint:
+                raise
+            folder = kept[-1].parent
+            error = StateError(str(exc))
+            error.hint = (
+                f"the records at the end of an earlier run are kept in {folder}: copy its "
+                f"files back into {self.root} (`cp -r {folder}/. {self.root}/`), then "
+                "`paperlint resume` continues from there"
+            )
+            raise error from exc
 
     def is_workspace(self) -> bool:
         return self.results.exists() and self.inventory.exists()

@@ -115,8 +115,12 @@ def test_role_settings_reach_litellm(mocked_litellm, monkeypatch):
     assert seen["extra_headers"]["X-Team"] == "maths"
     # an opaque id of the call: no result label, obligation or attempt count in the header
     call = seen["extra_headers"]["X-Paperlint-Call"]
-    assert call == call_id("gate", "lem:x", None, 1, 0) and "lem" not in call
+    salt = seen["extra_headers"]["X-Paperlint-Run"]
+    assert call == call_id(salt, "gate", "lem:x", None, 1, 0) and "lem" not in call
     assert re.fullmatch(r"[0-9a-f]{32}", call)
-    assert call != call_id("gate", "lem:x", None, 1, 1)  # a repair is another call
+    assert call != call_id(salt, "gate", "lem:x", None, 1, 1)  # a repair is another call
+    # salted per run: the same call of another run (another user, paper) has another id
+    LiteLLMClient(config).complete("openai/gpt-4o-mini", MESSAGES, metadata=meta)
+    assert mocked_litellm["extra_headers"]["X-Paperlint-Call"] != call
     # gpt-4o-mini takes a response schema, so the gate's output model is sent as one
     assert seen["response_format"]["json_schema"]["name"] == "gate"

@@ -17,6 +17,7 @@ LAYERS = (
     "diagnostics",
     "exitcodes",
     "project",
+    "secrets",  # API keys, masked by value wherever text is written
     "store",  # atomic writes, the lock, the event log
     # the paper, read
     "preflight",

@@ -27,9 +27,13 @@ def write_config(
     max_attempts: int = 4,
     extra: str = "",
     key_env: str = "LOOPBACK_KEY",
+    models: dict[str, str] | None = None,
 ) -> Path:
+    """A config sending every role to the loopback server (`models`: other model names for
+    some roles, all priced alike)."""
+    chosen = {role: (models or {}).get(role, "openai/loopback") for role in ROLES}
     lines = ["[models]"]
-    lines += [f'{role} = "openai/loopback"' for role in ROLES]
+    lines += [f'{role} = "{model}"' for role, model in chosen.items()]
     lines += ['prover = ["openai/loopback"]', ""]
     lines += [
         "[roles.default]",
@@ -45,12 +49,13 @@ def write_config(
         "",
     ]
     if price:
-        lines += [
-            '[prices."openai/loopback"]',
-            "input_cost_per_token = 0.000001",
-            "output_cost_per_token = 0.000002",
-            "",
-        ]
+        for model in dict.fromkeys(["openai/loopback", *chosen.values()]):
+            lines += [
+                f'[prices."{model}"]',
+                "input_cost_per_token = 0.000001",
+                "output_cost_per_token = 0.000002",
+                "",
+            ]
     path = folder / "paperlint.toml"
     path.write_text("\n".join(lines) + extra, encoding="utf-8")
     return path
@@ -75,6 +80,15 @@ def check_argv(tmp_path: Path, config: Path, *more: str) -> list[str]:
 def events(workdir: Path) -> list[dict]:
     lines = (workdir / "events.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(autouse=True)
+def _forget_secrets():
+    """A live client registers its keys for masking process-wide: forget them per test."""
+    from paperlint import secrets
+
+    yield
+    secrets.forget()
 
 
 @pytest.fixture

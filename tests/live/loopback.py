@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from paperlint.agents.client import CALL_HEADER, call_id
+from paperlint.agents.client import CALL_HEADER, RUN_HEADER, call_id
 from paperlint.agents.transcript import ToolCallEntry, Transcript, TranscriptKey
 
 
@@ -35,6 +35,13 @@ class Fault:
     body: dict[str, Any] | None = None
     delay_s: float = 0.0
     doctor: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    raw: bytes | None = None
+    """Sent as the body as it is (a malformed reply), with `status`."""
+    drop: bool = False
+    """Close the connection without answering (a reset)."""
+    echo_key: bool = False
+    """Put the request's `Authorization` header into the error message (as some providers
+    do), to show it never reaches an output."""
 
 
 @dataclass
@@ -58,17 +65,18 @@ def error_body(message: str, code: str | None = None) -> dict[str, Any]:
     return {"error": {"message": message, "type": "loopback", "code": code}}
 
 
-def call_index(keys: Iterable[TranscriptKey]) -> dict[str, TranscriptKey]:
+def call_index(keys: Iterable[TranscriptKey], salt: str) -> dict[str, TranscriptKey]:
     """`X-Paperlint-Call` id -> transcript key, for every key and its retries and repairs (the
-    header is an opaque hash, `client.call_id`: the server recomputes it, as a proxy could)."""
+    header is an opaque hash salted per run, `client.call_id`: the server recomputes it from
+    the run's `X-Paperlint-Run` salt, as a proxy holding the transcript could)."""
     index: dict[str, TranscriptKey] = {}
     for key in keys:
         for attempt in range(1, 7):
             for repair in range(6):
                 variant = key._replace(attempt=attempt, repair=repair)
-                index.setdefault(call_id(*variant), variant)
+                index.setdefault(call_id(salt, *variant), variant)
     for key in keys:
-        index[call_id(*key)] = key
+        index[call_id(salt, *key)] = key
     return index
 
 
@@ -87,7 +95,8 @@ class LoopbackProvider:
         self.max_requests = max_requests
         self.lifetime_s = lifetime_s
         self.replies = replies or {}
-        self._calls = call_index([*(e.key for e in self.transcript.entries()), *self.replies])
+        self._keys = [*(e.key for e in self.transcript.entries()), *self.replies]
+        self._calls: dict[str, dict[str, TranscriptKey]] = {}  # by the run's salt
         self.seen: list[Seen] = []
         self.unknown: list[TranscriptKey | None] = []
         self._lock = threading.Lock()
@@ -121,8 +130,12 @@ class LoopbackProvider:
         with self._lock:
             self.faults = faults
 
-    def answer(self, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict, dict]:
-        key = self._calls.get(headers.get(CALL_HEADER.lower()) or "")
+    def answer(self, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, dict, Any]:
+        salt = headers.get(RUN_HEADER.lower()) or ""
+        with self._lock:
+            if salt not in self._calls:
+                self._calls[salt] = call_index(self._keys, salt)
+        key = self._calls[salt].get(headers.get(CALL_HEADER.lower()) or "")
         with self._lock:
             number = len(self.seen) + 1
             fault = self.faults(number, key)
@@ -131,7 +144,20 @@ class LoopbackProvider:
             seen = Seen(key, time.monotonic(), 200, headers, body)
             self.seen.append(seen)
         if fault is not None and fault.delay_s:
+            seen.status = 0  # not answered (yet): the client may give up first
             time.sleep(fault.delay_s)
+            seen.status = 200
+        if fault is not None and fault.drop:
+            seen.status = 0
+            return 0, {}, None
+        if fault is not None and fault.raw is not None:
+            seen.status = fault.status if fault.status != 200 else 0  # not an answer
+            return fault.status, fault.headers, fault.raw
+        if fault is not None and fault.echo_key:
+            seen.status = fault.status
+            key = headers.get("authorization", "").removeprefix("Bearer ")
+            said = f"Incorrect API key provided: {key}. Find your key in your account."
+            return fault.status, fault.headers, error_body(said, "invalid_api_key")
         if fault is not None and fault.status != 200:
             seen.status = fault.status
             return fault.status, fault.headers, fault.body or error_body("injected fault")
@@ -164,7 +190,11 @@ class LoopbackProvider:
                     body = {}
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 status, extra, payload = provider.answer(headers, body)
-                data = json.dumps(payload).encode()
+                if payload is None:  # a reset: no answer at all
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                 try:
                     self.send_response(status)
                     for name, value in extra.items():
