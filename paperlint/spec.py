@@ -137,3 +137,10 @@ def read_spec(config_file: Path) -> RunSpec:
         edges=Edges(replay=run.replay, record=run.record, lean_replay=run.lean_replay),
         allow_unpriced=run.allow_unpriced,
     )
+
+
+def replay_parts(spec: RunSpec) -> tuple[str, ...]:
+    """What the run serves from recordings: "model" and "lean", or "lean" alone."""
+    if spec.edges.replay is not None:
+        return ("model", "lean")
+    return ("lean",) if spec.edges.lean_replay is not None else ()

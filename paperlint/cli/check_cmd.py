@@ -199,7 +199,7 @@ def _announce(replay: Path | None) -> None:
 
 
 def _progress(quiet: bool, workspace: Path | None = None) -> Any:
-    from paperlint.engine.run import Progress
+    from paperlint.engine.actions import Progress
 
     if quiet:
         return Progress()

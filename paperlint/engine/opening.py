@@ -28,7 +28,6 @@ from paperlint.blueprint.model import Blueprint
 from paperlint.domain import SECOND_DRAFTER, Role
 from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.policy import Policy
-from paperlint.errors import InputError
 from paperlint.lean import compose
 from paperlint.lean.verifier import UnavailableVerifier, Verifier
 from paperlint.preflight.model import Inventory
@@ -47,7 +46,7 @@ from paperlint.records.learning import (
 )
 from paperlint.records.spend import Budget
 from paperlint.records.workspace import Workspace
-from paperlint.spec import RunSpec
+from paperlint.spec import RunSpec, replay_parts
 
 if TYPE_CHECKING:
     from paperlint.agents.client import ModelClient
@@ -209,23 +208,6 @@ def learned_of(ws: Workspace) -> Learned:
 # --- what a check takes at its start --------------------------------------------------------
 
 
-def refuse_unpriced(spec: RunSpec) -> None:
-    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
-    if spec.edges.replay is not None or spec.allow_unpriced:
-        return
-    if spec.config.budget.max_cost_usd is None:
-        return
-    from paperlint.agents.client import unpriced_models
-
-    unpriced = unpriced_models(spec.config)
-    if unpriced:
-        raise InputError(
-            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
-            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
-            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
-        )
-
-
 def take_learning(ws: Workspace, spec: RunSpec, inventory: Inventory) -> None:
     """What a check takes from the user's library and run record at its start, as its own
     records (read again by every opening of this check)."""
@@ -267,30 +249,7 @@ def library_offer(spec: RunSpec) -> Offered:
     return take_offer(library, current_pins(spec.lean.project))
 
 
-def record_run(spec: RunSpec, folder: Path) -> None:
-    """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
-    cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
-    if not spec.config.learning.record_runs:
-        return
-    from paperlint.learning.runrecord import record_check
-    from paperlint.learning.userdata import user_data_dir
-
-    try:
-        record_check(user_data_dir(), folder)
-    except (InputError, OSError) as exc:
-        log.warning(
-            "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
-        )
-
-
 # --- the edges -------------------------------------------------------------------------------
-
-
-def replay_parts(spec: RunSpec) -> tuple[str, ...]:
-    """What the run serves from recordings: "model" and "lean", or "lean" alone."""
-    if spec.edges.replay is not None:
-        return ("model", "lean")
-    return ("lean",) if spec.edges.lean_replay is not None else ()
 
 
 def models_of(spec: RunSpec, client: ModelClient) -> Models:

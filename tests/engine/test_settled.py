@@ -1,0 +1,141 @@
+"""A resume with nothing left to do: decided from the records alone (`engine.settled`), it
+records the same run a full opening would and loads neither the engine's steps nor networkx
+nor litellm (each costs a large share of a sub-second command)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperlint.engine import check
+from paperlint.engine.settled import settled
+from paperlint.records.convergence import Combined, ConvergenceState, write_state
+from paperlint.records.results import Results, Stage, Unfinished, UnfinishedReason, Verdict
+from tests.engine.conftest import ROOT, reference_run
+
+HEAVY = ("networkx", "litellm", "paperlint.engine.steps", "paperlint.engine.opening")
+
+
+def _finished(tmp_path: Path, name: str = "ws") -> Path:
+    source, code = reference_run("sample-variance")
+    assert code == 1  # the example records an issue
+    target = tmp_path / name
+    shutil.copytree(source, target)
+    return target
+
+
+def _new_events(workdir: Path, before: int) -> list[dict[str, object]]:
+    lines = (workdir / "events.jsonl").read_text(encoding="utf-8").splitlines()[before:]
+    return [{k: v for k, v in json.loads(line).items() if k not in ("seq", "ts")} for line in lines]
+
+
+def _count(workdir: Path) -> int:
+    return len((workdir / "events.jsonl").read_text(encoding="utf-8").splitlines())
+
+
+def test_resume_of_a_finished_check_loads_no_engine_networkx_or_litellm(tmp_path):
+    ws = _finished(tmp_path)
+    records = (ws / "results.json").read_bytes()
+    code = (
+        "import sys\n"
+        "from paperlint.cli.root import run\n"
+        "print('exit', run(sys.argv[1:]))\n"
+        f"print('loaded', sorted(m for m in sys.modules if m.startswith({HEAVY!r})))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, "resume", str(ws), "--quiet"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert "loaded []" in out.stdout, out.stdout + out.stderr
+    assert "exit 1" in out.stdout
+    assert (ws / "results.json").read_bytes() == records
+    assert (ws / "report" / "report.html").is_file()
+
+
+def test_the_settled_resume_records_what_a_full_opening_records(tmp_path, monkeypatch):
+    quick, full = _finished(tmp_path, "quick"), _finished(tmp_path, "full")
+    before = _count(quick)
+    fast = check.resume_check(quick, report=False)
+    monkeypatch.setattr(check, "settled", lambda *a, **k: False)
+    slow = check.resume_check(full, report=False)
+    assert (fast.exit_code, fast.counts, fast.stop_reason, fast.notes) == (
+        slow.exit_code,
+        slow.counts,
+        slow.stop_reason,
+        slow.notes,
+    )
+    assert _new_events(quick, before) == _new_events(full, before)
+    assert [e["type"] for e in _new_events(quick, before)] == ["run_started", "run_finished"]
+    assert (quick / "results.json").read_bytes() == (full / "results.json").read_bytes()
+    assert sorted(p.name for p in (quick / "snapshots").iterdir()) == sorted(
+        p.name for p in (full / "snapshots").iterdir()
+    )
+
+
+def _reopened(results: Results, rid: str, **update: object) -> Results:
+    changed = [r.model_copy(update=update) if r.id == rid else r for r in results.results]
+    return results.model_copy(update={"results": changed})
+
+
+def test_settled_case_table(tmp_path):
+    ws = _finished(tmp_path)
+    results = Results.model_validate_json((ws / "results.json").read_text(encoding="utf-8"))
+    rid = next(r.id for r in results.results if r.verdict_bearing)
+    assert settled(results, ws, convergence=False)
+    assert settled(results, ws, convergence=True)  # the example's review is done
+    # a result a later run picks up again: open, whatever the convergence state
+    budget = _reopened(
+        results,
+        rid,
+        verdict=Verdict.UNFINISHED,
+        unfinished=Unfinished(reason=UnfinishedReason.BUDGET_EXHAUSTED, detail="spent"),
+    )
+    assert not settled(budget, ws, convergence=False)
+    hard = _reopened(
+        results,
+        rid,
+        verdict=Verdict.UNFINISHED,
+        unfinished=Unfinished(reason=UnfinishedReason.TRANSLATION_BLOCKED, detail="no"),
+    )
+    assert settled(hard, ws, convergence=False)  # no later run picks it up again
+    assert not settled(
+        _reopened(results, rid, stage=Stage.GATED, verdict=None), ws, convergence=False
+    )
+    combined = Combined(flagged=[rid], by_both=[], flags=[], regate=[rid])
+    cases = [
+        (None, False),  # never asked
+        (ConvergenceState(status="asking"), False),
+        (ConvergenceState(status="done", combined=combined), False),  # not yet applied
+        (ConvergenceState(status="done", combined=combined, applied=True), True),
+        (ConvergenceState(status="done"), True),  # nothing flagged
+        (ConvergenceState(status="not_run", reason="the budget is spent"), True),
+    ]
+    for state, expected in cases:
+        (ws / "convergence.json").unlink(missing_ok=True)
+        if state is not None:
+            write_state(ws, state)
+        assert settled(results, ws, convergence=True) is expected, state
+        assert settled(results, ws, convergence=False)
+
+
+@pytest.mark.parametrize("convergence", [True, False])
+def test_an_open_result_takes_the_full_path(tmp_path, monkeypatch, convergence):
+    """The fast path is only for a run that would do nothing: one open result reopens the run."""
+    ws = _finished(tmp_path)
+    results = Results.model_validate_json((ws / "results.json").read_text(encoding="utf-8"))
+    rid = next(r.id for r in results.results if r.verdict_bearing)
+    interrupted = _reopened(
+        results,
+        rid,
+        verdict=Verdict.UNFINISHED,
+        unfinished=Unfinished(reason=UnfinishedReason.INTERRUPTED, detail="^C"),
+    )
+    assert not settled(interrupted, ws, convergence=convergence)
