@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from paperlint.engine import check
-from paperlint.engine.settled import settled
+from paperlint.engine.settled import SOFT_REASONS, settled
 from paperlint.records.convergence import Combined, ConvergenceState, write_state
 from paperlint.records.results import Results, Stage, Unfinished, UnfinishedReason, Verdict
 from tests.engine.conftest import ROOT, reference_run
@@ -80,35 +80,32 @@ def test_the_settled_resume_records_what_a_full_opening_records(tmp_path, monkey
     )
 
 
-def _reopened(results: Results, rid: str, **update: object) -> Results:
+def _with(results: Results, rid: str, **update: object) -> Results:
     changed = [r.model_copy(update=update) if r.id == rid else r for r in results.results]
     return results.model_copy(update={"results": changed})
 
 
-def test_settled_case_table(tmp_path):
+def _example(tmp_path: Path) -> tuple[Path, Results, str]:
     ws = _finished(tmp_path)
     results = Results.model_validate_json((ws / "results.json").read_text(encoding="utf-8"))
-    rid = next(r.id for r in results.results if r.verdict_bearing)
+    return ws, results, next(r.id for r in results.results if r.verdict_bearing)
+
+
+@pytest.mark.parametrize("reason", list(UnfinishedReason))
+def test_an_unfinished_result_is_open_exactly_when_a_later_run_picks_it_up(tmp_path, reason):
+    ws, results, rid = _example(tmp_path)
+    unfinished = Unfinished(reason=reason, detail="stopped")
+    changed = _with(results, rid, verdict=Verdict.UNFINISHED, unfinished=unfinished)
+    for convergence in (True, False):
+        assert settled(changed, ws, convergence=convergence) is (reason not in SOFT_REASONS)
+
+
+def test_settled_case_table(tmp_path):
+    ws, results, rid = _example(tmp_path)
     assert settled(results, ws, convergence=False)
     assert settled(results, ws, convergence=True)  # the example's review is done
-    # a result a later run picks up again: open, whatever the convergence state
-    budget = _reopened(
-        results,
-        rid,
-        verdict=Verdict.UNFINISHED,
-        unfinished=Unfinished(reason=UnfinishedReason.BUDGET_EXHAUSTED, detail="spent"),
-    )
-    assert not settled(budget, ws, convergence=False)
-    hard = _reopened(
-        results,
-        rid,
-        verdict=Verdict.UNFINISHED,
-        unfinished=Unfinished(reason=UnfinishedReason.TRANSLATION_BLOCKED, detail="no"),
-    )
-    assert settled(hard, ws, convergence=False)  # no later run picks it up again
-    assert not settled(
-        _reopened(results, rid, stage=Stage.GATED, verdict=None), ws, convergence=False
-    )
+    no_verdict = _with(results, rid, stage=Stage.GATED, verdict=None)
+    assert not settled(no_verdict, ws, convergence=False)
     combined = Combined(flagged=[rid], by_both=[], flags=[], regate=[rid])
     cases = [
         (None, False),  # never asked
@@ -124,18 +121,3 @@ def test_settled_case_table(tmp_path):
             write_state(ws, state)
         assert settled(results, ws, convergence=True) is expected, state
         assert settled(results, ws, convergence=False)
-
-
-@pytest.mark.parametrize("convergence", [True, False])
-def test_an_open_result_takes_the_full_path(tmp_path, monkeypatch, convergence):
-    """The fast path is only for a run that would do nothing: one open result reopens the run."""
-    ws = _finished(tmp_path)
-    results = Results.model_validate_json((ws / "results.json").read_text(encoding="utf-8"))
-    rid = next(r.id for r in results.results if r.verdict_bearing)
-    interrupted = _reopened(
-        results,
-        rid,
-        verdict=Verdict.UNFINISHED,
-        unfinished=Unfinished(reason=UnfinishedReason.INTERRUPTED, detail="^C"),
-    )
-    assert not settled(interrupted, ws, convergence=convergence)
