@@ -56,6 +56,16 @@ class RunSpec:
         """`resume --max-cost/--max-calls`: the spec with those budget fields replaced."""
         return dataclasses.replace(self, config=self.config.with_overrides(**budget))
 
+    @property
+    def convergence(self) -> bool:
+        """`[learning] convergence`: the final review is asked (a check is settled only after)."""
+        return self.config.learning.convergence
+
+    @property
+    def records_runs(self) -> bool:
+        """`[learning] record_runs`: the check's outcomes go to the per-user run record."""
+        return self.config.learning.record_runs
+
     def table(self) -> RunTable:
         def text(path: Path | None) -> str:
             return str(path) if path is not None else ""
@@ -144,3 +154,20 @@ def replay_parts(spec: RunSpec) -> tuple[str, ...]:
     if spec.edges.replay is not None:
         return ("model", "lean")
     return ("lean",) if spec.edges.lean_replay is not None else ()
+
+
+def refuse_unpriced(spec: RunSpec) -> None:
+    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
+    if spec.edges.replay is not None or spec.allow_unpriced:
+        return
+    if spec.config.budget.max_cost_usd is None:
+        return
+    from paperlint.agents.client import unpriced_models
+
+    unpriced = unpriced_models(spec.config)
+    if unpriced:
+        raise InputError(
+            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
+            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
+            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
+        )

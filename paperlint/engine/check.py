@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 from collections.abc import Callable, Sequence
@@ -26,7 +27,15 @@ from paperlint.records.workspace import (
     open_workspace,
     write_results,
 )
-from paperlint.spec import Edges, RunSpec, read_spec, replay_parts, spec_for, write_spec
+from paperlint.spec import (
+    Edges,
+    RunSpec,
+    read_spec,
+    refuse_unpriced,
+    replay_parts,
+    spec_for,
+    write_spec,
+)
 from paperlint.store import write_bytes_atomic, write_text_atomic
 
 # The steps, prompts, prover and blueprint graph are imported where a run is opened: a resume
@@ -115,11 +124,13 @@ def resume_check(
         spec = spec.with_budget(**budget)
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):
+        journal = Journal(ws.events())
         results = ws.load_results()
-        if settled(results, ws.root, convergence=spec.config.learning.convergence):
-            summary = _nothing_to_do(ws, spec, results)
+        if _marked_settled(ws, journal) and settled(results, ws.root, convergence=spec.convergence):
+            summary = _nothing_to_do(ws, spec, results, journal)
         else:
-            summary = _reopen(ws, spec, results, verifier, until, progress, run or RunOptions())
+            options = run or RunOptions()
+            summary = _reopen(ws, spec, results, journal, verifier, until, progress, options)
     record_run(spec, ws.root)
     if report:
         _write_report(ws)
@@ -130,6 +141,7 @@ def _reopen(
     ws: Workspace,
     spec: RunSpec,
     results: Results,
+    journal: Journal,
     verifier: Verifier | None,
     until: str | None,
     progress: Progress | None,
@@ -141,19 +153,42 @@ def _reopen(
 
     inventory = read_record(ws.inventory, Inventory)
     blueprint = read_record(ws.blueprint, Blueprint)
-    opened = open_run(ws, spec, inventory=inventory, blueprint=blueprint, verifier=verifier)
+    opened = open_run(
+        ws, spec, inventory=inventory, blueprint=blueprint, journal=journal, verifier=verifier
+    )
     return _run(opened, blueprint, results, "resume", until, progress, options)
 
 
-def _nothing_to_do(ws: Workspace, spec: RunSpec, results: Results) -> Summary:
+def _nothing_to_do(ws: Workspace, spec: RunSpec, results: Results, journal: Journal) -> Summary:
     """A resume of a settled check: the run a full opening would record (started, finished
     with the same counts, a snapshot), without opening the edges or loading the engine."""
-    journal = Journal(ws.events())
     journal.emit(_started("resume", replay_parts(spec)))
     summary = summarise(results, workspace=str(ws.root))
     journal.emit(RunFinished(exit_code=int(summary.exit_code), summary=summary.counts))
     _snapshot(ws, journal)
+    _mark(ws, journal)
     return summary
+
+
+SETTLED = "settled.json"
+"""In the engine folder: the last event and engine state of a run whose queue ran dry (no
+action, a revisit included, left for any budget) with the convergence review settled. Only
+while both are unchanged may a resume skip opening the run: a crash, a stop for budget or a
+missing edge, `--until` and `revise` all leave it stale or unwritten."""
+
+
+def _mark(ws: Workspace, journal: Journal) -> None:
+    mark = {"seq": journal.seq, "engine_state": read_results(ws.results).engine_state}
+    write_text_atomic(ws.state_dir / SETTLED, json.dumps(mark, sort_keys=True) + "\n")
+
+
+def _marked_settled(ws: Workspace, journal: Journal) -> bool:
+    try:
+        mark = json.loads((ws.state_dir / SETTLED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    current = {"seq": journal.seq, "engine_state": read_results(ws.results).engine_state}
+    return isinstance(mark, dict) and mark == current
 
 
 def _started(command: str, replay: Sequence[str]) -> RunStarted:
@@ -167,27 +202,10 @@ def _write_report(ws: Workspace) -> None:
     write_report(ws.root, templates=template_hashes())
 
 
-def refuse_unpriced(spec: RunSpec) -> None:
-    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
-    if spec.edges.replay is not None or spec.allow_unpriced:
-        return
-    if spec.config.budget.max_cost_usd is None:
-        return
-    from paperlint.agents.client import unpriced_models
-
-    unpriced = unpriced_models(spec.config)
-    if unpriced:
-        raise InputError(
-            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
-            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
-            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
-        )
-
-
 def record_run(spec: RunSpec, folder: Path) -> None:
     """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
     cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
-    if not spec.config.learning.record_runs:
+    if not spec.records_runs:
         return
     from paperlint.learning.runrecord import record_check
     from paperlint.learning.userdata import user_data_dir
@@ -298,6 +316,13 @@ def _run(
     finally:
         run.close()
         _snapshot(ws, journal)
+    ran_dry = until is None and summary.stop_reason is None and not summary.interrupted
+    if (
+        ran_dry
+        and not run.missing
+        and settled(ws.load_results(), ws.root, convergence=run.convergence)
+    ):
+        _mark(ws, journal)
     return summary
 
 

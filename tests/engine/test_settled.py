@@ -15,7 +15,9 @@ import pytest
 from paperlint.engine import check
 from paperlint.engine.settled import SOFT_REASONS, settled
 from paperlint.records.convergence import Combined, ConvergenceState, write_state
+from paperlint.records.journal import Journal
 from paperlint.records.results import Results, Stage, Unfinished, UnfinishedReason, Verdict
+from paperlint.records.workspace import open_workspace
 from tests.engine.conftest import ROOT, reference_run
 
 HEAVY = ("networkx", "litellm", "paperlint.engine.steps", "paperlint.engine.opening")
@@ -121,3 +123,34 @@ def test_settled_case_table(tmp_path):
             write_state(ws, state)
         assert settled(results, ws, convergence=True) is expected, state
         assert settled(results, ws, convergence=False)
+
+
+class _Reopened(Exception):
+    pass
+
+
+def _refuse_reopen(*args: object, **kwargs: object) -> None:
+    raise _Reopened
+
+
+@pytest.mark.parametrize("change", ["event", "state", "no-mark", "bad-mark"])
+def test_only_the_run_that_ran_dry_lets_a_resume_skip_opening(tmp_path, monkeypatch, change):
+    """The mark names the last event and engine state of a run whose queue ran dry: any later
+    event (a crash mid-run, a budget or missing-edge stop), another state or no readable mark
+    and the resume opens the run (a revisit may be due that only the steps can see)."""
+    ws = _finished(tmp_path)
+    monkeypatch.setattr(check, "_reopen", _refuse_reopen)
+    check.resume_check(ws, report=False)  # marked: the fast path, twice in a row
+    check.resume_check(ws, report=False)
+    mark = ws / "engine" / check.SETTLED
+    if change == "event":
+        Journal(open_workspace(ws).events()).emit(check._started("check", []))
+    elif change == "state":
+        data = json.loads(mark.read_text(encoding="utf-8"))
+        mark.write_text(json.dumps({**data, "engine_state": "engine/state-0.json"}))
+    elif change == "no-mark":
+        mark.unlink()
+    else:
+        mark.write_text("[not a mark")
+    with pytest.raises(_Reopened):
+        check.resume_check(ws, report=False)
