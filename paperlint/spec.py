@@ -154,20 +154,3 @@ def replay_parts(spec: RunSpec) -> tuple[str, ...]:
     if spec.edges.replay is not None:
         return ("model", "lean")
     return ("lean",) if spec.edges.lean_replay is not None else ()
-
-
-def refuse_unpriced(spec: RunSpec) -> None:
-    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
-    if spec.edges.replay is not None or spec.allow_unpriced:
-        return
-    if spec.config.budget.max_cost_usd is None:
-        return
-    from paperlint.agents.client import unpriced_models
-
-    unpriced = unpriced_models(spec.config)
-    if unpriced:
-        raise InputError(
-            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
-            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
-            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
-        )

@@ -31,7 +31,6 @@ from paperlint.spec import (
     Edges,
     RunSpec,
     read_spec,
-    refuse_unpriced,
     replay_parts,
     spec_for,
     write_spec,
@@ -77,7 +76,7 @@ class CheckRequest:
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
     from paperlint.blueprint.build import build_blueprint
-    from paperlint.engine.opening import open_run, take_learning
+    from paperlint.engine.opening import open_run, refuse_unpriced, take_learning
     from paperlint.preflight.inventory import build_inventory
     from paperlint.records.initial import initial_results
 
@@ -121,6 +120,8 @@ def resume_check(
     ws = open_workspace(workdir)
     spec = read_spec(ws.config)
     if budget:
+        from paperlint.engine.opening import refuse_unpriced
+
         spec = spec.with_budget(**budget)
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):

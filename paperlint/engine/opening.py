@@ -28,6 +28,7 @@ from paperlint.blueprint.model import Blueprint
 from paperlint.domain import SECOND_DRAFTER, Role
 from paperlint.engine.context import EngineContext, Settings
 from paperlint.engine.policy import Policy
+from paperlint.errors import InputError
 from paperlint.lean import compose
 from paperlint.lean.verifier import UnavailableVerifier, Verifier
 from paperlint.preflight.model import Inventory
@@ -206,6 +207,23 @@ def learned_of(ws: Workspace) -> Learned:
 
 
 # --- what a check takes at its start --------------------------------------------------------
+
+
+def refuse_unpriced(spec: RunSpec) -> None:
+    """With `--max-cost`, every configured model needs a price, or the cap could not bind."""
+    if spec.edges.replay is not None or spec.allow_unpriced:
+        return
+    if spec.config.budget.max_cost_usd is None:
+        return
+    from paperlint.agents.client import unpriced_models
+
+    unpriced = unpriced_models(spec.config)
+    if unpriced:
+        raise InputError(
+            f"--max-cost cannot be enforced: no price is known for {', '.join(unpriced)}",
+            hint='add [prices."MODEL"] input_cost_per_token and output_cost_per_token to '
+            "paperlint.toml, or pass --allow-unpriced to count their cost as unknown",
+        )
 
 
 def take_learning(ws: Workspace, spec: RunSpec, inventory: Inventory) -> None:
