@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Does preflight stay linear? Time and peak memory on synthetic papers of growing size.
 
-    python benchmarks/preflight_scaling.py [--sizes 100 1000 5000]
+    python benchmarks/preflight_scaling.py [--sizes 100 1000 5000] [--breakdown]
 
 Each paper has sections of ten results on shared counters (theorem, lemma, corollary within
 section; definitions on their own counter), a label on every result, references to earlier
 results, numbered equations and a proof after each theorem-like result. Each size runs in a
 fresh subprocess; its peak memory is `getrusage(RUSAGE_CHILDREN).ru_maxrss`, read by a small
-intermediate process that has no other child, so sizes do not mask one another.
+intermediate process that has no other child, so sizes do not mask one another. Memory is
+also printed per input byte and per result (above the bare-interpreter baseline): the figures
+the bound on hostile inputs is judged by. `--breakdown` adds what the finished inventory holds,
+by kind of object (pydantic's per-instance `__dict__` and fields-set, strings, lists).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 PREAMBLE = r"""\documentclass{article}
 \usepackage{amsmath,amssymb,amsthm}
@@ -61,31 +66,68 @@ def synthetic_paper(results: int) -> str:
     return "".join(parts)
 
 
-def run_child(size: int, folder: Path) -> None:
+def run_child(size: int, folder: Path, breakdown: bool = False) -> None:
     """Build the inventory once and print how long it took (imports excluded)."""
     from paperlint.preflight.inventory import build_inventory
 
     start = time.perf_counter()
-    count = len(build_inventory(folder, root="main.tex").results) if size else 0
-    print(json.dumps({"seconds": time.perf_counter() - start, "results": count}))
+    inventory = build_inventory(folder, root="main.tex") if size else None
+    seconds = time.perf_counter() - start
+    count = len(inventory.results) if inventory is not None else 0
+    held = live_bytes(inventory) if breakdown and inventory is not None else {}
+    print(json.dumps({"seconds": seconds, "results": count, "held": held}))
 
 
-def run_measure(size: int, folder: Path) -> None:
+def live_bytes(root: object) -> dict[str, int]:
+    """Bytes the object graph under `root` holds, by kind (`sys.getsizeof`, each object once)."""
+    from pydantic import BaseModel
+
+    seen: set[int] = set()
+    held: Counter[str] = Counter()
+    pending: list[Any] = [root]
+    while pending:
+        obj = pending.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, BaseModel):
+            name = type(obj).__name__
+            held[f"{name} instance"] += sys.getsizeof(obj)
+            held[f"{name} __dict__"] += sys.getsizeof(obj.__dict__)
+            fields_set = obj.__pydantic_fields_set__
+            if id(fields_set) not in seen:  # a set shared by many instances counts once
+                seen.add(id(fields_set))
+                held[f"{name} fields-set"] += sys.getsizeof(fields_set)
+            pending += obj.__dict__.values()
+        elif isinstance(obj, (list, tuple)):
+            held["list"] += sys.getsizeof(obj)
+            pending += obj
+        elif isinstance(obj, dict):
+            held["dict"] += sys.getsizeof(obj)
+            pending += [*obj.keys(), *obj.values()]
+        else:
+            held["str" if isinstance(obj, str) else "other"] += sys.getsizeof(obj)
+    return dict(held)
+
+
+def run_measure(size: int, folder: Path, breakdown: bool = False) -> None:
     """Run one child and report its output plus its peak resident memory."""
     me = [sys.executable, __file__, "--child", str(size), str(folder)]
+    me += ["--breakdown"] if breakdown else []
     out = subprocess.run(me, capture_output=True, text=True, check=False)
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     record = json.loads(out.stdout) if out.returncode == 0 else {"error": out.stderr[-500:]}
     print(json.dumps({**record, "peak_mib": peak_kib / 1024}))
 
 
-def measure(size: int, *, latex_time: bool = False) -> dict[str, float | str]:
+def measure(size: int, *, latex_time: bool = False, breakdown: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="paperlint-scale-") as tmp:
         folder = Path(tmp)
         (folder / "main.tex").write_text(synthetic_paper(size), encoding="utf-8")
         me = [sys.executable, __file__, "--measure", str(size), str(folder)]
+        me += ["--breakdown"] if breakdown else []
         out = subprocess.run(me, capture_output=True, text=True, check=True)
-        record: dict[str, float | str] = json.loads(out.stdout)
+        record: dict[str, Any] = json.loads(out.stdout)
         record["size_kib"] = (folder / "main.tex").stat().st_size / 1024
         if latex_time and size:
             from paperlint.preflight.latexrun import compile_project
@@ -99,27 +141,39 @@ def exponent(n1: int, t1: float, n2: int, t2: float) -> float:
     return math.log(t2 / t1) / math.log(n2 / n1) if t1 > 0 and t2 > 0 else float("nan")
 
 
-def report(sizes: list[int], *, latex_time: bool = False) -> None:
+def report(sizes: list[int], *, latex_time: bool = False, breakdown: bool = False) -> None:
     base = measure(0)
-    print(f"baseline (python + imports, no paper): peak {float(base['peak_mib']):.1f} MiB")
+    floor = float(base["peak_mib"])
+    print(f"baseline (python + imports, no paper): peak {floor:.1f} MiB")
     print(
         f"{'results':>8} {'found':>6} {'tex KiB':>8} {'time s':>8} {'ms/result':>9} "
-        f"{'peak MiB':>9} {'exponent':>8} {'latexmk s':>9}"
+        f"{'peak MiB':>9} {'B/in-B':>7} {'KiB/res':>7} {'exponent':>8} {'latexmk s':>9}"
     )
     previous: tuple[int, float] | None = None
     last = float("nan")
     for size in sizes:
-        rec = measure(size, latex_time=latex_time)
+        rec = measure(size, latex_time=latex_time, breakdown=breakdown)
         if "error" in rec:
             print(f"{size:>8} failed: {rec['error']}")
             continue
         seconds = float(rec["seconds"])
         k = exponent(*previous, size, seconds) if previous else float("nan")
+        grown = (float(rec["peak_mib"]) - floor) * 1024  # KiB above the bare interpreter
         print(
             f"{size:>8} {int(rec['results']):>6} {float(rec['size_kib']):>8.0f} {seconds:>8.3f} "
-            f"{1000 * seconds / size:>9.3f} {float(rec['peak_mib']):>9.1f} {k:>8.2f} "
+            f"{1000 * seconds / size:>9.3f} {float(rec['peak_mib']):>9.1f} "
+            f"{grown / float(rec['size_kib']):>7.1f} {grown / size:>7.2f} {k:>8.2f} "
             f"{float(rec.get('latexmk_s', 'nan')):>9.2f}"
         )
+        held: dict[str, int] = rec.get("held") or {}
+        if held:
+            total = sum(held.values())
+            print(
+                f"{'':>8} the inventory holds {total / 2**20:.1f} MiB "
+                f"({total / size:.0f} B/result):"
+            )
+            for name, size_b in sorted(held.items(), key=lambda kv: -kv[1])[:8]:
+                print(f"{'':>10} {name:<26} {size_b / 2**20:8.1f} MiB {size_b / total:6.1%}")
         previous = (size, seconds)
         last = k
     if not math.isnan(last):
@@ -132,15 +186,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="preflight time and memory vs paper size")
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
     parser.add_argument("--latex-time", action="store_true", help="also time one latexmk run")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="what the inventory holds, by kind of object"
+    )
     parser.add_argument("--child", nargs=2, metavar=("N", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--measure", nargs=2, metavar=("N", "DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        run_child(int(args.child[0]), Path(args.child[1]))
+        run_child(int(args.child[0]), Path(args.child[1]), args.breakdown)
     elif args.measure:
-        run_measure(int(args.measure[0]), Path(args.measure[1]))
+        run_measure(int(args.measure[0]), Path(args.measure[1]), args.breakdown)
     else:
-        report(args.sizes, latex_time=args.latex_time and shutil.which("latexmk") is not None)
+        latex_time = args.latex_time and shutil.which("latexmk") is not None
+        report(args.sizes, latex_time=latex_time, breakdown=args.breakdown)
     return 0
 
 

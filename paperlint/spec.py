@@ -56,6 +56,16 @@ class RunSpec:
         """`resume --max-cost/--max-calls`: the spec with those budget fields replaced."""
         return dataclasses.replace(self, config=self.config.with_overrides(**budget))
 
+    @property
+    def convergence(self) -> bool:
+        """`[learning] convergence`: the final review is asked (a check is settled only after)."""
+        return self.config.learning.convergence
+
+    @property
+    def records_runs(self) -> bool:
+        """`[learning] record_runs`: the check's outcomes go to the per-user run record."""
+        return self.config.learning.record_runs
+
     def table(self) -> RunTable:
         def text(path: Path | None) -> str:
             return str(path) if path is not None else ""
@@ -137,3 +147,10 @@ def read_spec(config_file: Path) -> RunSpec:
         edges=Edges(replay=run.replay, record=run.record, lean_replay=run.lean_replay),
         allow_unpriced=run.allow_unpriced,
     )
+
+
+def replay_parts(spec: RunSpec) -> tuple[str, ...]:
+    """What the run serves from recordings: "model" and "lean", or "lean" alone."""
+    if spec.edges.replay is not None:
+        return ("model", "lean")
+    return ("lean",) if spec.edges.lean_replay is not None else ()

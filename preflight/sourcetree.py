@@ -56,7 +56,7 @@ class SourceFile:
     line_starts: list[int]
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     flat_start: int
     length: int

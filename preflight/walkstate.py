@@ -9,7 +9,7 @@ from paperlint.preflight.macros import Definition
 from paperlint.preflight.model import Macro, Severity
 
 
-@dataclass
+@dataclass(slots=True)
 class RawResult:
     env: str
     title: str
@@ -28,7 +28,7 @@ class RawResult:
     mathlibok: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class RawProof:
     env: str
     note: str | None
@@ -39,7 +39,7 @@ class RawProof:
     leanok: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Owner:
     """What a `\\label` written now refers to: its printed number and its owner."""
 
@@ -48,7 +48,7 @@ class Owner:
     result: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     name: str
     begin: int

@@ -8,12 +8,10 @@ layer wraps onto several rows so ~200 results stay readable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
-
-import networkx as nx
 
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import VERDICT_LABELS, verdict_key
@@ -34,9 +32,122 @@ MARGIN, LEGEND_H = 16, 58
 MIN_WIDTH = 820  # the legend's width
 
 
-def build_graph(data: ReportData) -> nx.DiGraph:
+@dataclass
+class Digraph:
+    """The few graph operations a picture needs (networkx costs ~0.25 s to import, and a
+    report is written at the end of every resume). Nodes and each node's edges keep insertion
+    order, so a drawing is the same in every process."""
+
+    succ: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    pred: dict[str, dict[str, None]] = field(default_factory=dict)
+
+    def add_node(self, node: str) -> None:
+        self.succ.setdefault(node, {})
+        self.pred.setdefault(node, {})
+
+    def add_edge(self, source: str, target: str, **attrs: Any) -> None:
+        """Adds both ends if new; adding an edge again updates its attributes in place."""
+        self.add_node(source)
+        self.add_node(target)
+        self.succ[source].setdefault(target, {}).update(attrs)
+        self.pred[target][source] = None
+
+    def remove_edge(self, source: str, target: str) -> None:
+        del self.succ[source][target]
+        del self.pred[target][source]
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.succ
+
+    def predecessors(self, node: str) -> Iterator[str]:
+        return iter(self.pred[node])
+
+    def edges(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        return ((s, t, attrs) for s, out in self.succ.items() for t, attrs in out.items())
+
+    def number_of_edges(self) -> int:
+        return sum(len(out) for out in self.succ.values())
+
+    def subgraph(self, nodes: Iterable[str]) -> Digraph:
+        """A copy holding `nodes` and the edges among them, in this graph's order."""
+        keep = set(nodes)
+        sub = Digraph()
+        for node in self.succ:
+            if node in keep:
+                sub.add_node(node)
+        for source, target, attrs in self.edges():
+            if source in keep and target in keep:
+                sub.add_edge(source, target, **attrs)
+        return sub
+
+
+def _components(graph: Digraph) -> dict[str, int]:
+    """Each node's strongly connected component (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: dict[str, int] = {}
+    stack: list[str] = []
+    found = 0
+    for root in graph.succ:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        work = [(root, iter(graph.succ[root]))]
+        while work:
+            node, children = work[-1]
+            child = next((c for c in children if c not in component), None)
+            if child is not None and child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                work.append((child, iter(graph.succ[child])))
+                continue
+            if child is not None:  # on the stack: a back or cross edge inside this component
+                low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    component[member] = found
+                    if member == node:
+                        break
+                found += 1
+    return component
+
+
+def _generations(graph: Digraph) -> list[set[int]]:
+    """The topological generations of the graph with each cycle collapsed to one node."""
+    component = _components(graph)
+    above: dict[int, set[int]] = {c: set() for c in component.values()}
+    for source, target, _ in graph.edges():
+        if component[source] != component[target]:
+            above[component[target]].add(component[source])
+    waiting = {c: len(sources) for c, sources in above.items()}
+    below: dict[int, list[int]] = {c: [] for c in above}
+    for c, sources in above.items():
+        for s in sources:
+            below[s].append(c)
+    generation = {c for c, n in waiting.items() if n == 0}
+    out: list[set[int]] = []
+    while generation:
+        out.append(generation)
+        following: set[int] = set()
+        for c in generation:
+            for d in below[c]:
+                waiting[d] -= 1
+                if waiting[d] == 0:
+                    following.add(d)
+        generation = following
+    return out
+
+
+def build_graph(data: ReportData) -> Digraph:
     """Edges point from a result to the results that use it."""
-    graph = nx.DiGraph()
+    graph = Digraph()
     ids = {view.id for view in data.views}
     for view in data.views:
         graph.add_node(view.id)
@@ -50,14 +161,13 @@ def build_graph(data: ReportData) -> nx.DiGraph:
     return graph
 
 
-def layers(graph: nx.DiGraph, order: list[str]) -> list[list[str]]:
+def layers(graph: Digraph, order: list[str]) -> list[list[str]]:
     """Topological layers, each ordered by barycentre of its predecessors."""
-    condensed = nx.condensation(graph)
-    members = condensed.graph["mapping"]
+    members = _components(graph)
     rank = {node: i for i, node in enumerate(order)}
     result: list[list[str]] = []
-    for generation in nx.topological_generations(condensed):
-        layer = [n for n in order if members[n] in set(generation)]
+    for generation in _generations(graph):
+        layer = [n for n in order if members[n] in generation]
         result.append(sorted(layer, key=lambda n: rank[n]))
     position: dict[str, float] = {}
     for layer in result:
@@ -66,7 +176,7 @@ def layers(graph: nx.DiGraph, order: list[str]) -> list[list[str]]:
     return result
 
 
-def _barycentre(graph: nx.DiGraph, node: str, position: dict[str, float], rank: int) -> float:
+def _barycentre(graph: Digraph, node: str, position: dict[str, float], rank: int) -> float:
     above = [position[p] for p in graph.predecessors(node) if p in position]
     # Ties (and nodes with nothing above) keep document order.
     return (sum(above) / len(above) if above else 0.5) + rank * 1e-6
@@ -95,7 +205,7 @@ def render_svg(data: ReportData, *, link: bool = False) -> str:
 
 def _picture(
     views: list[ResultView],
-    graph: nx.DiGraph,
+    graph: Digraph,
     *,
     link: bool,
     outside: frozenset[str] = frozenset(),
@@ -103,9 +213,10 @@ def _picture(
 ) -> str:
     """Draw `views` and the edges among them; `outside` ones are drawn as references."""
     ids = [view.id for view in views]
-    graph = nx.DiGraph(graph.subgraph(ids))
+    graph = graph.subgraph(ids)
     # Other sections' results are context: they sit on the top rows, without their own uses.
-    graph.remove_edges_from([(s, t) for s, t in list(graph.edges()) if t in outside])
+    for source, target in [(s, t) for s, t, _ in graph.edges() if t in outside]:
+        graph.remove_edge(source, target)
     centres, width, height = place(layers(graph, ids))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
@@ -117,7 +228,7 @@ def _picture(
     ]
     # Many edges blur into a grey mass; fainter lines keep the nodes readable.
     opacity = 0.75 if graph.number_of_edges() <= 60 else 0.4
-    for source, target, attrs in graph.edges(data=True):
+    for source, target, attrs in graph.edges():
         parts.append(_edge(centres[source], centres[target], bool(attrs["statement"]), opacity))
     parts += [_node(view, centres[view.id], link, view.id in outside) for view in views]
     parts.append("</svg>")
@@ -161,7 +272,7 @@ def grouped(data: ReportData, *, link: bool = True) -> list[Group] | None:
             key=[view.id for view in data.views].index,
         )
         uses: dict[str, int] = {}
-        for source, target in graph.edges():
+        for source, target, _ in graph.edges():
             if target in own and source not in own:
                 uses[section_of(by_id[source])] = uses.get(section_of(by_id[source]), 0) + 1
         title = f"Dependency graph of section {key or '(unnumbered)'}"
@@ -174,7 +285,7 @@ def grouped(data: ReportData, *, link: bool = True) -> list[Group] | None:
 
 def overview_svg(groups: list[Group]) -> str:
     """One box per section, its verdicts as a bar, and arrows for uses between sections."""
-    graph = nx.DiGraph()
+    graph = Digraph()
     for group in groups:
         graph.add_node(group.key)
     for group in groups:
@@ -203,7 +314,7 @@ def overview_svg(groups: list[Group]) -> str:
         'markerHeight="9" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 '
         'L0,10 z" fill="#555"/></marker></defs>',
     ]
-    for source, target, attrs in graph.edges(data=True):
+    for source, target, attrs in graph.edges():
         (x1, y1), (x2, y2) = centres[source], centres[target]
         y1, y2 = y1 + box_h / 2, y2 - box_h / 2
         bend = max(abs(y2 - y1) / 2, 20)

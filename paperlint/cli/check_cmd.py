@@ -210,7 +210,7 @@ def _announce(replay: Path | None) -> None:
 
 
 def _progress(quiet: bool, workspace: Path | None = None) -> Any:
-    from paperlint.engine.run import Progress
+    from paperlint.engine.actions import Progress
 
     _status.clear()
     if quiet:

@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from paperlint.records.results import Results
 
 
 class ActionKind(StrEnum):
@@ -54,3 +60,18 @@ class ProofCheck(BaseModel):
     accepted: bool
     feedback: str = ""
     timed_out: bool = False
+
+
+@dataclass
+class Progress:
+    """Where the loop reports each step (the CLI draws a bar or prints lines)."""
+
+    on_action: Callable[[Action, Results], None] = lambda action, results: None
+    on_flight: Callable[[Action, Results, int], None] | None = None
+    """With `--jobs N`: each action started, with how many are in flight now."""
+
+    def started(self, action: Action, results: Results, in_flight: int) -> None:
+        if self.on_flight is not None:
+            self.on_flight(action, results, in_flight)
+        else:
+            self.on_action(action, results)

@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperlint import __version__
-from paperlint.agents.prompts import template_hashes
-from paperlint.blueprint.build import build_blueprint
-from paperlint.blueprint.model import Blueprint
-from paperlint.engine.apply import unfinished
 from paperlint.engine.executors import RunOptions
-from paperlint.engine.opening import OpenRun, open_run, record_run, refuse_unpriced, take_learning
-from paperlint.engine.plan import is_open
-from paperlint.engine.run import Progress, run_loop, run_started_event
+from paperlint.engine.settled import is_open, settled
 from paperlint.engine.summary import Summary, summarise
 from paperlint.errors import InputError
-from paperlint.lean.pool import Pool
-from paperlint.lean.verifier import Verifier
-from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
-from paperlint.records.events import BaseEvent, LeanRestart, RunFinished
-from paperlint.records.initial import initial_results
+from paperlint.records.events import BaseEvent, LeanRestart, RunFinished, RunStarted
 from paperlint.records.journal import Journal
-from paperlint.records.learning import read_offer, read_strategies
 from paperlint.records.migrate import read_results
 from paperlint.records.results import Results, UnfinishedReason
 from paperlint.records.workspace import (
@@ -37,12 +27,25 @@ from paperlint.records.workspace import (
     open_workspace,
     write_results,
 )
-from paperlint.reports import write_report
-from paperlint.spec import Edges, RunSpec, read_spec, spec_for, write_spec
+from paperlint.spec import (
+    Edges,
+    RunSpec,
+    read_spec,
+    replay_parts,
+    spec_for,
+    write_spec,
+)
 from paperlint.store import write_bytes_atomic, write_text_atomic
 
+# The steps, prompts, prover and blueprint graph are imported where a run is opened: a resume
+# with nothing left to do (`settled`) never loads them.
 if TYPE_CHECKING:
+    from paperlint.blueprint.model import Blueprint
     from paperlint.config import Config
+    from paperlint.engine.actions import Progress
+    from paperlint.engine.opening import OpenRun
+    from paperlint.lean.pool import Pool
+    from paperlint.lean.verifier import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +75,10 @@ class CheckRequest:
 
 
 def start_check(request: CheckRequest, *, progress: Progress | None = None) -> Summary:
+    from paperlint.blueprint.build import build_blueprint
+    from paperlint.engine.opening import open_run, refuse_unpriced, take_learning
     from paperlint.preflight.inventory import build_inventory
+    from paperlint.records.initial import initial_results
 
     paper = request.paper
     if not paper.exists():
@@ -97,7 +103,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
         summary = _run(run, blueprint, results, "check", request.until, progress, request.run)
     record_run(spec, ws.root)
     if request.report:
-        write_report(ws.root, templates=template_hashes())
+        _write_report(ws)
     return summary
 
 
@@ -114,19 +120,23 @@ def resume_check(
     ws = open_workspace(workdir)
     spec = read_spec(ws.config)
     if budget:
+        from paperlint.engine.opening import refuse_unpriced
+
         spec = spec.with_budget(**budget)
         refuse_unpriced(spec)
     with WorkspaceLock(ws.root):
         results = ws.load_results()  # first: a newer paperlint's workspace says so
         _refuse_if_stale(ws)  # a refused resume writes nothing
         remove_stale_temps(ws)
-        inventory = read_record(ws.inventory, Inventory)
-        blueprint = read_record(ws.blueprint, Blueprint)
-        opened = open_run(ws, spec, inventory=inventory, blueprint=blueprint, verifier=verifier)
-        summary = _run(opened, blueprint, results, "resume", until, progress, run or RunOptions())
+        journal = Journal(ws.events())
+        if _marked_settled(ws, journal) and settled(results, ws.root, convergence=spec.convergence):
+            summary = _nothing_to_do(ws, spec, results, journal)
+        else:
+            options = run or RunOptions()
+            summary = _reopen(ws, spec, results, journal, verifier, until, progress, options)
     record_run(spec, ws.root)
     if report:
-        write_report(ws.root, templates=template_hashes())
+        _write_report(ws)
     return summary
 
 
@@ -136,6 +146,87 @@ def remove_stale_temps(ws: Workspace) -> None:
     for stale in ws.root.rglob(".*.tmp"):
         if stale.is_file() and not stale.is_symlink():
             stale.unlink(missing_ok=True)
+
+
+def _reopen(
+    ws: Workspace,
+    spec: RunSpec,
+    results: Results,
+    journal: Journal,
+    verifier: Verifier | None,
+    until: str | None,
+    progress: Progress | None,
+    options: RunOptions,
+) -> Summary:
+    from paperlint.blueprint.model import Blueprint
+    from paperlint.engine.opening import open_run
+    from paperlint.preflight.model import Inventory
+
+    inventory = read_record(ws.inventory, Inventory)
+    blueprint = read_record(ws.blueprint, Blueprint)
+    opened = open_run(
+        ws, spec, inventory=inventory, blueprint=blueprint, journal=journal, verifier=verifier
+    )
+    return _run(opened, blueprint, results, "resume", until, progress, options)
+
+
+def _nothing_to_do(ws: Workspace, spec: RunSpec, results: Results, journal: Journal) -> Summary:
+    """A resume of a settled check: the run a full opening would record (started, finished
+    with the same counts, a snapshot), without opening the edges or loading the engine."""
+    journal.emit(_started("resume", replay_parts(spec)))
+    summary = summarise(results, workspace=str(ws.root))
+    journal.emit(RunFinished(exit_code=int(summary.exit_code), summary=summary.counts))
+    _snapshot(ws, journal)
+    _mark(ws, journal)
+    return summary
+
+
+SETTLED = "settled.json"
+"""In the engine folder: the last event and engine state of a run whose queue ran dry (no
+action, a revisit included, left for any budget) with the convergence review settled. Only
+while both are unchanged may a resume skip opening the run: a crash, a stop for budget or a
+missing edge, `--until` and `revise` all leave it stale or unwritten."""
+
+
+def _mark(ws: Workspace, journal: Journal) -> None:
+    mark = {"seq": journal.seq, "engine_state": read_results(ws.results).engine_state}
+    write_text_atomic(ws.state_dir / SETTLED, json.dumps(mark, sort_keys=True) + "\n")
+
+
+def _marked_settled(ws: Workspace, journal: Journal) -> bool:
+    try:
+        mark = json.loads((ws.state_dir / SETTLED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    current = {"seq": journal.seq, "engine_state": read_results(ws.results).engine_state}
+    return isinstance(mark, dict) and mark == current
+
+
+def _started(command: str, replay: Sequence[str]) -> RunStarted:
+    return RunStarted(command=command, paperlint_version=__version__, replay=list(replay))
+
+
+def _write_report(ws: Workspace) -> None:
+    from paperlint.agents.prompts import template_hashes
+    from paperlint.reports import write_report
+
+    write_report(ws.root, templates=template_hashes())
+
+
+def record_run(spec: RunSpec, folder: Path) -> None:
+    """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
+    cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
+    if not spec.records_runs:
+        return
+    from paperlint.learning.runrecord import record_check
+    from paperlint.learning.userdata import user_data_dir
+
+    try:
+        record_check(user_data_dir(), folder)
+    except (InputError, OSError) as exc:
+        log.warning(
+            "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
+        )
 
 
 MARKER = ".paperlint-workspace"
@@ -230,7 +321,7 @@ def _run(
     options: RunOptions,
 ) -> Summary:
     ws, journal = run.ctx.ws, run.journal
-    journal.emit(run_started_event(command, list(run.replay_parts)))
+    journal.emit(_started(command, run.replay_parts))
     if command == "check":
         for event in learning_events(ws):
             journal.emit(event)
@@ -248,6 +339,13 @@ def _run(
     finally:
         run.close()
         _snapshot(ws, journal)
+    ran_dry = until is None and summary.stop_reason is None and not summary.interrupted
+    if (
+        ran_dry
+        and not run.missing
+        and settled(ws.load_results(), ws.root, convergence=run.convergence)
+    ):
+        _mark(ws, journal)
     return summary
 
 
@@ -324,6 +422,7 @@ def _keep_before_regate(ws: Workspace, regate: list[str]) -> None:
 def learning_events(ws: Workspace) -> list[BaseEvent]:
     """What a check took from the user's library and run record at its start, as events."""
     from paperlint.records.events import LibraryOffered, StrategyChosen
+    from paperlint.records.learning import read_offer, read_strategies
 
     offered = read_offer(ws.root)
     plan = read_strategies(ws.root)
@@ -352,6 +451,8 @@ def _loop(
     progress: Progress | None,
 ) -> Summary:
     """The serial loop at one job on threads; else the scheduler with its runner and workers."""
+    from paperlint.engine.run import run_loop
+
     ctx, policy, journal = run.ctx, run.policy, run.journal
     if options.jobs <= 1 and options.executor == "threads":
         return run_loop(ctx, results, policy, journal, until=until, progress=progress)
@@ -402,6 +503,8 @@ def _cannot_run(
     ws: Workspace, results: Results, journal: Journal, missing: list[tuple[str, str]]
 ) -> Summary:
     """No model or no Lean: say so, and record every open result as unfinished, never guess."""
+    from paperlint.engine.apply import unfinished
+
     reason = UnfinishedReason(missing[0][0])
     detail = "; ".join(text for _, text in missing)
     updated = [

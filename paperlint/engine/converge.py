@@ -67,7 +67,7 @@ def _gated_statement(record: ResultRecord) -> str | None:
 def ready(results: Results) -> bool:
     """Every verdict-bearing result has a settled verdict: a result a later run may pick up
     again (budget, interrupted, no Lean, no model) holds the review back."""
-    from paperlint.engine.plan import is_open
+    from paperlint.engine.settled import is_open
 
     return all(
         r.verdict is not None and not is_open(r) for r in results.results if r.verdict_bearing

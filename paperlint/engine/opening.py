@@ -47,7 +47,7 @@ from paperlint.records.learning import (
 )
 from paperlint.records.spend import Budget
 from paperlint.records.workspace import Workspace
-from paperlint.spec import RunSpec
+from paperlint.spec import RunSpec, replay_parts
 
 if TYPE_CHECKING:
     from paperlint.agents.client import ModelClient
@@ -271,30 +271,7 @@ def library_offer(spec: RunSpec) -> Offered:
     return take_offer(library, current_pins(spec.lean.project))
 
 
-def record_run(spec: RunSpec, folder: Path) -> None:
-    """Append the check's outcomes to the per-user run record (`paperlint runs`); a record that
-    cannot be written never fails the check: the workspace keeps everything (`runs add`)."""
-    if not spec.config.learning.record_runs:
-        return
-    from paperlint.learning.runrecord import record_check
-    from paperlint.learning.userdata import user_data_dir
-
-    try:
-        record_check(user_data_dir(), folder)
-    except (InputError, OSError) as exc:
-        log.warning(
-            "the run record was not updated (%s); `paperlint runs add %s` adds it", exc, folder
-        )
-
-
 # --- the edges -------------------------------------------------------------------------------
-
-
-def replay_parts(spec: RunSpec) -> tuple[str, ...]:
-    """What the run serves from recordings: "model" and "lean", or "lean" alone."""
-    if spec.edges.replay is not None:
-        return ("model", "lean")
-    return ("lean",) if spec.edges.lean_replay is not None else ()
 
 
 def models_of(spec: RunSpec, client: ModelClient) -> Models:

@@ -14,33 +14,17 @@ from dataclasses import dataclass
 from paperlint.domain import INPUT_KINDS
 from paperlint.engine.actions import Action
 from paperlint.engine.policy import Policy, prover_model
+from paperlint.engine.settled import SOFT_REASONS, is_open
 from paperlint.engine.steps import REGISTRY
-from paperlint.records.results import ResultRecord, Results, Stage, UnfinishedReason, Verdict
+from paperlint.records.results import ResultRecord, Results, UnfinishedReason
 from paperlint.records.spend import Spend
 
-__all__ = ["Policy", "prover_model"]  # re-exported: defined in paperlint.engine.policy
-
-# Unfinished reasons a later run may pick up again (more budget, Lean installed, a model set).
-SOFT_REASONS = {
-    UnfinishedReason.BUDGET_EXHAUSTED,
-    UnfinishedReason.LEAN_UNAVAILABLE,
-    UnfinishedReason.MODEL_UNAVAILABLE,
-    UnfinishedReason.INTERRUPTED,
-}
+__all__ = ["SOFT_REASONS", "Policy", "is_open", "prover_model"]  # re-exported
 
 
 @dataclass(frozen=True)
 class Stop:
     reason: UnfinishedReason | None  # None: every result has a verdict
-
-
-def is_open(record: ResultRecord) -> bool:
-    """Still to be worked on: no verdict yet, or a soft `unfinished` a new run may resume."""
-    if record.stage is Stage.DONE and record.verdict is not Verdict.UNFINISHED:
-        return False
-    if record.verdict is Verdict.UNFINISHED:
-        return record.unfinished is not None and record.unfinished.reason in SOFT_REASONS
-    return True
 
 
 def plan(results: Results, order: list[str], policy: Policy, spend: Spend) -> Action | Stop:

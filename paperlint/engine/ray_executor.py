@@ -49,8 +49,8 @@ from paperlint.records.results import Results
 from paperlint.records.spend import Spend
 
 if TYPE_CHECKING:
+    from paperlint.engine.actions import Progress
     from paperlint.engine.opening import OpenRun
-    from paperlint.engine.run import Progress
     from paperlint.engine.summary import Summary
 
 REPLAY_WORKER_MB = 64
@@ -295,11 +295,11 @@ def remote_action(
     driver and counts the spend from where the run was) and the leased actor as its Lean."""
     from paperlint.blueprint.model import Blueprint
     from paperlint.engine.execute import execute
-    from paperlint.engine.opening import open_run, replay_parts
+    from paperlint.engine.opening import open_run
     from paperlint.preflight.model import Inventory
     from paperlint.records import read_record
     from paperlint.records.workspace import open_workspace
-    from paperlint.spec import read_spec
+    from paperlint.spec import read_spec, replay_parts
 
     key = _run_key(root)
     cached = _CACHE.get(key)

@@ -7,12 +7,10 @@ next run plan the same action again: at most one repeated call per crash, nothin
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from paperlint import __version__
-from paperlint.engine.actions import Action, Failure
+from paperlint.engine.actions import Action, Failure, Progress
 from paperlint.engine.apply import apply, unfinished
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute
@@ -25,7 +23,6 @@ from paperlint.records.events import (
     ActionStarted,
     Interrupted,
     RunFinished,
-    RunStarted,
     StageChange,
 )
 from paperlint.records.journal import Journal
@@ -59,21 +56,6 @@ def before(until: str | None, action: Action) -> bool:
         return True
     goal = STAGE_ORDER.index(REGISTRY[action.kind].stage)
     return goal <= STAGE_ORDER.index(Stage(until))
-
-
-@dataclass
-class Progress:
-    """Where the loop reports each step (the CLI draws a bar or prints lines)."""
-
-    on_action: Callable[[Action, Results], None] = lambda action, results: None
-    on_flight: Callable[[Action, Results, int], None] | None = None
-    """With `--jobs N`: each action started, with how many are in flight now."""
-
-    def started(self, action: Action, results: Results, in_flight: int) -> None:
-        if self.on_flight is not None:
-            self.on_flight(action, results, in_flight)
-        else:
-            self.on_action(action, results)
 
 
 def run_loop(
@@ -254,8 +236,4 @@ def interrupt_run(ctx: EngineContext, results: Results, journal: Journal) -> Res
     return new
 
 
-def run_started_event(command: str, replay_parts: list[str]) -> RunStarted:
-    return RunStarted(command=command, paperlint_version=__version__, replay=replay_parts)
-
-
-__all__ = ["Failure", "Progress", "run_loop", "run_started_event"]
+__all__ = ["Failure", "Progress", "run_loop"]

@@ -147,7 +147,9 @@ def test_write_results_names_a_state_file_that_exists_and_prunes_the_old_one(old
     write_results(ws, changed)
     now = _json(old / "results.json")
     assert now["engine_state"] != data["engine_state"]
-    assert sorted(p.name for p in ws.state_dir.iterdir()) == [Path(now["engine_state"]).name]
+    assert sorted(p.name for p in ws.state_dir.glob("state-*.json")) == [
+        Path(now["engine_state"]).name
+    ]
     assert ws.load_results().results[0].work.draft_rounds == 7
 
 
@@ -302,7 +304,7 @@ def test_migrate_rewrites_a_state_v1_as_the_engine_writes_v2(twins, capsys):
     assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
     name = _json(old / "results.json")["engine_state"]
     assert (old / name).read_bytes() == (current / name).read_bytes()
-    assert sorted(p.name for p in (old / "engine").iterdir()) == [Path(name).name]
+    assert sorted(p.name for p in (old / "engine").glob("state-*.json")) == [Path(name).name]
     assert not list(old.glob("audits/*/state-*.json"))  # every output had its audit file
     assert run(["migrate", str(old)]) == 0
     assert "nothing to do" in capsys.readouterr().out

@@ -8,12 +8,12 @@ import pytest
 
 from paperlint.agents.faults import BudgetSpent
 from paperlint.config import Config
-from paperlint.engine.opening import Learned, Models, charge, derive, lean_edge, replay_parts
+from paperlint.engine.opening import Learned, Models, charge, derive, lean_edge
 from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import FailureCode, LeanContext, Outcome, UnavailableVerifier
 from paperlint.records.journal import Journal
 from paperlint.records.spend import Budget, Spend
-from paperlint.spec import Edges, spec_for
+from paperlint.spec import Edges, replay_parts, spec_for
 from paperlint.store import EventLog
 
 ROOT = Path(__file__).resolve().parents[2]
