@@ -39,6 +39,6 @@ def settled(results: Results, workspace: Path, *, convergence: bool) -> bool:
     from paperlint.records.convergence import read_state
 
     state = read_state(workspace)
-    if state is None or state.status == "asking":
-        return False
+    if state is None or state.status in ("asking", "pending"):
+        return False  # pending: a provider failure or a budget stop left it to ask again
     return state.status != "done" or not state.regate or state.applied

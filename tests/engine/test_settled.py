@@ -112,6 +112,8 @@ def test_settled_case_table(tmp_path):
     cases = [
         (None, False),  # never asked
         (ConvergenceState(status="asking"), False),
+        # a provider failure or a budget stop: resume asks it again (#29)
+        (ConvergenceState(status="pending", reason="provider failed"), False),
         (ConvergenceState(status="done", combined=combined), False),  # not yet applied
         (ConvergenceState(status="done", combined=combined, applied=True), True),
         (ConvergenceState(status="done"), True),  # nothing flagged
