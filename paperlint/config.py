@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from paperlint.domain import Role
 from paperlint.errors import InputError
@@ -268,7 +268,8 @@ class Config(_Section):
     preflight: PreflightConfig = Field(default_factory=PreflightConfig)
     roles: dict[str, RoleSettings] = Field(
         default_factory=dict,
-        description="Per-role endpoint settings; `default` applies to every role not named.",
+        description="Per-role endpoint settings; `default` applies to every role, and a role's "
+        "own table overrides it key by key (headers merged).",
     )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="Prices of models litellm's price map lacks."
@@ -284,9 +285,28 @@ class Config(_Section):
             )
         return value
 
+    @model_validator(mode="after")
+    def _roles_inherit_the_default(self) -> Config:
+        """Each named role is `[roles.default]` with the keys its own table sets put over it
+        (its headers added to the default's): a `[roles.prover]` that sets only `max_tokens`
+        keeps the default's endpoint and key. Folded in once, here, so the snapshot a run
+        writes (`dump_config_toml`) holds each role as it was resolved."""
+        base = self.roles.get(DEFAULT)
+        if base is None:
+            return self
+        for name, own in list(self.roles.items()):
+            if name == DEFAULT:
+                continue
+            update = {key: getattr(own, key) for key in own.model_fields_set}
+            if "headers" in update:
+                update["headers"] = {**base.headers, **own.headers}
+            self.roles[name] = base.model_copy(update=update)
+        return self
+
     def role_settings(self, role: str) -> RoleSettings:
-        """The settings for `role`: its own table, else `[roles.default]`, else defaults."""
-        return self.roles.get(role) or self.roles.get("default") or RoleSettings()
+        """The settings for `role`: its table (the default folded in), else
+        `[roles.default]`, else defaults."""
+        return self.roles.get(role) or self.roles.get(DEFAULT) or RoleSettings()
 
     def with_overrides(self, **budget: float | int | None) -> Config:
         """A copy with budget fields replaced, e.g. `with_overrides(max_cost_usd=5.0)`.

@@ -120,3 +120,25 @@ def test_snapshot_round_trips_with_extra_tables():
     assert again == config
     assert extra == {"run": run, "odd key": {"x": 1.5}}
     assert "# drafter = (not set)" in text
+
+
+def test_a_roles_own_table_overrides_the_default_key_by_key(project):
+    (project / "paperlint.toml").write_text(
+        '[roles.default]\napi_base = "http://localhost:9"\napi_key_env = "TEAM_KEY"\n'
+        'timeout_s = 20\n[roles.default.headers]\nX-Team = "a"\n'
+        '[roles.prover]\nmax_tokens = 512\n[roles.prover.headers]\nX-Role = "p"\n'
+    )
+    config = load_config(None, start=project / "paper.tex").config
+    prover = config.role_settings("prover")
+    # before: the prover's table replaced the default whole, losing the endpoint and its key
+    assert (prover.api_base, prover.api_key_env, prover.timeout_s) == (
+        "http://localhost:9",
+        "TEAM_KEY",
+        20,
+    )
+    assert prover.max_tokens == 512 and prover.headers == {"X-Team": "a", "X-Role": "p"}
+    assert config.role_settings("drafter") == config.roles["default"]
+    # the snapshot a run writes reads back to the same resolved roles (resume = check)
+    again, _ = load_snapshot(dump_config_toml(config))
+    assert again.role_settings("prover") == prover
+    assert again.role_settings("auditor") == config.roles["default"]
