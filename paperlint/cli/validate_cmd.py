@@ -21,12 +21,11 @@ def validate(
     from paperlint.agents.prompts import template_hashes
     from paperlint.records.drift import template_drift_notes
     from paperlint.validate.load import load_snapshot
-    from paperlint.validate.validator import evidence_notes
-    from paperlint.validate.validator import validate as run_validate
+    from paperlint.validate.validator import validate_with_notes
 
     snap = load_snapshot(workspace)
-    findings = run_validate(snap)
-    notes = [*evidence_notes(snap), *template_drift_notes(snap.events or (), template_hashes())]
+    findings, evidence = validate_with_notes(snap)
+    notes = [*evidence, *template_drift_notes(snap.events or (), template_hashes())]
     if fmt == "json":
         payload = {
             "workspace": str(workspace),

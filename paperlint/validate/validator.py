@@ -25,12 +25,18 @@ from paperlint.validate.verified_rules import is_verified, verified_findings
 
 def validate(snap: Snapshot) -> list[Finding]:
     """Every disagreement between a verdict and its evidence; empty when all re-derive."""
+    return validate_with_notes(snap)[0]
+
+
+def validate_with_notes(snap: Snapshot) -> tuple[list[Finding], list[str]]:
+    """The findings, and what a clean result cannot vouch for (`evidence_notes`), from one
+    reading of the workspace."""
     ctx = build_context(snap)
     found: list[Finding] = [*snap.record_errors, *source_findings(ctx), *event_findings(ctx)]
     found += [*inventory_findings(ctx), *replay_findings(ctx), *workspace_findings(ctx)]
     for record in snap.records:
         found.extend(result_findings(ctx, record))
-    return _unique(found)
+    return _unique(found), evidence_notes(ctx)
 
 
 PRE_CHECKER_NOTE = (
@@ -41,11 +47,10 @@ PRE_CHECKER_NOTE = (
 )
 
 
-def evidence_notes(snap: Snapshot) -> list[str]:
+def evidence_notes(ctx: Context) -> list[str]:
     """What a clean `validate` cannot vouch for: a workspace without checker evidence (an old
     one, or a new one stripped to look old) is validated on its files' own builds."""
-    ctx = build_context(snap)
-    judged = sum(1 for r in snap.records if is_verified(r) or r.verdict is Verdict.ISSUE)
+    judged = sum(1 for r in ctx.records.values() if is_verified(r) or r.verdict is Verdict.ISSUE)
     if judged and not checker_claimed(ctx):
         return [PRE_CHECKER_NOTE.format(n=judged)]
     return []

@@ -733,8 +733,8 @@ def test_a_workspace_without_checker_evidence_is_validated_with_a_note_saying_so
     """A workspace from before the checker, or a new one stripped of every checker record and
     gate lock, validates on its files' own builds: `validate` says so and names `replay`."""
     from paperlint.validate.load import load_snapshot
-    from paperlint.validate.validator import evidence_notes
+    from paperlint.validate.validator import validate_with_notes
 
-    assert evidence_notes(load_snapshot(copy_of("sample-variance"))) == []
-    old = evidence_notes(load_snapshot(copy_of(V1)))
+    assert validate_with_notes(load_snapshot(copy_of("sample-variance")))[1] == []
+    old = validate_with_notes(load_snapshot(copy_of(V1)))[1]
     assert len(old) == 1 and "no trusted-checker evidence" in old[0] and "replay" in old[0]
