@@ -12,7 +12,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -172,18 +172,17 @@ class AgentRunner:
         killed after the report never pays for the turn again)."""
         if call.task != TURN_TASK or call.role != Role.PROVER:
             raise ValueError(f"a turn is task {TURN_TASK} of role prover, not {call.task}")
-        try:
-            timed = self._request(call, model, messages, 0, tools=tools, turn=turn)
-        except ContextTooLong as exc:
-            fault = Fault(FaultKind.CONTEXT, 400, str(exc))
-            raise ModelUnavailableError(
-                f"{call.task} for {call.result}: {exc}",
-                fix=fix_for(fault, model, None),
-                kind=FaultKind.CONTEXT,
-            ) from None
-        keep(timed.completion)
-        self._report(call, model, messages, 0, timed, ok=True, turn=turn)
-        return timed.completion
+
+        def ask(asked: AgentCall, candidate: str) -> Completion:
+            timed = self._request(asked, candidate, messages, 0, tools=tools, turn=turn)
+            if candidate != model and timed.completion.model is None:
+                # The loop asks its later turns of the model that took the conversation.
+                timed = _Timed(replace(timed.completion, model=candidate), timed.duration_s)
+            keep(timed.completion)
+            self._report(asked, candidate, messages, 0, timed, ok=True, turn=turn)
+            return timed.completion
+
+        return self._first_that_fits(call, model, ask)
 
     def ask(
         self,
@@ -208,16 +207,29 @@ class AgentRunner:
         _check_role(call)
         if not model:
             raise no_model(call.role)
-        last: ContextTooLong | None = None
-        for candidate in self._fallbacks(call.role, model):
-            if last is not None:
-                self._emit(
-                    ModelFallback(
-                        role=call.role, result=call.result, model=candidate, error=str(last)
-                    )
-                )
+        return self._first_that_fits(call, model, self._call_one)
+
+    def _first_that_fits(
+        self, call: AgentCall, model: str, ask: Callable[[AgentCall, str], _T]
+    ) -> _T:
+        """`ask(call, model)`; when the prompt is too long for `model`'s context window, the
+        same of the role's later (stronger) models in turn, each after a `model_fallback`
+        event, its first request charged (the action's start paid for one request only)."""
+        try:
+            ladder = self._client.ladder(call.role)
+        except ModelError:
+            ladder = []
+        later = ladder[ladder.index(model) + 1 :] if model in ladder else []
+        try:
+            return ask(call, model)
+        except ContextTooLong as exc:
+            last = exc
+        for candidate in later:
+            self._emit(
+                ModelFallback(role=call.role, result=call.result, model=candidate, error=str(last))
+            )
             try:
-                return self._call_one(call, candidate)
+                return ask(replace(call, charged=False), candidate)
             except ContextTooLong as exc:
                 last = exc
         fault = Fault(FaultKind.CONTEXT, 400, str(last))
@@ -226,15 +238,6 @@ class AgentRunner:
             fix=fix_for(fault, model, None),
             kind=FaultKind.CONTEXT,
         )
-
-    def _fallbacks(self, role: str, model: str) -> list[str]:
-        """`model`, then the role's later (stronger) models."""
-        try:
-            ladder = self._client.ladder(role)
-        except ModelError:
-            ladder = []
-        later = ladder[ladder.index(model) + 1 :] if model in ladder else []
-        return [model, *later]
 
     def _call_one(self, call: AgentCall, model: str) -> AgentReply:
         started = self._clock()
@@ -488,6 +491,7 @@ class _Tally:
 
 
 _N = TypeVar("_N", int, float)
+_T = TypeVar("_T")
 
 
 def _plus(total: _N | None, value: _N | None) -> _N | None:

@@ -77,6 +77,9 @@ class AgentTurns:
         self._turns = turns
         self.replay = turns.replay
         self.asked = 0
+        self._fits: dict[str, str] = {}
+        """A model whose context window the conversation outgrew -> the later model of the
+        ladder that took it (`AgentRunner.turn` fell back): later turns go straight there."""
 
     def native(self, model: str) -> bool:
         return self._turns.native(model)
@@ -99,14 +102,18 @@ class AgentTurns:
             charged=self.asked == 0,
         )
         self.asked += 1
+        asked = self._fits.get(model, model)
         sent = [dict(message) for message in messages]
         replies: list[ToolTurn] = []
 
         def kept(done: Completion) -> None:
-            replies.append(to_turn(done, native=bool(tools), turn=key.turn, model=model))
+            replies.append(to_turn(done, native=bool(tools), turn=key.turn, model=asked))
             keep(replies[0].model_copy(update={"replay": self.replay}))
 
-        self._turns.turn(call, model=model, messages=sent, tools=tools, turn=key.turn, keep=kept)
+        self._turns.turn(call, model=asked, messages=sent, tools=tools, turn=key.turn, keep=kept)
+        took = replies[0].model
+        if not self.replay and took is not None and took != asked:
+            self._fits[model] = took
         return replies[0].model_copy(update={"replay": self.replay})
 
 

@@ -103,16 +103,19 @@ CALL = AgentCall(
 
 
 def test_a_context_window_error_falls_to_the_next_model_of_the_role():
-    client, events = LadderClient({"small/model"}), []
+    client, events, charges = LadderClient({"small/model"}), [], []
     runner = AgentRunner(
         Config(),
         client=client,
         on_event=lambda e: events.append(e.as_event()),
         rng=random.Random(0),
+        before_request=lambda request: charges.append((request["model"], request["free"])),
     )
     reply = runner.call(CALL, model="small/model")
     assert reply.model == "big/model" and client.asked == ["small/model", "big/model"]
     assert [e["type"] for e in events] == ["model_fallback", "model_call"]
+    # The action's start paid for one request: the fallback's is charged (was: free).
+    assert charges == [("small/model", True), ("big/model", False)]
 
 
 def test_when_no_model_fits_the_run_stops_resumably():

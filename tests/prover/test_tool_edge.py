@@ -106,6 +106,55 @@ def test_a_rate_limit_on_a_turn_is_waited_out_and_the_retry_charged() -> None:
     assert client.requests[0]["tools"] == [{"x": 1}]
 
 
+class _Narrow:
+    """A model client whose small model's window the conversation has outgrown."""
+
+    replay = False
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def complete(self, model, messages, *, metadata, tools=()) -> Completion:
+        import litellm
+
+        self.asked.append(model)
+        if model == "small/model":
+            raise litellm.ContextWindowExceededError("too long", model=model, llm_provider="x")
+        return Completion("thinking", 100, 7, 0.001, tool_calls=(RawToolCall("c", "search", "{}"),))
+
+    def ladder(self, role: str) -> list[str]:
+        return ["small/model", "big/model"]
+
+    def supports_tools(self, model: str) -> bool:
+        return True
+
+
+def test_a_turn_too_long_for_its_model_goes_to_the_next_model_and_stays_there() -> None:
+    """A context-window error on a tool-loop turn falls to the ladder's next model, as every
+    other call does (was: the run stopped, "model unavailable"); the fallback request is
+    charged, and the loop's later turns go straight to the model that took the conversation."""
+    from paperlint.prover.model import AgentTurns, TurnKey
+
+    client, events, charges = _Narrow(), [], []
+    runner = AgentRunner(
+        Config(),
+        client=client,
+        on_event=lambda e: events.append(e.as_event()),
+        before_request=lambda request: charges.append((request["model"], request["free"])),
+    )
+    turns = AgentTurns(runner)
+    key = TurnKey("prover", "lem:a", "main", 1, 1)
+    first = turns.turn("small/model", [], tools=[{"x": 1}], key=key, keep=lambda reply: None)
+    second = turns.turn(
+        "small/model", [], tools=[{"x": 1}], key=key._replace(turn=2), keep=lambda reply: None
+    )
+    assert (first.model, second.model) == ("big/model", "big/model")
+    assert client.asked == ["small/model", "big/model", "big/model"]
+    assert charges == [("small/model", True), ("big/model", False), ("big/model", False)]
+    assert [e["type"] for e in events] == ["model_fallback", "model_call", "model_call"]
+    assert [e["model"] for e in events if e["type"] == "model_call"] == ["big/model"] * 2
+
+
 def test_recorded_turns_and_probe_answers_replay_as_they_were(tmp_path: Path) -> None:
     """`check --record DIR`: a turn is recorded in the transcript like every model answer (with
     its tool calls) and served back by the replay client; a probe answer is recorded in
