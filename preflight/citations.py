@@ -4,10 +4,11 @@ lists; entries from `\\bibitem`, `.bbl` and `.bib` files."""
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from paperlint.preflight import texscan
+from paperlint.preflight.draft import BibEntry, Citation, Diagnostic, Inventory
 from paperlint.preflight.flatten import read_project_text
-from paperlint.preflight.model import BibEntry, Citation, Diagnostic, Inventory
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
@@ -35,7 +36,10 @@ def citations_in(text: str) -> list[tuple[str, str | None]]:
 def attach(flat: FlatSource, inventory: Inventory) -> None:
     """Citations of each result (note, statement, proof); unresolved keys as diagnostics."""
     for result in inventory.results:
-        parts = [("note", result.note or ""), ("statement", result.statement)]
+        parts: list[tuple[Literal["statement", "proof", "note"], str]] = [
+            ("note", result.note or ""),
+            ("statement", result.statement),
+        ]
         if result.proof is not None:
             parts.append(("proof", result.proof.text))
         for where, text in parts:

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from paperlint.errors import InputError
 from paperlint.preflight import prepass, texscan
-from paperlint.preflight.model import Diagnostic, FileEntry
+from paperlint.preflight.draft import Diagnostic, FileEntry, Severity
 from paperlint.preflight.sourcetree import (
     _INCLUDE,
     HUGE_FILE_BYTES,
@@ -160,7 +160,7 @@ def _load(state: _State, rel: str) -> SourceFile | None:
 
 def _diag(
     flat: FlatSource,
-    sev: str,
+    sev: Severity,
     file: str,
     line: int | None,
     code: str,

@@ -6,26 +6,39 @@ import bisect
 import hashlib
 import logging
 import re
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperlint.preflight import citations, proofs, references
 from paperlint.preflight.declarations import kind_of
+from paperlint.preflight.draft import Diagnostic, EquationInfo, Inventory, Macro, Result, Span
 from paperlint.preflight.flatten import load_project
-from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Macro, Result, Span
 from paperlint.preflight.numbering import Walker
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
+if TYPE_CHECKING:
+    from paperlint.preflight import model
+
 log = logging.getLogger(__name__)
 
 
-def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
+def build_inventory(path: Path, *, root: str | None = None) -> model.Inventory:
     """Read a .tex file or a project folder and list its numbered results (InputError on bad
     input; everything else becomes a diagnostic). A .pdf goes to the PDF preflight."""
     if Path(path).suffix.lower() == ".pdf":
         from paperlint.preflight.pdf import build_pdf_inventory
 
         return build_pdf_inventory(Path(path))
+    from paperlint.preflight.draft import contract
+
+    return contract(build_draft(path, root=root))
+
+
+def build_draft(path: Path, *, root: str | None = None) -> Inventory:
+    """`build_inventory` of a .tex file or project folder, as preflight's own records (no
+    pydantic: `paperlint.preflight.draft`)."""
     flat = load_project(Path(path), root)
     walk = Walker(flat.text, flat.segments).run()
     results = _results(flat, walk)
@@ -143,7 +156,7 @@ def _macros(flat: FlatSource, walk: WalkOutput) -> list[Macro]:
     out: list[Macro] = []
     for pos, macro in walk.macros:
         file, line = flat.locate(pos)
-        out.append(macro.model_copy(update={"file": file, "line": line}))
+        out.append(replace(macro, file=file, line=line))
     return out
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from paperlint.preflight import texscan
-from paperlint.preflight.model import Macro, MacroParam
+from paperlint.preflight.draft import Macro, MacroParam
 
 _NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = re.compile(r"[^{]*")
@@ -25,7 +26,7 @@ NO_VALUE = "-NoValue-"
 
 @dataclass(frozen=True)
 class ArgSpec:
-    kind: str  # "m" mandatory, "o" optional [...], "s" star
+    kind: Literal["m", "o", "s"]  # "m" mandatory, "o" optional [...], "s" star
     default: str | None = None  # what an absent "o" stands for (None: xparse's -NoValue-)
 
 

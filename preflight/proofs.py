@@ -7,7 +7,7 @@ import bisect
 import re
 
 from paperlint.preflight import references
-from paperlint.preflight.model import Proof, Result, Span
+from paperlint.preflight.draft import Proof, Result, Span
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import Problem, RawProof, WalkOutput
 

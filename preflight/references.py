@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from paperlint.preflight.model import Diagnostic, Result
+from paperlint.preflight.draft import Diagnostic, Result
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 

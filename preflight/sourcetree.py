@@ -17,7 +17,7 @@ from pathlib import Path
 
 from paperlint.errors import InputError
 from paperlint.preflight import prepass
-from paperlint.preflight.model import Diagnostic, FileEntry
+from paperlint.preflight.draft import Diagnostic, FileEntry
 
 HUGE_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paperlint.preflight.declarations import Registry
+from paperlint.preflight.draft import Macro, Severity
 from paperlint.preflight.macros import Definition
-from paperlint.preflight.model import Macro, Severity
 
 
 @dataclass(slots=True)

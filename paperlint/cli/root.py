@@ -115,7 +115,12 @@ class _LazyGroup(TyperGroup):
             built = _built(cmd_name)
             if built is not None:
                 self.commands[cmd_name] = built
-        return super().get_command(ctx, cmd_name)
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            from paperlint.cli.coercion import plain_params
+
+            plain_params(found, ctx)  # typer's conversion imports pydantic (cli/coercion.py)
+        return found
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list from the table, nothing imported; shortened as click shortens."""
@@ -221,6 +226,9 @@ def command() -> TyperGroup:
     in one process). A command's module is imported when the command is first looked up."""
     group = typer.main.get_command(app)
     assert isinstance(group, TyperGroup)
+    from paperlint.cli.coercion import plain_params
+
+    plain_params(group, click.Context(group))
     return group
 
 

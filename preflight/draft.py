@@ -1,0 +1,153 @@
+"""The records preflight builds: plain slotted dataclasses with the fields, order and defaults
+of the contract's pydantic models (`paperlint.preflight.model`, `paperlint.inventory/1`).
+
+Preflight fills these and nothing else, so a `paperlint preflight` that prints a table or its
+diagnostics never imports pydantic (its import and model construction were most of a short
+paper's preflight) and a large inventory holds no per-instance `__dict__`. `contract` turns a
+draft into the contract's `Inventory` where one is written or handed on (`-o`, `--format
+json`, `--latex`, a check's workspace). `tests/preflight/test_draft.py` holds the two
+definitions to the same fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final, Literal
+
+from paperlint.diagnostics import gnu_line
+
+if TYPE_CHECKING:
+    from paperlint.preflight import model
+
+INVENTORY_SCHEMA: Final = "paperlint.inventory/1"
+
+Kind = Literal[
+    "theorem",
+    "lemma",
+    "proposition",
+    "corollary",
+    "claim",
+    "definition",
+    "assumption",
+    "conjecture",
+    "remark",
+    "example",
+    "other",
+]
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(slots=True, kw_only=True)
+class Span:
+    file: str
+    start_line: int
+    end_line: int
+    page: int | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class Proof:
+    span: Span
+    text: str
+    attached_by: str = "next"
+    leanok: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
+class Citation:
+    key: str
+    note: str | None = None
+    where: Literal["statement", "proof", "note"] = "statement"
+
+
+@dataclass(slots=True, kw_only=True)
+class FileEntry:
+    path: str
+    sha256: str
+
+
+@dataclass(slots=True, kw_only=True)
+class EquationInfo:
+    number: str
+    result: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class BibEntry:
+    key: str
+    text: str
+
+
+@dataclass(slots=True, kw_only=True)
+class MacroParam:
+    kind: Literal["m", "o", "s"]
+    default: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class Macro:
+    name: str
+    definition: str
+    arity: int = 0
+    file: str | None = None
+    line: int | None = None
+    params: list[MacroParam] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class Diagnostic:
+    severity: Severity
+    file: str
+    line: int | None = None
+    code: str
+    message: str
+    column: int | None = None
+
+    def render(self, file: str | None = None) -> str:
+        """`file:line:column: severity: message [code]` (paperlint.diagnostics), the file
+        shown as `file` when given."""
+        shown = self.file if file is None else file
+        return gnu_line(shown, self.line, self.column, self.severity, self.message, self.code)
+
+
+@dataclass(slots=True, kw_only=True)
+class Result:
+    id: str
+    env: str
+    kind: Kind
+    title: str
+    number: str | None
+    note: str | None = None
+    labels: list[str] = field(default_factory=list)
+    statement: str
+    span: Span
+    proof: Proof | None = None
+    uses: list[str] = field(default_factory=list)
+    proof_uses: list[str] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    number_source: Literal["emulated", "latex", "pdf"] = "emulated"
+    restates: str | None = None
+    parent: str | None = None
+    lean: list[str] = field(default_factory=list)
+    leanok: bool = False
+    mathlibok: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
+class Inventory:
+    root: str
+    files: list[FileEntry] = field(default_factory=list)
+    results: list[Result] = field(default_factory=list)
+    equations: dict[str, EquationInfo] = field(default_factory=dict)
+    bibliography: list[BibEntry] = field(default_factory=list)
+    macros: list[Macro] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)
+    source_kind: Literal["tex", "pdf"] = "tex"
+
+
+def contract(draft: Inventory) -> model.Inventory:
+    """The contract's `Inventory` (pydantic, validated) holding what `draft` holds."""
+    from paperlint.preflight.model import Inventory as Contract
+
+    return Contract.model_validate(draft, from_attributes=True)
