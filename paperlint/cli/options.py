@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from enum import StrEnum
@@ -37,6 +36,8 @@ def _verbose(value: bool) -> bool:
     # The root callback (`paperlint -v CMD`) configured logging before this command's options
     # are parsed; `paperlint CMD -v` raises the level the same way.
     if value:
+        import logging
+
         logging.getLogger().setLevel(logging.INFO)
     return value
 

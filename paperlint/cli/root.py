@@ -10,16 +10,11 @@ with the commands and holds `--help` to a budget.
 
 from __future__ import annotations
 
-import datetime as _dt
 import errno
 import importlib
 import json
-import logging
 import os
-import platform
 import sys
-import tempfile
-import traceback
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -187,6 +182,8 @@ def _root(
     verbose: bool = VERBOSE,
 ) -> None:
     """paperlint: every numbered result gets a verdict backed by Lean evidence."""
+    import logging  # here, not at the top: `--help` never configures logging
+
     logging.basicConfig(format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     # Set on every run (basicConfig only configures once per process); each command's own
     # `-v` (paperlint.cli.options.VERBOSE) raises it again after this.
@@ -202,6 +199,11 @@ def _register_commands() -> None:
 
 
 def _write_crash_log(exc: BaseException) -> Path:
+    import datetime as _dt
+    import platform
+    import tempfile
+    import traceback
+
     folder = crash_dir[-1] if crash_dir else Path(tempfile.gettempdir())
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     path = folder / (f"crash-{stamp}-{os.getpid()}.log")

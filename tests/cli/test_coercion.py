@@ -29,6 +29,9 @@ CASES: list[tuple[Any, dict[str, Any], Any]] = [
     *((int, {}, v) for v in ["3", " 3 ", "1_000", "1.0", "1.5", "-2", "+4", "x", "", "０", 7]),
     *((int, {"min": 1}, v) for v in ["0", "1", "-5", "9"]),
     *((int, {"max": 4, "min": 0}, v) for v in ["4", "5", "-1"]),
+    *((float, {}, v) for v in ["3", "1.5", " 2 ", "1e3", "inf", "NaN", "1_000.5", "x", "", "０"]),
+    *((float, {}, v) for v in ["infinity", "1e", 3, 2.5, ".5"]),
+    *((float, {"min": 0}, v) for v in ["-0.5", "0", "7.25"]),
     *((bool, {}, v) for v in [True, False, "yes", "No", "1", "0", "off", " on ", "", "maybe"]),
     *((Colour, {}, v) for v in ["red", "blue", "RED", "green", Colour.RED]),
     *((Colour, {"case_sensitive": False}, v) for v in ["RED", "Blue", "x"]),
@@ -58,14 +61,14 @@ def test_plain_conversion_answers_as_typer_does(annotation, options, value):
     param = None
     want = _outcome(lambda v: typers._coerce_value(v, param=param, ctx=ctx), value)
     got = _outcome(lambda v: ours(v, param, ctx), value)
-    assert got == want
+    assert repr(got) == repr(want)  # repr: nan equals nan
     if want[0] == "ok":
         assert type(got[1]) is type(want[1])
 
 
 @pytest.mark.parametrize(
     ("annotation", "options"),
-    [(float, {}), (int, {"clamp": True, "min": 1}), (tuple[int, int], {}), (str, {"min": 1})],
+    [(int, {"clamp": True, "min": 1}), (tuple[int, int], {}), (str, {"min": 1})],
 )
 def test_anything_else_keeps_typers_conversion(annotation, options):
     assert converter(annotation, OptionInfo(**options)) is None
