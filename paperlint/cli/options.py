@@ -70,7 +70,7 @@ ADDRESS: Any = typer.Option(
 def resolve_jobs(jobs: int | None) -> int:
     if jobs is not None:
         return jobs
-    from paperlint.lean.pool import default_jobs
+    from paperlint.lean.jobs import default_jobs
 
     return default_jobs()
 
