@@ -147,7 +147,17 @@ class Inventory:
 
 
 def contract(draft: Inventory) -> model.Inventory:
-    """The contract's `Inventory` (pydantic, validated) holding what `draft` holds."""
+    """The contract's `Inventory` (pydantic, validated) holding what `draft` held. The draft's
+    results move over one at a time (`draft.results` is left empty), so a large paper never
+    holds both forms of every result at once."""
     from paperlint.preflight.model import Inventory as Contract
+    from paperlint.preflight.model import Result as ContractResult
 
-    return Contract.model_validate(draft, from_attributes=True)
+    pending, draft.results = draft.results, []
+    pending.reverse()
+    results: list[model.Result] = []
+    while pending:
+        results.append(ContractResult.model_validate(pending.pop(), from_attributes=True))
+    inventory = Contract.model_validate(draft, from_attributes=True)
+    inventory.results = results
+    return inventory

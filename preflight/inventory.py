@@ -55,8 +55,10 @@ def build_draft(path: Path, *, root: str | None = None) -> Inventory:
         bibliography=citations.bibliography(flat, walk),
         diagnostics=_diagnostics(flat, walk),
     )
+    labels = set(walk.labels)
+    del walk  # the walk's records (a third of a large paper's peak) go before the last scans
     citations.attach(flat, inventory)
-    inventory.diagnostics.extend(references.undefined(flat, set(walk.labels)))
+    inventory.diagnostics.extend(references.undefined(flat, labels))
     log.info("preflight: %d results in %s", len(results), flat.root)
     return inventory
 

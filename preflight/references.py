@@ -155,11 +155,12 @@ _ANY_LABEL = re.compile(r"\\[A-Za-z]*label\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 
 def undefined(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
     """One warning per referenced label that no `\\label` defines, at its first use (what
-    LaTeX prints as `??`). Silent when the paper defines no label at all (nothing to check)."""
+    LaTeX prints as `??`). Silent when the paper defines no label at all (nothing to check).
+    `known` is extended in place (no second set of every label on a large paper)."""
     if not known:
         return []
     # labels other packages define (`\\nllabel` of algorithm2e, `\\zlabel`, …) count too
-    known = known | {m.group(1).strip() for m in _ANY_LABEL.finditer(flat.text)}
+    known.update(m.group(1).strip() for m in _ANY_LABEL.finditer(flat.text))
     out: dict[str, Diagnostic] = {}
     for match in _REF.finditer(flat.text):
         whole = (match.group(1) or match.group(3) or "").strip()
