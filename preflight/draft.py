@@ -38,7 +38,7 @@ Severity = Literal["error", "warning", "info"]
 
 
 @dataclass(slots=True, kw_only=True)
-class Span:
+class DraftSpan:
     file: str
     start_line: int
     end_line: int
@@ -46,56 +46,56 @@ class Span:
 
 
 @dataclass(slots=True, kw_only=True)
-class Proof:
-    span: Span
+class DraftProof:
+    span: DraftSpan
     text: str
     attached_by: str = "next"
     leanok: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
-class Citation:
+class DraftCitation:
     key: str
     note: str | None = None
     where: Literal["statement", "proof", "note"] = "statement"
 
 
 @dataclass(slots=True, kw_only=True)
-class FileEntry:
+class DraftFileEntry:
     path: str
     sha256: str
 
 
 @dataclass(slots=True, kw_only=True)
-class EquationInfo:
+class DraftEquationInfo:
     number: str
     result: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
-class BibEntry:
+class DraftBibEntry:
     key: str
     text: str
 
 
 @dataclass(slots=True, kw_only=True)
-class MacroParam:
+class DraftMacroParam:
     kind: Literal["m", "o", "s"]
     default: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
-class Macro:
+class DraftMacro:
     name: str
     definition: str
     arity: int = 0
     file: str | None = None
     line: int | None = None
-    params: list[MacroParam] = field(default_factory=list)
+    params: list[DraftMacroParam] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)
-class Diagnostic:
+class DraftDiagnostic:
     severity: Severity
     file: str
     line: int | None = None
@@ -111,7 +111,7 @@ class Diagnostic:
 
 
 @dataclass(slots=True, kw_only=True)
-class Result:
+class DraftResult:
     id: str
     env: str
     kind: Kind
@@ -120,11 +120,11 @@ class Result:
     note: str | None = None
     labels: list[str] = field(default_factory=list)
     statement: str
-    span: Span
-    proof: Proof | None = None
+    span: DraftSpan
+    proof: DraftProof | None = None
     uses: list[str] = field(default_factory=list)
     proof_uses: list[str] = field(default_factory=list)
-    citations: list[Citation] = field(default_factory=list)
+    citations: list[DraftCitation] = field(default_factory=list)
     number_source: Literal["emulated", "latex", "pdf"] = "emulated"
     restates: str | None = None
     parent: str | None = None
@@ -134,19 +134,19 @@ class Result:
 
 
 @dataclass(slots=True, kw_only=True)
-class Inventory:
+class DraftInventory:
     root: str
-    files: list[FileEntry] = field(default_factory=list)
-    results: list[Result] = field(default_factory=list)
-    equations: dict[str, EquationInfo] = field(default_factory=dict)
-    bibliography: list[BibEntry] = field(default_factory=list)
-    macros: list[Macro] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[DraftFileEntry] = field(default_factory=list)
+    results: list[DraftResult] = field(default_factory=list)
+    equations: dict[str, DraftEquationInfo] = field(default_factory=dict)
+    bibliography: list[DraftBibEntry] = field(default_factory=list)
+    macros: list[DraftMacro] = field(default_factory=list)
+    diagnostics: list[DraftDiagnostic] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
     source_kind: Literal["tex", "pdf"] = "tex"
 
 
-def contract(draft: Inventory) -> model.Inventory:
+def contract(draft: DraftInventory) -> model.Inventory:
     """The contract's `Inventory` (pydantic, validated) holding what `draft` held. The draft's
     results move over one at a time (`draft.results` is left empty), so a large paper never
     holds both forms of every result at once."""

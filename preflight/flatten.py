@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from paperlint.errors import InputError
 from paperlint.preflight import prepass, texscan
-from paperlint.preflight.draft import Diagnostic, FileEntry, Severity
+from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry, Severity
 from paperlint.preflight.sourcetree import (
     _INCLUDE,
     HUGE_FILE_BYTES,
@@ -146,7 +146,7 @@ def _load(state: _State, rel: str) -> SourceFile | None:
         return None
     if size > HUGE_FILE_BYTES:
         _diag(flat, "warning", rel, None, "huge-file", f"very large source file ({size} bytes)")
-    flat.entries.append(FileEntry(path=rel, sha256=file_digest(data)))
+    flat.entries.append(DraftFileEntry(path=rel, sha256=file_digest(data)))
     text, fallback = decode(data)
     del data, regular  # each copy of a large file's text is freed as soon as the next exists
     if fallback:
@@ -173,7 +173,7 @@ def _diag(
     column: int | None = None,
 ) -> None:
     flat.diagnostics.append(
-        Diagnostic(severity=sev, file=file, line=line, column=column, code=code, message=msg)
+        DraftDiagnostic(severity=sev, file=file, line=line, column=column, code=code, message=msg)
     )
 
 

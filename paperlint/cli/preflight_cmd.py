@@ -27,7 +27,7 @@ from paperlint.preflight import draft
 if TYPE_CHECKING:
     from paperlint.preflight import model
 
-AnyDiagnostic = Union["draft.Diagnostic", "model.Diagnostic"]
+AnyDiagnostic = Union["draft.DraftDiagnostic", "model.Diagnostic"]
 
 
 class FailOn(StrEnum):
@@ -77,7 +77,7 @@ def preflight(
     if latex and path.suffix.lower() == ".pdf":
         raise InputError("--latex needs the TeX sources", path=path, hint="drop --latex for a PDF")
     # Preflight's own records; the pydantic contract only where one is written or printed
-    inventory: draft.Inventory | model.Inventory = _inventory(path, root)
+    inventory: draft.DraftInventory | model.Inventory = _inventory(path, root)
     if latex or output is not None or (fmt == "json" and not quiet):
         inventory = _contract(inventory)
     if latex:
@@ -135,11 +135,11 @@ def _paper_and_ignored(
     return Path("."), ignored
 
 
-def _contract(inventory: draft.Inventory | model.Inventory) -> model.Inventory:
-    return draft.contract(inventory) if isinstance(inventory, draft.Inventory) else inventory
+def _contract(inventory: draft.DraftInventory | model.Inventory) -> model.Inventory:
+    return draft.contract(inventory) if isinstance(inventory, draft.DraftInventory) else inventory
 
 
-def _inventory(path: Path, root: str | None) -> draft.Inventory | model.Inventory:
+def _inventory(path: Path, root: str | None) -> draft.DraftInventory | model.Inventory:
     """A PDF's inventory (the contract's records), or a TeX project's (preflight's own)."""
     from paperlint.preflight.inventory import build_draft, build_inventory
 
@@ -165,7 +165,7 @@ def _project(path: Path) -> Path:
 
 
 def _print_diagnostics(
-    diagnostics: Sequence[draft.Diagnostic | model.Diagnostic], project: Path
+    diagnostics: Sequence[draft.DraftDiagnostic | model.Diagnostic], project: Path
 ) -> None:
     """Each diagnostic on stderr, its file named from the current folder."""
     tty = colour(sys.stderr)

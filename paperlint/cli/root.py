@@ -112,9 +112,7 @@ class _LazyGroup(TyperGroup):
                 self.commands[cmd_name] = built
         found = super().get_command(ctx, cmd_name)
         if found is not None:
-            from paperlint.cli.coercion import plain_params
-
-            plain_params(found, ctx)  # typer's conversion imports pydantic (cli/coercion.py)
+            _plain_params(found, ctx)
         return found
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -228,10 +226,18 @@ def command() -> TyperGroup:
     in one process). A command's module is imported when the command is first looked up."""
     group = typer.main.get_command(app)
     assert isinstance(group, TyperGroup)
-    from paperlint.cli.coercion import plain_params
-
-    plain_params(group, click.Context(group))
+    _plain_params(group, click.Context(group))
     return group
+
+
+def _plain_params(command: click.Command, ctx: click.Context) -> None:
+    """Plain parameters converted without pydantic (cli/coercion.py); under a typer whose
+    private layout differs, typer's own conversion stays (slower, the same answers)."""
+    try:
+        from paperlint.cli.coercion import plain_params
+    except ImportError:
+        return
+    plain_params(command, ctx)
 
 
 def run(argv: list[str] | None = None) -> int:

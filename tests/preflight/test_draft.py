@@ -12,7 +12,7 @@ from paperlint.preflight.inventory import build_draft, build_inventory
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIRS = [
-    (getattr(draft, name), getattr(model, name))
+    (getattr(draft, f"Draft{name}"), getattr(model, name))
     for name in (
         "Span",
         "Proof",
