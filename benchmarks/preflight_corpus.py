@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How well does preflight find LaTeX's numbered results, numbers and labels on real papers?
 
-    python benchmarks/preflight_corpus.py CORPUS_DIR [--latex-time] [--json]
+    python benchmarks/preflight_corpus.py CORPUS_DIR [--latex-time] [--process] [--json]
 
 CORPUS_DIR holds one folder per paper: `src/`, `meta.json` (`main`) and `groundtruth.json`
 (LaTeX's printed `heads` and `labels`). Per paper and in total it prints: numbered heads LaTeX
@@ -9,15 +9,19 @@ printed (restatements excluded), numbered results preflight found, heads matched
 (by file and `\\begin` line, else by order within the environment), matched heads whose number
 agrees, and label → number agreement over the ground-truth labels that the inventory maps to a
 result or an equation. Preflight time is the median of 3 runs; with --latex-time, one latexmk
-compile of a scratch copy is timed too.
+compile of a scratch copy is timed too. With --process, preflight is timed as a user runs it:
+the whole `paperlint preflight MAIN -q` process (interpreter start, imports, the build; median
+wall seconds of 3 runs, CPU seconds beside it), and pre/tex compares that with latexmk.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict, deque
@@ -46,6 +50,7 @@ class PaperScore:
     proofs_agree: int = 0
     uses_agree: int = 0
     preflight_s: float | None = None
+    process_cpu_s: float | None = None  # --process: the whole command's CPU seconds
     latexmk_s: float | None = None
     latex_status: str | None = None
     latex_labels: int | None = None  # labels in the compiled .aux (0: stopped early)
@@ -76,6 +81,21 @@ def timed_inventory(src: Path, main: str) -> tuple[Inventory, float]:
         inventory = build(src, main)
         times.append(time.perf_counter() - start)
     return inventory, statistics.median(times)
+
+
+def timed_process(src: Path, main: str) -> tuple[float, float]:
+    """Median wall and CPU seconds of the whole `paperlint preflight MAIN -q` process."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    argv = [sys.executable, "-m", "paperlint", "preflight", str(src / main), "-q"]
+    for _ in range(RUNS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, capture_output=True, check=False, cwd=src)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def numbered_heads(truth: dict[str, Any]) -> list[dict[str, Any]]:
@@ -127,7 +147,7 @@ def label_numbers(inventory: Inventory) -> dict[str, str | None]:
     return numbers
 
 
-def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
+def score_paper(folder: Path, *, latex_time: bool, process: bool = False) -> PaperScore:
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     truth = json.loads((folder / "groundtruth.json").read_text(encoding="utf-8"))
     src, main = folder / "src", meta["main"]
@@ -141,6 +161,8 @@ def score_paper(folder: Path, *, latex_time: bool) -> PaperScore:
         if latex_time:
             time_latexmk(score, src, main, truth, None)
         return score
+    if process:
+        score.preflight_s, score.process_cpu_s = timed_process(src, main)
     results = [r for r in inventory.results if r.restates is None]
     score.found = sum(r.number is not None for r in results)
     pairs, score.matched_by_line = match_heads(heads, results, src, main)
@@ -297,6 +319,8 @@ def print_table(scores: list[PaperScore]) -> None:
     for s in [*scores, total(scores)]:
         ratio = f"{s.ratio:7.3f}" if s.ratio is not None else "      -"
         note = s.error or (s.latex_status or "")
+        if s.process_cpu_s is not None:
+            note = f"process {s.process_cpu_s:.3f} s CPU; {note}"
         print(
             f"{s.name:<22} {s.heads:>5} {s.found:>5} {s.matched:>5} {s.matched_by_line:>6} "
             f"{s.numbers_agree:>6} {pct(s.numbers_agree, s.heads):>6} {s.labels_compared:>5} "
@@ -311,6 +335,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("corpus", type=Path, nargs="+", help="one or more corpus folders")
     parser.add_argument("--latex-time", action="store_true", help="also time one latexmk run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--process", action="store_true", help="time the whole `paperlint preflight` process"
+    )
     parser.add_argument("--only", action="append", default=[], help="only this paper (repeat)")
     parser.add_argument("--mismatches", action="store_true", help="list number mismatches")
     parser.add_argument(
@@ -335,7 +362,7 @@ def main(argv: list[str]) -> int:
     ]
     if args.only:
         folders = [p for p in folders if p.name in args.only]
-    scores = [score_paper(folder, latex_time=latex_time) for folder in folders]
+    scores = [score_paper(f, latex_time=latex_time, process=args.process) for f in folders]
     if args.json:
         rows = [{**asdict(s), "ratio": s.ratio} for s in [*scores, total(scores)]]
         print(json.dumps(rows, indent=2))

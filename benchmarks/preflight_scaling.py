@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does preflight stay linear? Time and peak memory on synthetic papers of growing size.
 
-    python benchmarks/preflight_scaling.py [--sizes 100 1000 5000] [--breakdown]
+    python benchmarks/preflight_scaling.py [--sizes 100 1000 5000] [--breakdown] [--contract]
 
 Each paper has sections of ten results on shared counters (theorem, lemma, corollary within
 section; definitions on their own counter), a label on every result, references to earlier
@@ -10,7 +10,10 @@ fresh subprocess; its peak memory is `getrusage(RUSAGE_CHILDREN).ru_maxrss`, rea
 intermediate process that has no other child, so sizes do not mask one another. Memory is
 also printed per input byte and per result (above the bare-interpreter baseline): the figures
 the bound on hostile inputs is judged by. `--breakdown` adds what the finished inventory holds,
-by kind of object (pydantic's per-instance `__dict__` and fields-set, strings, lists).
+by kind of object (pydantic's per-instance `__dict__` and fields-set, strings, lists). It
+measures what `paperlint preflight` builds (preflight's own records, `build_draft`); with
+`--contract`, the pydantic inventory a check writes (`build_inventory`: the same build, then
+the conversion).
 """
 
 from __future__ import annotations
@@ -66,12 +69,15 @@ def synthetic_paper(results: int) -> str:
     return "".join(parts)
 
 
-def run_child(size: int, folder: Path, breakdown: bool = False) -> None:
+def run_child(size: int, folder: Path, breakdown: bool = False, contract: bool = False) -> None:
     """Build the inventory once and print how long it took (imports excluded)."""
-    from paperlint.preflight.inventory import build_inventory
+    from paperlint.preflight import inventory as builder
 
+    if contract:
+        import paperlint.preflight.model  # noqa: F401  (its import is not the paper's cost)
+    build = builder.build_inventory if contract else builder.build_draft
     start = time.perf_counter()
-    inventory = build_inventory(folder, root="main.tex") if size else None
+    inventory = build(folder, root="main.tex") if size else None
     seconds = time.perf_counter() - start
     count = len(inventory.results) if inventory is not None else 0
     held = live_bytes(inventory) if breakdown and inventory is not None else {}
@@ -80,8 +86,9 @@ def run_child(size: int, folder: Path, breakdown: bool = False) -> None:
 
 def live_bytes(root: object) -> dict[str, int]:
     """Bytes the object graph under `root` holds, by kind (`sys.getsizeof`, each object once)."""
-    from pydantic import BaseModel
+    import dataclasses
 
+    base_model = getattr(sys.modules.get("pydantic"), "BaseModel", ())  # only if imported
     seen: set[int] = set()
     held: Counter[str] = Counter()
     pending: list[Any] = [root]
@@ -90,7 +97,10 @@ def live_bytes(root: object) -> dict[str, int]:
         if id(obj) in seen:
             continue
         seen.add(id(obj))
-        if isinstance(obj, BaseModel):
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):  # slotted records
+            held[f"{type(obj).__name__} instance"] += sys.getsizeof(obj)
+            pending += [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+        elif isinstance(obj, base_model):
             name = type(obj).__name__
             held[f"{name} instance"] += sys.getsizeof(obj)
             held[f"{name} __dict__"] += sys.getsizeof(obj.__dict__)
@@ -110,22 +120,26 @@ def live_bytes(root: object) -> dict[str, int]:
     return dict(held)
 
 
-def run_measure(size: int, folder: Path, breakdown: bool = False) -> None:
+def run_measure(size: int, folder: Path, breakdown: bool = False, contract: bool = False) -> None:
     """Run one child and report its output plus its peak resident memory."""
     me = [sys.executable, __file__, "--child", str(size), str(folder)]
     me += ["--breakdown"] if breakdown else []
+    me += ["--contract"] if contract else []
     out = subprocess.run(me, capture_output=True, text=True, check=False)
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     record = json.loads(out.stdout) if out.returncode == 0 else {"error": out.stderr[-500:]}
     print(json.dumps({**record, "peak_mib": peak_kib / 1024}))
 
 
-def measure(size: int, *, latex_time: bool = False, breakdown: bool = False) -> dict[str, Any]:
+def measure(
+    size: int, *, latex_time: bool = False, breakdown: bool = False, contract: bool = False
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="paperlint-scale-") as tmp:
         folder = Path(tmp)
         (folder / "main.tex").write_text(synthetic_paper(size), encoding="utf-8")
         me = [sys.executable, __file__, "--measure", str(size), str(folder)]
         me += ["--breakdown"] if breakdown else []
+        me += ["--contract"] if contract else []
         out = subprocess.run(me, capture_output=True, text=True, check=True)
         record: dict[str, Any] = json.loads(out.stdout)
         record["size_kib"] = (folder / "main.tex").stat().st_size / 1024
@@ -141,8 +155,10 @@ def exponent(n1: int, t1: float, n2: int, t2: float) -> float:
     return math.log(t2 / t1) / math.log(n2 / n1) if t1 > 0 and t2 > 0 else float("nan")
 
 
-def report(sizes: list[int], *, latex_time: bool = False, breakdown: bool = False) -> None:
-    base = measure(0)
+def report(
+    sizes: list[int], *, latex_time: bool = False, breakdown: bool = False, contract: bool = False
+) -> None:
+    base = measure(0, contract=contract)
     floor = float(base["peak_mib"])
     print(f"baseline (python + imports, no paper): peak {floor:.1f} MiB")
     print(
@@ -152,7 +168,7 @@ def report(sizes: list[int], *, latex_time: bool = False, breakdown: bool = Fals
     previous: tuple[int, float] | None = None
     last = float("nan")
     for size in sizes:
-        rec = measure(size, latex_time=latex_time, breakdown=breakdown)
+        rec = measure(size, latex_time=latex_time, breakdown=breakdown, contract=contract)
         if "error" in rec:
             print(f"{size:>8} failed: {rec['error']}")
             continue
@@ -189,16 +205,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--breakdown", action="store_true", help="what the inventory holds, by kind of object"
     )
+    parser.add_argument(
+        "--contract", action="store_true", help="measure the pydantic inventory a check writes"
+    )
     parser.add_argument("--child", nargs=2, metavar=("N", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--measure", nargs=2, metavar=("N", "DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        run_child(int(args.child[0]), Path(args.child[1]), args.breakdown)
+        run_child(int(args.child[0]), Path(args.child[1]), args.breakdown, args.contract)
     elif args.measure:
-        run_measure(int(args.measure[0]), Path(args.measure[1]), args.breakdown)
+        run_measure(int(args.measure[0]), Path(args.measure[1]), args.breakdown, args.contract)
     else:
         latex_time = args.latex_time and shutil.which("latexmk") is not None
-        report(args.sizes, latex_time=latex_time, breakdown=args.breakdown)
+        report(args.sizes, latex_time=latex_time, breakdown=args.breakdown, contract=args.contract)
     return 0
 
 

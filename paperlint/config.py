@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -24,11 +23,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from paperlint.configfiles import CONFIG_FILE as CONFIG_FILE
+from paperlint.configfiles import PYPROJECT as PYPROJECT
+from paperlint.configfiles import config_files as config_files
+from paperlint.configfiles import find_config_file as find_config_file
+from paperlint.configfiles import user_config_file as user_config_file
 from paperlint.domain import Role
 from paperlint.errors import InputError
-
-CONFIG_FILE = "paperlint.toml"
-PYPROJECT = "pyproject.toml"
 
 ROLES: tuple[str, ...] = tuple(role.value for role in Role)
 
@@ -345,30 +346,6 @@ class LoadedConfig:
         return DEFAULT
 
 
-def user_config_file(environ: Mapping[str, str] | None = None) -> Path:
-    """`$PAPERLINT_CONFIG_DIR/paperlint.toml`, else `$XDG_CONFIG_HOME/paperlint/paperlint.toml`,
-    else `~/.config/paperlint/paperlint.toml` (it need not exist)."""
-    env = os.environ if environ is None else environ
-    folder = env.get("PAPERLINT_CONFIG_DIR")
-    if folder:
-        return Path(folder) / CONFIG_FILE
-    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "paperlint" / CONFIG_FILE
-
-
-def config_files(explicit: Path | None, *, start: Path) -> tuple[Path, ...]:
-    """The files a run reads, lowest precedence first: `explicit` alone when given; else the
-    user file (when it exists), then the project file found from `start` (when one is)."""
-    if explicit is not None:
-        return (explicit,)
-    user = user_config_file()
-    project = find_config_file(start)
-    found = [user] if user.is_file() else []
-    if project is not None and (not found or project.resolve() != user.resolve()):
-        found.append(project)
-    return tuple(found)
-
-
 def load_config(
     explicit: Path | None, *, start: Path, cli: Mapping[str, Any] | None = None
 ) -> LoadedConfig:
@@ -408,38 +385,6 @@ def _dotted_keys(table: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
             yield from _dotted_keys(value, f"{name}.")  # an empty table sets nothing
         else:
             yield name
-
-
-def find_config_file(start: Path) -> Path | None:
-    """The nearest `paperlint.toml`, or `pyproject.toml` with `[tool.paperlint]`, above start.
-
-    The walk stops at a repository root (a folder holding `.git`), as black's does, so a
-    config in a parent project cannot leak into an unrelated paper.
-    """
-    for folder in _folders_up(start.resolve()):
-        candidate = folder / CONFIG_FILE
-        if candidate.is_file():
-            return candidate
-        pyproject = folder / PYPROJECT
-        if pyproject.is_file() and _has_paperlint_table(pyproject):
-            return pyproject
-        if (folder / ".git").exists():
-            return None
-    return None
-
-
-def _folders_up(start: Path) -> Iterator[Path]:
-    folder = start if start.is_dir() else start.parent
-    yield folder
-    yield from folder.parents
-
-
-def _has_paperlint_table(pyproject: Path) -> bool:
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False  # someone else's broken pyproject is not our config
-    return isinstance(data.get("tool"), dict) and "paperlint" in data["tool"]
 
 
 def _read_table(path: Path) -> dict[str, Any]:

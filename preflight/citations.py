@@ -4,10 +4,11 @@ lists; entries from `\\bibitem`, `.bbl` and `.bib` files."""
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from paperlint.preflight import texscan
+from paperlint.preflight.draft import DraftBibEntry, DraftCitation, DraftDiagnostic, DraftInventory
 from paperlint.preflight.flatten import read_project_text
-from paperlint.preflight.model import BibEntry, Citation, Diagnostic, Inventory
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
@@ -32,25 +33,28 @@ def citations_in(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def attach(flat: FlatSource, inventory: Inventory) -> None:
+def attach(flat: FlatSource, inventory: DraftInventory) -> None:
     """Citations of each result (note, statement, proof); unresolved keys as diagnostics."""
     for result in inventory.results:
-        parts = [("note", result.note or ""), ("statement", result.statement)]
+        parts: list[tuple[Literal["statement", "proof", "note"], str]] = [
+            ("note", result.note or ""),
+            ("statement", result.statement),
+        ]
         if result.proof is not None:
             parts.append(("proof", result.proof.text))
         for where, text in parts:
             for key, note in citations_in(text):
-                cite = Citation(key=key, note=note, where=where)
+                cite = DraftCitation(key=key, note=note, where=where)
                 if cite not in result.citations:
                     result.citations.append(cite)
     inventory.diagnostics.extend(unresolved(flat, {entry.key for entry in inventory.bibliography}))
 
 
-def unresolved(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
+def unresolved(flat: FlatSource, known: set[str]) -> list[DraftDiagnostic]:
     """One warning per cited key missing from a non-empty bibliography, at its first use."""
     if not known:
         return []
-    out: dict[str, Diagnostic] = {}
+    out: dict[str, DraftDiagnostic] = {}
     for match in _CITE.finditer(flat.text):
         args, _ = texscan.read_args(flat.text, match.end(), "[[{")
         for key in texscan.split_keys(args[2] or ""):
@@ -58,7 +62,7 @@ def unresolved(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
                 continue
             file, line, column = flat.position(match.start())
             message = f"citation key {key!r} not in the bibliography"
-            out[key] = Diagnostic(
+            out[key] = DraftDiagnostic(
                 severity="warning",
                 file=file,
                 line=line,
@@ -69,7 +73,7 @@ def unresolved(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
     return list(out.values())
 
 
-def bibliography(flat: FlatSource, walk: WalkOutput) -> list[BibEntry]:
+def bibliography(flat: FlatSource, walk: WalkOutput) -> list[DraftBibEntry]:
     entries: dict[str, str] = {}
     _bibitems(flat.text, entries)
     names = [name for _, name in walk.bib_files]
@@ -83,7 +87,7 @@ def bibliography(flat: FlatSource, walk: WalkOutput) -> list[BibEntry]:
         _bibitems(bbl, entries)
         for match in _BBL_ENTRY.finditer(bbl):
             entries.setdefault(match.group(1).strip(), "")
-    return [BibEntry(key=k, text=v) for k, v in entries.items()]
+    return [DraftBibEntry(key=k, text=v) for k, v in entries.items()]
 
 
 def _bibitems(text: str, entries: dict[str, str]) -> None:

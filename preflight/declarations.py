@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from paperlint.preflight import texscan
 from paperlint.preflight.counters import Counters
+from paperlint.preflight.draft import Kind
 
 BOOK_CLASSES = {
     "book",
@@ -28,7 +29,7 @@ BOOK_CLASSES = {
     "ucthesis",
     "amsproc-book",
 }
-_KINDS = [
+_KINDS: list[tuple[Kind, tuple[str, ...]]] = [
     ("corollary", ("corollar", "cor")),
     ("lemma", ("lemma", "lem", "lemme")),
     ("proposition", ("proposition", "prop")),
@@ -98,7 +99,7 @@ class Registry:
 
 
 @functools.lru_cache(maxsize=512)
-def kind_of(env: str, title: str) -> str:
+def kind_of(env: str, title: str) -> Kind:
     """The result kind from the printed title, else from the environment name."""
     for text in (title.lower(), env.lower().rstrip("*")):
         words = re.findall(r"[a-zé]+", text)

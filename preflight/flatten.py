@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from paperlint.errors import InputError
 from paperlint.preflight import prepass, texscan
-from paperlint.preflight.model import Diagnostic, FileEntry
+from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry, Severity
 from paperlint.preflight.sourcetree import (
     _INCLUDE,
     HUGE_FILE_BYTES,
@@ -91,6 +92,8 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
     flat = FlatSource(project=project, root=rel)
     state = _State(flat=flat, main_dir=main.parent, user_comment_env=_user_comment_env(project))
     _expand(state, rel, main.parent, depth=0, mode="root")
+    for source in flat.files.values():
+        source.text = ""  # read only while expanding: the flat text holds what the walk needs
     flat.text = "".join(state.parts)
     return flat
 
@@ -143,24 +146,26 @@ def _load(state: _State, rel: str) -> SourceFile | None:
         return None
     if size > HUGE_FILE_BYTES:
         _diag(flat, "warning", rel, None, "huge-file", f"very large source file ({size} bytes)")
+    flat.entries.append(DraftFileEntry(path=rel, sha256=file_digest(data)))
     text, fallback = decode(data)
+    del data, regular  # each copy of a large file's text is freed as soon as the next exists
     if fallback:
         _diag(flat, "warning", rel, None, "decoding", "not valid UTF-8; read as Latin-1")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    starts = array("q", [0])
+    starts.extend(m.end() for m in re.finditer("\n", text))
     source = SourceFile(
         rel=rel,
         text=prepass.clean(text, user_comment_env=state.user_comment_env),
         line_starts=starts,
     )
     flat.files[rel] = source
-    flat.entries.append(FileEntry(path=rel, sha256=file_digest(data)))
     return source
 
 
 def _diag(
     flat: FlatSource,
-    sev: str,
+    sev: Severity,
     file: str,
     line: int | None,
     code: str,
@@ -168,7 +173,7 @@ def _diag(
     column: int | None = None,
 ) -> None:
     flat.diagnostics.append(
-        Diagnostic(severity=sev, file=file, line=line, column=column, code=code, message=msg)
+        DraftDiagnostic(severity=sev, file=file, line=line, column=column, code=code, message=msg)
     )
 
 

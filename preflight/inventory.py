@@ -6,33 +6,53 @@ import bisect
 import hashlib
 import logging
 import re
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperlint.preflight import citations, proofs, references
 from paperlint.preflight.declarations import kind_of
+from paperlint.preflight.draft import (
+    DraftDiagnostic,
+    DraftEquationInfo,
+    DraftInventory,
+    DraftMacro,
+    DraftResult,
+    DraftSpan,
+)
 from paperlint.preflight.flatten import load_project
-from paperlint.preflight.model import Diagnostic, EquationInfo, Inventory, Macro, Result, Span
 from paperlint.preflight.numbering import Walker
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
+if TYPE_CHECKING:
+    from paperlint.preflight import model
+
 log = logging.getLogger(__name__)
 
 
-def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
+def build_inventory(path: Path, *, root: str | None = None) -> model.Inventory:
     """Read a .tex file or a project folder and list its numbered results (InputError on bad
     input; everything else becomes a diagnostic). A .pdf goes to the PDF preflight."""
     if Path(path).suffix.lower() == ".pdf":
         from paperlint.preflight.pdf import build_pdf_inventory
 
         return build_pdf_inventory(Path(path))
+    from paperlint.preflight.draft import contract
+
+    return contract(build_draft(path, root=root))
+
+
+def build_draft(path: Path, *, root: str | None = None) -> DraftInventory:
+    """`build_inventory` of a .tex file or project folder, as preflight's own records (no
+    pydantic: `paperlint.preflight.draft`)."""
     flat = load_project(Path(path), root)
     walk = Walker(flat.text, flat.segments).run()
     results = _results(flat, walk)
     owners = proofs.attach(flat, walk, results)
     ids = _assign_ids(walk, results, owners)
     references.resolve_uses(flat, walk, results, ids)
-    inventory = Inventory(
+    inventory = DraftInventory(
         root=flat.root,
         files=flat.entries,
         results=results,
@@ -42,16 +62,18 @@ def build_inventory(path: Path, *, root: str | None = None) -> Inventory:
         bibliography=citations.bibliography(flat, walk),
         diagnostics=_diagnostics(flat, walk),
     )
+    labels = set(walk.labels)
+    del walk  # the walk's records (a third of a large paper's peak) go before the last scans
     citations.attach(flat, inventory)
-    inventory.diagnostics.extend(references.undefined(flat, set(walk.labels)))
+    inventory.diagnostics.extend(references.undefined(flat, labels))
     log.info("preflight: %d results in %s", len(results), flat.root)
     return inventory
 
 
-def _span(flat: FlatSource, begin: int, end: int) -> Span:
+def _span(flat: FlatSource, begin: int, end: int) -> DraftSpan:
     file, start_line = flat.locate(begin)
     end_file, end_line = flat.locate(max(end - 1, begin))
-    return Span(
+    return DraftSpan(
         file=file, start_line=start_line, end_line=end_line if end_file == file else start_line
     )
 
@@ -62,8 +84,8 @@ def _span(flat: FlatSource, begin: int, end: int) -> Span:
 MAX_STATEMENT_CHARS = 20_000
 
 
-def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
-    out: list[Result] = []
+def _results(flat: FlatSource, walk: WalkOutput) -> list[DraftResult]:
+    out: list[DraftResult] = []
     starts = sorted(raw.begin for raw in walk.results)
     length = len(flat.text)
     for raw in walk.results:
@@ -72,7 +94,7 @@ def _results(flat: FlatSource, walk: WalkOutput) -> list[Result]:
             end = body_end = _unclosed_end(starts, raw.begin, length)
         body_end = min(body_end, raw.body_start + MAX_STATEMENT_CHARS)
         out.append(
-            Result(
+            DraftResult(
                 id="",
                 env=raw.env,
                 kind=kind_of(raw.env, raw.title),
@@ -102,7 +124,7 @@ def _normalise(statement: str) -> str:
     return re.sub(r"\s+", " ", statement).strip()
 
 
-def _assign_ids(walk: WalkOutput, results: list[Result], owners: dict[int, int]) -> list[str]:
+def _assign_ids(walk: WalkOutput, results: list[DraftResult], owners: dict[int, int]) -> list[str]:
     """First label; else `<env>:<number>`; else `<env>@<8 hex of the statement>`."""
     seen: set[str] = set()
     ids: list[str] = []
@@ -130,30 +152,30 @@ def _assign_ids(walk: WalkOutput, results: list[Result], owners: dict[int, int])
     return ids
 
 
-def _equations(walk: WalkOutput, ids: list[str]) -> dict[str, EquationInfo]:
-    out: dict[str, EquationInfo] = {}
+def _equations(walk: WalkOutput, ids: list[str]) -> dict[str, DraftEquationInfo]:
+    out: dict[str, DraftEquationInfo] = {}
     for key, owner in walk.labels.items():
         if owner.kind == "equation":
             result = ids[owner.result] if owner.result is not None else None
-            out[key] = EquationInfo(number=owner.number, result=result)
+            out[key] = DraftEquationInfo(number=owner.number, result=result)
     return out
 
 
-def _macros(flat: FlatSource, walk: WalkOutput) -> list[Macro]:
-    out: list[Macro] = []
+def _macros(flat: FlatSource, walk: WalkOutput) -> list[DraftMacro]:
+    out: list[DraftMacro] = []
     for pos, macro in walk.macros:
         file, line = flat.locate(pos)
-        out.append(macro.model_copy(update={"file": file, "line": line}))
+        out.append(replace(macro, file=file, line=line))
     return out
 
 
-def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
+def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[DraftDiagnostic]:
     out = list(flat.diagnostics)
     for problem in walk.problems:
         pos = problem.pos
         file, line, column = flat.position(pos) if pos is not None else (flat.root, None, None)
         out.append(
-            Diagnostic(
+            DraftDiagnostic(
                 severity=problem.severity,
                 file=file,
                 line=line,
@@ -162,7 +184,7 @@ def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[Diagnostic]:
                 message=problem.message,
             )
         )
-    unique: dict[tuple[str, int | None, str, str], Diagnostic] = {}
+    unique: dict[tuple[str, int | None, str, str], DraftDiagnostic] = {}
     for diagnostic in out:
         unique.setdefault(
             (diagnostic.file, diagnostic.line, diagnostic.code, diagnostic.message), diagnostic

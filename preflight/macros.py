@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from paperlint.preflight import texscan
-from paperlint.preflight.model import Macro, MacroParam
+from paperlint.preflight.draft import DraftMacro, DraftMacroParam
 
 _NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = re.compile(r"[^{]*")
@@ -25,7 +26,7 @@ NO_VALUE = "-NoValue-"
 
 @dataclass(frozen=True)
 class ArgSpec:
-    kind: str  # "m" mandatory, "o" optional [...], "s" star
+    kind: Literal["m", "o", "s"]  # "m" mandatory, "o" optional [...], "s" star
     default: str | None = None  # what an absent "o" stands for (None: xparse's -NoValue-)
 
 
@@ -48,16 +49,18 @@ class Definition:
     def definition(self) -> str:
         return self.body
 
-    def record(self, name: str | None = None) -> Macro:
+    def record(self, name: str | None = None) -> DraftMacro:
         """The inventory's record of this definition (under `name` for a `\\let` copy); its
         parameters are kept when they are not `arity` mandatory ones."""
         params = self.params or ()
         plain = all(p.kind == "m" for p in params)
-        return Macro(
+        return DraftMacro(
             name=name or self.name,
             definition=self.body,
             arity=self.arity,
-            params=[] if plain else [MacroParam(kind=p.kind, default=p.default) for p in params],
+            params=[]
+            if plain
+            else [DraftMacroParam(kind=p.kind, default=p.default) for p in params],
         )
 
 
@@ -158,12 +161,12 @@ def parse_document_command(text: str, pos: int) -> tuple[Definition | None, int]
     return Definition(name.strip(), body, tuple(params) if params is not None else None), end
 
 
-def parse_let(text: str, pos: int) -> tuple[Macro | None, int]:
+def parse_let(text: str, pos: int) -> tuple[DraftMacro | None, int]:
     """`\\let\\a\\b` or `\\let\\a=\\b`."""
     match = re.compile(r"\s*(\\[A-Za-z@]+|\\.)\s*=?\s*(\\[A-Za-z@]+|\\.|.)").match(text, pos)
     if match is None:
         return None, pos
-    return Macro(name=match.group(1), definition=match.group(2), arity=0), match.end()
+    return DraftMacro(name=match.group(1), definition=match.group(2), arity=0), match.end()
 
 
 _PARAMETER_NUMBER = re.compile(r"(?<!#)#([1-9])")
@@ -189,12 +192,12 @@ def parse_paired_delimiter(text: str, pos: int, *, extended: bool) -> tuple[Defi
     return Definition(name.strip(), f"\\left{left} {body}\\right{right}", params), end
 
 
-def parse_math_operator(text: str, pos: int) -> tuple[Macro | None, int]:
+def parse_math_operator(text: str, pos: int) -> tuple[DraftMacro | None, int]:
     """`\\DeclareMathOperator*{\\name}{text}`."""
     args, end = texscan.read_args(text, pos, "*{{")
     if args[1] is None or args[2] is None:
         return None, end
-    return Macro(name=args[1].strip(), definition=f"\\operatorname{{{args[2]}}}"), end
+    return DraftMacro(name=args[1].strip(), definition=f"\\operatorname{{{args[2]}}}"), end
 
 
 def parse_document_environment(text: str, pos: int) -> tuple[EnvDefinition | None, int]:

@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.diagnostics import gnu_line
-
-INVENTORY_SCHEMA: Final = "paperlint.inventory/1"
-
-Kind = Literal[
-    "theorem",
-    "lemma",
-    "proposition",
-    "corollary",
-    "claim",
-    "definition",
-    "assumption",
-    "conjecture",
-    "remark",
-    "example",
-    "other",
-]
-Severity = Literal["error", "warning", "info"]
+from paperlint.preflight.draft import INVENTORY_SCHEMA as INVENTORY_SCHEMA
+from paperlint.preflight.draft import Kind as Kind
+from paperlint.preflight.draft import Severity as Severity
 
 
 class _Record(BaseModel):
@@ -111,9 +97,11 @@ class Diagnostic(_Record):
     message: str
     column: int | None = None  # 1-based, in characters; None where only the line is known
 
-    def render(self) -> str:
-        """`file:line:column: severity: message [code]` (paperlint.diagnostics)."""
-        return gnu_line(self.file, self.line, self.column, self.severity, self.message, self.code)
+    def render(self, file: str | None = None) -> str:
+        """`file:line:column: severity: message [code]` (paperlint.diagnostics), the file
+        shown as `file` when given."""
+        shown = self.file if file is None else file
+        return gnu_line(shown, self.line, self.column, self.severity, self.message, self.code)
 
 
 class Result(_Record):

@@ -21,7 +21,7 @@ from paperlint.preflight import (
 )
 from paperlint.preflight import declarations as decl
 from paperlint.preflight.declarations import Registry
-from paperlint.preflight.model import Severity
+from paperlint.preflight.draft import Severity
 from paperlint.preflight.sourcetree import Segment
 from paperlint.preflight.walkstate import Frame, Owner, Problem, RawProof, RawResult, WalkOutput
 

@@ -6,12 +6,17 @@ on bad input here (a malformed piece falls back to the source text)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from pylatexenc.latex2text import LatexNodes2Text
+if TYPE_CHECKING:
+    from pylatexenc.latex2text import LatexNodes2Text
 
 
 @lru_cache(maxsize=1)
 def _converter() -> LatexNodes2Text:
+    # imported on the first piece that needs it: most papers' titles are plain words
+    from pylatexenc.latex2text import LatexNodes2Text
+
     return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 
 

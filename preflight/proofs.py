@@ -7,7 +7,7 @@ import bisect
 import re
 
 from paperlint.preflight import references
-from paperlint.preflight.model import Proof, Result, Span
+from paperlint.preflight.draft import DraftProof, DraftResult, DraftSpan
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import Problem, RawProof, WalkOutput
 
@@ -26,7 +26,7 @@ _PROOF_END = re.compile(
 _PROOF_OF = re.compile(r"Proof\s+of\s+(?:the\s+)?", re.I)
 
 
-def attach(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> dict[int, int]:
+def attach(flat: FlatSource, walk: WalkOutput, results: list[DraftResult]) -> dict[int, int]:
     """Set `Result.proof`; return proof index → result index."""
     owners: dict[int, int] = {}
     ends = _ends_index(walk)
@@ -146,19 +146,19 @@ def crosses_prose(gap: str) -> bool:
     return len(rest) > 120 or "\n\n" in re.sub(r"[ \t]+", " ", rest) or not _LEAD_IN.search(rest)
 
 
-def _proof(flat: FlatSource, proof: RawProof, how: str) -> Proof:
+def _proof(flat: FlatSource, proof: RawProof, how: str) -> DraftProof:
     end = proof.end if proof.end >= 0 else len(flat.text)
     body_end = proof.body_end if proof.body_end >= 0 else end
     file, start = flat.locate(proof.begin)
     _, stop = flat.locate(max(end - 1, proof.begin))
-    return Proof(
-        span=Span(file=file, start_line=start, end_line=max(stop, start)),
+    return DraftProof(
+        span=DraftSpan(file=file, start_line=start, end_line=max(stop, start)),
         text=flat.text[proof.body_start : body_end].strip(),
         attached_by=how,
     )
 
 
-def _attach_paragraphs(flat: FlatSource, walk: WalkOutput, results: list[Result]) -> None:
+def _attach_paragraphs(flat: FlatSource, walk: WalkOutput, results: list[DraftResult]) -> None:
     for raw, result in zip(walk.results, results, strict=True):
         if result.proof is not None or raw.end < 0:
             continue
@@ -190,7 +190,7 @@ def _inside_proof(walk: WalkOutput, pos: int) -> bool:
 def _attach_proof_of_paragraphs(
     flat: FlatSource,
     walk: WalkOutput,
-    results: list[Result],
+    results: list[DraftResult],
     key_owner: dict[str, int],
     by_number: dict[tuple[str, str], int],
 ) -> None:

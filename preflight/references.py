@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from paperlint.preflight.model import Diagnostic, Result
+from paperlint.preflight.draft import DraftDiagnostic, DraftResult
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
@@ -48,7 +48,7 @@ def plain_mentions(text: str) -> list[tuple[str, str]]:
     return [(m.group(1).lower(), m.group(2)) for m in _PLAIN.finditer(text)]
 
 
-def _title_index(results: list[Result]) -> dict[tuple[str, str], str]:
+def _title_index(results: list[DraftResult]) -> dict[tuple[str, str], str]:
     index: dict[tuple[str, str], str] = {}
     for result in results:
         if result.number:
@@ -138,7 +138,9 @@ def normalise(text: str, wrappers: dict[str, tuple[int, str]]) -> str:
     return pattern.sub(rewrite, text)
 
 
-def resolve_uses(flat: FlatSource, walk: WalkOutput, results: list[Result], ids: list[str]) -> None:
+def resolve_uses(
+    flat: FlatSource, walk: WalkOutput, results: list[DraftResult], ids: list[str]
+) -> None:
     owners = key_owners(walk, ids)
     titles = _title_index(results)
     wrappers = ref_macros(walk)
@@ -153,14 +155,15 @@ def resolve_uses(flat: FlatSource, walk: WalkOutput, results: list[Result], ids:
 _ANY_LABEL = re.compile(r"\\[A-Za-z]*label\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 
 
-def undefined(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
+def undefined(flat: FlatSource, known: set[str]) -> list[DraftDiagnostic]:
     """One warning per referenced label that no `\\label` defines, at its first use (what
-    LaTeX prints as `??`). Silent when the paper defines no label at all (nothing to check)."""
+    LaTeX prints as `??`). Silent when the paper defines no label at all (nothing to check).
+    `known` is extended in place (no second set of every label on a large paper)."""
     if not known:
         return []
     # labels other packages define (`\\nllabel` of algorithm2e, `\\zlabel`, …) count too
-    known = known | {m.group(1).strip() for m in _ANY_LABEL.finditer(flat.text)}
-    out: dict[str, Diagnostic] = {}
+    known.update(m.group(1).strip() for m in _ANY_LABEL.finditer(flat.text))
+    out: dict[str, DraftDiagnostic] = {}
     for match in _REF.finditer(flat.text):
         whole = (match.group(1) or match.group(3) or "").strip()
         if whole in known:  # `\\ref{a,b}` names the one label "a,b"
@@ -169,7 +172,7 @@ def undefined(flat: FlatSource, known: set[str]) -> list[Diagnostic]:
             if key in known or key in out or "#" in key:  # `#1`: inside a macro definition
                 continue
             file, line, column = flat.position(match.start())
-            out[key] = Diagnostic(
+            out[key] = DraftDiagnostic(
                 severity="warning",
                 file=file,
                 line=line,

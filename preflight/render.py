@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from paperlint.preflight.model import Inventory, Result, Span
+from typing import TYPE_CHECKING
+
+from paperlint.preflight import draft
+
+if TYPE_CHECKING:
+    from paperlint.preflight import model
 
 
-def _row(result: Result) -> list[str]:
+def _row(result: draft.DraftResult | model.Result) -> list[str]:
     return [
         result.number or "-",
         result.kind,
@@ -16,7 +21,7 @@ def _row(result: Result) -> list[str]:
     ]
 
 
-def text_table(inventory: Inventory) -> str:
+def text_table(inventory: draft.DraftInventory | model.Inventory) -> str:
     """Columns: number, kind, label, file:line, proof, uses."""
     header = ["number", "kind", "label", "where", "proof", "uses"]
     rows = [header] + [_row(r) for r in inventory.results]
@@ -29,7 +34,7 @@ def text_table(inventory: Inventory) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _where(span: Span) -> str:
+def _where(span: draft.DraftSpan | model.Span) -> str:
     """`file:line`, or `file:p3:12` for a PDF (line 12 of page 3)."""
     if span.page is not None:
         return f"{span.file}:p{span.page}:{span.start_line}"

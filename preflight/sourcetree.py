@@ -12,12 +12,13 @@ import hashlib
 import os
 import re
 import stat
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperlint.errors import InputError
 from paperlint.preflight import prepass
-from paperlint.preflight.model import Diagnostic, FileEntry
+from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry
 
 HUGE_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -52,8 +53,9 @@ _BAD_HINTS = (
 @dataclass
 class SourceFile:
     rel: str
-    text: str
-    line_starts: list[int]
+    text: str  # the cleaned text, while the project is flattened; "" afterwards
+    # 8 bytes a line (a list of ints holds 36): a large paper has a million lines
+    line_starts: array[int]
 
 
 @dataclass(slots=True)
@@ -73,8 +75,8 @@ class FlatSource:
     text: str = ""
     segments: list[Segment] = field(default_factory=list)
     files: dict[str, SourceFile] = field(default_factory=dict)
-    entries: list[FileEntry] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    entries: list[DraftFileEntry] = field(default_factory=list)
+    diagnostics: list[DraftDiagnostic] = field(default_factory=list)
     local_packages: set[str] = field(default_factory=set)
     local_classes: set[str] = field(default_factory=set)
     _starts: list[int] = field(default_factory=list)

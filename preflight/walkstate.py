@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paperlint.preflight.declarations import Registry
+from paperlint.preflight.draft import DraftMacro, Severity
 from paperlint.preflight.macros import Definition
-from paperlint.preflight.model import Macro, Severity
 
 
 @dataclass(slots=True)
@@ -84,7 +84,7 @@ class WalkOutput:
     results: list[RawResult] = field(default_factory=list)
     proofs: list[RawProof] = field(default_factory=list)
     labels: dict[str, Owner] = field(default_factory=dict)
-    macros: list[tuple[int, Macro]] = field(default_factory=list)
+    macros: list[tuple[int, DraftMacro]] = field(default_factory=list)
     bib_files: list[tuple[int, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     label_positions: dict[str, int] = field(default_factory=dict)

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from enum import StrEnum
@@ -37,6 +36,8 @@ def _verbose(value: bool) -> bool:
     # The root callback (`paperlint -v CMD`) configured logging before this command's options
     # are parsed; `paperlint CMD -v` raises the level the same way.
     if value:
+        import logging
+
         logging.getLogger().setLevel(logging.INFO)
     return value
 
@@ -69,7 +70,7 @@ ADDRESS: Any = typer.Option(
 def resolve_jobs(jobs: int | None) -> int:
     if jobs is not None:
         return jobs
-    from paperlint.lean.pool import default_jobs
+    from paperlint.lean.jobs import default_jobs
 
     return default_jobs()
 

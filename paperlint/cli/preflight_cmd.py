@@ -12,15 +12,22 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING, Union
 
 import typer
 
 from paperlint.cli.options import FORMAT, VERBOSE, Format, colour, paint, require_paper
 from paperlint.cli.root import app
 from paperlint.errors import InputError
-from paperlint.preflight.model import Diagnostic, Inventory
+from paperlint.preflight import draft
+
+if TYPE_CHECKING:
+    from paperlint.preflight import model
+
+AnyDiagnostic = Union["draft.DraftDiagnostic", "model.Diagnostic"]
 
 
 class FailOn(StrEnum):
@@ -69,19 +76,23 @@ def preflight(
     require_paper(path)
     if latex and path.suffix.lower() == ".pdf":
         raise InputError("--latex needs the TeX sources", path=path, hint="drop --latex for a PDF")
-    inventory = _inventory(path, root)
+    # Preflight's own records; the pydantic contract only where one is written or printed
+    inventory: draft.DraftInventory | model.Inventory = _inventory(path, root)
+    if latex or output is not None or (fmt == "json" and not quiet):
+        inventory = _contract(inventory)
     if latex:
         from paperlint.preflight.latexcheck import apply_latex
 
-        inventory = apply_latex(inventory, _project(path))
+        inventory = apply_latex(_contract(inventory), _project(path))
     if output is not None:
         from paperlint.records import write_record
 
-        write_record(output, inventory)
+        write_record(output, _contract(inventory))
     if quiet:
         pass
     elif fmt == "json":
-        typer.echo(json.dumps(inventory.model_dump(mode="json", by_alias=True), indent=2))
+        dumped = _contract(inventory).model_dump(mode="json", by_alias=True)
+        typer.echo(json.dumps(dumped, indent=2))
     else:
         typer.echo(text_table(inventory))
     _print_diagnostics(inventory.diagnostics, _project(path))
@@ -90,8 +101,8 @@ def preflight(
 
 
 def failing(
-    diagnostics: list[Diagnostic], fail_on: FailOn, ignore: frozenset[str] = frozenset()
-) -> list[Diagnostic]:
+    diagnostics: Sequence[AnyDiagnostic], fail_on: FailOn, ignore: frozenset[str] = frozenset()
+) -> list[AnyDiagnostic]:
     """The diagnostics that fail a run with `--fail-on fail_on`."""
     return [d for d in diagnostics if d.severity in _FAILS[fail_on] and d.code not in ignore]
 
@@ -100,9 +111,14 @@ def _paper_and_ignored(
     path: Path | None, config: Path | None, ignore: list[str]
 ) -> tuple[Path, frozenset[str]]:
     """The paper to read and the codes never to fail on (the option's and the config's)."""
+    from paperlint.configfiles import config_files
+
+    start = path if path is not None else Path.cwd()
+    if not config_files(config, start=start):  # no file: the defaults, read without pydantic
+        return (path if path is not None else Path("."), frozenset(ignore))
     from paperlint.config import load_config
 
-    loaded = load_config(config, start=path if path is not None else Path.cwd())
+    loaded = load_config(config, start=start)
     settings = loaded.config.preflight
     ignored = frozenset([*ignore, *settings.ignore])
     if path is not None:
@@ -119,11 +135,18 @@ def _paper_and_ignored(
     return Path("."), ignored
 
 
-def _inventory(path: Path, root: str | None) -> Inventory:
-    from paperlint.preflight.inventory import build_inventory
+def _contract(inventory: draft.DraftInventory | model.Inventory) -> model.Inventory:
+    return draft.contract(inventory) if isinstance(inventory, draft.DraftInventory) else inventory
+
+
+def _inventory(path: Path, root: str | None) -> draft.DraftInventory | model.Inventory:
+    """A PDF's inventory (the contract's records), or a TeX project's (preflight's own)."""
+    from paperlint.preflight.inventory import build_draft, build_inventory
 
     try:
-        return build_inventory(path, root=root)
+        if path.suffix.lower() == ".pdf":
+            return build_inventory(path, root=root)
+        return build_draft(path, root=root)
     except InputError as exc:
         if path != Path(".") or "candidate main files" not in exc.message:
             raise
@@ -141,12 +164,14 @@ def _project(path: Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def _print_diagnostics(diagnostics: list[Diagnostic], project: Path) -> None:
+def _print_diagnostics(
+    diagnostics: Sequence[draft.DraftDiagnostic | model.Diagnostic], project: Path
+) -> None:
     """Each diagnostic on stderr, its file named from the current folder."""
     tty = colour(sys.stderr)
     for diagnostic in diagnostics:
         shown = Path(os.path.relpath(project / diagnostic.file)).as_posix()
-        line = diagnostic.model_copy(update={"file": shown}).render()
+        line = diagnostic.render(shown)
         if tty:
             severity = diagnostic.severity
             line = line.replace(severity, paint(severity, severity, enabled=True), 1)

@@ -10,16 +10,11 @@ with the commands and holds `--help` to a budget.
 
 from __future__ import annotations
 
-import datetime as _dt
 import errno
 import importlib
 import json
-import logging
 import os
-import platform
 import sys
-import tempfile
-import traceback
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -115,7 +110,10 @@ class _LazyGroup(TyperGroup):
             built = _built(cmd_name)
             if built is not None:
                 self.commands[cmd_name] = built
-        return super().get_command(ctx, cmd_name)
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            _plain_params(found, ctx)
+        return found
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list from the table, nothing imported; shortened as click shortens."""
@@ -182,6 +180,8 @@ def _root(
     verbose: bool = VERBOSE,
 ) -> None:
     """paperlint: every numbered result gets a verdict backed by Lean evidence."""
+    import logging  # here, not at the top: `--help` never configures logging
+
     logging.basicConfig(format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     # Set on every run (basicConfig only configures once per process); each command's own
     # `-v` (paperlint.cli.options.VERBOSE) raises it again after this.
@@ -197,6 +197,11 @@ def _register_commands() -> None:
 
 
 def _write_crash_log(exc: BaseException) -> Path:
+    import datetime as _dt
+    import platform
+    import tempfile
+    import traceback
+
     folder = crash_dir[-1] if crash_dir else Path(tempfile.gettempdir())
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     path = folder / (f"crash-{stamp}-{os.getpid()}.log")
@@ -221,7 +226,18 @@ def command() -> TyperGroup:
     in one process). A command's module is imported when the command is first looked up."""
     group = typer.main.get_command(app)
     assert isinstance(group, TyperGroup)
+    _plain_params(group, click.Context(group))
     return group
+
+
+def _plain_params(command: click.Command, ctx: click.Context) -> None:
+    """Plain parameters converted without pydantic (cli/coercion.py); under a typer whose
+    private layout differs, typer's own conversion stays (slower, the same answers)."""
+    try:
+        from paperlint.cli.coercion import plain_params
+    except ImportError:
+        return
+    plain_params(command, ctx)
 
 
 def run(argv: list[str] | None = None) -> int:

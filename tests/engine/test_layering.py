@@ -22,6 +22,7 @@ LAYERS = (
     # the paper, read
     "preflight",
     "blueprint",
+    "configfiles",  # which config files exist (no pydantic: preflight's start-up)
     "config",
     # the records and the Lean edge's own types below them
     "lean",
