@@ -19,6 +19,7 @@ from paperlint.engine import ports, prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
+from paperlint.engine.steps import restate
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -216,7 +217,7 @@ def _minimal_hypotheses(
     `validate` re-checks every claim on one context. Lean calls only, no model."""
     path = ctx.ws.audit_dir(record.id) / FAITHFUL_FILE
     evidence = read_evidence(path) or FaithfulnessEvidence(result=record.id, context=given.context)
-    skipped, previous = None, record.work.previous
+    skipped, previous = None, restate.state(record).previous
     if len(given.proofs) > 1:  # step lemmas: removing a hypothesis changes what they prove
         skipped = "the proof uses step lemmas"
     elif previous is not None and f"theorem {previous.lean_name}{SUFFIX}" in main:

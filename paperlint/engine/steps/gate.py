@@ -13,6 +13,7 @@ from paperlint.engine import prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
+from paperlint.engine.steps import second_draft
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -106,7 +107,7 @@ def inputs(record: ResultRecord, view: View) -> GateStepInputs:
         context = context_for(
             ctx.settings.header, [*context.accepted, *draft.definitions, draft.statement]
         )
-    second = record.work.second_draft if record.kind not in INPUT_KINDS else None
+    second = second_draft.state(record).draft if record.kind not in INPUT_KINDS else None
     if second is not None:  # both drafts' definitions, for the equivalence ladder
         extra = [d for d in second.definitions if d not in context.accepted]
         context = context_for(ctx.settings.header, [*context.accepted, *extra])
@@ -427,7 +428,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
         return None
     if work.draft is None or work.draft_feedback is not None:
         return None
-    if policy.double_draft and not statement_only(record) and not work.second_draft_asked:
+    if policy.double_draft and not statement_only(record) and not second_draft.state(record).asked:
         return None  # the second, independent draft comes first (#15)
     return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
 
