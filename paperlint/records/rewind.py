@@ -4,17 +4,13 @@ convergence review's re-gate (`paperlint.engine.converge`).
 Pure. Each reset rewinds a result's working state to the point where `engine.plan` picks it up
 again, and leaves everything before that point as it was. What follows is the rule for the
 shared slot (`ResultWork`'s own fields); each step's own slot declares what a reset keeps of
-it (`Slot.after_reset`: e.g. a revision's `re-draft` or `re-gate` keeps a verified proof in
-the restate step's slot, and if the new gated statement is equivalent to the old one in Lean,
-the engine carries the proof over: issue #15, `engine/steps/restate.py`).
+it (`Slot.after_reset`): a re-gate keeps a proved result's proof aside in the gate's slot
+(issue #14, `engine/steps/gate.py`); a revision's `re-draft` or `re-gate` keeps a verified
+proof in the restate step's slot (issue #15, `engine/steps/restate.py`).
 
 - `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
 - `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
-  cleared; stage drafted, so the next action is the gate. `regated` (the convergence
-  review's re-gate) also keeps a proved result's fingerprint and proofs aside (`KeptProof`):
-  if the gate passes the same statement again, the gate step takes them back instead of
-  proving it again, and the audit rebuilds them (issue #14). A revision's re-gate uses it too;
-  its call estimate (`revise.changes`) is then an upper bound.
+  cleared; stage drafted, so the next action is the gate.
 - `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
   skeletons (no proof, no attempts); suspicion, ruling, review, counterexample, final check and
   audit cleared; stage gated, so the next action is the first obligation.
@@ -23,7 +19,7 @@ the engine carries the proof over: issue #15, `engine/steps/restate.py`).
 from __future__ import annotations
 
 from paperlint.records.results import Evidence, ResultRecord, Stage
-from paperlint.records.work import KeptProof, Obligation, ResetAction, ResultWork, slot_types
+from paperlint.records.work import Obligation, ResetAction, ResultWork, slot_types
 
 
 def rewind(record: ResultRecord, action: ResetAction, *, revision: bool = False) -> ResultRecord:
@@ -68,20 +64,3 @@ def rewind(record: ResultRecord, action: ResetAction, *, revision: bool = False)
             "notes": [],
         }
     ).with_work(new_work)
-
-
-def regated(record: ResultRecord, action: ResetAction, *, revision: bool = False) -> ResultRecord:
-    """`rewind`, with a re-gated result's proof kept aside for the gate (`kept_proof`)."""
-    new = rewind(record, action, revision=revision)
-    if action != "re-gate":
-        return new
-    return new.with_work(new.work.model_copy(update={"kept": kept_proof(record.work)}))
-
-
-def kept_proof(work: ResultWork) -> KeptProof | None:
-    """The gated fingerprint and proofs of a fully proved result (or what an earlier re-gate
-    kept, if it was not used yet), for a re-gate to take back."""
-    proved = bool(work.obligations) and all(o.status == "proved" for o in work.obligations)
-    if work.fingerprint is not None and proved:
-        return KeptProof(fingerprint=work.fingerprint, obligations=list(work.obligations))
-    return work.kept

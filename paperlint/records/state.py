@@ -20,11 +20,11 @@ an older version, a draft whose file a re-gate will write again) is kept in a fi
 `audits/<id>/state-<label>-<sha256[:16]>.json`, written before the state that names it.
 
 `paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
-second draft's and the restatement's state among the shared fields; both are still read
-(upgraded in memory: `_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A process that
-does not know a slot's step keeps it as stored (`UnknownSlot`). The validator reads the state
-too, never for a verdict: a reference it cannot resolve leaves that result's working state
-empty, which only fails it.
+second draft's, the restatement's and the gate's own state among the shared fields; both are
+still read (upgraded in memory: `_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A
+process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
+reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
+working state empty, which only fails it.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ _LEGACY_SLOTS: Final = {
         "second_draft_feedback": "feedback",
     },
     "restate": {"previous": "previous", "restated": "restated"},
+    "gate": {"kept": "kept", "proof_kept": "proof_kept"},
 }
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.

@@ -133,14 +133,6 @@ class Reconnection(_Record, OmitUnused):
     checker: str | None = None  # audits/<id>/reconnect-<n>-checker.json (issue #25)
 
 
-class KeptProof(_Record):
-    """What a re-gate keeps of a proved result: its gated fingerprint and its proofs, used
-    again if the gate passes the same statement (issue #14)."""
-
-    fingerprint: str
-    obligations: list[Obligation]
-
-
 # --- slots: which fields are agent outputs, what a reset keeps ------------------------------
 
 
@@ -213,7 +205,7 @@ class ResultWork(_Record, OmitUnused):
 
     REFS: ClassVar[Mapping[str, StoredOutput]]  # set below the class: its candidates read it
 
-    OMIT_AT_DEFAULT = ("reconnections", "kept", "proof_kept", "slots")  # issues #14, #15, #27
+    OMIT_AT_DEFAULT = ("reconnections", "slots")  # issues #14, #27
 
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
@@ -229,8 +221,6 @@ class ResultWork(_Record, OmitUnused):
     final: FinalAudit | None = None
     audit: AuditOutput | None = None
     reconnections: list[Reconnection] = Field(default_factory=list)  # every one tried, in order
-    kept: KeptProof | None = None  # a re-gate's kept proof (see `KeptProof`)
-    proof_kept: bool = False  # the obligations are a kept proof, not proved in this gating
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 
@@ -245,8 +235,11 @@ class ResultWork(_Record, OmitUnused):
         return found if isinstance(found, model) else model()
 
     def with_slot(self, slot: Slot) -> ResultWork:
-        """This work with `slot` in its step's place (a copy)."""
-        return self.model_copy(update={"slots": {**self.slots, slot.KIND: slot}})
+        """This work with `slot` in its step's place (a copy); a default slot is absent."""
+        slots = {kind: s for kind, s in self.slots.items() if kind != slot.KIND}
+        if slot != type(slot)():
+            slots[slot.KIND] = slot
+        return self.model_copy(update={"slots": slots})
 
     def pending_files(self) -> frozenset[str]:
         """Files some step may still write (`Slot.may_write`): no reference names one."""

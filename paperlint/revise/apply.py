@@ -20,7 +20,7 @@ from paperlint.preflight.model import Inventory
 from paperlint.records.initial import initial_record, is_verdict_bearing
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.rewind import regated
+from paperlint.records.rewind import rewind
 from paperlint.revise.changes import Reset
 from paperlint.revise.match import Match, find_quote
 
@@ -59,7 +59,7 @@ def revised_results(
         )
         action = action_of.get(result.id)
         kept = relocate(record, sources or {}, renamed or {})
-        records.append(regated(record, action, revision=True) if action else kept)
+        records.append(rewind(record, action, revision=True) if action else kept)
     return old.model_copy(update={"results": records})
 
 

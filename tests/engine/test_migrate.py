@@ -336,11 +336,11 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
 
 
 def _as_v2(ws: Path) -> None:
-    """Rewrite the state as paperlint wrote /2: the second draft's and the restatement's
+    """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
     state among the shared fields (their old names), named after its content."""
     old = _json(ws / "results.json")["engine_state"]
     state = _json(ws / old)
-    legacy = {"second_draft": "second_draft_", "restate": ""}
+    legacy = {"second_draft": "second_draft_", "restate": "", "gate": ""}
     for entry in state["work"].values():
         for kind, slot in entry.pop("slots", {}).items():
             for name, value in slot.items():

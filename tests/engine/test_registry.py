@@ -12,7 +12,7 @@ from paperlint.engine.execute import execute
 from paperlint.engine.plan import Policy, next_action
 from paperlint.engine.steps import REGISTRY
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.rewind import regated
+from paperlint.records.rewind import rewind
 from paperlint.records.work import ResultWork, UnknownSlot
 from paperlint.records.workspace import Workspace, write_results
 from tests.engine import example_step
@@ -76,7 +76,7 @@ def test_a_slot_whose_step_is_unknown_is_kept_as_stored(registered, tmp_path, mo
 @pytest.mark.parametrize("revision", [True, False])
 def test_a_reset_keeps_what_the_step_declares(registered, action, kept, revision):
     described = GATED.with_work(GATED.work.with_slot(example_step.Described(text="t")))
-    after = regated(described, action, revision=revision)
+    after = rewind(described, action, revision=revision)
     assert example_step.state(after).text == ("t" if kept else None)
 
 

@@ -14,7 +14,7 @@ from paperlint.engine.steps.base import evolve
 from paperlint.engine.steps.restate import PreviousProof, RestateInputs, RestateOutcome, SetAside
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import Stage, Verdict
-from paperlint.records.rewind import regated
+from paperlint.records.rewind import rewind
 from paperlint.records.work import Obligation
 from tests.engine.test_step_apply import FIDELITY, action, record
 from tests.faithful.lean_answers import Author, error, ok, when
@@ -53,7 +53,7 @@ def test_revise_sets_a_verified_proof_aside_on_a_statement_reset_only():
 
     # the restate step's reset rule, asked by the rewind (`revised_results` passes revision)
     def kept(before, action_, revision=True):
-        return restate.state(regated(before, action_, revision=revision)).previous
+        return restate.state(rewind(before, action_, revision=revision)).previous
 
     for action_ in ("re-draft", "re-gate"):
         assert kept(verified, action_) == PREVIOUS
