@@ -89,30 +89,26 @@ class OutputRef(BaseModel):
     sha256: str = Field(pattern=SHA256)  # of the file's bytes
 
 
-def _stored_model() -> type[BaseModel]:
-    """`ResultWork` as the state file holds it, for the committed schema: derived from the
-    work's fields and its `REFS` (every agent output an `OutputRef`), never written twice."""
-    fields: dict[str, Any] = {}
-    for name, info in ResultWork.model_fields.items():
-        default = info.get_default(call_default_factory=True)
-        if name == "slots":  # each step's own, by kind: no schema of the engine's steps here
-            fields[name] = (dict[str, dict[str, Any]], Field(default_factory=dict))
-        elif name in ResultWork.REFS:
-            many = isinstance(default, list)
-            kind = list[OutputRef] if many else OutputRef | None
-            fields[name] = (kind, Field(default_factory=list) if many else None)
-        else:
-            fields[name] = (info.annotation, info)
-    model: type[BaseModel] = create_model(
-        "StoredWork",
-        __config__=ConfigDict(extra="forbid"),
-        __doc__="`ResultWork` as the state file holds it: every agent output an `OutputRef`.",
-        **fields,
-    )
-    return model
+def _stored_field(name: str, info: Any) -> tuple[Any, Any]:
+    if name == "slots":  # each step's own, by kind: no schema of the engine's steps here
+        return dict[str, dict[str, Any]], Field(default_factory=dict)
+    if name not in ResultWork.REFS:
+        return info.annotation, info
+    if isinstance(info.get_default(call_default_factory=True), list):
+        return list[OutputRef], Field(default_factory=list)
+    return OutputRef | None, None
 
 
-StoredWork: Final = _stored_model()
+# `ResultWork` as the state file holds it, for the committed schema: derived, never a mirror.
+_STORED: Final[dict[str, Any]] = {
+    n: _stored_field(n, i) for n, i in ResultWork.model_fields.items()
+}
+StoredWork: Final = create_model(
+    "StoredWork",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__="`ResultWork` as the state file holds it: every agent output an `OutputRef`.",
+    **_STORED,
+)
 
 
 class StoredState(BaseModel):
@@ -123,7 +119,7 @@ class StoredState(BaseModel):
     schema_: Literal["paperlint.engine-state/3"] = Field(
         default=ENGINE_STATE_SCHEMA, alias="schema"
     )
-    work: dict[str, StoredWork] = Field(default_factory=dict)  # type: ignore[valid-type]
+    work: dict[str, StoredWork] = Field(default_factory=dict)  # result id -> working state
 
 
 class EngineState(BaseModel):

@@ -139,16 +139,13 @@ class Reconnection(_Record, OmitUnused):
 @dataclass(frozen=True)
 class StoredOutput:
     """A field holding an agent output, stored as a reference to the `audits/` file that holds
-    it (`paperlint.records.state`): the output's model, the label of a file of its own
-    (`state-<label>-<sha16>.json`), the audit files that may hold it (a regular expression
-    on the file name), and the files tried for it, in order, given the work and the output's
-    index in a list field. A candidate names a file its step does not write again while the
-    state naming it stands; files a step may still write (`Slot.may_write`) are never named."""
+    it (`paperlint.records.state`). A candidate names a file its step does not write again
+    while the state naming it stands; files a step may still write are never named."""
 
     model: type[BaseModel]
-    label: str
-    names: str
-    candidates: Callable[[ResultWork, int], list[str]]
+    label: str  # of a file of its own: state-<label>-<sha16>.json
+    names: str  # the audit files that may hold it (a regular expression on the name)
+    candidates: Callable[[ResultWork, int], list[str]]  # (work, index in a list) -> files
 
 
 S = TypeVar("S", bound="Slot")
@@ -183,11 +180,7 @@ class UnknownSlot(Slot):
     stored: dict[str, Any]
 
 
-def _no_slots() -> Mapping[str, type[Slot]]:
-    return {}
-
-
-_slot_types: list[Callable[[], Mapping[str, type[Slot]]]] = [_no_slots]
+_slot_types: list[Callable[[], Mapping[str, type[Slot]]]] = [dict]
 
 
 def learn_slots(types: Callable[[], Mapping[str, type[Slot]]]) -> None:
