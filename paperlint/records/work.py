@@ -225,6 +225,8 @@ class ResultWork(_Record, OmitUnused):
     def slot(self, model: type[S]) -> S:
         """The slot of `model`'s step (its default when absent): for that step's accessor."""
         found = self.slots.get(model.KIND)
+        if isinstance(found, UnknownSlot):  # read before the registry taught the codec
+            raise RuntimeError(f"the {model.KIND} slot was read without its type: read again")
         return found if isinstance(found, model) else model()
 
     def with_slot(self, slot: Slot) -> ResultWork:

@@ -374,3 +374,28 @@ def test_a_state_v2_workspace_loads_as_its_v3_twin_and_migrates_to_the_same_file
     name = _json(old / "results.json")["engine_state"]
     assert (old / name).read_bytes() == (current / name).read_bytes()
     assert run(["validate", str(old)]) == run(["validate", str(current)])
+
+
+def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):
+    """A `resume` reads the records before it imports the steps (the settled fast path);
+    a run that goes on reads them again, so no step sees a slot as its default (a second
+    draft asked twice). A real interpreter, not a fork of this one that knows the steps."""
+    import subprocess
+    import sys
+
+    reference, _ = reference_run("faithfulness")
+    events = [json.loads(line) for line in (reference / "events.jsonl").read_text().splitlines()]
+    asked = [
+        i
+        for i, e in enumerate(events, 1)
+        if e["type"] == "action_finished" and e["action"]["kind"] == "second_draft"
+    ]
+    ws = tmp_path / "ws"
+    failpoint = f"after-event:{asked[0] + 1}"  # committed, the gate not yet asked
+    assert run_cli_forked(check_argv("faithfulness", ws), PAPERLINT_FAILPOINT=failpoint) == 77
+    assert any(r.work.slots for r in load_results_at(ws / "results.json").results)
+    done = subprocess.run(
+        [sys.executable, "-m", "paperlint", "resume", str(ws)], capture_output=True, text=True
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert _json(ws / "results.json") == _json(reference / "results.json")

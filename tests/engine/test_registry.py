@@ -10,7 +10,7 @@ from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.apply import apply_one
 from paperlint.engine.execute import execute
 from paperlint.engine.plan import Policy, next_action
-from paperlint.engine.steps import REGISTRY
+from paperlint.engine.steps import REGISTRY, has_unknown_slots
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.rewind import rewind
 from paperlint.records.work import ResultWork, UnknownSlot
@@ -70,6 +70,12 @@ def test_a_slot_whose_step_is_unknown_is_kept_as_stored(registered, tmp_path, mo
     before = ws.results.read_bytes()
     write_results(ws, loaded)
     assert ws.results.read_bytes() == before  # written back unchanged
+    # a step never sees it as its default: the engine reads the records again first
+    monkeypatch.setitem(REGISTRY, example_step.KIND, example_step.STEP)
+    assert has_unknown_slots(loaded)
+    with pytest.raises(RuntimeError, match="describe slot was read without its type"):
+        example_step.state(loaded.results[0])
+    assert example_step.state(ws.load_results().results[0]).text == "`a` is a definition"
 
 
 @pytest.mark.parametrize(("action", "kept"), [("re-prove", True), ("re-gate", False)])

@@ -52,7 +52,8 @@ from paperlint.engine.steps import (
     second_draft,
 )
 from paperlint.engine.steps.base import AnyStep, Failed, Given, Step, StepOutcome, View
-from paperlint.records.work import Slot, learn_slots
+from paperlint.records.results import Results
+from paperlint.records.work import Slot, UnknownSlot, learn_slots
 
 REGISTRY: dict[str, AnyStep] = {
     step.kind: step
@@ -77,5 +78,12 @@ def slot_types() -> dict[str, type[Slot]]:
 
 
 learn_slots(slot_types)
+
+
+def has_unknown_slots(results: Results) -> bool:
+    """Records read before this registry was imported hold the steps' slots as stored
+    (`UnknownSlot`): read them again before a step runs on them."""
+    return any(isinstance(s, UnknownSlot) for r in results.results for s in r.work.slots.values())
+
 
 __all__ = ["REGISTRY", "Failed", "Given", "Step", "StepOutcome", "View"]
