@@ -1,5 +1,5 @@
 """The working state's references to the agent outputs it keeps (`paperlint.records.state`,
-`paperlint.engine-state/2`): which file each names, the file of its own an output gets when no
+`paperlint.engine-state/3`): which file each names, the file of its own an output gets when no
 audit file may be named, and what a reference may look like."""
 
 import json
@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from paperlint.engine.steps import slot_types
+from paperlint.engine.steps.second_draft import SecondDraft
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.state import (
     OUTPUT_FIELDS,
+    OWN_FILE,
     StateRefError,
     StoredWork,
     check_ref,
@@ -48,16 +51,27 @@ def _own_files(ws: Workspace) -> list[str]:
     return sorted(ws.rel(p) for p in ws.root.glob("audits/*/state-*.json"))
 
 
-def test_the_stored_work_has_the_fields_of_the_work_with_outputs_as_references():
+def test_the_stored_work_is_derived_from_the_work_with_outputs_as_references():
+    # issue #27: derived from `ResultWork` and its `REFS`, no longer a hand-kept mirror
     assert list(StoredWork.model_fields) == list(ResultWork.model_fields)
-    assert StoredWork.OMIT_AT_DEFAULT == ResultWork.OMIT_AT_DEFAULT
     for name, field in ResultWork.model_fields.items():
         stored = StoredWork.model_fields[name]
         assert stored.get_default(call_default_factory=True) == field.get_default(
             call_default_factory=True
         )
-        if name not in OUTPUT_FIELDS:
+        if name in OUTPUT_FIELDS:
+            assert "OutputRef" in str(stored.annotation), name
+        elif name != "slots":
             assert stored.annotation == field.annotation, name
+
+
+def test_every_slot_declares_references_to_its_own_fields_with_labels_of_their_own():
+    labels = [kind.label for kind in OUTPUT_FIELDS.values()]
+    for model in slot_types().values():
+        assert set(model.REFS) <= set(model.model_fields), model
+        assert all(OWN_FILE.match(f"state-{k.label}-{'0' * 16}.json") for k in model.REFS.values())
+        labels += [kind.label for kind in model.REFS.values()]
+    assert len(labels) == len(set(labels))
 
 
 def test_an_output_in_its_audit_file_is_named_by_it(tmp_path):
@@ -94,7 +108,7 @@ def test_a_gated_second_draft_is_named_by_its_file_only_while_it_cannot_be_asked
     """A re-gate keeps the draft and asks a new second draft, which writes second-draft-1.json
     again: a state written after the reset must not name that file for its draft."""
     second = _draft("theorem t : 1 = 1 := sorry")
-    work = ResultWork(draft=second, draft_rounds=1, second_draft_asked=asked)
+    work = ResultWork(draft=second, draft_rounds=1).with_slot(SecondDraft(asked=asked))
     ws, results = _workspace(tmp_path, work)
     folder = ws.root / "audits/lem_a"
     write_json_atomic(folder / "draft-1.json", _draft("theorem t : True := sorry").model_dump())
@@ -145,10 +159,10 @@ def test_a_gate_answer_is_the_review_in_its_round_file(tmp_path):
 )
 def test_a_reference_is_allowlisted(field, ref, problem):
     if problem is None:
-        assert check_ref("lem:a", field, ref) == ref.rsplit("/", 1)[1]
+        assert check_ref("lem:a", OUTPUT_FIELDS[field], ref) == ref.rsplit("/", 1)[1]
     else:
         with pytest.raises(StateRefError, match=problem):
-            check_ref("lem:a", field, ref)
+            check_ref("lem:a", OUTPUT_FIELDS[field], ref)
 
 
 @pytest.mark.parametrize(
@@ -177,7 +191,8 @@ def test_the_output_is_read_from_its_files_envelope(field, name, content, proble
     ref = OutputRef(ref=rel, sha256=hashlib.sha256(data).hexdigest())
     read = files_reader({rel: data})
     if problem is None:
-        assert resolve_ref("lem:a", field, ref, read).model_dump()["is_issue"] is False
+        found = resolve_ref("lem:a", OUTPUT_FIELDS[field], ref, read)
+        assert found.model_dump()["is_issue"] is False
     else:
         with pytest.raises(StateRefError, match=problem):
-            resolve_ref("lem:a", field, ref, read)
+            resolve_ref("lem:a", OUTPUT_FIELDS[field], ref, read)

@@ -19,6 +19,7 @@ def migrate(
     verbose: bool = VERBOSE,
 ) -> int:
     """Rewrite an older workspace's records in the current schema; nothing else changes."""
+    import paperlint.engine.steps  # noqa: F401  (the registry teaches the codec the steps' slots)
     from paperlint.records.results import RESULTS_SCHEMA
     from paperlint.records.state import ENGINE_STATE_SCHEMA
     from paperlint.records.workspace import migrate_workspace

@@ -160,8 +160,11 @@ def _reopen(
 ) -> Summary:
     from paperlint.blueprint.model import Blueprint
     from paperlint.engine.opening import open_run
+    from paperlint.engine.steps import has_unknown_slots
     from paperlint.preflight.model import Inventory
 
+    if has_unknown_slots(results):  # read before the registry taught the codec the slots
+        results = ws.load_results()
     inventory = read_record(ws.inventory, Inventory)
     blueprint = read_record(ws.blueprint, Blueprint)
     opened = open_run(

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from paperlint.records.files import read_model, write_model
 from paperlint.records.outputs import ConvergenceFlag
 from paperlint.records.results import Results
-from paperlint.records.rewind import regated
+from paperlint.records.rewind import rewind
 
 
 class ConvergenceReview(BaseModel):
@@ -88,7 +88,7 @@ def rewound(results: Results, state: ConvergenceState) -> Results:
     records = []
     for record in results.results:
         if record.id in regate:
-            record = regated(record, "re-gate")
+            record = rewind(record, "re-gate")
             record = record.model_copy(update={"notes": [MARK]}).with_work(record.work)
             if record.id in reasons:
                 feedback = "convergence review: " + "; ".join(reasons[record.id])

@@ -1,4 +1,4 @@
-"""The engine's working state on disk (`paperlint.engine-state/2`), apart from the contract.
+"""The engine's working state on disk (`paperlint.engine-state/3`), apart from the contract.
 
 `results.json` holds verdicts and their evidence; what the engine needs to resume (the drafts,
 gate answers, obligations, rulings it has seen) lives in `engine/state-<sha256[:16]>.json`,
@@ -6,21 +6,25 @@ named by its own content and by `Results.engine_state`. The file is written befo
 `results.json` that names it and old ones are removed after, so a crash between the two writes
 leaves the old pair intact (an orphan state file is harmless and removed by the next write).
 
-The agent outputs the state keeps (`OUTPUT_FIELDS`: the plan, drafts, gate answers, ruling,
-review, final audit) are not copied into it: each is a reference `{"ref": "audits/<id>/…",
+Each result's entry is its `ResultWork` (`paperlint.records.work`): the shared slot's fields,
+then `slots`, each step's own slot by kind (omitted while empty). The agent outputs a slot
+keeps (its `REFS`) are not copied into it: each is a reference `{"ref": "audits/<id>/…",
 "sha256": …}` to the file under `audits/` that holds exactly that output, so a prompt's output
-model is no part of the state's format. In memory `ResultWork` keeps the typed outputs, and
-`plan`/`apply` never see a reference: `stored` replaces outputs by references when the state
-is written, `resolved` reads them back (path allowlisted, file hashed, output validated).
+model is no part of the state's format. In memory the outputs are typed, and `plan`/`apply`
+never see a reference: `stored_work` replaces outputs by references when the state is
+written, `resolved` reads them back (path allowlisted, file hashed, output validated).
 
 A reference names only a file the engine does not write again while the state naming it
-stands (`_candidates` says why for each output); an output no such file holds (a state from an
-older version, a draft whose file a re-gate will write again) is kept in a file of its own,
-`audits/<id>/state-<field>-<sha256[:16]>.json`, written before the state that names it.
+stands (each `StoredOutput`'s candidates say why); an output no such file holds (a state from
+an older version, a draft whose file a re-gate will write again) is kept in a file of its own,
+`audits/<id>/state-<label>-<sha256[:16]>.json`, written before the state that names it.
 
-`paperlint.engine-state/1` held the outputs inline; it is still read (upgraded in memory) and
-`paperlint migrate` rewrites it. The validator reads the state too, never for a verdict: a
-reference it cannot resolve leaves that result's working state empty, which only fails it.
+`paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
+second draft's, the restatement's and the gate's own state among the shared fields; both are
+still read (upgraded in memory: `_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A
+process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
+reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
+working state empty, which only fails it.
 """
 
 from __future__ import annotations
@@ -35,38 +39,31 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from paperlint.domain import SECOND_DRAFT_FILE
 from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
-from paperlint.records.outputs import (
-    ArchitectOutput,
-    AuditOutput,
-    DraftOutput,
-    GateOutput,
-    IssueRuling,
-    OmitUnused,
-    ReviewOutput,
-)
 from paperlint.records.results import Results
-from paperlint.records.work import (
-    CounterexampleCheck,
-    FinalAudit,
-    KeptProof,
-    Obligation,
-    PreviousProof,
-    Reconnection,
-    ResultWork,
-    Suspicion,
-)
+from paperlint.records.work import ResultWork, StoredOutput, UnknownSlot, slot_types
 
-ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/2"
+ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/3"
 ENGINE_STATE_V1: Final = "paperlint.engine-state/1"  # agent outputs copied inline
-KNOWN_STATE_SCHEMAS: Final = (ENGINE_STATE_V1, ENGINE_STATE_SCHEMA)
+ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # two steps' state among the shared fields
+KNOWN_STATE_SCHEMAS: Final = (ENGINE_STATE_V1, ENGINE_STATE_V2, ENGINE_STATE_SCHEMA)
+# What /1 and /2 kept among the shared fields and /3 keeps in a step's slot: step kind ->
+# {old field: slot field}. A fact about the old files; a new step never adds to it.
+_LEGACY_SLOTS: Final = {
+    "second_draft": {
+        "second_draft": "draft",
+        "second_draft_asked": "asked",
+        "second_draft_feedback": "feedback",
+    },
+    "restate": {"previous": "previous", "restated": "restated"},
+    "gate": {"kept": "kept", "proof_kept": "proof_kept"},
+}
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
 STATE_PATH: Final = re.compile(r"^engine/state-[0-9a-f]{16}\.json$")
@@ -92,34 +89,26 @@ class OutputRef(BaseModel):
     sha256: str = Field(pattern=SHA256)  # of the file's bytes
 
 
-class StoredWork(OmitUnused):
-    """`ResultWork` as the state file holds it: every agent output an `OutputRef`, the rest
-    as it is (`tests/test_records_state.py` keeps the two field lists in step)."""
+def _stored_field(name: str, info: Any) -> tuple[Any, Any]:
+    if name == "slots":  # each step's own, by kind: no schema of the engine's steps here
+        return dict[str, dict[str, Any]], Field(default_factory=dict)
+    if name not in ResultWork.REFS:
+        return info.annotation, info
+    if isinstance(info.get_default(call_default_factory=True), list):
+        return list[OutputRef], Field(default_factory=list)
+    return OutputRef | None, None
 
-    model_config = ConfigDict(extra="forbid")
-    OMIT_AT_DEFAULT = ResultWork.OMIT_AT_DEFAULT
 
-    plan: OutputRef | None = None
-    draft: OutputRef | None = None
-    draft_rounds: int = 0
-    draft_feedback: str | None = None
-    second_draft: OutputRef | None = None
-    second_draft_asked: bool = False
-    second_draft_feedback: str | None = None
-    previous: PreviousProof | None = None
-    restated: bool = False
-    gates: list[OutputRef] = Field(default_factory=list)
-    fingerprint: str | None = None
-    obligations: list[Obligation] = Field(default_factory=list)
-    suspicion: Suspicion | None = None
-    ruling: OutputRef | None = None
-    counterexample: CounterexampleCheck | None = None
-    review: OutputRef | None = None
-    final: FinalAudit | None = None
-    audit: OutputRef | None = None
-    reconnections: list[Reconnection] = Field(default_factory=list)
-    kept: KeptProof | None = None
-    proof_kept: bool = False
+# `ResultWork` as the state file holds it, for the committed schema: derived, never a mirror.
+_STORED: Final[dict[str, Any]] = {
+    n: _stored_field(n, i) for n, i in ResultWork.model_fields.items()
+}
+StoredWork: Final = create_model(
+    "StoredWork",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__="`ResultWork` as the state file holds it: every agent output an `OutputRef`.",
+    **_STORED,
+)
 
 
 class StoredState(BaseModel):
@@ -127,7 +116,7 @@ class StoredState(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    schema_: Literal["paperlint.engine-state/2"] = Field(
+    schema_: Literal["paperlint.engine-state/3"] = Field(
         default=ENGINE_STATE_SCHEMA, alias="schema"
     )
     work: dict[str, StoredWork] = Field(default_factory=dict)  # result id -> working state
@@ -142,13 +131,6 @@ class EngineState(BaseModel):
 
 
 # --- which file holds which output ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Kind:
-    model: type[BaseModel]
-    label: str  # in the name of a file of its own: state-<label>-<sha16>.json
-    names: str  # the audit files that may hold it (regular expression on the file name)
 
 
 @dataclass(frozen=True)
@@ -168,37 +150,24 @@ _ENVELOPES: Final[dict[str, _Envelope]] = {
     "issue-review": _Envelope(audits.REVIEW, beside=frozenset({"schema", "reviewer", "raised_by"})),
     "final-audit": _Envelope(audits.FINAL_AUDIT),
 }
-_SECOND = re.escape(SECOND_DRAFT_FILE)
-
-OUTPUT_FIELDS: Final[dict[str, _Kind]] = {
-    "plan": _Kind(ArchitectOutput, "plan", r"plan\.json"),
-    "draft": _Kind(DraftOutput, "draft", rf"draft-[1-9][0-9]*\.json|{_SECOND}"),
-    "second_draft": _Kind(DraftOutput, "second-draft", _SECOND),
-    "gates": _Kind(GateOutput, "gate", r"gate-[1-9][0-9]*\.json"),
-    "ruling": _Kind(IssueRuling, "ruling", r"issue\.json"),
-    "review": _Kind(ReviewOutput, "review", r"issue-review\.json"),
-    "audit": _Kind(AuditOutput, "audit", r"final-audit\.json"),
-}
+# The shared slot's agent outputs, by field (a step's own are in its slot's `REFS`).
+OUTPUT_FIELDS: Final = ResultWork.REFS
 
 
-def own_file(field: str, data: bytes) -> str:
+def own_file(kind: StoredOutput, data: bytes) -> str:
     """The name of the file of its own that holds an output with these bytes."""
-    return f"state-{OUTPUT_FIELDS[field].label}-{hashlib.sha256(data).hexdigest()[:16]}.json"
+    return f"state-{kind.label}-{hashlib.sha256(data).hexdigest()[:16]}.json"
 
 
-OWN_FILE: Final = re.compile(
-    r"^state-(?:"
-    + "|".join(re.escape(k.label) for k in OUTPUT_FIELDS.values())
-    + r")-[0-9a-f]{16}\.json$"
-)
+OWN_FILE: Final = re.compile(r"^state-[a-z][a-z0-9-]*-[0-9a-f]{16}\.json$")
 
 
-def check_ref(result_id: str, field: str, ref: str) -> str:
-    """The file name of `ref` when it may hold `field` of `result_id`; else StateRefError.
+def check_ref(result_id: str, kind: StoredOutput, ref: str) -> str:
+    """The file name of `ref` when it may hold a `kind` output of `result_id`; else
+    StateRefError.
 
     Untrusted input: only `audits/<the result's own folder>/<a name the field allows>.json`,
     no `.`/`..` component, nothing absolute (reading it must also refuse symlinks: `Reader`)."""
-    kind = OUTPUT_FIELDS[field]
     folder = safe_name(result_id)
     parts = PurePosixPath(ref).parts
     if (
@@ -217,7 +186,7 @@ def check_ref(result_id: str, field: str, ref: str) -> str:
     if not re.fullmatch(kind.names, parts[2]) and not re.fullmatch(
         rf"state-{re.escape(label)}-[0-9a-f]{{16}}\.json", parts[2]
     ):
-        raise StateRefError(f"{ref!r} is not a file that holds a {field} output")
+        raise StateRefError(f"{ref!r} is not a file that holds a {label} output")
     return parts[2]
 
 
@@ -285,59 +254,95 @@ def files_reader(files: Mapping[str, bytes]) -> Reader:
     return read
 
 
-def _parse(field: str, name: str, data: bytes) -> BaseModel:
+def _parse(kind: StoredOutput, name: str, data: bytes) -> BaseModel:
     try:
         raw = json.loads(data.decode("utf-8"))
     except ValueError as exc:
         raise StateRefError(f"not JSON: {exc}") from None
     try:
-        return OUTPUT_FIELDS[field].model.model_validate(_output_in(name, raw))
+        return kind.model.model_validate(_output_in(name, raw))
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "the top"
-        model = OUTPUT_FIELDS[field].model.__name__
+        model = kind.model.__name__
         raise StateRefError(f"not a valid {model} (at {where}: {first['msg']})") from None
 
 
 @lru_cache(maxsize=1024)
-def _parse_to_compare(field: str, name: str, data: bytes) -> BaseModel:
+def _parse_to_compare(kind: StoredOutput, name: str, data: bytes) -> BaseModel:
     """`_parse`, remembered by the file's bytes: each state write compares every output it
     keeps with its file, and most files have not changed since the last write. The model is
     only compared, never handed out (so it cannot be changed under the cache)."""
-    return _parse(field, name, data)
+    return _parse(kind, name, data)
 
 
-def resolve_ref(result_id: str, field: str, ref: OutputRef, read: Reader) -> BaseModel:
+def resolve_ref(result_id: str, kind: StoredOutput, ref: OutputRef, read: Reader) -> BaseModel:
     """The output `ref` names, checked: allowlisted path, same bytes, valid output."""
-    name = check_ref(result_id, field, ref.ref)
+    name = check_ref(result_id, kind, ref.ref)
     data = read(ref.ref)
     if hashlib.sha256(data).hexdigest() != ref.sha256:
         raise StateRefError(f"{ref.ref}: changed since the state named it (its sha256 differs)")
     try:
-        return _parse(field, name, data)
+        return _parse(kind, name, data)
     except StateRefError as exc:
         raise StateRefError(f"{ref.ref}: {exc}") from None
 
 
-def resolve_work(result_id: str, stored: StoredWork, read: Reader) -> ResultWork:
-    """`stored` with every reference replaced by the output it names (StateRefError if one
-    does not resolve)."""
-    values: dict[str, Any] = {name: getattr(stored, name) for name in StoredWork.model_fields}
-    for field in OUTPUT_FIELDS:
-        value = values[field]
+M = TypeVar("M", bound=BaseModel)
+
+
+def _decode(result_id: str, model: type[M], raw: Any, read: Reader | None) -> M:
+    """A slot (or the shared one) from its stored JSON, every reference of its `REFS`
+    resolved; `read` None: the outputs are inline (engine-state/1)."""
+    if not isinstance(raw, dict):
+        return model.model_validate(raw)  # the ValidationError names the wrong shape
+    values = dict(raw)
+    for field, kind in getattr(model, "REFS", {}).items():
+        value = values.get(field)
+        if read is None or value is None:
+            continue
         if isinstance(value, list):
-            values[field] = [resolve_ref(result_id, field, ref, read) for ref in value]
-        elif value is not None:
-            values[field] = resolve_ref(result_id, field, value, read)
-    return ResultWork.model_validate(values)
+            refs = [OutputRef.model_validate(ref) for ref in value]
+            values[field] = [resolve_ref(result_id, kind, ref, read) for ref in refs]
+        else:
+            values[field] = resolve_ref(result_id, kind, OutputRef.model_validate(value), read)
+    return model.model_validate(values)
+
+
+def _legacy(raw: Any) -> Any:
+    """An engine-state/1 or /2 entry in the /3 layout: `_LEGACY_SLOTS`' fields moved."""
+    if not isinstance(raw, dict):
+        return raw
+    entry, slots = dict(raw), {}
+    for kind, moved in _LEGACY_SLOTS.items():
+        slot = {new: entry.pop(old) for old, new in moved.items() if old in entry}
+        if slot:
+            slots[kind] = slot
+    return {**entry, "slots": slots} if slots else entry
 
 
 def parse_entry(result_id: str, raw: Any, schema: str, read: Reader) -> ResultWork:
     """One result's working state from the state file's JSON: ValidationError for a wrong
-    shape, StateRefError for a reference that does not resolve."""
-    if schema == ENGINE_STATE_V1:
-        return ResultWork.model_validate(raw)
-    return resolve_work(result_id, StoredWork.model_validate(raw), read)
+    shape, StateRefError for a reference that does not resolve. A slot whose step this
+    process does not know is kept as stored (`UnknownSlot`)."""
+    inline = schema == ENGINE_STATE_V1
+    entry = _legacy(raw) if schema != ENGINE_STATE_SCHEMA else raw
+    entry = dict(entry) if isinstance(entry, dict) else entry
+    stored = entry.pop("slots", {}) if isinstance(entry, dict) else {}
+    if not isinstance(stored, dict):
+        ResultWork.model_validate({"slots": stored})  # raises: names the wrong shape
+    types = slot_types()
+    slots = {
+        kind: _decode(result_id, types[kind], value, None if inline else read)
+        if kind in types
+        else UnknownSlot(stored=value)
+        for kind, value in stored.items()
+    }
+    work = _decode(result_id, ResultWork, entry, None if inline else read)
+    return work.model_copy(update={"slots": slots}) if slots else work
+
+
+# --- writing references ---------------------------------------------------------------------
 
 
 def state_schema(raw: object) -> str:
@@ -354,7 +359,7 @@ def state_schema(raw: object) -> str:
 
 
 def resolved(raw: object, read: Reader) -> EngineState:
-    """The working state in a parsed state file (either version), every reference resolved.
+    """The working state in a parsed state file (any version), every reference resolved.
 
     ValueError (a StateRefError for a reference) naming the result concerned."""
     schema = state_schema(raw)
@@ -373,38 +378,6 @@ def resolved(raw: object, read: Reader) -> EngineState:
 # --- writing references ---------------------------------------------------------------------
 
 
-def _candidates(field: str, work: ResultWork, index: int) -> list[str]:
-    """The audit files that may be named for an output: each is written by one step only, and
-    that step does not run again while a state naming the file stands.
-
-    - plan.json: the plan step runs only while there is no plan;
-    - draft-N.json: the draft step writes attempt `draft_rounds + 1`; the standing draft is
-      attempt `draft_rounds` (a reset that lowers the count drops the draft too);
-    - second-draft-1.json: the second-draft step runs only while `second_draft_asked` is
-      false, and a reset that clears it keeps the first draft, not the second: while it is
-      false a draft is never named by that file;
-    - gate-N.json: the gate writes round `len(gates) + 1`; a reset that restarts the rounds
-      drops the gates;
-    - issue.json, issue-review.json: only while there is no ruling, no review;
-    - final-audit.json: only while there is no final check (the audit records both at once).
-    """
-    if field == "plan":
-        return ["plan.json"]
-    if field == "draft":
-        return [f"draft-{work.draft_rounds}.json"] + (
-            [SECOND_DRAFT_FILE] if work.second_draft_asked else []
-        )
-    if field == "second_draft":
-        return [SECOND_DRAFT_FILE]
-    if field == "gates":
-        return [f"gate-{index + 1}.json"]
-    if field == "ruling":
-        return ["issue.json"]
-    if field == "review":
-        return ["issue-review.json"]
-    return ["final-audit.json"] if work.final is not None else []
-
-
 def output_bytes(output: BaseModel) -> bytes:
     """An output in a file of its own, as `paperlint.store.write_record` writes a record."""
     return (output.model_dump_json(indent=2) + "\n").encode("utf-8")
@@ -412,69 +385,89 @@ def output_bytes(output: BaseModel) -> bytes:
 
 def _ref_for(
     result_id: str,
-    field: str,
+    kind: StoredOutput,
     output: BaseModel,
     candidates: list[str],
     read: Reader,
     new_files: dict[str, bytes],
-) -> OutputRef:
+) -> dict[str, str]:
     folder = f"audits/{safe_name(result_id)}"
     for name in candidates:
         try:
             data = read(f"{folder}/{name}")
-            found = _parse_to_compare(field, name, data)
+            found = _parse_to_compare(kind, name, data)
         except StateRefError:
             continue
         if found == output:
-            return OutputRef(ref=f"{folder}/{name}", sha256=hashlib.sha256(data).hexdigest())
+            return {"ref": f"{folder}/{name}", "sha256": hashlib.sha256(data).hexdigest()}
     data = output_bytes(output)
-    rel = f"{folder}/{own_file(field, data)}"
+    rel = f"{folder}/{own_file(kind, data)}"
     new_files[rel] = data
-    return OutputRef(ref=rel, sha256=hashlib.sha256(data).hexdigest())
+    return {"ref": rel, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _encode(
+    result_id: str, slot: BaseModel, work: ResultWork, read: Reader, new_files: dict[str, bytes]
+) -> dict[str, Any]:
+    """A slot (or the shared one) as the state file holds it: its `REFS` as references."""
+    refs: Mapping[str, StoredOutput] = getattr(slot, "REFS", {})
+    data = slot.model_dump(mode="json", exclude={"slots", *refs})
+    omitted = getattr(slot, "OMIT_AT_DEFAULT", ())
+    pending = work.pending_files()
+    out: dict[str, Any] = {}
+    for name in type(slot).model_fields:
+        if name not in refs:
+            if name in data:
+                out[name] = data[name]
+            continue
+        value, kind = getattr(slot, name), refs[name]
+        if name in omitted and not value:
+            continue
+
+        def ref(output: BaseModel, index: int, kind: StoredOutput = kind) -> dict[str, str]:
+            where = [c for c in kind.candidates(work, index) if c not in pending]
+            return _ref_for(result_id, kind, output, where, read, new_files)
+
+        if isinstance(value, list):
+            out[name] = [ref(output, i) for i, output in enumerate(value)]
+        else:
+            out[name] = None if value is None else ref(value, 0)
+    return out
 
 
 def stored_work(
     result_id: str, work: ResultWork, read: Reader, new_files: dict[str, bytes]
-) -> StoredWork:
+) -> dict[str, Any]:
     """`work` as the state file holds it; the files of their own it needs go in `new_files`
     (workspace path -> bytes), to be written before the state."""
-    values: dict[str, Any] = {name: getattr(work, name) for name in StoredWork.model_fields}
-    for field in OUTPUT_FIELDS:
-        value = values[field]
-        if isinstance(value, list):
-            values[field] = [
-                _ref_for(result_id, field, out, _candidates(field, work, i), read, new_files)
-                for i, out in enumerate(value)
-            ]
-        elif value is not None:
-            where = _candidates(field, work, 0)
-            values[field] = _ref_for(result_id, field, value, where, read, new_files)
-    return StoredWork.model_validate(values)
+    out = _encode(result_id, work, work, read, new_files)
+    slots = {
+        kind: slot.stored
+        if isinstance(slot, UnknownSlot)
+        else _encode(result_id, slot, work, read, new_files)
+        for kind, slot in sorted(work.slots.items())
+    }
+    return {**out, "slots": slots} if slots else out
 
 
-def refs_of(state: StoredState) -> set[str]:
-    """Every file the state names."""
-    return set().union(*(refs_of_work(work) for work in state.work.values()))
-
-
-def refs_of_work(work: StoredWork) -> frozenset[str]:
-    """Every file one result's stored working state names."""
-    found: set[str] = set()
-    for field in OUTPUT_FIELDS:
-        value = getattr(work, field)
-        for ref in value if isinstance(value, list) else [value]:
-            if ref is not None:
-                found.add(ref.ref)
-    return frozenset(found)
+def refs_of_work(stored: Any) -> frozenset[str]:
+    """Every file one result's stored working state names (any `{"ref", "sha256"}` in it)."""
+    if isinstance(stored, list):
+        return frozenset().union(*(refs_of_work(item) for item in stored))
+    if not isinstance(stored, dict):
+        return frozenset()
+    if set(stored) == {"ref", "sha256"} and isinstance(stored["ref"], str):
+        return frozenset({stored["ref"]})
+    return frozenset().union(*(refs_of_work(value) for value in stored.values()))
 
 
 # --- the state file -------------------------------------------------------------------------
 
 
-def encode_entry(result_id: str, work: StoredWork) -> str:
+def encode_entry(result_id: str, work: dict[str, Any]) -> str:
     """One result's entry of the state file, as `encode` writes it inside `work` (indented
     for that depth, no trailing comma): `encode_entries` joins them into the same bytes."""
-    value = json.dumps(work.model_dump(mode="json", by_alias=True), indent=2, ensure_ascii=False)
+    value = json.dumps(work, indent=2, ensure_ascii=False)
     key = json.dumps(result_id, ensure_ascii=False)
     return f"    {key}: " + value.replace("\n", "\n    ")
 

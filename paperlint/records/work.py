@@ -2,17 +2,30 @@
 `results.json` (`paperlint.records.state`; docs/workspace.md), never in the contract.
 
 Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`; this record
-holds what `plan` needs to decide the next action, so a resume needs nothing else. In memory
-the agent outputs it keeps are typed; on disk each is a reference to the `audits/` file that
-holds it (`paperlint.records.state.StoredWork`, whose fields follow these).
+holds what `plan` needs to decide the next action, so a resume needs nothing else.
+
+It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
+info several steps and the validator read (plan, drafts, gates, obligations, rulings, the
+final check, reconnections). Everything else is a step's own `Slot`, declared in the step's
+module (`paperlint.engine.steps`), kept in `ResultWork.slots` by the step's kind and read by
+other steps only through that step's typed accessor. A slot declares which of its fields are
+agent outputs (`REFS`: on disk each is a reference to the `audits/` file that holds it,
+`paperlint.records.state`) and what a reset keeps of it (`after_reset`).
+
+This module never imports the engine: the state codec and the rewind learn the slot types
+from the engine's registry (`learn_slots`, called where the registry is built).
 """
 
 from __future__ import annotations
 
-from typing import Final, Literal
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
+from paperlint.domain import SECOND_DRAFT_FILE
 from paperlint.records.outputs import (
     ArchitectOutput,
     AuditOutput,
@@ -22,6 +35,11 @@ from paperlint.records.outputs import (
     OmitUnused,
     ReviewOutput,
 )
+
+if TYPE_CHECKING:
+    from paperlint.records.results import ResultRecord
+
+ResetAction = Literal["re-draft", "re-gate", "re-prove"]
 
 
 class _Record(BaseModel):
@@ -115,48 +133,77 @@ class Reconnection(_Record, OmitUnused):
     checker: str | None = None  # audits/<id>/reconnect-<n>-checker.json (issue #25)
 
 
-class KeptProof(_Record):
-    """What a re-gate keeps of a proved result: its gated fingerprint and its proofs, used
-    again if the gate passes the same statement (issue #14)."""
-
-    fingerprint: str
-    obligations: list[Obligation]
+# --- slots: which fields are agent outputs, what a reset keeps ------------------------------
 
 
-class PreviousProof(_Record):
-    """A verified result's statement and proof before a revision changed its statement (#15):
-    if the new gated statement is equivalent to it in Lean, the proof carries over."""
+@dataclass(frozen=True)
+class StoredOutput:
+    """A field holding an agent output, stored as a reference to the `audits/` file that holds
+    it (`paperlint.records.state`). A candidate names a file its step does not write again
+    while the state naming it stands; files a step may still write are never named."""
 
-    statement: str  # the gated declaration, `sorry` body
-    lean_name: str
-    proof: str  # the verified main declaration
-    definitions: list[str] = Field(default_factory=list)
+    model: type[BaseModel]
+    label: str  # of a file of its own: state-<label>-<sha16>.json
+    names: str  # the audit files that may hold it (a regular expression on the name)
+    candidates: Callable[[ResultWork, int], list[str]]  # (work, index in a list) -> files
+
+
+S = TypeVar("S", bound="Slot")
+
+
+class Slot(_Record):
+    """A step's own working state. A subclass sets `KIND` (its step's kind), declares its
+    agent-output fields in `REFS` and may override `after_reset` and `may_write`; every
+    field has a default (an absent slot reads as the default one)."""
+
+    KIND: ClassVar[str]
+    REFS: ClassVar[Mapping[str, StoredOutput]] = {}
+
+    @classmethod
+    def after_reset(
+        cls: type[S], before: ResultRecord, action: ResetAction, revision: bool
+    ) -> S | None:
+        """What a reset keeps of this slot of `before` (None: nothing). `revision`: a
+        revision of the paper; else the convergence review's re-gate. Default: nothing."""
+        return None
+
+    def may_write(self) -> frozenset[str]:
+        """Files of the result's `audits/` folder this slot's step may still write."""
+        return frozenset()
+
+
+class UnknownSlot(Slot):
+    """A slot read by a process that does not know its step (the validator, the report): kept
+    as stored, never interpreted. Such a process does not write the state."""
+
+    KIND = ""
+    stored: dict[str, Any]
+
+
+_slot_types: list[Callable[[], Mapping[str, type[Slot]]]] = [dict]
+
+
+def learn_slots(types: Callable[[], Mapping[str, type[Slot]]]) -> None:
+    """Where the slot types come from: the engine's registry (kind -> slot type)."""
+    _slot_types[0] = types
+
+
+def slot_types() -> Mapping[str, type[Slot]]:
+    """The slot types known to this process, by kind."""
+    return _slot_types[0]()
 
 
 class ResultWork(_Record, OmitUnused):
-    OMIT_AT_DEFAULT = (  # issue #15
-        "second_draft",
-        "second_draft_asked",
-        "second_draft_feedback",
-        "previous",
-        "restated",
-        "reconnections",  # issue #14
-        "kept",
-        "proof_kept",
-    )
+    """The shared slot, and every step's own slot in `slots` (see the module docstring)."""
+
+    REFS: ClassVar[Mapping[str, StoredOutput]]  # set below the class: its candidates read it
+
+    OMIT_AT_DEFAULT = ("reconnections", "slots")  # issues #14, #27
 
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
     draft_rounds: int = 0
     draft_feedback: str | None = None  # why the last draft was sent back (Lean or gate)
-    # Issue #15: the second, independent draft (asked once per result; None if it did not
-    # type-check), compared with each draft in Lean at the gate.
-    second_draft: DraftOutput | None = None
-    second_draft_asked: bool = False
-    second_draft_feedback: str | None = None  # why the second draft was not usable
-    # Issue #15: the proof a revision set aside, and whether the restatement check ran on it.
-    previous: PreviousProof | None = None
-    restated: bool = False
     gates: list[GateOutput] = Field(default_factory=list)
     fingerprint: str | None = None
     obligations: list[Obligation] = Field(default_factory=list)
@@ -167,10 +214,64 @@ class ResultWork(_Record, OmitUnused):
     final: FinalAudit | None = None
     audit: AuditOutput | None = None
     reconnections: list[Reconnection] = Field(default_factory=list)  # every one tried, in order
-    kept: KeptProof | None = None  # a re-gate's kept proof (see `KeptProof`)
-    proof_kept: bool = False  # the obligations are a kept proof, not proved in this gating
+    # Step kind -> that step's own slot (issue #27); an absent one is its default.
+    slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 
     @property
     def reconnected(self) -> Reconnection | None:
         """The last accepted reconnection: the discharges the verdict rests on."""
         return next((r for r in reversed(self.reconnections) if r.accepted), None)
+
+    def slot(self, model: type[S]) -> S:
+        """The slot of `model`'s step (its default when absent): for that step's accessor."""
+        found = self.slots.get(model.KIND)
+        if isinstance(found, UnknownSlot):  # read before the registry taught the codec
+            raise RuntimeError(f"the {model.KIND} slot was read without its type: read again")
+        return found if isinstance(found, model) else model()
+
+    def with_slot(self, slot: Slot) -> ResultWork:
+        """This work with `slot` in its step's place (a copy); a default slot is absent."""
+        slots = {kind: s for kind, s in self.slots.items() if kind != slot.KIND}
+        if slot != type(slot)():
+            slots[slot.KIND] = slot
+        return self.model_copy(update={"slots": slots})
+
+    def pending_files(self) -> frozenset[str]:
+        """Files some step may still write (`Slot.may_write`): no reference names one."""
+        found: set[str] = set()
+        for model in slot_types().values():
+            found |= self.slot(model).may_write()
+        return frozenset(found)
+
+
+def _draft_files(work: ResultWork, index: int) -> list[str]:
+    # draft-N.json is written for attempt `draft_rounds + 1`; the standing draft is attempt
+    # `draft_rounds` (a reset that lowers the count drops the draft too). The gate may adopt
+    # the second draft, which second-draft-1.json holds while its step will not run again.
+    return [f"draft-{work.draft_rounds}.json", SECOND_DRAFT_FILE]
+
+
+_DRAFT_NAMES: Final = rf"draft-[1-9][0-9]*\.json|{re.escape(SECOND_DRAFT_FILE)}"
+
+# The shared slot's agent outputs. Each candidate file is written by one step only, and that
+# step does not run again while a state naming the file stands: plan.json while there is no
+# plan; gate-N.json for round `len(gates) + 1` (a reset that restarts the rounds drops the
+# gates); issue.json, issue-review.json while there is no ruling, no review;
+# final-audit.json while there is no final check (the audit records both at once).
+ResultWork.REFS = {
+    "plan": StoredOutput(ArchitectOutput, "plan", r"plan\.json", lambda w, i: ["plan.json"]),
+    "draft": StoredOutput(DraftOutput, "draft", _DRAFT_NAMES, _draft_files),
+    "gates": StoredOutput(
+        GateOutput, "gate", r"gate-[1-9][0-9]*\.json", lambda w, i: [f"gate-{i + 1}.json"]
+    ),
+    "ruling": StoredOutput(IssueRuling, "ruling", r"issue\.json", lambda w, i: ["issue.json"]),
+    "review": StoredOutput(
+        ReviewOutput, "review", r"issue-review\.json", lambda w, i: ["issue-review.json"]
+    ),
+    "audit": StoredOutput(
+        AuditOutput,
+        "audit",
+        r"final-audit\.json",
+        lambda w, i: ["final-audit.json"] if w.final is not None else [],
+    ),
+}

@@ -1,7 +1,7 @@
 """The records of a revised check: old records carried over, reset ones rewound (issue #8).
 
 Pure: records in, records out. A reset result is rewound by `paperlint.records.rewind` (what each
-reset keeps is said there).
+reset keeps of the shared slot is said there; each step's own slot declares its own rule).
 
 Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
 keep their records and evidence untouched (only their id and printed number follow the new
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import paperlint.engine.steps  # noqa: F401  (the registry teaches the rewind the steps' slots)
 from paperlint.blueprint.model import Blueprint, BlueprintEntry
 from paperlint.blueprint.names import module_file
 from paperlint.domain import INPUT_KINDS
@@ -19,7 +20,7 @@ from paperlint.preflight.model import Inventory
 from paperlint.records.initial import initial_record, is_verdict_bearing
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.rewind import regated, set_aside
+from paperlint.records.rewind import rewind
 from paperlint.revise.changes import Reset
 from paperlint.revise.match import Match, find_quote
 
@@ -58,7 +59,7 @@ def revised_results(
         )
         action = action_of.get(result.id)
         kept = relocate(record, sources or {}, renamed or {})
-        records.append(set_aside(regated(record, action), record, action) if action else kept)
+        records.append(rewind(record, action, revision=True) if action else kept)
     return old.model_copy(update={"results": records})
 
 

@@ -30,7 +30,7 @@ from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
 from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Inventory, Result
-from paperlint.records.rewind import ResetAction
+from paperlint.records.work import ResetAction
 from paperlint.revise.match import Match, find_quote
 
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}

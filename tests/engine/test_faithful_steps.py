@@ -32,6 +32,11 @@ SECOND = DraftOutput(
 )
 
 
+def _second(record, **slot):
+    """`record` with the second draft's own state (its slot, issue #27)."""
+    return record.with_work(record.work.with_slot(second_draft.SecondDraft(**slot)))
+
+
 # --- second_draft: when it is due ----------------------------------------------------------
 
 
@@ -40,7 +45,7 @@ SECOND = DraftOutput(
     [
         ("a standing first draft, double drafting on", _DRAFTED, ON, True),
         ("double drafting off (the default)", _DRAFTED, OFF, False),
-        ("asked already: never twice", with_work(_DRAFTED, second_draft_asked=True), ON, False),
+        ("asked already: never twice", _second(_DRAFTED, asked=True), ON, False),
         ("a definition is never double drafted", _DEFINITION, ON, False),
         ("the first draft was sent back", with_work(_DRAFTED, draft_feedback="no"), ON, False),
         ("already gated", with_work(_DRAFTED, fingerprint="f"), ON, False),
@@ -55,7 +60,7 @@ def test_second_draft_ready(name, record, policy, due):
 
 def test_the_gate_waits_for_the_second_draft_only_when_double_drafting_is_on():
     assert gate.ready(_DRAFTED, ON) is None
-    assert gate.ready(with_work(_DRAFTED, second_draft_asked=True), ON) is not None
+    assert gate.ready(_second(_DRAFTED, asked=True), ON) is not None
     assert gate.ready(_DRAFTED, OFF) is not None
     assert gate.ready(_DEFINITION, ON) is not None  # definitions are drafted once
 
@@ -65,24 +70,24 @@ def test_the_gate_waits_for_the_second_draft_only_when_double_drafting_is_on():
     [
         (
             SecondDraftOutcome(action=action(ActionKind.SECOND_DRAFT), draft=SECOND),
-            {"second_draft": SECOND, "second_draft_asked": True},
+            {"draft": SECOND, "asked": True},
         ),
         (
             SecondDraftOutcome(
                 action=action(ActionKind.SECOND_DRAFT), draft=None, feedback="unknown identifier"
             ),
-            {"second_draft_asked": True, "second_draft_feedback": "unknown identifier"},
+            {"asked": True, "feedback": "unknown identifier"},
         ),
     ],
     ids=["usable", "did-not-type-check"],
 )
 def test_second_draft_apply_records_it_once_and_changes_nothing_else(outcome, work):
-    assert second_draft.apply(_DRAFTED, outcome, ON) == with_work(_DRAFTED, **work)
+    assert second_draft.apply(_DRAFTED, outcome, ON) == _second(_DRAFTED, **work)
 
 
 # --- the gate's apply, per faithfulness decision ----------------------------------------------
 
-_ASKED = with_work(_DRAFTED, second_draft=SECOND, second_draft_asked=True)
+_ASKED = _second(_DRAFTED, draft=SECOND, asked=True)
 
 
 def _outcome(next_: Next, **kw) -> GateOutcome:
@@ -224,4 +229,4 @@ def test_an_invalid_second_draft_is_no_second_draft_never_a_stop(tmp_path):
     ctx.ask = broken
     outcome = second_draft.run(ctx, _DRAFTED, first)
     assert outcome.draft is None and "not JSON" in outcome.feedback
-    assert second_draft.apply(_DRAFTED, outcome, ON).work.second_draft_asked
+    assert second_draft.state(second_draft.apply(_DRAFTED, outcome, ON)).asked

@@ -15,6 +15,7 @@ from paperlint.records.results import RESULTS_SCHEMA
 from paperlint.records.state import (
     ENGINE_STATE_SCHEMA,
     ENGINE_STATE_V1,
+    ENGINE_STATE_V2,
     OUTPUT_FIELDS,
     is_state_path,
     path_for,
@@ -329,3 +330,72 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
     state = _json(ws / _json(ws / "results.json")["engine_state"])
     assert state["schema"] == ENGINE_STATE_SCHEMA
     assert run_cli_forked(["validate", str(ws)]) == 0
+
+
+# --- paperlint.engine-state/2: two steps' state among the shared fields ---------------------
+
+
+def _as_v2(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
+    state among the shared fields (their old names), named after its content."""
+    old = _json(ws / "results.json")["engine_state"]
+    state = _json(ws / old)
+    legacy = {"second_draft": "second_draft_", "restate": "", "gate": ""}
+    for entry in state["work"].values():
+        for kind, slot in entry.pop("slots", {}).items():
+            for name, value in slot.items():
+                old_name = {"draft": "second_draft"}.get(name, legacy[kind] + name)
+                entry[old_name] = value
+    state["schema"] = ENGINE_STATE_V2
+    payload = (json.dumps(state, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    new = path_for(payload)
+    (ws / old).unlink()
+    (ws / new).write_bytes(payload)
+    text = (ws / "results.json").read_text(encoding="utf-8")
+    (ws / "results.json").write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_state_v2_workspace_loads_as_its_v3_twin_and_migrates_to_the_same_files(tmp_path, capsys):
+    reference, _ = reference_run("faithfulness")  # double drafting: second-draft slots
+    current, old = tmp_path / "v3", tmp_path / "v2"
+    shutil.copytree(reference, current)
+    shutil.copytree(reference, old)
+    _as_v2(old)
+    state = _json(old / _json(old / "results.json")["engine_state"])
+    assert any("second_draft_asked" in entry for entry in state["work"].values())
+    now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
+    assert any(r.work.slots for r in now.results)
+    assert then.results == now.results and [r.work for r in then.results] == [
+        r.work for r in now.results
+    ]
+    assert run(["migrate", str(old)]) == 0
+    assert f"migrated {ENGINE_STATE_V2} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
+    assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
+    name = _json(old / "results.json")["engine_state"]
+    assert (old / name).read_bytes() == (current / name).read_bytes()
+    assert run(["validate", str(old)]) == run(["validate", str(current)])
+
+
+def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):
+    """A `resume` reads the records before it imports the steps (the settled fast path);
+    a run that goes on reads them again, so no step sees a slot as its default (a second
+    draft asked twice). A real interpreter, not a fork of this one that knows the steps."""
+    import subprocess
+    import sys
+
+    reference, _ = reference_run("faithfulness")
+    events = [json.loads(line) for line in (reference / "events.jsonl").read_text().splitlines()]
+    asked = [
+        i
+        for i, e in enumerate(events, 1)
+        if e["type"] == "action_finished" and e["action"]["kind"] == "second_draft"
+    ]
+    ws = tmp_path / "ws"
+    failpoint = f"after-event:{asked[0] + 1}"  # committed, the gate not yet asked
+    assert run_cli_forked(check_argv("faithfulness", ws), PAPERLINT_FAILPOINT=failpoint) == 77
+    assert any(r.work.slots for r in load_results_at(ws / "results.json").results)
+    done = subprocess.run(
+        [sys.executable, "-m", "paperlint", "resume", str(ws)], capture_output=True, text=True
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert _json(ws / "results.json") == _json(reference / "results.json")

@@ -246,17 +246,19 @@ def test_a_resume_of_the_finished_example_does_not_reconnect_again(checked):
 
 
 def test_a_regate_keeps_a_proved_results_proof_aside_and_a_redraft_does_not():
-    from paperlint.records.rewind import regated
-    from paperlint.records.work import KeptProof, Obligation
+    from paperlint.engine.steps.gate import KeptProof, state
+    from paperlint.records.rewind import rewind
+    from paperlint.records.work import Obligation
 
+    # the gate step's own slot keeps it (issue #27: was `work.kept`, set by `regated`)
     proved = [Obligation(id="main", skeleton="sk", status="proved", proof="p", attempts=1)]
     done = _successor(obligations=proved)
-    again = regated(done, "re-gate")
-    assert again.work.kept == KeptProof(fingerprint="sha256:b", obligations=proved)
+    again = rewind(done, "re-gate")
+    assert state(again).kept == KeptProof(fingerprint="sha256:b", obligations=proved)
     assert again.work.obligations == [] and again.work.fingerprint is None
-    assert regated(done, "re-draft").work.kept is None
+    assert state(rewind(done, "re-draft")).kept is None
     unproved = _successor(obligations=[Obligation(id="main", skeleton="sk", status="failed")])
-    assert regated(unproved, "re-gate").work.kept is None
+    assert state(rewind(unproved, "re-gate")).kept is None
 
 
 # --- a clause that is not the predecessor's statement --------------------------------------------

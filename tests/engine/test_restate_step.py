@@ -11,12 +11,11 @@ from paperlint.engine.actions import ActionKind
 from paperlint.engine.plan import Policy
 from paperlint.engine.steps import prove, restate
 from paperlint.engine.steps.base import evolve
-from paperlint.engine.steps.restate import RestateInputs, RestateOutcome
+from paperlint.engine.steps.restate import PreviousProof, RestateInputs, RestateOutcome, SetAside
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import Stage, Verdict
-from paperlint.records.rewind import set_aside
-from paperlint.records.work import Obligation, PreviousProof
-from paperlint.revise.apply import revised_results
+from paperlint.records.rewind import rewind
+from paperlint.records.work import Obligation
 from tests.engine.test_step_apply import FIDELITY, action, record
 from tests.faithful.lean_answers import Author, error, ok, when
 
@@ -33,9 +32,14 @@ GATED = record(
         "fingerprint": "fp",
         "plan": {"steps": []},
         "obligations": [Obligation(id="main", skeleton=NEW)],
-        "previous": PREVIOUS,
+        "slots": {"restate": SetAside(previous=PREVIOUS)},
     },
 )
+
+
+def _restate(before, **slot):
+    """`before` with the restate step's own state changed (its slot, issue #27)."""
+    return before.with_work(before.work.with_slot(evolve(restate.state(before), **slot)))
 
 
 def test_revise_sets_a_verified_proof_aside_on_a_statement_reset_only():
@@ -46,22 +50,24 @@ def test_revise_sets_a_verified_proof_aside_on_a_statement_reset_only():
             "obligations": [Obligation(id="main", skeleton=OLD, status="proved", proof=OLD_PROOF)],
         },
     )
+
+    # the restate step's reset rule, asked by the rewind (`revised_results` passes revision)
+    def kept(before, action_, revision=True):
+        return restate.state(rewind(before, action_, revision=revision)).previous
+
     for action_ in ("re-draft", "re-gate"):
-        assert set_aside(record(), verified, action_).work.previous == PREVIOUS
-    assert set_aside(record(), verified, "re-prove").work.previous is None
-    assert (
-        set_aside(record(), evolve(verified, verdict=Verdict.ISSUE), "re-draft").work.previous
-        is None
-    )
-    assert callable(revised_results)  # `revised_results` applies `set_aside` after `rewind`
+        assert kept(verified, action_) == PREVIOUS
+        assert kept(verified, action_, revision=False) is None  # the convergence re-gate
+    assert kept(verified, "re-prove") is None
+    assert kept(evolve(verified, verdict=Verdict.ISSUE), "re-draft") is None
 
 
 @pytest.mark.parametrize(
     ("name", "before", "due"),
     [
         ("gated after a reset that kept a proof", GATED, True),
-        ("tried already", evolve(GATED, work=evolve(GATED.work, restated=True)), False),
-        ("no proof kept", evolve(GATED, work=evolve(GATED.work, previous=None)), False),
+        ("tried already", _restate(GATED, restated=True), False),
+        ("no proof kept", _restate(GATED, previous=None), False),
         ("not gated yet", evolve(GATED, work=evolve(GATED.work, fingerprint=None)), False),
     ],
 )
@@ -95,14 +101,14 @@ def test_an_equivalent_restatement_keeps_its_proof(tmp_path):
     assert events[0]["kind"] == "restatement" and events[0]["outcome"] == "carried"
     after = restate.apply(GATED, outcome, POLICY)
     assert after.work.obligations[0].status == "proved"
-    assert after.work.obligations[0].proof == outcome.proof and after.work.restated
+    assert after.work.obligations[0].proof == outcome.proof and restate.state(after).restated
 
 
 def test_a_restatement_lean_does_not_prove_equivalent_is_proved_again(tmp_path):
     outcome, _, events = _run(tmp_path, [when("h_src_faithful", error("no"))])
     assert outcome.proof is None and events[0]["outcome"] == "not_carried"
     after = restate.apply(GATED, outcome, POLICY)
-    assert after.work.restated and after.work.obligations[0].status == "open"
+    assert restate.state(after).restated and after.work.obligations[0].status == "open"
     assert prove.ready(after, POLICY) is not None
 
 

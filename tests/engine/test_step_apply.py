@@ -30,12 +30,12 @@ from paperlint.domain import ConditionKind, IssueClass, IssueSide
 from paperlint.engine.actions import Action, ActionKind, Failure, ProofCheck
 from paperlint.engine.apply import apply, apply_one
 from paperlint.engine.plan import Policy
-from paperlint.engine.steps import REGISTRY, Failed
+from paperlint.engine.steps import REGISTRY, Failed, gate
 from paperlint.engine.steps.audit import AuditOutcome
 from paperlint.engine.steps.base import StepOutcome, evolve
 from paperlint.engine.steps.check_issue import CheckIssueOutcome
 from paperlint.engine.steps.draft import DraftOutcome
-from paperlint.engine.steps.gate import GateOutcome, Vacuity
+from paperlint.engine.steps.gate import GateOutcome, KeptProof, Vacuity
 from paperlint.engine.steps.plan import PlanOutcome
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.engine.steps.reconnect import ReconnectOutcome
@@ -59,7 +59,6 @@ from paperlint.records.work import (
     Discharge,
     FailedProof,
     FinalAudit,
-    KeptProof,
     Obligation,
     Reconnection,
     ResultWork,
@@ -110,7 +109,10 @@ def record(kind: str = "lemma", **fields: Any) -> ResultRecord:
 
 
 def with_work(before: ResultRecord, **work: Any) -> ResultRecord:
-    return evolve(before, work=evolve(before.work, **work))
+    # `kept` and `proof_kept` are the gate step's own state (its slot, issue #27)
+    own = {name: work.pop(name) for name in ("kept", "proof_kept") if name in work}
+    new = evolve(before, work=evolve(before.work, **work))
+    return new.with_work(new.work.with_slot(evolve(gate.state(new), **own))) if own else new
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,10 @@ def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None
 def test_regate_keeps_the_draft_only() -> None:
     new = rewind(done_record(), "re-gate")
     assert (new.stage, new.verdict) == (Stage.DRAFTED, None)
-    assert new.work == ResultWork(draft=DRAFT, draft_rounds=1)
+    # the shared slot keeps the draft only; a proved result's proof is kept aside by the
+    # gate's own slot (issue #27: `rewind` asks every step, `regated` is gone)
+    assert new.work.model_copy(update={"slots": {}}) == ResultWork(draft=DRAFT, draft_rounds=1)
+    assert set(new.work.slots) <= {"gate"}
     assert new.evidence == Evidence(lean_name="t")
 
 

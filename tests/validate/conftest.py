@@ -112,14 +112,15 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
         refs = value if isinstance(value, list) else [value] if value else []
         # a forger who edited the file first reads what it holds now (rehashed)
         now = [OutputRef(ref=r["ref"], sha256=sha(ws / r["ref"])) for r in refs]
-        outputs = [resolve_ref(result_id, field, r, read).model_dump(mode="json") for r in now]
+        kind = OUTPUT_FIELDS[field]
+        outputs = [resolve_ref(result_id, kind, r, read).model_dump(mode="json") for r in now]
         if value:
             work[field] = outputs if isinstance(value, list) else outputs[0]
     return work
 
 
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/2`):
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/3`):
     an output still equal to its audit file is named by it; an edited one is written to a
     file of its own the state names, and the state file is renamed after its new content, as
     a careful forger would. A working state that is no longer valid is written as it is."""
@@ -133,13 +134,14 @@ def dump_merged(ws: Path, data: dict) -> None:
         if "work" not in entry:
             continue
         raw = entry.pop("work")
+        slots = raw.pop("slots", None)  # the steps' own slots stay as stored
         try:
             typed = ResultWork.model_validate(raw)
         except ValidationError:
-            work[entry["id"]] = raw
+            work[entry["id"]] = raw if slots is None else {**raw, "slots": slots}
             continue
         kept = stored_work(entry["id"], typed, workspace_reader(ws), own)
-        work[entry["id"]] = kept.model_dump(mode="json")
+        work[entry["id"]] = kept if slots is None else {**kept, "slots": slots}
     for rel, payload in own.items():
         (ws / rel).write_bytes(payload)
     text = json.dumps({"schema": ENGINE_STATE_SCHEMA, "work": work}, indent=2) + "\n"

@@ -15,6 +15,12 @@ A step is a `Step` (see `base.py`) with seven parts:
 - `apply(record, outcome, policy) -> ResultRecord` (pure): the new record. Verdict rules live
   here and only here; the shell (`execute.py`, `apply.py`, `run.py`) decides nothing.
 
+Optionally, `slot`: the step's own working state, a `paperlint.records.work.Slot` subclass
+defined in its module (`KIND` its kind; which fields are agent outputs kept as references;
+what a reset keeps, `after_reset`). The module gives other steps a typed accessor
+(`state(record)`); the state file stores the slot under its kind, the rewind asks it what a
+reset keeps, both learning the types from this registry (`learn_slots` below).
+
 Optionally, `revisit(record, results, policy) -> Action | None` (pure): an action on a result
 that is settled, called for by other records; `plan` asks it where `ready` no longer applies
 (`reconnect.py`: a clause discharged once its predecessor is verified, issue #14).
@@ -22,8 +28,9 @@ that is settled, called for by other records; `plan` asks it where `ready` no lo
 To add a step: write `paperlint/engine/steps/<name>.py` ending with
 `STEP = Step(kind="<name>", role=Role.Y, stage=Stage.Z, ready=..., inputs=..., run=...,
 apply=...)`, and add `<name>.STEP` to `REGISTRY` below (one line). Nothing else names the kinds
-(a new role is a member of `paperlint.domain.Role`). Add its case table to
-`tests/engine/test_step_apply.py`; `tests/engine/test_registry.py` shows a whole example step.
+or the slots (a new role is a member of `paperlint.domain.Role`; `--until` goes by `stage`).
+Add its case table to `tests/engine/test_step_apply.py`; `tests/engine/test_registry.py`
+shows a whole example step, with a slot.
 
 Edge failures (no model, an invalid answer, no Lean) are handled once, by the shell, as a
 `Failed` outcome; `run` simply lets `ModelUnavailableError`, `LeanUnavailable` or `ModelError`
@@ -45,6 +52,8 @@ from paperlint.engine.steps import (
     second_draft,
 )
 from paperlint.engine.steps.base import AnyStep, Failed, Given, Step, StepOutcome, View
+from paperlint.records.results import Results
+from paperlint.records.work import Slot, UnknownSlot, learn_slots
 
 REGISTRY: dict[str, AnyStep] = {
     step.kind: step
@@ -61,5 +70,20 @@ REGISTRY: dict[str, AnyStep] = {
         reconnect.STEP,
     )
 }
+
+
+def slot_types() -> dict[str, type[Slot]]:
+    """The registered steps' slot types, by kind (read live: a test may register a step)."""
+    return {kind: step.slot for kind, step in REGISTRY.items() if step.slot is not None}
+
+
+learn_slots(slot_types)
+
+
+def has_unknown_slots(results: Results) -> bool:
+    """Records read before this registry was imported hold the steps' slots as stored
+    (`UnknownSlot`): read them again before a step runs on them."""
+    return any(isinstance(s, UnknownSlot) for r in results.results for s in r.work.slots.values())
+
 
 __all__ = ["REGISTRY", "Failed", "Given", "Step", "StepOutcome", "View"]

@@ -19,6 +19,7 @@ from paperlint.engine import ports, prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
+from paperlint.engine.steps import gate, restate
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -216,7 +217,7 @@ def _minimal_hypotheses(
     `validate` re-checks every claim on one context. Lean calls only, no model."""
     path = ctx.ws.audit_dir(record.id) / FAITHFUL_FILE
     evidence = read_evidence(path) or FaithfulnessEvidence(result=record.id, context=given.context)
-    skipped, previous = None, record.work.previous
+    skipped, previous = None, restate.state(record).previous
     if len(given.proofs) > 1:  # step lemmas: removing a hypothesis changes what they prove
         skipped = "the proof uses step lemmas"
     elif previous is not None and f"theorem {previous.lean_name}{SUFFIX}" in main:
@@ -269,11 +270,11 @@ def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> Result
     )
     new = evolve(new, evidence=evidence, stage=Stage.AUDITED)
     problems = audit_problems(outcome)
-    if problems and record.work.proof_kept and not final.clean:
+    if problems and gate.state(record).proof_kept and not final.clean:
         # A kept proof (a re-gate with the same statement) that no longer builds in the new
         # context is proved again, not failed: it was never proved in this context.
         fresh = [Obligation(id=o.id, skeleton=o.skeleton) for o in record.work.obligations]
-        return reopen(record, obligations=fresh, proof_kept=False)
+        return reopen(record.with_work(record.work.with_slot(gate.Kept())), obligations=fresh)
     if problems:
         return unfinished(new, UnfinishedReason.AUDIT_FAILED, problems, stage=Stage.DONE)
     drafted = record.work.draft.conditions if record.work.draft else []

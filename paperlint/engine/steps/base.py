@@ -21,6 +21,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.work import Slot
 
 In = TypeVar("In")  # the step's inputs
 Out = TypeVar("Out", bound="StepOutcome")  # the step's outcome
@@ -85,6 +86,10 @@ class Step(Generic[In, Out]):
     # the predecessors' verdicts): `revisit(record, results, policy)`, pure, asked by `plan`
     # for results that `ready` no longer concerns (done, not open).
     revisit: Callable[[ResultRecord, Results, Policy], Action | None] | None = None
+    # The step's own working state (`paperlint.records.work.Slot`, its `KIND` the step's
+    # kind): its type, the agent outputs stored as references, what a reset keeps. Other
+    # steps read it only through the accessor its module defines.
+    slot: type[Slot] | None = None
 
 
 AnyStep = Step[Any, Any]

@@ -13,6 +13,7 @@ from paperlint.engine import prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
+from paperlint.engine.steps import second_draft
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -45,9 +46,60 @@ from paperlint.records.faithfulness_brief import gate_brief
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import check_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
+from paperlint.records.work import (
+    CounterexampleCheck,
+    Obligation,
+    ResetAction,
+    ResultWork,
+    Slot,
+    Suspicion,
+)
 from paperlint.validate.texhash import gate_tex
 from paperlint.validate.vacuity import probe_draft
+
+
+class KeptProof(BaseModel):
+    """What a re-gate keeps of a proved result: its gated fingerprint and its proofs, used
+    again if the gate passes the same statement (issue #14)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fingerprint: str
+    obligations: list[Obligation]
+
+
+class Kept(Slot):
+    """This step's own state: a re-gate's kept proof (`kept`), and whether the obligations
+    are a kept proof, not proved in this gating (`proof_kept`; the audit proves such a proof
+    again when it no longer builds)."""
+
+    KIND = ActionKind.GATE
+
+    kept: KeptProof | None = None
+    proof_kept: bool = False
+
+    @classmethod
+    def after_reset(cls, before: ResultRecord, action: ResetAction, revision: bool) -> Kept | None:
+        """A re-gate (the convergence review's or a revision's) keeps a proved result's
+        fingerprint and proofs aside: if the gate passes the same statement again, it takes
+        them back instead of proving it again, and the audit rebuilds them. A revision's call
+        estimate (`revise.changes`) is then an upper bound. Any other reset keeps nothing."""
+        kept = kept_proof(before.work, state(before)) if action == "re-gate" else None
+        return None if kept is None else cls(kept=kept)
+
+
+def state(record: ResultRecord) -> Kept:
+    """The gate's own state of `record` (the audit reads `proof_kept`)."""
+    return record.work.slot(Kept)
+
+
+def kept_proof(work: ResultWork, own: Kept) -> KeptProof | None:
+    """The gated fingerprint and proofs of a fully proved result (or what an earlier re-gate
+    kept, if it was not used yet), for a re-gate to take back."""
+    proved = bool(work.obligations) and all(o.status == "proved" for o in work.obligations)
+    if work.fingerprint is not None and proved:
+        return KeptProof(fingerprint=work.fingerprint, obligations=list(work.obligations))
+    return own.kept
 
 
 @dataclass(frozen=True)
@@ -106,7 +158,7 @@ def inputs(record: ResultRecord, view: View) -> GateStepInputs:
         context = context_for(
             ctx.settings.header, [*context.accepted, *draft.definitions, draft.statement]
         )
-    second = record.work.second_draft if record.kind not in INPUT_KINDS else None
+    second = second_draft.state(record).draft if record.kind not in INPUT_KINDS else None
     if second is not None:  # both drafts' definitions, for the equivalence ladder
         extra = [d for d in second.definitions if d not in context.accepted]
         context = context_for(ctx.settings.header, [*context.accepted, *extra])
@@ -358,13 +410,11 @@ def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultR
         obligations = _obligations_of(record, chosen)
         kept = _kept_proof(record, outcome.fingerprint, obligations)
         new = reopen(
-            record,
+            record.with_work(record.work.with_slot(Kept(proof_kept=kept is not None))),
             gates=gates,
             fingerprint=outcome.fingerprint,
             draft=chosen,
             obligations=kept or obligations,
-            kept=None,
-            proof_kept=kept is not None,
             **_issue_started(outcome),
         )
         evidence = evolve(evidence, statement_fingerprint=outcome.fingerprint)
@@ -390,8 +440,8 @@ def _kept_proof(
     record: ResultRecord, fingerprint: str, obligations: list[Obligation]
 ) -> list[Obligation] | None:
     """A re-gate's kept proof, when the gate passed the same statement with the same steps
-    (`records.rewind.rewind`): proved again it would be the same proof (issue #14)."""
-    kept = record.work.kept
+    (`Kept.after_reset`): proved again it would be the same proof (issue #14)."""
+    kept = state(record).kept
     if kept is None or kept.fingerprint != fingerprint:
         return None
     if [(o.id, o.skeleton) for o in kept.obligations] != [(o.id, o.skeleton) for o in obligations]:
@@ -427,7 +477,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
         return None
     if work.draft is None or work.draft_feedback is not None:
         return None
-    if policy.double_draft and not statement_only(record) and not work.second_draft_asked:
+    if policy.double_draft and not statement_only(record) and not second_draft.state(record).asked:
         return None  # the second, independent draft comes first (#15)
     return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
 
@@ -440,4 +490,5 @@ STEP = Step(
     inputs=inputs,
     run=run,
     apply=apply,
+    slot=Kept,
 )

@@ -1,10 +1,10 @@
 """restate — after a revision, an equivalent restatement keeps its proof (issue #15).
 
-`paperlint revise` sets a verified result's old statement and proof aside (`work.previous`)
-when it resets the result. Once the new statement is gated, and before any proof search,
-this step asks Lean (no model) whether the two statements are equivalent, with the same
-ladder as the double draft (`faithful.restate`). If they are, the old proof is carried to the
-new statement through the forward direction:
+`paperlint revise` sets a verified result's old statement and proof aside when it resets the
+result (this step's slot, `SetAside`, keeps it: its reset rule `after_reset`). Once the new
+statement is gated, and before any proof search, this step asks Lean (no model) whether the
+two statements are equivalent, with the same ladder as the double draft (`faithful.restate`).
+If they are, the old proof is carried to the new statement through the forward direction:
 
     theorem NAME_previous …old statement… := …old proof…
     theorem NAME …new statement… := by
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
@@ -39,12 +41,68 @@ from paperlint.lean.compose import context_for
 from paperlint.lean.verifier import LeanContext
 from paperlint.records import audits
 from paperlint.records.events import LeanCheckEvent
-from paperlint.records.results import ResultRecord, Stage
-from paperlint.records.work import PreviousProof
+from paperlint.records.results import ResultRecord, Stage, Verdict
+from paperlint.records.work import ResetAction, Slot
 
 KIND = ActionKind.RESTATE
 FILE = "restatement.json"
 SUFFIX = "_previous"
+
+
+class PreviousProof(BaseModel):
+    """A verified result's statement and proof before a revision changed its statement (#15):
+    if the new gated statement is equivalent to it in Lean, the proof carries over."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    statement: str  # the gated declaration, `sorry` body
+    lean_name: str
+    proof: str  # the verified main declaration
+    definitions: list[str] = Field(default_factory=list)
+
+
+class SetAside(Slot):
+    """This step's state: the proof a revision set aside, and whether the check ran on it."""
+
+    KIND = KIND
+
+    previous: PreviousProof | None = None
+    restated: bool = False
+
+    @classmethod
+    def after_reset(
+        cls, before: ResultRecord, action: ResetAction, revision: bool
+    ) -> SetAside | None:
+        """A revision that may change the statement (`re-draft`, `re-gate`) keeps the old
+        verified proof (`previous_proof`); the convergence review's re-gate, a `re-prove`
+        and the check's own flag keep nothing."""
+        if not revision or action == "re-prove":
+            return None
+        previous = previous_proof(before)
+        return None if previous is None else cls(previous=previous)
+
+
+def state(record: ResultRecord) -> SetAside:
+    """The restatement state of `record` (the audit reads whether a proof was carried)."""
+    return record.work.slot(SetAside)
+
+
+def previous_proof(record: ResultRecord) -> PreviousProof | None:
+    """A verified result's gated statement and proof, kept through a reset that may change the
+    statement: an equivalent restatement keeps its proof (checked in Lean by this step). Only
+    a proof without step lemmas is kept (a step's statement is not compared). A result
+    already carrying one keeps it until it is verified again."""
+    work, draft = record.work, record.work.draft
+    verified = record.verdict in (Verdict.VERIFIED_CONDITIONAL, Verdict.VERIFIED_UNCONDITIONAL)
+    main = [o.proof for o in work.obligations if o.id == "main" and o.proof]
+    if not verified or draft is None or len(work.obligations) != 1 or not main:
+        return state(record).previous
+    return PreviousProof(
+        statement=draft.statement,
+        lean_name=draft.lean_name,
+        proof=main[0],
+        definitions=list(draft.definitions),
+    )
 
 
 @dataclass(frozen=True)
@@ -64,8 +122,8 @@ class RestateOutcome(StepOutcome):
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated after a reset that set a verified proof aside, the main obligation not yet tried,
     no issue under review, and the check not run yet."""
-    work = record.work
-    if work.previous is None or work.restated or not gated(record) or in_issue_review(record):
+    work, own = record.work, state(record)
+    if own.previous is None or own.restated or not gated(record) or in_issue_review(record):
         return None
     if [o.id for o in work.obligations] != ["main"] or work.obligations[0].attempts:
         return None
@@ -75,12 +133,12 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
 
 
 def inputs(record: ResultRecord, view: View) -> RestateInputs:
-    work = record.work
-    if work.previous is None or work.draft is None:  # `ready` rules this out
+    draft, previous = record.work.draft, state(record).previous
+    if previous is None or draft is None:  # `ready` rules this out
         raise ValueError(f"{record.id}: nothing to restate")
     context = base_context(view.ctx, view.results, record)
-    same = list(work.draft.definitions) == list(work.previous.definitions)
-    return RestateInputs(view.action, work.previous, work.draft.statement, context, same)
+    same = list(draft.definitions) == list(previous.definitions)
+    return RestateInputs(view.action, previous, draft.statement, context, same)
 
 
 def renamed(declaration: str, old: str, new: str) -> str:
@@ -137,12 +195,20 @@ def run(ctx: EngineContext, record: ResultRecord, given: RestateInputs) -> Resta
 
 
 def apply(record: ResultRecord, outcome: RestateOutcome, policy: Policy) -> ResultRecord:
+    tried = record.with_work(record.work.with_slot(evolve(state(record), restated=True)))
     if outcome.proof is None:
-        return reopen(record, restated=True)
+        return reopen(tried)
     main = evolve(record.work.obligations[0], status="proved", proof=outcome.proof)
-    return reopen(record, restated=True, obligations=[main])
+    return reopen(tried, obligations=[main])
 
 
 STEP = Step(
-    kind=KIND, role=None, stage=Stage.PROVING, ready=ready, inputs=inputs, run=run, apply=apply
+    kind=KIND,
+    role=None,
+    stage=Stage.PROVING,
+    ready=ready,
+    inputs=inputs,
+    run=run,
+    apply=apply,
+    slot=SetAside,
 )

@@ -13,6 +13,8 @@ goes on with one draft, and the record says why.
 
 from __future__ import annotations
 
+import re
+
 from paperlint.agents.outputs import DraftOutput
 from paperlint.domain import SECOND_DRAFT_FILE, SECOND_DRAFTER, Role
 from paperlint.engine.actions import Action, ActionKind
@@ -24,10 +26,34 @@ from paperlint.engine.steps.effects import ask, write_json
 from paperlint.errors import ModelError
 from paperlint.faithful.drafting import independent_inputs
 from paperlint.records.results import ResultRecord, Stage
+from paperlint.records.work import Slot, StoredOutput
 
 KIND = ActionKind.SECOND_DRAFT
 STEM = SECOND_DRAFT_FILE.removesuffix("-1.json")  # its Lean text: second-draft-1.lean
 FILE = SECOND_DRAFT_FILE
+
+
+class SecondDraft(Slot):
+    """This step's state: the second draft (None if it did not type-check), whether it was
+    asked (once per result), and why it is not usable. Every reset drops it: a reset that
+    keeps the first draft asks a new second one."""
+
+    KIND = KIND
+    REFS = {
+        "draft": StoredOutput(DraftOutput, "second-draft", re.escape(FILE), lambda w, i: [FILE])
+    }
+
+    draft: DraftOutput | None = None
+    asked: bool = False
+    feedback: str | None = None
+
+    def may_write(self) -> frozenset[str]:
+        return frozenset() if self.asked else frozenset({FILE})
+
+
+def state(record: ResultRecord) -> SecondDraft:
+    """The second draft's state of `record` (what the gate compares the drafts with)."""
+    return record.work.slot(SecondDraft)
 
 
 class SecondDraftOutcome(StepOutcome):
@@ -39,7 +65,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Double drafting on, a verdict-bearing result's first draft standing before its gate,
     and no second draft asked yet."""
     work = record.work
-    if not policy.double_draft or statement_only(record) or work.second_draft_asked:
+    if not policy.double_draft or statement_only(record) or state(record).asked:
         return None
     if work.plan is None or work.fingerprint is not None:
         return None
@@ -69,13 +95,8 @@ def run(ctx: EngineContext, record: ResultRecord, given: first.DraftInputs) -> S
 
 
 def apply(record: ResultRecord, outcome: SecondDraftOutcome, policy: Policy) -> ResultRecord:
-    work = evolve(
-        record.work,
-        second_draft=outcome.draft,
-        second_draft_asked=True,
-        second_draft_feedback=outcome.feedback or None,
-    )
-    return evolve(record, work=work)
+    slot = SecondDraft(draft=outcome.draft, asked=True, feedback=outcome.feedback or None)
+    return evolve(record, work=record.work.with_slot(slot))
 
 
 STEP = Step(
@@ -86,4 +107,5 @@ STEP = Step(
     inputs=inputs,
     run=run,
     apply=apply,
+    slot=SecondDraft,
 )
