@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import socket
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -12,6 +13,10 @@ from paperlint.errors import InputError
 
 RAY_HINT = "install it with `pip install 'paperlint[ray]'` (or `pip install 'ray[default]'`)"
 ADDRESS_HINT = "start one with `ray start --head`, or leave --address out to start one here"
+AUTH_HINT = (
+    "the cluster asks for its token (Ray's default for `ray start`): set RAY_AUTH_MODE=token, "
+    "with the token in ~/.ray/auth_token or RAY_AUTH_TOKEN"
+)
 CONNECT_TIMEOUT_S = 5.0
 
 
@@ -51,14 +56,52 @@ def reachable(address: str) -> None:
         ) from exc
 
 
+class _Session:
+    """How deep this process is in `ray_cluster` blocks, and what to do when it leaves the
+    outermost one: a `batch` enters once for all its papers, each paper's run once more inside,
+    and what the runs start to last (the action actors) lasts until the outermost block ends."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.on_leave: list[Callable[[], None]] = []
+
+
+SESSION = _Session()
+
+
+def on_leaving_cluster(cleanup: Callable[[], None]) -> None:
+    """Call `cleanup` when this process leaves its outermost `ray_cluster` block."""
+    with SESSION.lock:
+        SESSION.on_leave.append(cleanup)
+
+
 @contextmanager
 def ray_cluster(run: RunOptions) -> Iterator[None]:
     """Join the cluster at `run.address` (None: start a local one) unless this process already
-    has; leave it on the way out only if it was joined here. Without Ray executor: nothing."""
+    has; leave it on the way out only if it was joined here. Without Ray executor: nothing.
+    What was registered with `on_leaving_cluster` runs when the outermost block ends."""
     if run.executor != "ray":
         yield
         return
     require_ray()
+    with _joined(run):
+        with SESSION.lock:
+            SESSION.depth += 1
+        try:
+            yield
+        finally:
+            with SESSION.lock:
+                SESSION.depth -= 1
+                cleanups, SESSION.on_leave = (
+                    (SESSION.on_leave, []) if SESSION.depth == 0 else ([], SESSION.on_leave)
+                )
+            for cleanup in cleanups:  # before the cluster is left: they may talk to it
+                cleanup()
+
+
+@contextmanager
+def _joined(run: RunOptions) -> Iterator[None]:
     import ray
 
     joined_here = not ray.is_initialized()
@@ -67,13 +110,16 @@ def ray_cluster(run: RunOptions) -> Iterator[None]:
             reachable(run.address)
         try:
             ray.init(
-                address=run.address,
+                # "local": a cluster of our own, never one a `ray start` left on this machine
+                # (`ray.init()` would join that: someone else's, or a dead one's address file)
+                address=run.address or "local",
                 include_dashboard=False,
                 log_to_driver=False,
                 configure_logging=False,
             )
-        except ConnectionError as exc:  # `auto` with no cluster running here
-            raise InputError(f"--address {run.address}: {exc}", hint=ADDRESS_HINT) from exc
+        except ConnectionError as exc:  # `auto` with no cluster running here, or refused
+            hint = AUTH_HINT if "Authentication" in repr(exc.__cause__) else ADDRESS_HINT
+            raise InputError(f"--address {run.address}: {exc}", hint=hint) from exc
     try:
         yield
     finally:
