@@ -46,6 +46,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+STARTED = time.perf_counter()
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -200,12 +201,9 @@ def timed_check(paper: Path, replay: Path, workdir: Path, run: RunOptions) -> tu
 
 
 def child(args: argparse.Namespace) -> int:
-    """`--child`: one check from this cold process; prints what it measured as one JSON line.
-    With Ray, the cluster is joined (or started) around the check, as `batch` does, so its
-    start and its end are timed apart from the check's own run."""
+    """`--child`: one check from this cold process, as the CLI runs it (with Ray: the cluster
+    started, or joined, and left inside); prints what it measured as one JSON line."""
     import logging
-
-    from paperlint.engine.executors import ray_cluster
 
     costs: list[Any] = []
     ran: dict[str, int] = {}
@@ -223,20 +221,13 @@ def child(args: argparse.Namespace) -> int:
     ray_log.addHandler(Costs())
     ray_log.propagate = False
     run = RunOptions(jobs=args.jobs, executor=args.executor, address=args.address)
-    begun = time.perf_counter()
-    cluster = ray_cluster(run)
-    cluster.__enter__()
-    joined = time.perf_counter()
+    imports = time.perf_counter() - STARTED
     wall, text = timed_check(args.paper, args.replay, args.workdir, run)
-    ended = time.perf_counter()
-    cluster.__exit__(None, None, None)
-    left = time.perf_counter()
     print(
         json.dumps(
             {
-                "cluster_s": joined - begun,
+                "imports_s": imports,
                 "check_s": wall,
-                "leave_s": left - ended,
                 "actors": costs,
                 "ran": ran,
                 "results": text,
@@ -438,8 +429,8 @@ def render(report: dict[str, Any]) -> str:
         f"{report['results']} results ({report['verified']} verified), "
         f"model {report['model_s']} s, Lean {report['lean_s']} s per answer; "
         "every run a cold process, in this order:",
-        f"{'executor':<8} {'jobs':>4} {'cluster':<8} {'wall s':>7} {'join s':>7} "
-        f"{'check s':>7} {'leave s':>7} {'load':>5}  results.json  "
+        f"{'executor':<8} {'jobs':>4} {'cluster':<8} {'wall s':>7} {'import s':>8} "
+        f"{'check s':>7} {'load':>5}  results.json  "
         "actions on actors; per actor: start+import+first action s",
     ]
     for row in report["runs"]:
@@ -452,7 +443,7 @@ def render(report: dict[str, Any]) -> str:
         )
         lines.append(
             f"{row['executor']:<8} {row['jobs']:>4} {row['cluster']:<8} {row['wall_s']:>7.2f} "
-            f"{row['cluster_s']:>7.2f} {row['check_s']:>7.2f} {row['leave_s']:>7.2f} "
+            f"{row['imports_s']:>8.2f} {row['check_s']:>7.2f} "
             f"{row['load']:>5.2f}  {same:<12}  {firsts}"
         )
     lines.append("median whole-process wall time:")

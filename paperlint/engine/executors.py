@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -77,51 +79,89 @@ def on_leaving_cluster(cleanup: Callable[[], None]) -> None:
 
 
 @contextmanager
-def ray_cluster(run: RunOptions) -> Iterator[None]:
+def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future[None]]:
     """Join the cluster at `run.address` (None: start a local one) unless this process already
     has; leave it on the way out only if it was joined here. Without Ray executor: nothing.
-    What was registered with `on_leaving_cluster` runs when the outermost block ends."""
+    What was registered with `on_leaving_cluster` runs when the outermost block ends.
+
+    Yields a future done once the cluster takes work. `background`: a local cluster is started
+    on a thread of its own and the block entered at once (a run starts its actions on the
+    driver meanwhile); an address is joined before the block, so a wrong one stops the run
+    before it starts. Leaving waits for a start still under way, then stops the cluster."""
+    ready: Future[None] = Future()
     if run.executor != "ray":
-        yield
+        ready.set_result(None)
+        yield ready
         return
     require_ray()
-    with _joined(run):
-        with SESSION.lock:
-            SESSION.depth += 1
-        try:
-            yield
-        finally:
-            with SESSION.lock:
-                SESSION.depth -= 1
-                cleanups, SESSION.on_leave = (
-                    (SESSION.on_leave, []) if SESSION.depth == 0 else ([], SESSION.on_leave)
-                )
-            for cleanup in cleanups:  # before the cluster is left: they may talk to it
-                cleanup()
-
-
-@contextmanager
-def _joined(run: RunOptions) -> Iterator[None]:
     import ray
 
     joined_here = not ray.is_initialized()
-    if joined_here:
-        if run.address is not None:
-            reachable(run.address)
-        try:
-            ray.init(
-                # "local": a cluster of our own, never one a `ray start` left on this machine
-                # (`ray.init()` would join that: someone else's, or a dead one's address file)
-                address=run.address or "local",
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-        except ConnectionError as exc:  # `auto` with no cluster running here, or refused
-            hint = AUTH_HINT if "Authentication" in repr(exc.__cause__) else ADDRESS_HINT
-            raise InputError(f"--address {run.address}: {exc}", hint=hint) from exc
+    if not joined_here:
+        ready.set_result(None)
+    elif background and run.address is None:
+        threading.Thread(
+            target=_join_into, args=(run, ready), name="paperlint-ray-start", daemon=True
+        ).start()
+    else:
+        _join(run)
+        ready.set_result(None)
+    with SESSION.lock:
+        SESSION.depth += 1
     try:
-        yield
+        yield ready
     finally:
-        if joined_here:
-            ray.shutdown()
+        with SESSION.lock:
+            SESSION.depth -= 1
+            cleanups, SESSION.on_leave = (
+                (SESSION.on_leave, []) if SESSION.depth == 0 else ([], SESSION.on_leave)
+            )
+        failed = ready.exception()  # waits for a start under way
+        try:
+            if failed is None:
+                for cleanup in cleanups:  # before the cluster is left: they may talk to it
+                    cleanup()
+        finally:
+            if joined_here and failed is None:
+                ray.shutdown()
+
+
+def _join_into(run: RunOptions, ready: Future[None]) -> None:
+    try:
+        _join(run)
+    except BaseException as exc:  # handed to the run, which says so
+        ready.set_exception(exc)
+    else:
+        ready.set_result(None)
+
+
+class _NotMainThread(logging.Filter):
+    """Ray warns when `ray.init` runs off the main thread that it set no SIGTERM handler: the
+    CLI's own handling of signals is on the main thread, so the warning says nothing to act on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "SIGTERM handler is not set" not in record.getMessage()
+
+
+def _join(run: RunOptions) -> None:
+    import ray
+
+    if run.address is not None:
+        reachable(run.address)
+    quiet = _NotMainThread()
+    ray_worker_log = logging.getLogger("ray._private.worker")
+    ray_worker_log.addFilter(quiet)
+    try:
+        ray.init(
+            # "local": a cluster of our own, never one a `ray start` left on this machine
+            # (`ray.init()` would join that: someone else's, or a dead one's address file)
+            address=run.address or "local",
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    except ConnectionError as exc:  # `auto` with no cluster running here, or refused
+        hint = AUTH_HINT if "Authentication" in repr(exc.__cause__) else ADDRESS_HINT
+        raise InputError(f"--address {run.address}: {exc}", hint=hint) from exc
+    finally:
+        ray_worker_log.removeFilter(quiet)

@@ -77,12 +77,13 @@ def ray_run(
     progress: Progress | None,
 ) -> Summary:
     ctx, journal = run.ctx, run.journal
-    with ray_cluster(options):
+    with ray_cluster(options, background=LOCAL_WHILE_WARMING) as cluster:
         runner = RayRunner(
             ctx,
             live_lean=not run.lean.verifier.is_replay,
             spend=lambda: journal.spend,
             jobs=options.jobs,
+            cluster=cluster,
         )
         try:
             return run_parallel(
@@ -101,13 +102,15 @@ def ray_run(
 
 LOCAL_WHILE_WARMING = True
 """Run an action on the driver (as the thread runner does, on the driver's own verifier) when no
-actor is ready for it yet: a cold cluster's actors take seconds to start, and the run need not
-wait for them. Off in tests that must see every action reach an actor."""
+actor is ready for it yet: a local cluster takes seconds to start (it starts on a thread of its
+own meanwhile), its actors seconds more, and the run need not wait for them. Off in tests that
+must see every action reach an actor."""
 
 
 class RayRunner:
     """Actions on `jobs` action actors, each serving one action at a time; while none is ready
-    for an action (starting up), on a thread of the driver (`LOCAL_WHILE_WARMING`)."""
+    for an action (the cluster or the actors still starting), on a thread of the driver
+    (`LOCAL_WHILE_WARMING`)."""
 
     def __init__(
         self,
@@ -116,23 +119,27 @@ class RayRunner:
         live_lean: bool,
         spend: Callable[[], Spend],
         jobs: int = 1,
+        cluster: Future[None] | None = None,
     ) -> None:
-        import ray
-
         self.ctx = ctx
         self.root = str(ctx.ws.root)
         self.run_id = uuid.uuid4().hex
         """Names this opening of the run: an actor opens the run afresh when it changes."""
         self._spend = spend
-        memory = (WORKER_FOOTPRINT_MB if live_lean else REPLAY_WORKER_MB) * MB
-        self._slots = slots(ActionActor, memory)
+        self._memory = (WORKER_FOOTPRINT_MB if live_lean else REPLAY_WORKER_MB) * MB
+        self._jobs = max(1, jobs)
+        self._cluster = cluster
+        """Done once the cluster takes work (None: it does now)."""
+        self._slots: Slots | None = None
         self._lock = threading.Lock()
-        self._idle: list[Any] = self._slots.take(max(1, jobs))
-        self.actors = list(self._idle)
+        self._idle: list[Any] = []
+        self.actors: list[Any] = []
         """Every actor this runner served with, in order (replacements appended)."""
-        self._coming: dict[Any, Any] = {a.costs.remote(): a for a in self._idle}
+        self._coming: dict[Any, Any] = {}
         """Actors still starting: a call each, answered once its constructor has run."""
         self._ready: set[int] = set()
+        self._without_cluster = False
+        """The cluster failed to start: the driver runs every action."""
         self._waiting = ThreadPoolExecutor(
             max_workers=max(1, jobs), thread_name_prefix="paperlint-ray"
         )
@@ -140,7 +147,24 @@ class RayRunner:
             max_workers=max(1, jobs), thread_name_prefix="paperlint-action"
         )
         self.ran = {"actor": 0, "driver": 0}
-        self._ray = ray
+        self._closed = False
+        if cluster is None or cluster.done():
+            self._start_actors()
+
+    def _start_actors(self) -> None:
+        """Take this run's actors (starting those missing), once the cluster is there; a
+        cluster that failed to start leaves every action to the driver, and says so."""
+        cluster = self._cluster
+        failed = cluster.exception() if cluster is not None else None
+        if failed is not None:
+            if not self._without_cluster:
+                log.warning("Ray did not start (%s): every action runs here", failed)
+            self._without_cluster = True
+            return
+        self._slots = slots(ActionActor, self._memory)
+        self._idle = self._slots.take(self._jobs)
+        self.actors = list(self._idle)
+        self._coming = {a.costs.remote(): a for a in self._idle}
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
         from paperlint.engine.execute import needed_records
@@ -165,8 +189,20 @@ class RayRunner:
     def _ready_actor(self) -> Any:
         """An idle actor that has started (under the lock); None: none yet. Without the local
         warm-up, any idle actor (the call waits for it to start)."""
+        import ray
+
+        if self._slots is None:
+            if self._without_cluster:
+                return None
+            if self._cluster is not None and not self._cluster.done():
+                if LOCAL_WHILE_WARMING:
+                    return None
+                self._cluster.exception()  # waits for it
+            self._start_actors()
+            if self._slots is None:
+                return None
         if self._coming:
-            done, _ = self._ray.wait(list(self._coming), num_returns=len(self._coming), timeout=0)
+            done, _ = ray.wait(list(self._coming), num_returns=len(self._coming), timeout=0)
             for ref in done:
                 self._ready.add(id(self._coming.pop(ref)))
         for i in range(len(self._idle) - 1, -1, -1):
@@ -190,6 +226,7 @@ class RayRunner:
             from paperlint.engine.actions import Failure
             from paperlint.engine.steps import Failed
 
+            assert self._slots is not None  # it sent the action
             fresh = self._slots.replace(actor)
             with self._lock:
                 self.actors.append(fresh)
@@ -210,9 +247,13 @@ class RayRunner:
         self._local.shutdown(wait=wait, cancel_futures=not wait)
         with self._lock:
             idle, self._idle = self._idle, []
-        if idle and log.isEnabledFor(logging.INFO):
+        if self._closed:
+            return
+        self._closed = True
+        if log.isEnabledFor(logging.INFO):
             log.info("ray actions: %s; actors: %s", self.ran, worker_costs(idle))
-        self._slots.put_back(idle)  # an abandoned action's actor is left to the cluster's end
+        if self._slots is not None:  # an abandoned action's actor is left to the cluster's end
+            self._slots.put_back(idle)
 
 
 def worker_costs(actors: list[Any]) -> list[dict[str, Any]]:
