@@ -34,6 +34,7 @@ flight a call cap can then be passed by at most the re-asks in flight.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -312,7 +313,7 @@ def slots(actor_class: type, memory: int) -> Slots:
         found = _SLOTS.get((actor_class, memory))
         if found is None:
             found = _SLOTS[(actor_class, memory)] = Slots(actor_class, memory)
-            on_leaving_cluster(lambda key=(actor_class, memory): _drop(key))
+            on_leaving_cluster(functools.partial(_drop, (actor_class, memory)))
     return found
 
 
@@ -424,11 +425,9 @@ class ActionActor:
         """The Lean edge for `spec`: the one this actor holds when it was built from the same
         settings and is a warm REPL (a replay or a recording belongs to its run), else anew."""
         from paperlint.engine.check import worker_pool
-        from paperlint.engine.opening import lean_edge
+        from paperlint.engine.opening import lean_edge, lean_kept_by
 
-        edges = spec.edges
-        live = edges.replay is None and edges.lean_replay is None and edges.record is None
-        key = (spec.lean, spec.config.lean.model_dump_json()) if live else None
+        key = lean_kept_by(spec)
         held = self._lean
         if held is not None and key is not None and held.key == key:
             return held

@@ -481,6 +481,43 @@ def test_check_joins_a_running_cluster_at_its_address(ray_session, finished_runs
     assert ray_session.get(ray_session.put("still running")) == "still running"
 
 
+def test_check_starts_its_own_cluster_in_the_background_and_ends_as_serial(finished_runs, tmp_path):
+    """The CLI's default with Ray, in a process of its own (this one has the session's
+    cluster): a local cluster started on a thread while the driver runs the first actions,
+    stopped at the end; the same records as the serial run."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'")
+    fixture = example(NAME)
+    workdir = tmp_path / "ws"
+    argv = [
+        *(sys.executable, "-m", "paperlint", "check", str(fixture / "paper.tex")),
+        *("--replay", str(fixture / "replay"), "--workdir", str(workdir)),
+        *("--jobs", "2", "--executor", "ray"),
+    ]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1, out.stderr  # the example's two issues are recorded
+    assert "SIGTERM handler" not in out.stderr  # Ray's warning about its thread is kept quiet
+    reference, _ = finished_runs[NAME]
+    assert _results(workdir) == _results(reference)
+
+
+def test_a_cluster_that_fails_to_start_leaves_every_action_to_the_driver(drafted, caplog, tmp_path):
+    from concurrent.futures import Future
+
+    from paperlint.engine.ray_executor import RayRunner
+
+    caplog.set_level(logging.INFO, logger="paperlint.engine.ray_executor")
+    root = tmp_path / "ws"
+    shutil.copytree(drafted, root)
+    ctx, results, action, _, _ = _serial(root)
+    failed: Future[None] = Future()
+    failed.set_exception(RuntimeError("no room for a raylet"))
+    runner = RayRunner(ctx, live_lean=False, spend=Spend, cluster=failed)
+    done = runner.submit(lambda: "ran here", results, action).result(timeout=60)
+    assert done == "ran here" and runner.ran == {"actor": 0, "driver": 1}
+    runner.close()
+    assert "Ray did not start (no room for a raylet)" in caplog.text
+
+
 def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
     import socket
 
@@ -498,3 +535,17 @@ def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
 
 def test_the_address_of_a_running_cluster_is_reachable(ray_session):
     executors.reachable(ray_session.get_runtime_context().gcs_address)
+
+
+def test_an_actor_keeps_a_warm_repl_for_the_next_paper_only_if_its_lean_settings_match(tmp_path):
+    from paperlint.engine.opening import lean_kept_by
+    from paperlint.spec import Edges, spec_for
+
+    paper = example(NAME) / "paper.tex"
+    live = lean_kept_by(spec_for(Config(), paper))
+    other_paper = lean_kept_by(spec_for(Config(), example("proportions") / "paper.tex"))
+    assert live is not None and live == other_paper  # the same REPL serves both
+    slower = Config.model_validate({"lean": {"timeout_s": 999}})
+    assert lean_kept_by(spec_for(slower, paper)) != live
+    for edges in (Edges(replay=tmp_path), Edges(lean_replay=tmp_path), Edges(record=tmp_path)):
+        assert lean_kept_by(spec_for(Config(), paper, edges=edges)) is None
