@@ -97,11 +97,12 @@ def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future
     import ray
 
     joined_here = not ray.is_initialized()
+    left = threading.Event()
     if not joined_here:
         ready.set_result(None)
     elif background and run.address is None:
         threading.Thread(
-            target=_join_into, args=(run, ready), name="paperlint-ray-start", daemon=True
+            target=_join_into, args=(run, ready, left), name="paperlint-ray-start", daemon=True
         ).start()
     else:
         _join(run)
@@ -124,15 +125,20 @@ def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future
         finally:
             if joined_here and failed is None:
                 ray.shutdown()
+            left.set()
 
 
-def _join_into(run: RunOptions, ready: Future[None]) -> None:
+def _join_into(run: RunOptions, ready: Future[None], left: threading.Event) -> None:
+    """Start the cluster, then stay until it is left: Ray's processes are started to be killed
+    when the thread that started them ends (`PR_SET_PDEATHSIG`, which follows the thread, not
+    the process), so this thread must outlive the cluster."""
     try:
         _join(run)
     except BaseException as exc:  # handed to the run, which says so
         ready.set_exception(exc)
-    else:
-        ready.set_result(None)
+        return
+    ready.set_result(None)
+    left.wait()
 
 
 class _NotMainThread(logging.Filter):

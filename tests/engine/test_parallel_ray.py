@@ -500,6 +500,34 @@ def test_check_starts_its_own_cluster_in_the_background_and_ends_as_serial(finis
     assert _results(workdir) == _results(reference)
 
 
+BACKGROUND_CLUSTER = """
+import time, ray
+from paperlint.engine.executors import RunOptions, ray_cluster
+
+with ray_cluster(RunOptions(executor="ray"), background=True) as ready:
+    ready.result(timeout=240)
+    time.sleep(3)  # long after the starting thread's own work ended
+    print(ray.get(ray.remote(lambda: "served").options(num_cpus=0).remote(), timeout=120))
+print(ray.is_initialized())
+"""
+
+
+def test_a_cluster_started_in_the_background_outlives_the_start(tmp_path):
+    """Ray kills its processes when the thread that started them ends (PR_SET_PDEATHSIG): the
+    cluster started on a thread of its own must still serve after it came up (a process of
+    its own: this one has the session's cluster)."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'")
+    out = subprocess.run(
+        [sys.executable, "-c", BACKGROUND_CLUSTER],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["served", "False"]
+
+
 def test_a_cluster_that_fails_to_start_leaves_every_action_to_the_driver(drafted, caplog, tmp_path):
     from concurrent.futures import Future
 
