@@ -18,6 +18,11 @@ action is planned again; an actor whose process died (or a call Ray lost) is rep
 action planned again with the same `lean_restart` event. An error raised by the action's own
 code is raised on the driver, as a thread's is; the actor, alive, serves on.
 
+While the cluster (a local one starts on a thread of its own) and its actors come up, the driver
+runs the actions itself, as the thread runner does, on its own verifier (`LOCAL_WHILE_WARMING`):
+a cold start costs the run no waiting, and a short run may end before any actor is ready (the
+runner logs where its actions ran).
+
 Actors last as long as this process's outermost `ray_cluster` block, so a `batch` starts them
 once for all its papers (each paper's run is opened once in each; a warm REPL whose Lean
 settings did not change is kept). An actor reserves the memory its verifier holds
@@ -27,7 +32,7 @@ core count waiting for a place that never frees.
 
 What this needs of the cluster: every node sees the workspace (and the replay or the Lean
 project) at the same path, since evidence is written where the action runs. A local cluster
-(`ray.init()` here, the default without `--address`) always does. The budget an action checks
+(started here, the default without `--address`) always does. The budget an action checks
 before a repair re-ask is the spend when it started plus its own charges: with N actions in
 flight a call cap can then be passed by at most the re-asks in flight.
 """
