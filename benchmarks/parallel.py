@@ -324,8 +324,8 @@ def bench(
     model_s: float,
     lean_s: float,
     ray: bool,
-    prestarted: bool,
-    repeats: int,
+    prestarted: bool = False,
+    repeats: int = 1,
 ) -> dict[str, Any]:
     """Every configuration from a cold process, interleaved (threads at each N, then Ray at the
     largest N from cold, then Ray joining a running cluster), `repeats` rounds."""
