@@ -195,8 +195,6 @@ class RayRunner:
     def _ready_actor(self) -> Any:
         """An idle actor that has started (under the lock); None: none yet. Without the local
         warm-up, any idle actor (the call waits for it to start)."""
-        import ray
-
         if self._slots is None:
             if self._without_cluster:
                 return None
@@ -207,6 +205,8 @@ class RayRunner:
             self._start_actors()
             if self._slots is None:
                 return None
+        import ray
+
         if self._coming:
             done, _ = ray.wait(list(self._coming), num_returns=len(self._coming), timeout=0)
             for ref in done:
@@ -264,6 +264,8 @@ class RayRunner:
 
 def worker_costs(actors: list[Any]) -> list[dict[str, Any]]:
     """What each actor reports of its costs (`ActionActor.costs`), in order."""
+    if not actors:
+        return []
     import ray
 
     try:
