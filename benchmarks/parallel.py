@@ -2,7 +2,7 @@
 """How much faster is a check with `--jobs N`? Wall time on a synthetic paper (issue #14).
 
     python benchmarks/parallel.py [--results 60] [--model-s 0.2] [--lean-s 0.1]
-                                  [--jobs 1,2,4,8] [--ray] [--json]
+                                  [--jobs 1,2,4,8] [--ray [--prestarted]] [--repeats K] [--json]
 
 The paper is made on the fly: RESULTS lemmas in chains of three (each lemma after the first
 of its chain cites the one before, so a third of them wait for a predecessor), each with a
@@ -13,31 +13,49 @@ before answering: most of a real check's time is this waiting (a model's seconds
 seconds), and that is what parallel actions overlap. The numbers are scaled down from real
 latencies (tens of seconds) so the benchmark runs in a minute; the ratio is what counts.
 
-For each N it runs the check from scratch and prints the wall time and the ratio to N = 1,
-and checks that every N wrote the same `results.json` (byte for byte). `--ray` also runs
-`--executor ray` on a local Ray cluster (`ray.init()` here) at the largest N and reports its
-overhead against threads. The issue's target: `--jobs 4` at most 0.35 of `--jobs 1`.
+Every check runs in a cold process of its own (`--child`), as the CLI would: threads at each N;
+with `--ray`, `--executor ray` at the largest N starting its own local cluster; with
+`--prestarted` also joining a cluster started beforehand (`ray start --head`, in a temporary
+folder of its own, stopped by its process group at the end). The configurations run
+interleaved, `--repeats` rounds. Each row gives the whole process's wall time, its imports,
+the check itself, the load average, whether `results.json` is byte for byte the first run's,
+and for Ray how many actions ran on actors (the rest ran on the driver while they started) and
+each actor's first-task cost: start (the driver's request to its constructor), imports, first
+action (its opening of the run included). The summary gives medians and ratios. The issue's
+targets (#30): Ray at 4 jobs at most 1.2 x threads at 4 from cold, at most 1.0 x on a
+pre-started cluster; (#14) threads at 4 jobs at most 0.35 of 1 job.
 
-Measured on the shared 2-core, 24 GB development machine (other jobs running), 2026-12-01:
+Measured on the shared 2-core development machine, other helpers' test suites running (load
+average 5-9), ray 2.60, 2026-12-03, `--results 60 --jobs 4 --ray --prestarted --repeats 3`:
 
-    executor  jobs   wall s  ratio  results.json
-    threads      1   164.15  1.000  identical
-    threads      2    81.57  0.497  identical
-    threads      4    53.28  0.325  identical
-    threads      8    34.50  0.210  identical
-    ray          4   205.73  3.968 of threads at 4 (local cluster, ray 2.60), identical
+    executor jobs cluster   wall s   (three rounds)        median  of threads
+    threads     4             44.99  42.26  42.71          42.71   1.000
+    ray         4 started     46.11  49.23  49.09          49.09   1.149
+    ray         4 running     43.59  46.31  48.00          46.31   1.084
+
+    actions on actors: 220-226 of 300 from cold, 232-266 on a running cluster; per actor
+    start 2.9-8.9 s, imports 0.3-2.5 s, first action 0.4-1.9 s; results.json identical.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+STARTED = time.perf_counter()
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -188,37 +206,191 @@ def timed_check(paper: Path, replay: Path, workdir: Path, run: RunOptions) -> tu
     return time.perf_counter() - start, (workdir / "results.json").read_text(encoding="utf-8")
 
 
-def bench(n: int, jobs: list[int], *, model_s: float, lean_s: float, ray: bool) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
+# --- one check in a cold process ------------------------------------------------------------
+
+
+def child(args: argparse.Namespace) -> int:
+    """`--child`: one check from this cold process, as the CLI runs it (with Ray: the cluster
+    started, or joined, and left inside); prints what it measured as one JSON line."""
+    import logging
+
+    costs: list[Any] = []
+    ran: dict[str, int] = {}
+
+    class Costs(logging.Handler):
+        """What `RayRunner.close` logs: where the actions ran, what each actor cost."""
+
+        def emit(self, record: logging.LogRecord) -> None:
+            if isinstance(record.args, tuple) and len(record.args) == 2:
+                ran.update(record.args[0])
+                costs.extend(record.args[1])
+
+    ray_log = logging.getLogger("paperlint.engine.ray_executor")
+    ray_log.setLevel(logging.INFO)
+    ray_log.addHandler(Costs())
+    ray_log.propagate = False
+    run = RunOptions(jobs=args.jobs, executor=args.executor, address=args.address)
+    imports = time.perf_counter() - STARTED
+    wall, text = timed_check(args.paper, args.replay, args.workdir, run)
+    print(
+        json.dumps(
+            {
+                "imports_s": imports,
+                "check_s": wall,
+                "actors": costs,
+                "ran": ran,
+                "results": text,
+            }
+        )
+    )
+    return 0
+
+
+def cold_run(
+    paper: Path, replay: Path, workdir: Path, *, executor: str, jobs: int, address: str | None
+) -> dict[str, Any]:
+    """One check in a fresh interpreter: its whole wall time (start-up and exit included) and
+    what it measured inside."""
+    argv = [
+        *(sys.executable, str(Path(__file__).resolve()), "--child"),
+        *("--paper", str(paper), "--replay", str(replay), "--workdir", str(workdir)),
+        *("--executor", executor, "--jobs", str(jobs)),
+        *(["--address", address] if address else []),
+    ]
+    start = time.perf_counter()
+    # Ray's own clusters use token authentication (the token in ~/.ray/auth_token); a driver
+    # joining one at an explicit address must be told to send it.
+    env = {**os.environ, "RAY_AUTH_MODE": "token"} if address else None
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{executor} --jobs {jobs} failed:\n{done.stderr[-4000:]}")
+    inside = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"executor": executor, "jobs": jobs, "wall_s": wall, **inside}
+
+
+@contextmanager
+def prestarted_cluster() -> Iterator[str]:
+    """A Ray head started here (`ray start --head --block`) for the runs that join it with
+    `--address`; stopped by its own process group at the end (never `ray stop`, which stops
+    every Ray cluster of this user on the machine, other people's included)."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    ray_cli = Path(sys.executable).with_name("ray")
+    # Its own temporary folder: `ray start` writes its address to `<temp>/ray_current_cluster`,
+    # which in the shared /tmp/ray would send every `ray.init()` on the machine to this head.
+    temp = tempfile.mkdtemp(prefix="plray-", dir="/tmp")  # short: Ray's socket paths
+    head = subprocess.Popen(
+        [
+            *(str(ray_cli), "start", "--head", "--block", "--disable-usage-stats"),
+            *("--include-dashboard=false", f"--port={port}", f"--temp-dir={temp}"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    from ray.util import get_node_ip_address
+
+    host = get_node_ip_address()  # where the head's GCS says it is
+    address = f"{host}:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection((host, port), timeout=1).close()
+                break
+            except OSError:
+                if head.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the Ray head did not start") from None
+                time.sleep(0.2)
+        yield address
+    finally:
+        # The head and every process it started are in the session started for it: its
+        # process group, stopped by that id (SIGTERM, then SIGKILL after a grace).
+        os.killpg(head.pid, signal.SIGTERM)
+        with suppress(subprocess.TimeoutExpired):
+            head.wait(timeout=15)
+        with suppress(ProcessLookupError):
+            os.killpg(head.pid, signal.SIGKILL)
+        head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def bench(
+    n: int,
+    jobs: list[int],
+    *,
+    model_s: float,
+    lean_s: float,
+    ray: bool,
+    prestarted: bool = False,
+    repeats: int = 1,
+) -> dict[str, Any]:
+    """Every configuration from a cold process, interleaved (threads at each N, then Ray at the
+    largest N from cold, then Ray joining a running cluster), `repeats` rounds."""
+    top = max(jobs)
+    modes: list[tuple[str, int, bool]] = [("threads", count, False) for count in jobs]
+    if ray:
+        modes.append(("ray", top, False))
+    if ray and prestarted:
+        modes.append(("ray", top, True))
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         root = Path(tmp)
         paper, replay = make_paper(root / "paper", n, model_s=model_s, lean_s=lean_s)
-        rows: list[dict[str, Any]] = []
-        reference: str | None = None
-        for count in jobs:
-            wall, text = timed_check(paper, replay, root / f"ws-{count}", RunOptions(jobs=count))
-            reference = reference if reference is not None else text
-            rows.append(
-                {"executor": "threads", "jobs": count, "wall_s": wall, "same": text == reference}
-            )
-        if ray:
-            count = max(jobs)
-            wall, text = timed_check(
-                paper, replay, root / "ws-ray", RunOptions(jobs=count, executor="ray")
-            )
-            rows.append(
-                {"executor": "ray", "jobs": count, "wall_s": wall, "same": text == reference}
-            )
-        verdicts = json.loads(reference or "{}").get("results", [])
-    base = rows[0]["wall_s"]
-    for row in rows:
-        row["ratio"] = row["wall_s"] / base
+        address = stack.enter_context(prestarted_cluster()) if ray and prestarted else None
+        runs: list[dict[str, Any]] = []
+        for round_ in range(repeats):
+            for i, (executor, count, joined) in enumerate(modes):
+                row = cold_run(
+                    paper,
+                    replay,
+                    root / f"ws-{round_}-{i}",
+                    executor=executor,
+                    jobs=count,
+                    address=address if joined else None,
+                )
+                row["cluster"] = "running" if joined else ("started" if executor == "ray" else "")
+                row["load"] = os.getloadavg()[0]
+                runs.append(row)
+    reference = runs[0]["results"]
+    for row in runs:
+        row["same"] = row.pop("results") == reference
+    verdicts = json.loads(reference).get("results", [])
     return {
         "results": n,
         "model_s": model_s,
         "lean_s": lean_s,
         "verified": sum(1 for r in verdicts if r.get("verdict") == "verified_unconditional"),
-        "runs": rows,
+        "runs": runs,
+        "summary": summary(runs, modes, top),
     }
+
+
+def summary(runs: list[dict[str, Any]], modes: list[tuple[str, int, bool]], top: int) -> list:
+    """Per configuration: the median whole-process wall time, and the ratio to threads at the
+    largest N (and to threads at one job)."""
+    rows = []
+
+    def key(row: dict[str, Any]) -> tuple[str, int, str]:
+        return (row["executor"], row["jobs"], row["cluster"])
+
+    medians = {}
+    for executor, count, joined in modes:
+        k = (executor, count, "running" if joined else ("started" if executor == "ray" else ""))
+        walls = [r["wall_s"] for r in runs if key(r) == k]
+        medians[k] = statistics.median(walls)
+        rows.append({"executor": executor, "jobs": count, "cluster": k[2], "walls": walls})
+    threads_top = medians[("threads", top, "")]
+    threads_one = medians.get(("threads", 1, ""), threads_top)
+    for row in rows:
+        med = medians[(row["executor"], row["jobs"], row["cluster"])]
+        row |= {
+            "median_s": med,
+            "of_threads_top": med / threads_top,
+            "of_one_job": med / threads_one,
+        }
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,27 +399,70 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-s", type=float, default=0.2)
     parser.add_argument("--lean-s", type=float, default=0.1)
     parser.add_argument("--jobs", default="1,2,4,8")
-    parser.add_argument("--ray", action="store_true", help="also run --executor ray")
+    parser.add_argument("--ray", action="store_true", help="also run --executor ray from cold")
+    parser.add_argument(
+        "--prestarted", action="store_true", help="and on a Ray cluster started beforehand"
+    )
+    parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--paper", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--replay", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--executor", default="threads", help=argparse.SUPPRESS)
+    parser.add_argument("--address", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        args.jobs = int(args.jobs)
+        return child(args)
     jobs = [int(j) for j in args.jobs.split(",")]
-    report = bench(args.results, jobs, model_s=args.model_s, lean_s=args.lean_s, ray=args.ray)
+    report = bench(
+        args.results,
+        jobs,
+        model_s=args.model_s,
+        lean_s=args.lean_s,
+        ray=args.ray,
+        prestarted=args.prestarted,
+        repeats=args.repeats,
+    )
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(
-            f"{report['results']} results ({report['verified']} verified), "
-            f"model {report['model_s']} s, Lean {report['lean_s']} s per answer"
-        )
-        print(f"{'executor':<9} {'jobs':>4} {'wall s':>8} {'ratio':>6}  results.json")
-        for row in report["runs"]:
-            same = "identical" if row["same"] else "DIFFERS"
-            print(
-                f"{row['executor']:<9} {row['jobs']:>4} {row['wall_s']:>8.2f} "
-                f"{row['ratio']:>6.3f}  {same}"
-            )
+        print(render(report))
     ok = all(row["same"] for row in report["runs"])
     return 0 if ok else 1
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [
+        f"{report['results']} results ({report['verified']} verified), "
+        f"model {report['model_s']} s, Lean {report['lean_s']} s per answer; "
+        "every run a cold process, in this order:",
+        f"{'executor':<8} {'jobs':>4} {'cluster':<8} {'wall s':>7} {'import s':>8} "
+        f"{'check s':>7} {'load':>5}  results.json  "
+        "actions on actors; per actor: start+import+first action s",
+    ]
+    for row in report["runs"]:
+        same = "identical" if row["same"] else "DIFFERS  "
+        where = row["ran"]
+        on = f"{where['actor']}/{where['actor'] + where['driver']} on actors; " if where else ""
+        firsts = on + " ".join(
+            "+".join(f"{a.get(k) or 0:.2f}" for k in ("start_s", "import_s", "first_action_s"))
+            for a in row["actors"]
+        )
+        lines.append(
+            f"{row['executor']:<8} {row['jobs']:>4} {row['cluster']:<8} {row['wall_s']:>7.2f} "
+            f"{row['imports_s']:>8.2f} {row['check_s']:>7.2f} "
+            f"{row['load']:>5.2f}  {same:<12}  {firsts}"
+        )
+    lines.append("median whole-process wall time:")
+    for row in report["summary"]:
+        lines.append(
+            f"{row['executor']:<8} {row['jobs']:>4} {row['cluster']:<8} {row['median_s']:>7.2f} "
+            f"{row['of_threads_top']:.3f} of threads at the largest N, "
+            f"{row['of_one_job']:.3f} of one job"
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Each paper is a whole `check`: its own work folder, lock, records and report, so any one of
 them can be resumed, validated or reported on alone. The papers run one after another; within
 each, up to `--jobs N` actions run at once on the chosen executor. With Ray the cluster is
-joined (or started) once for the whole batch, so every paper's actions share its workers.
+joined (or started) once for the whole batch, and its action actors (one per slot) are started
+once and serve every paper (`engine.ray_executor`).
 
 `replays=True` serves, for each paper, the replay folder next to it when there is one (the
 example fixtures ship theirs: `replay-full/`, else `replay/`); a paper without one runs live,

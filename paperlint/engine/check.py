@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from paperlint.blueprint.model import Blueprint
     from paperlint.config import Config
     from paperlint.engine.actions import Progress
-    from paperlint.engine.opening import OpenRun
+    from paperlint.engine.opening import LeanEdge, OpenRun
     from paperlint.lean.pool import Pool
     from paperlint.lean.verifier import Verifier
 
@@ -463,7 +463,7 @@ def _loop(
         from paperlint.engine.ray_executor import ray_run
 
         return ray_run(run, results, options, until, progress)
-    pool = worker_pool(run, options.jobs)
+    pool = worker_pool(run.lean, run.journal.emit, options.jobs)
     try:
         return run_loop(
             ctx,
@@ -479,17 +479,18 @@ def _loop(
         pool.close()
 
 
-def worker_pool(run: OpenRun, jobs: int) -> Pool:
-    """The Lean workers of a parallel run: a pool of warm REPLs, or the one shared verifier."""
+def worker_pool(lean: LeanEdge, emit: Callable[[BaseEvent], None], jobs: int) -> Pool:
+    """The Lean workers of a parallel run (or of one Ray action actor): a pool of warm REPLs,
+    each replacement logged to `emit`, or the one shared verifier."""
     from paperlint.lean.pool import SharedVerifier, VerifierPool
 
-    if run.lean.new_worker is None:
-        return SharedVerifier(run.lean.verifier)
+    if lean.new_worker is None:
+        return SharedVerifier(lean.verifier)
 
     def replaced(reason: str) -> None:
-        run.journal.emit(LeanRestart(reason=reason, rss_mb=0))
+        emit(LeanRestart(reason=reason, rss_mb=0))
 
-    return VerifierPool(run.lean.new_worker, jobs, first=run.lean.verifier, on_replace=replaced)
+    return VerifierPool(lean.new_worker, jobs, first=lean.verifier, on_replace=replaced)
 
 
 def _snapshot(ws: Workspace, journal: Journal) -> None:

@@ -34,3 +34,20 @@ def execute(ctx: EngineContext, results: Results, action: Action) -> StepOutcome
         return Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
     except ModelError as exc:
         return Failed(action=action, failure=Failure.INVALID_MODEL_OUTPUT, detail=str(exc))
+
+
+def needed_records(ctx: EngineContext, results: Results, action: Action) -> Results:
+    """`results` cut down to the records `action` reads: its own, its dependencies' (the
+    transitive ones compose its Lean context, the direct uses its prompt) and the predecessors
+    its drafted conditions name (a reconnect discharges them). A runner in another process
+    ships only these: `execute` on them gives what it gives on the whole."""
+    record = results.get(action.result)
+    if record is None:
+        return results  # `execute` raises for it, as on the whole
+    wanted = {record.id, *ctx.deps.get(record.id, [])}
+    paper = ctx.inventory.result(record.id)
+    if paper is not None:
+        wanted.update(paper.uses, paper.proof_uses)
+    if record.work.draft is not None:
+        wanted.update(c.result for c in record.work.draft.conditions if c.result)
+    return results.model_copy(update={"results": [r for r in results.results if r.id in wanted]})

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
 import socket
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -12,6 +15,10 @@ from paperlint.errors import InputError
 
 RAY_HINT = "install it with `pip install 'paperlint[ray]'` (or `pip install 'ray[default]'`)"
 ADDRESS_HINT = "start one with `ray start --head`, or leave --address out to start one here"
+AUTH_HINT = (
+    "the cluster asks for its token (Ray's default for `ray start`): set RAY_AUTH_MODE=token, "
+    "with the token in ~/.ray/auth_token or RAY_AUTH_TOKEN"
+)
 CONNECT_TIMEOUT_S = 5.0
 
 
@@ -51,31 +58,116 @@ def reachable(address: str) -> None:
         ) from exc
 
 
+class _Session:
+    """How deep this process is in `ray_cluster` blocks, and what to do when it leaves the
+    outermost one: a `batch` enters once for all its papers, each paper's run once more inside,
+    and what the runs start to last (the action actors) lasts until the outermost block ends."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.on_leave: list[Callable[[], None]] = []
+
+
+SESSION = _Session()
+
+
+def on_leaving_cluster(cleanup: Callable[[], None]) -> None:
+    """Call `cleanup` when this process leaves its outermost `ray_cluster` block."""
+    with SESSION.lock:
+        SESSION.on_leave.append(cleanup)
+
+
 @contextmanager
-def ray_cluster(run: RunOptions) -> Iterator[None]:
+def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future[None]]:
     """Join the cluster at `run.address` (None: start a local one) unless this process already
-    has; leave it on the way out only if it was joined here. Without Ray executor: nothing."""
+    has; leave it on the way out only if it was joined here. Without Ray executor: nothing.
+    What was registered with `on_leaving_cluster` runs when the outermost block ends.
+
+    Yields a future done once the cluster takes work. `background`: a local cluster is started
+    on a thread of its own and the block entered at once (a run starts its actions on the
+    driver meanwhile); an address is joined before the block, so a wrong one stops the run
+    before it starts. Leaving waits for a start still under way, then stops the cluster."""
+    ready: Future[None] = Future()
     if run.executor != "ray":
-        yield
+        ready.set_result(None)
+        yield ready
         return
     require_ray()
     import ray
 
     joined_here = not ray.is_initialized()
-    if joined_here:
-        if run.address is not None:
-            reachable(run.address)
-        try:
-            ray.init(
-                address=run.address,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-        except ConnectionError as exc:  # `auto` with no cluster running here
-            raise InputError(f"--address {run.address}: {exc}", hint=ADDRESS_HINT) from exc
+    left = threading.Event()
+    if not joined_here:
+        ready.set_result(None)
+    elif background and run.address is None:
+        threading.Thread(
+            target=_join_into, args=(run, ready, left), name="paperlint-ray-start", daemon=True
+        ).start()
+    else:
+        _join(run)
+        ready.set_result(None)
+    with SESSION.lock:
+        SESSION.depth += 1
     try:
-        yield
+        yield ready
     finally:
-        if joined_here:
-            ray.shutdown()
+        with SESSION.lock:
+            SESSION.depth -= 1
+            cleanups, SESSION.on_leave = (
+                (SESSION.on_leave, []) if SESSION.depth == 0 else ([], SESSION.on_leave)
+            )
+        failed = ready.exception()  # waits for a start under way
+        try:
+            if failed is None:
+                for cleanup in cleanups:  # before the cluster is left: they may talk to it
+                    cleanup()
+        finally:
+            if joined_here and failed is None:
+                ray.shutdown()
+            left.set()
+
+
+def _join_into(run: RunOptions, ready: Future[None], left: threading.Event) -> None:
+    """Start the cluster, then stay until it is left: Ray's processes are started to be killed
+    when the thread that started them ends (`PR_SET_PDEATHSIG`, which follows the thread, not
+    the process), so this thread must outlive the cluster."""
+    try:
+        _join(run)
+    except BaseException as exc:  # handed to the run, which says so
+        ready.set_exception(exc)
+        return
+    ready.set_result(None)
+    left.wait()
+
+
+class _NotMainThread(logging.Filter):
+    """Ray warns when `ray.init` runs off the main thread that it set no SIGTERM handler: the
+    CLI's own handling of signals is on the main thread, so the warning says nothing to act on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "SIGTERM handler is not set" not in record.getMessage()
+
+
+def _join(run: RunOptions) -> None:
+    import ray
+
+    if run.address is not None:
+        reachable(run.address)
+    quiet = _NotMainThread()
+    ray_worker_log = logging.getLogger("ray._private.worker")
+    ray_worker_log.addFilter(quiet)
+    try:
+        ray.init(
+            # "local": a cluster of our own, never one a `ray start` left on this machine
+            # (`ray.init()` would join that: someone else's, or a dead one's address file)
+            address=run.address or "local",
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    except ConnectionError as exc:  # `auto` with no cluster running here, or refused
+        hint = AUTH_HINT if "Authentication" in repr(exc.__cause__) else ADDRESS_HINT
+        raise InputError(f"--address {run.address}: {exc}", hint=hint) from exc
+    finally:
+        ray_worker_log.removeFilter(quiet)

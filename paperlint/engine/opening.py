@@ -355,6 +355,16 @@ def lean_edge(spec: RunSpec, emit: Emit | None) -> LeanEdge:
     return LeanEdge(start(), new_worker=start if recorder is None else None)
 
 
+def lean_kept_by(spec: RunSpec) -> object | None:
+    """What `lean_edge` builds a warm REPL from: a later run whose spec gives the same may keep
+    the REPL (a Ray actor serving a batch's papers). None: a replay or a recording, which
+    belongs to its own run."""
+    edges = spec.edges
+    if edges.replay is not None or edges.lean_replay is not None or edges.record is not None:
+        return None
+    return (spec.lean, spec.config.lean.model_dump_json())
+
+
 def model_edge(spec: RunSpec, journal: Journal) -> AgentRunner:
     """The one model edge, for every role and every tool-loop turn: retries and waits,
     charging, recording and replay keying alike. Every request an action makes beyond its

@@ -1,48 +1,59 @@
-"""`check --executor ray [--address ADDR]`: the same actions as Ray tasks, Lean workers as Ray
-actors that reserve memory, the records on the driver (issue #14).
+"""`check --executor ray [--address ADDR]`: the same actions on long-lived Ray actors, one per
+slot, the records on the driver (issues #14, #30).
 
 The driver runs the scheduler of `paperlint.engine.scheduler` unchanged: it plans, charges,
 applies and commits, and it alone writes `results.json` and `events.jsonl`. Only the runner
-differs: each action is a Ray task that rebuilds the run's context from the workspace (its
-config snapshot, inventory and blueprint), runs the step, and returns the outcome with the
-events it emitted; the driver appends those, then the action's end, then commits. Each task
-leases one `LeanWorker` actor for its length; an actor reserves the memory a warm REPL holds
-(`paperlint.lean.pool.WORKER_FOOTPRINT_MB`; a replay's worker, which holds no Lean, reserves
-`REPLAY_WORKER_MB`), so a cluster runs as many warm verifiers as its memory allows. An actor
-that died, or whose REPL died under an action (a `dead_server` answer), is replaced and its
-action planned again, as in the local pool, with the same `lean_restart` event; so is an
-action whose task Ray lost (its worker process died). An error raised by the action's own code
-is raised on the driver, as a thread's is.
+differs: each action goes to an idle `ActionActor`, one per `--jobs` slot, all started with the
+run. An actor is one process that imports the engine once and opens each run once, through the
+same `open_run` as the driver, from the workspace's run spec snapshot, inventory and blueprint:
+it holds the frozen context and its own Lean edge (a warm REPL, or a replay; with `--record` it
+records as the run's does), so an action's Lean calls are calls in that process, not round
+trips. A call carries only the records the action reads (`execute.needed_records`) and the spend
+where the run is; it returns the outcome and the events the action emitted, which the driver
+appends, then the action's end, then commits.
+
+The same events as threads: a REPL that died under an action is replaced by the actor's own
+pool (`check.worker_pool`), whose `lean_restart` comes back among the action's events, and the
+action is planned again; an actor whose process died (or a call Ray lost) is replaced, its
+action planned again with the same `lean_restart` event. An error raised by the action's own
+code is raised on the driver, as a thread's is; the actor, alive, serves on.
+
+While the cluster (a local one starts on a thread of its own) and its actors come up, the driver
+runs the actions itself, as the thread runner does, on its own verifier (`LOCAL_WHILE_WARMING`):
+a cold start costs the run no waiting, and a short run may end before any actor is ready (the
+runner logs where its actions ran).
+
+Actors last as long as this process's outermost `ray_cluster` block, so a `batch` starts them
+once for all its papers (each paper's run is opened once in each; a warm REPL whose Lean
+settings did not change is kept). An actor reserves the memory its verifier holds
+(`paperlint.lean.pool.WORKER_FOOTPRINT_MB` for a warm REPL, `REPLAY_WORKER_MB` for a replay) and
+no CPU: it mostly waits on a model, and a core reserved per slot would leave `--jobs` above the
+core count waiting for a place that never frees.
 
 What this needs of the cluster: every node sees the workspace (and the replay or the Lean
 project) at the same path, since evidence is written where the action runs. A local cluster
-(`ray.init()` here, the default without `--address`) always does. The budget an action checks
+(started here, the default without `--address`) always does. The budget an action checks
 before a repair re-ask is the spend when it started plus its own charges: with N actions in
 flight a call cap can then be passed by at most the re-asks in flight.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import threading
-from collections.abc import Callable, Sequence
+import time
+import uuid
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperlint.engine.actions import Action
-from paperlint.engine.executors import RunOptions, ray_cluster
+from paperlint.engine.executors import RunOptions, on_leaving_cluster, ray_cluster
 from paperlint.engine.scheduler import Done, Work, run_parallel
 from paperlint.lean.pool import WORKER_FOOTPRINT_MB
-from paperlint.lean.verifier import (
-    AxiomReport,
-    FailureCode,
-    FinalCheck,
-    LeanCheck,
-    LeanContext,
-    Outcome,
-    RawAnswer,
-    Verifier,
-)
 from paperlint.records.events import BaseEvent, LeanRestart
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results
@@ -50,11 +61,17 @@ from paperlint.records.spend import Spend
 
 if TYPE_CHECKING:
     from paperlint.engine.actions import Progress
-    from paperlint.engine.opening import OpenRun
+    from paperlint.engine.context import EngineContext
+    from paperlint.engine.opening import LeanEdge, OpenRun
+    from paperlint.engine.steps import StepOutcome
     from paperlint.engine.summary import Summary
+    from paperlint.lean.pool import Pool
+    from paperlint.spec import RunSpec
+
+log = logging.getLogger(__name__)
 
 REPLAY_WORKER_MB = 64
-"""What a worker answering from a recording reserves: it holds no Lean, only the recording."""
+"""What an actor answering Lean from a recording reserves: it holds no Lean, only the recording."""
 MB = 1024 * 1024
 
 
@@ -66,12 +83,13 @@ def ray_run(
     progress: Progress | None,
 ) -> Summary:
     ctx, journal = run.ctx, run.journal
-    with ray_cluster(options):
+    with ray_cluster(options, background=LOCAL_WHILE_WARMING) as cluster:
         runner = RayRunner(
-            ctx.ws.root,
+            ctx,
             live_lean=not run.lean.verifier.is_replay,
             spend=lambda: journal.spend,
             jobs=options.jobs,
+            cluster=cluster,
         )
         try:
             return run_parallel(
@@ -88,174 +106,343 @@ def ray_run(
             runner.close()
 
 
+LOCAL_WHILE_WARMING = True
+"""Run an action on the driver (as the thread runner does, on the driver's own verifier) when no
+actor is ready for it yet: a local cluster takes seconds to start (it starts on a thread of its
+own meanwhile), its actors seconds more, and the run need not wait for them. Off in tests that
+must see every action reach an actor."""
+
+
 class RayRunner:
-    """Actions as Ray tasks; one `LeanWorker` actor leased by each task in flight."""
+    """Actions on `jobs` action actors, each serving one action at a time; while none is ready
+    for an action (the cluster or the actors still starting), on a thread of the driver
+    (`LOCAL_WHILE_WARMING`)."""
 
     def __init__(
-        self, root: Path, *, live_lean: bool, spend: Callable[[], Spend], jobs: int = 1
+        self,
+        ctx: EngineContext,
+        *,
+        live_lean: bool,
+        spend: Callable[[], Spend],
+        jobs: int = 1,
+        cluster: Future[None] | None = None,
     ) -> None:
-        import ray
-
-        self.root = str(root)
+        self.ctx = ctx
+        self.root = str(ctx.ws.root)
+        self.run_id = uuid.uuid4().hex
+        """Names this opening of the run: an actor opens the run afresh when it changes."""
         self._spend = spend
         self._memory = (WORKER_FOOTPRINT_MB if live_lean else REPLAY_WORKER_MB) * MB
-        self._worker_class = ray.remote(LeanWorker)
-        # An action mostly waits (on a model, on its Lean actor): it reserves no CPU, or a
-        # two-core machine would run two at a time whatever --jobs says. A warm REPL's actor
-        # does the CPU work and reserves one core and its memory.
-        self._task = ray.remote(num_cpus=0, max_retries=0)(remote_action)
-        self._cpus = 1 if live_lean else 0
-        self._idle: list[Any] = []
-        self.started = 0  # actors started; at most one per action in flight is busy
+        self._jobs = max(1, jobs)
+        self._cluster = cluster
+        """Done once the cluster takes work (None: it does now)."""
+        self._slots: Slots | None = None
         self._lock = threading.Lock()
+        self._idle: list[Any] = []
+        self.actors: list[Any] = []
+        """Every actor this runner served with, in order (replacements appended)."""
+        self._coming: dict[Any, Any] = {}
+        """Actors still starting: a call each, answered once its constructor has run."""
+        self._ready: set[int] = set()
+        self._without_cluster = False
+        """The cluster failed to start: the driver runs every action."""
         self._waiting = ThreadPoolExecutor(
             max_workers=max(1, jobs), thread_name_prefix="paperlint-ray"
         )
-
-    def _actor(self) -> Any:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
-            self.started += 1
-        return self._worker_class.options(memory=self._memory, num_cpus=self._cpus).remote(
-            self.root
+        self._local = ThreadPoolExecutor(
+            max_workers=max(1, jobs), thread_name_prefix="paperlint-action"
         )
+        self.ran = {"actor": 0, "driver": 0}
+        self._closed = False
+        if cluster is None or cluster.done():
+            self._start_actors()
 
-    def _give_back(self, actor: Any, lost: bool) -> None:
-        import ray
-
-        if lost:
-            ray.kill(actor)  # a dead or suspect actor: the next task starts a new one
+    def _start_actors(self) -> None:
+        """Take this run's actors (starting those missing), once the cluster is there; a
+        cluster that failed to start leaves every action to the driver, and says so."""
+        cluster = self._cluster
+        failed = cluster.exception() if cluster is not None else None
+        if failed is not None:
+            if not self._without_cluster:
+                log.warning("Ray did not start (%s): every action runs here", failed)
+            self._without_cluster = True
             return
-        with self._lock:
-            self._idle.append(actor)
+        self._slots = slots(ActionActor, self._memory)
+        self._idle = self._slots.take(self._jobs)
+        self.actors = list(self._idle)
+        self._coming = {a.costs.remote(): a for a in self._idle}
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
+        from paperlint.engine.execute import needed_records
+
+        with self._lock:
+            actor = self._ready_actor()
+            self.ran["actor" if actor is not None else "driver"] += 1
+        if actor is None:
+            return self._local.submit(work)
         spent = self._spend()
-        actor = self._actor()
-        ref = self._task.remote(self.root, results, action, (spent.calls, spent.cost_usd), actor)
+        ref = actor.run.remote(
+            self.root,
+            self.run_id,
+            needed_records(self.ctx, results, action),
+            action,
+            (spent.calls, spent.cost_usd),
+        )
         # Waited for on a thread of ours, not in a callback of `ref.future()`: Ray runs those
         # on its own thread, where `ray.kill` of a lost actor blocks forever.
         return self._waiting.submit(self._done, ref, actor, action)
 
+    def _ready_actor(self) -> Any:
+        """An idle actor that has started (under the lock); None: none yet. Without the local
+        warm-up, any idle actor (the call waits for it to start)."""
+        if self._slots is None:
+            if self._without_cluster:
+                return None
+            if self._cluster is not None and not self._cluster.done():
+                if LOCAL_WHILE_WARMING:
+                    return None
+                self._cluster.exception()  # waits for it
+            self._start_actors()
+            if self._slots is None:
+                return None
+        import ray
+
+        if self._coming:
+            done, _ = ray.wait(list(self._coming), num_returns=len(self._coming), timeout=0)
+            for ref in done:
+                self._ready.add(id(self._coming.pop(ref)))
+        for i in range(len(self._idle) - 1, -1, -1):
+            if id(self._idle[i]) in self._ready or not LOCAL_WHILE_WARMING:
+                return self._idle.pop(i)
+        return None
+
     def _done(self, ref: Any, actor: Any, action: Action) -> Done:
-        """What a finished task came back with. Its own code raising (a `RayTaskError`, which
-        is also an instance of the error raised) is raised on the driver, as a thread's is;
-        Ray losing the task (its worker, node or result died) loses the action, planned again."""
+        """What a finished call came back with. The action's own code raising (a
+        `RayTaskError`, which is also an instance of the error raised) is raised on the driver,
+        as a thread's is; the actor dying (or Ray losing the call) loses the action, planned
+        again on a new actor."""
         import ray
 
         try:
             outcome, events, lost = ray.get(ref)
         except ray.exceptions.RayTaskError:
-            self._give_back(actor, True)
+            self._give_back(actor)
             raise
         except ray.exceptions.RayError as exc:
             from paperlint.engine.actions import Failure
             from paperlint.engine.steps import Failed
 
-            self._give_back(actor, True)
+            assert self._slots is not None  # it sent the action
+            fresh = self._slots.replace(actor)
+            with self._lock:
+                self.actors.append(fresh)
+                self._coming[fresh.costs.remote()] = fresh
+            self._give_back(fresh)
             failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
             return Done(outcome=failed, lost=True, events=(_replaced(),))
-        self._give_back(actor, lost)
-        return Done(outcome=outcome, lost=lost, events=(*events, *([_replaced()] if lost else [])))
+        self._give_back(actor)
+        return Done(outcome=outcome, lost=lost, events=tuple(events))
+
+    def _give_back(self, actor: Any) -> None:
+        with self._lock:
+            self._idle.append(actor)
 
     def close(self, *, wait: bool = True) -> None:
-        import ray
-
         # as the thread runner: what is in flight ends (after ^C: is abandoned)
         self._waiting.shutdown(wait=wait, cancel_futures=not wait)
+        self._local.shutdown(wait=wait, cancel_futures=not wait)
         with self._lock:
             idle, self._idle = self._idle, []
-        for actor in idle:
+        if self._closed:
+            return
+        self._closed = True
+        if log.isEnabledFor(logging.INFO):
+            log.info("ray actions: %s; actors: %s", self.ran, worker_costs(idle))
+        if self._slots is not None:  # an abandoned action's actor is left to the cluster's end
+            self._slots.put_back(idle)
+
+
+def worker_costs(actors: list[Any]) -> list[dict[str, Any]]:
+    """What each actor reports of its costs (`ActionActor.costs`), in order."""
+    if not actors:
+        return []
+    import ray
+
+    try:
+        return list(ray.get([a.costs.remote() for a in actors], timeout=30))
+    except ray.exceptions.RayError as exc:
+        return [{"error": str(exc)}]
+
+
+class Slots:
+    """The free action actors of one class and memory reservation in this process's cluster
+    session: a runner takes what it needs (starting what is missing) and puts them back at its
+    end; when the outermost `ray_cluster` block ends they are killed."""
+
+    def __init__(self, actor_class: type, memory: int) -> None:
+        import ray
+
+        self._remote = ray.remote(actor_class).options(memory=memory, num_cpus=0)
+        self._free: list[Any] = []
+        self._lock = threading.Lock()
+
+    def take(self, count: int) -> list[Any]:
+        with self._lock:
+            taken, self._free = self._free[:count], self._free[count:]
+        return taken + [self._remote.remote(time.time()) for _ in range(count - len(taken))]
+
+    def replace(self, dead: Any) -> Any:
+        import ray
+
+        ray.kill(dead)
+        return self._remote.remote(time.time())
+
+    def put_back(self, actors: list[Any]) -> None:
+        with self._lock:
+            self._free.extend(actors)
+
+    def kill_all(self) -> None:
+        import ray
+
+        with self._lock:
+            free, self._free = self._free, []
+        for actor in free:
             ray.kill(actor)
 
 
-class LeanWorker:
-    """A Ray actor holding one verifier built as the run's is (warm REPL, or a replay), from
-    the workspace's run spec: with `--record` it records what it answers, as the run's does."""
+_SLOTS: dict[tuple[type, int], Slots] = {}
+_SLOTS_LOCK = threading.Lock()
 
-    def __init__(self, root: str) -> None:
-        from paperlint.engine.opening import lean_edge
+
+def slots(actor_class: type, memory: int) -> Slots:
+    """This session's actors of `actor_class` reserving `memory` (made at its first use)."""
+    with _SLOTS_LOCK:
+        found = _SLOTS.get((actor_class, memory))
+        if found is None:
+            found = _SLOTS[(actor_class, memory)] = Slots(actor_class, memory)
+            on_leaving_cluster(functools.partial(_drop, (actor_class, memory)))
+    return found
+
+
+def _drop(key: tuple[type, int]) -> None:
+    with _SLOTS_LOCK:
+        dropped = _SLOTS.pop(key, None)
+    if dropped is not None:
+        dropped.kill_all()
+
+
+@dataclass
+class _Opened:
+    """The run an actor serves: its opening (`open_run`) and its Lean workers."""
+
+    root: str
+    run_id: str
+    ctx: EngineContext
+
+
+@dataclass
+class _Lean:
+    key: object
+    """What the edge was built from, when a later run may keep it (a warm REPL); else None."""
+    edge: LeanEdge
+    pool: Pool
+
+    def close(self) -> None:
+        self.pool.close()
+        if self.edge.new_worker is None:  # a shared verifier: the pool does not own it
+            self.edge.verifier.close()
+
+
+class ActionActor:
+    """A Ray actor serving one slot: runs actions of the run it has open, in this process."""
+
+    def __init__(self, created: float = 0.0) -> None:
+        """`created`: when the driver asked for this actor (`time.time()`), to report how long
+        its process took to come up."""
+        waited = time.time() - created if created else None
+        started = time.perf_counter()
+        # What every action needs, imported once, while the driver plans the first ones.
+        import paperlint.engine.execute
+        import paperlint.engine.opening  # noqa: F401
+
+        self.journal = Journal(None)
+        """One journal for every action: `begin` starts it afresh at each."""
+        self._opened: _Opened | None = None
+        self._lean: _Lean | None = None
+        self._costs: dict[str, Any] = {
+            "start_s": round(waited, 3) if waited is not None else None,
+            "import_s": round(time.perf_counter() - started, 3),
+            "open_s": [],
+            "first_action_s": None,
+            "actions": 0,
+        }
+
+    def run(
+        self, root: str, run_id: str, results: Results, action: Action, spent: tuple[int, float]
+    ) -> tuple[StepOutcome, list[BaseEvent], bool]:
+        """One action on `results` (the records it reads); (outcome, its events, lost)."""
+        from paperlint.engine.execute import execute
+
+        started = time.perf_counter()
+        ctx = self._open(root, run_id)
+        pool = self._lean.pool if self._lean is not None else None
+        assert pool is not None
+        self.journal.begin(Spend(calls=spent[0], cost_usd=spent[1]))
+        with pool.lease() as lease:
+            outcome = execute(replace(ctx, verifier=lease), results, action)
+        self._costs["actions"] += 1
+        if self._costs["first_action_s"] is None:
+            self._costs["first_action_s"] = round(time.perf_counter() - started, 3)
+        return outcome, list(self.journal.kept), lease.lost
+
+    def costs(self) -> dict[str, Any]:
+        """Seconds from the driver's request to this process running its constructor, spent
+        importing, opening each run and on the first action (that includes its opening), and
+        the actions served."""
+        return dict(self._costs)
+
+    def _open(self, root: str, run_id: str) -> EngineContext:
+        opened = self._opened
+        if opened is not None and (opened.root, opened.run_id) == (root, run_id):
+            return opened.ctx
+        from paperlint.blueprint.model import Blueprint
+        from paperlint.engine.opening import open_run
+        from paperlint.preflight.model import Inventory
+        from paperlint.records import read_record
         from paperlint.records.workspace import open_workspace
         from paperlint.spec import read_spec
 
-        self.verifier = lean_edge(read_spec(open_workspace(Path(root)).config), None).verifier
-
-    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        if method not in _VERIFIER_METHODS:
-            raise ValueError(f"not a verifier method: {method}")
-        return getattr(self.verifier, method)(*args, **kwargs)
-
-
-_VERIFIER_METHODS = frozenset(
-    {"check", "print_axioms", "final_check", "elaborate_statements", "command", "trusted_check"}
-)
-
-
-class RemoteVerifier(Verifier):
-    """The `Verifier` an action in a Ray task sees: every call goes to its leased actor."""
-
-    def __init__(self, actor: Any, is_replay: bool) -> None:
-        self.actor = actor
-        self.is_replay = is_replay
-        self.lost = False
-
-    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        import ray
-
-        try:
-            answer = ray.get(self.actor.call.remote(method, *args, **kwargs))
-        except ray.exceptions.RayActorError:
-            self.lost = True
-            return None
-        if getattr(answer, "code", None) is FailureCode.DEAD_SERVER:
-            # The actor lives but its REPL died under the action: as in the local pool
-            # (`lean.pool.Leased`), the action is planned again on a new actor.
-            self.lost = True
-        return answer
-
-    def check(self, context: LeanContext, candidate: str, *, timeout_s: float) -> LeanCheck:
-        answer = self._call("check", context, candidate, timeout_s=timeout_s)
-        return answer if isinstance(answer, LeanCheck) else _dead(LeanCheck)
-
-    def print_axioms(
-        self, context: LeanContext, names: Sequence[str], *, timeout_s: float
-    ) -> AxiomReport:
-        answer = self._call("print_axioms", context, list(names), timeout_s=timeout_s)
-        if isinstance(answer, AxiomReport):
-            return answer
-        return AxiomReport(
-            outcome=Outcome.UNAVAILABLE, axioms=dict.fromkeys(names), code=FailureCode.DEAD_SERVER
+        started = time.perf_counter()
+        ws = open_workspace(Path(root))
+        spec = read_spec(ws.config)
+        lean = self._lean_for(spec)
+        run = open_run(
+            ws,
+            spec,
+            inventory=read_record(ws.inventory, Inventory),
+            blueprint=read_record(ws.blueprint, Blueprint),
+            journal=self.journal,
+            verifier=lean.edge.verifier,
         )
+        self._opened = _Opened(root, run_id, run.ctx)
+        self._costs["open_s"].append(round(time.perf_counter() - started, 3))
+        return run.ctx
 
-    def final_check(self, file: Path, names: Sequence[str], *, timeout_s: float) -> FinalCheck:
-        answer = self._call("final_check", file, list(names), timeout_s=timeout_s)
-        if isinstance(answer, FinalCheck):
-            return answer
-        return FinalCheck(outcome=Outcome.UNAVAILABLE, file_sha256="", code=FailureCode.DEAD_SERVER)
+    def _lean_for(self, spec: RunSpec) -> _Lean:
+        """The Lean edge for `spec`: the one this actor holds when it was built from the same
+        settings and is a warm REPL (a replay or a recording belongs to its run), else anew."""
+        from paperlint.engine.check import worker_pool
+        from paperlint.engine.opening import lean_edge, lean_kept_by
 
-    def elaborate_statements(
-        self, context: LeanContext, names: Sequence[str], *, timeout_s: float, declaration: str = ""
-    ) -> Any:
-        return self._call(
-            "elaborate_statements",
-            context,
-            list(names),
-            timeout_s=timeout_s,
-            declaration=declaration,
-        )
-
-    def trusted_check(self, job: Any, *, timeout_s: float) -> Any:
-        from paperlint.lean.trusted import TrustedRun, unavailable
-
-        answer = self._call("trusted_check", job, timeout_s=timeout_s)
-        return answer if isinstance(answer, TrustedRun) else unavailable(job, "Lean actor died")
-
-    def command(
-        self, context: LeanContext, cmd: str, *, timeout_s: float, all_tactics: bool = False
-    ) -> RawAnswer | LeanCheck:
-        answer = self._call("command", context, cmd, timeout_s=timeout_s, all_tactics=all_tactics)
-        return answer if isinstance(answer, dict | LeanCheck) else _dead(LeanCheck)
+        key = lean_kept_by(spec)
+        held = self._lean
+        if held is not None and key is not None and held.key == key:
+            return held
+        if held is not None:
+            held.close()
+        edge = lean_edge(spec, self.journal.emit)
+        self._lean = _Lean(key, edge, worker_pool(edge, self.journal.emit, 1))
+        return self._lean
 
 
 def _replaced() -> LeanRestart:
@@ -263,60 +450,4 @@ def _replaced() -> LeanRestart:
     return LeanRestart(reason="worker died during an action; replaced", rss_mb=0)
 
 
-def _dead(kind: type[LeanCheck]) -> LeanCheck:
-    return kind(outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died")
-
-
-_CACHE: dict[tuple[object, ...], Any] = {}
-"""A worker process's records of a run (its spec, inventory and blueprint): read at its first
-action, reused by the next ones."""
-
-
-def _run_key(root: str) -> tuple[object, ...]:
-    """The run a task belongs to: its workspace and the files its context is built from. A
-    worker serves every run its driver makes (a test session, a second run on the same
-    workspace), so a rewritten snapshot, inventory or blueprint builds the context afresh."""
-    from paperlint.records.workspace import open_workspace
-
-    ws = open_workspace(Path(root))
-    stamps = [
-        (p.stat().st_mtime_ns, p.stat().st_size) for p in (ws.config, ws.inventory, ws.blueprint)
-    ]
-    return (root, *stamps)
-
-
-def remote_action(
-    root: str, results: Results, action: Action, spent: tuple[int, float], actor: Any
-) -> tuple[Any, list[BaseEvent], bool]:
-    """A Ray task: run one action against the workspace at `root`; (outcome, events, lost).
-
-    The run is opened here as the driver opened it, from the workspace's run spec (so a
-    `--record` run records here too), with this task's journal (it keeps the events for the
-    driver and counts the spend from where the run was) and the leased actor as its Lean."""
-    from paperlint.blueprint.model import Blueprint
-    from paperlint.engine.execute import execute
-    from paperlint.engine.opening import open_run
-    from paperlint.preflight.model import Inventory
-    from paperlint.records import read_record
-    from paperlint.records.workspace import open_workspace
-    from paperlint.spec import read_spec, replay_parts
-
-    key = _run_key(root)
-    cached = _CACHE.get(key)
-    if cached is None:
-        ws = open_workspace(Path(root))
-        spec = read_spec(ws.config)
-        inventory = read_record(ws.inventory, Inventory)
-        blueprint = read_record(ws.blueprint, Blueprint)
-        cached = _CACHE[key] = (ws, spec, inventory, blueprint)
-    ws, spec, inventory, blueprint = cached
-    journal = Journal(None, spent=Spend(calls=spent[0], cost_usd=spent[1]))
-    verifier = RemoteVerifier(actor, "lean" in replay_parts(spec))
-    run = open_run(
-        ws, spec, inventory=inventory, blueprint=blueprint, journal=journal, verifier=verifier
-    )
-    outcome = execute(run.ctx, results, action)
-    return outcome, journal.kept, verifier.lost
-
-
-__all__ = ["LeanWorker", "RayRunner", "ray_run", "remote_action"]
+__all__ = ["ActionActor", "RayRunner", "Slots", "ray_run", "slots", "worker_costs"]

@@ -94,6 +94,15 @@ class Journal:
                 write_floor(self._floor, self.spend)
             maybe_die(count, self.log.path.parent)
 
+    def begin(self, spent: Spend) -> None:
+        """A journal with no log that serves one action after another (a Ray action actor's):
+        forget the events kept so far and count the spend from `spent`, where the run is now."""
+        assert self.log is None, "a journal with a log counts its own spend"
+        with self.lock:
+            self._start = spent
+            self._tally = Tally()
+            self.kept = []
+
     @property
     def spend(self) -> Spend:
         with self.lock:

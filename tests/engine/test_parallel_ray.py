@@ -8,17 +8,16 @@ so the code they run (`remote_action`, `LeanWorker`, `RemoteVerifier`) is also c
 this process, with real actors behind it. The one stand-in is named where it is used."""
 
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from paperlint.agents.transcript import unstamped
 from paperlint.cli.root import run
 from paperlint.config import Config
 from paperlint.engine import executors
@@ -27,7 +26,6 @@ from paperlint.engine.check import CheckRequest, start_check
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.steps import Failed
 from paperlint.errors import InputError
-from paperlint.lean.replay import ReplayVerifier
 from paperlint.lean.verifier import FailureCode, LeanCheck, LeanContext, Outcome
 from paperlint.records.spend import Spend
 from tests.engine.conftest import example
@@ -79,59 +77,101 @@ def _results(workdir: Path) -> dict:
     return json.loads((workdir / "results.json").read_text())
 
 
-def test_ray_tasks_write_the_records_the_serial_run_writes(ray_session, finished_runs):
-    with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp) / "ws"
-        _check(workdir, jobs=2, executor="ray")
-        reference, _ = finished_runs[NAME]
-        assert _results(workdir) == _results(reference)
-        events = _events(workdir)
-        starts = [e for e in events if e["type"] == "action_started"]
-        ends = [e for e in events if e["type"] == "action_finished"]
-        assert len(starts) == len(ends) > 0
-        # the same actions as the serial run, each once: no action was lost or redone
-        assert Counter(json.dumps(e["action"], sort_keys=True) for e in starts) == Counter(
-            json.dumps(e["action"], sort_keys=True)
-            for e in _events(reference)
-            if e["type"] == "action_started"
-        )
-        # the model calls made in the tasks are logged on the driver, in the one event log
-        assert any(e["type"] == "model_call" for e in events)
-        assert not any(e["type"] == "lean_restart" for e in events)
-        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+@pytest.fixture
+def on_actors(monkeypatch):
+    """Every action on an actor: no action on the driver while the actors start."""
+    from paperlint.engine import ray_executor
+
+    monkeypatch.setattr(ray_executor, "LOCAL_WHILE_WARMING", False)
 
 
-def test_an_actor_that_dies_mid_run_is_replaced_and_the_run_ends_as_serial(
-    ray_session, finished_runs, monkeypatch, tmp_path
+def _ran(caplog) -> list[tuple[dict, list[dict]]]:
+    """What each Ray runner logged at its end: where its actions ran, its actors' costs."""
+    return [r.args for r in caplog.records if r.name == "paperlint.engine.ray_executor"]
+
+
+def test_actors_write_the_records_threads_write_byte_for_byte(
+    ray_session, finished_runs, on_actors, caplog, tmp_path
+):
+    caplog.set_level(logging.INFO, logger="paperlint.engine.ray_executor")
+    workdir, threads = tmp_path / "ray", tmp_path / "threads"
+    _check(threads, jobs=2)
+    _check(workdir, jobs=2, executor="ray")
+    assert (workdir / "results.json").read_bytes() == (threads / "results.json").read_bytes()
+    reference, _ = finished_runs[NAME]
+    assert _results(workdir) == _results(reference)
+    events = _events(workdir)
+    starts = [e for e in events if e["type"] == "action_started"]
+    ends = [e for e in events if e["type"] == "action_finished"]
+    assert len(starts) == len(ends) > 0
+    # the same actions as the serial run, each once: no action was lost or redone
+    assert Counter(json.dumps(e["action"], sort_keys=True) for e in starts) == Counter(
+        json.dumps(e["action"], sort_keys=True)
+        for e in _events(reference)
+        if e["type"] == "action_started"
+    )
+    # the model calls made in the actors are logged on the driver, in the one event log
+    assert any(e["type"] == "model_call" for e in events)
+    assert not any(e["type"] == "lean_restart" for e in events)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    ((ran, costs),) = _ran(caplog)
+    assert ran == {"actor": len(starts), "driver": 0}
+    assert len(costs) == 2 and sum(c["actions"] for c in costs) >= len(starts)
+
+
+def test_while_the_actors_start_the_driver_runs_actions_and_the_records_are_the_same(
+    ray_session, finished_runs, caplog, tmp_path
 ):
     from paperlint.engine import ray_executor
 
-    class DiesOnce(ray_executor.LeanWorker):
-        """The real actor, whose process exits at its third check (the first actor to get
+    caplog.set_level(logging.INFO, logger="paperlint.engine.ray_executor")
+    assert ray_executor.LOCAL_WHILE_WARMING
+    # actors of a class of their own: new ones, which take seconds to start
+    monkeypatch = pytest.MonkeyPatch()
+
+    class Fresh(ray_executor.ActionActor):
+        pass
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ray_executor, "ActionActor", Fresh)
+        _check(tmp_path / "ws", jobs=2, executor="ray")
+    reference, _ = finished_runs[NAME]
+    assert _results(tmp_path / "ws") == _results(reference)
+    ((ran, _),) = _ran(caplog)
+    assert ran["driver"] > 0  # the first action did not wait for an actor
+
+
+def test_an_actor_that_dies_mid_run_is_replaced_and_the_run_ends_as_serial(
+    ray_session, finished_runs, on_actors, monkeypatch, tmp_path
+):
+    from paperlint.engine import ray_executor
+
+    marker = tmp_path / "an-actor-died"
+
+    class DiesOnce(ray_executor.ActionActor):
+        """The real actor, whose process exits at its third action (the first actor to get
         there only: the marker file says one did). Defined here, it reaches the actor
         process by value (cloudpickle)."""
 
-        def __init__(self, root: str) -> None:
-            ray_executor.LeanWorker.__init__(self, root)
-            self.marker = Path(root).parent / "an-actor-died"
-            self.checks = 0
+        def __init__(self, created: float = 0.0) -> None:
+            ray_executor.ActionActor.__init__(self, created)
+            self.calls = 0
 
-        def call(self, method, *args, **kwargs):
-            if method == "check":
-                self.checks += 1
-                if self.checks == 3:
-                    try:
-                        os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL))
-                    except FileExistsError:
-                        pass
-                    else:
-                        os._exit(1)
-            return ray_executor.LeanWorker.call(self, method, *args, **kwargs)
+        def run(self, root, run_id, results, action, spent):
+            self.calls += 1
+            if self.calls == 3:
+                try:
+                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    pass
+                else:
+                    os._exit(1)
+            return ray_executor.ActionActor.run(self, root, run_id, results, action, spent)
 
-    monkeypatch.setattr(ray_executor, "LeanWorker", DiesOnce)
+    monkeypatch.setattr(ray_executor, "ActionActor", DiesOnce)
     workdir = tmp_path / "ws"
     _check(workdir, jobs=2, executor="ray")
-    assert (tmp_path / "an-actor-died").exists()
+    assert marker.exists()
     reference, _ = finished_runs[NAME]
     assert _results(workdir) == _results(reference)
     events = _events(workdir)
@@ -148,21 +188,8 @@ def test_an_actor_that_dies_mid_run_is_replaced_and_the_run_ends_as_serial(
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory):
     """A workspace of the example stopped after its drafts (its next action gates a statement,
-    asking the model and Lean), run on a copy of the replay with one answer more: a check at
-    which the REPL dies (`DYING`)."""
+    asking the model and Lean)."""
     base = tmp_path_factory.mktemp("ray-drafted")
-    replay = base / "replay"
-    shutil.copytree(example(NAME) / "replay", replay)
-    with (replay / "lean.jsonl").open("a", encoding="utf-8") as out:
-        out.write(json.dumps(_dying_entry()) + "\n")
-    # the tests below ask a draft again out of its order (its prompt then differs from the
-    # one the fixture's answer was stamped for): a hand-made variant, so unstamped
-    transcript = replay / "transcript.jsonl"
-    rows = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
-    transcript.write_text(
-        "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in unstamped(rows)),
-        encoding="utf-8",
-    )
     workdir = base / "ws"
     fixture = example(NAME)
     start_check(
@@ -170,27 +197,12 @@ def drafted(tmp_path_factory):
             paper=fixture / "paper.tex",
             config=Config(),
             workdir=workdir,
-            replay=replay,
+            replay=fixture / "replay",
             report=False,
             until="drafted",
         )
     )
     return workdir
-
-
-CONTEXT = LeanContext(header="import Mathlib")
-DYING = "theorem the_repl_dies : True := trivial"
-
-
-def _dying_entry() -> dict:
-    from paperlint.lean.replay import key_for_check
-
-    return {
-        "kind": "check",
-        "key": key_for_check(CONTEXT, DYING),
-        "request": {"header": CONTEXT.header, "accepted": [], "candidate": DYING},
-        "raise": {"type": "ConnectionAbortedError", "message": "the REPL closed"},
-    }
 
 
 def _serial(root: Path):
@@ -220,17 +232,11 @@ def _serial(root: Path):
     actions = ready(results, list(ctx.order), run.policy, Spend(), deps=ctx.deps)
     assert isinstance(actions, list) and actions, actions
     action = actions[0]
-    return results, action, execute(ctx, results, action), [e.as_event() for e in journal.kept]
+    return ctx, results, action, execute(ctx, results, action), [e.as_event() for e in journal.kept]
 
 
 def _timeless(events) -> list[dict]:
     return [{k: v for k, v in e.items() if k not in ("duration_s", "ts")} for e in events]
-
-
-def _kill(ray, actor) -> None:
-    """Kill `actor` and return once it is dead (`_wait_dead`)."""
-    ray.kill(actor)
-    _wait_dead(ray, actor)
 
 
 def _wait_dead(ray, actor, *, within_s: float = 60.0) -> None:
@@ -250,196 +256,210 @@ def _wait_dead(ray, actor, *, within_s: float = 60.0) -> None:
     raise AssertionError(f"the actor was still answering {within_s:.0f} s after ray.kill")
 
 
-def test_a_task_runs_its_action_as_the_serial_loop_does_and_hands_back_its_events(
-    ray_session, drafted, tmp_path
+def test_an_actor_runs_an_action_as_the_serial_loop_does_from_the_records_it_needs(
+    drafted, tmp_path
 ):
-    from paperlint.engine import ray_executor
+    from paperlint.engine.execute import needed_records
+    from paperlint.engine.ray_executor import ActionActor
 
     local, remote = tmp_path / "local", tmp_path / "remote"
     shutil.copytree(drafted, local)
     shutil.copytree(drafted, remote)
-    results, action, expected, serial_events = _serial(local)
+    ctx, results, action, expected, serial_events = _serial(local)
     assert action.kind == "gate"
-    # The task's body, called in this process, with a real actor answering its Lean calls.
-    actor = ray_session.remote(ray_executor.LeanWorker).remote(str(remote))
+    needed = needed_records(ctx, results, action)
+    wanted = {action.result, *ctx.deps.get(action.result, [])}
+    assert {r.id for r in needed.results} >= wanted
+    assert len(needed.results) < len(results.results)  # only what the action reads
+    # The actor's class, in this process: it opens the run itself, with its own verifier.
+    actor = ActionActor(created=0.0)
     root = str(remote)
-    outcome, kept, lost = ray_executor.remote_action(root, results, action, (5, 0.25), actor)
-    events = [e.as_event() for e in kept]
+    outcome, kept, lost = actor.run(root, "run-1", needed, action, (5, 0.25))
     assert not lost
     assert outcome == expected and type(outcome) is type(expected)
+    events = [e.as_event() for e in kept]
     assert _timeless(events) == _timeless(serial_events)
     assert [e["type"] for e in events] == ["model_call", "lean_check"]
-    # a worker's next action reuses the context it built; a rewritten snapshot rebuilds it
-    built = dict(ray_executor._CACHE)
-    assert ray_executor.remote_action(root, results, action, (5, 0.25), actor)[0] == expected
-    assert built == ray_executor._CACHE
-    config = Path(root) / "paperlint.toml"
-    config.write_text(config.read_text() + "\n", encoding="utf-8")
-    assert ray_executor.remote_action(root, results, action, (5, 0.25), actor)[0] == expected
-    assert len(ray_executor._CACHE) == len(built) + 1
-    ray_session.kill(actor)
+    assert actor.journal.spend.calls == 5 + 1  # counted from where the run was
+    # the next action of the same run reuses the opened context; another run opens afresh
+    opened = actor._opened
+    assert actor.run(root, "run-1", needed, action, (6, 0.25))[0] == expected
+    assert actor._opened is opened
+    assert actor.run(root, "run-2", needed, action, (6, 0.25))[0] == expected
+    assert actor._opened is not opened
+    costs = actor.costs()
+    assert costs["actions"] == 3 and len(costs["open_s"]) == 2
+    assert costs["first_action_s"] is not None and costs["start_s"] is None
 
 
-def test_a_task_journal_keeps_its_events_and_counts_its_spend_from_where_the_run_was():
-    from paperlint.records.events import Charge, ModelCallEvent
-    from paperlint.records.journal import Journal
+class _DyingRepl:
+    """A stand-in for a warm REPL that dies under every check (a live pool replaces it)."""
 
-    journal = Journal(None, spent=Spend(calls=7, cost_usd=0.5))
-    assert journal.spend == Spend(calls=7, cost_usd=0.5)
-    call = {"role": "gate", "model": "m", "task": "gate", "result": "lem:a", "obligation": None}
-    call |= {"attempt": 1, "repair": 0, "tokens_in": 1, "tokens_out": 1, "duration_s": 0.0}
-    call |= {"replay": True, "prompt_sha256": "", "prompt_drift": False, "ok": True}
-    journal.emit(ModelCallEvent(**call, cost_usd=0.25))
-    journal.emit(Charge(calls=2, result="lem:a", repair=0, try_=2))
-    assert [(e.type, e.result) for e in journal.kept] == [
-        ("model_call", "lem:a"),
-        ("charge", "lem:a"),
-    ]
-    assert journal.spend == Spend(calls=9, cost_usd=0.75)
+    is_replay = False
+    thread_safe = False
 
+    def __init__(self) -> None:
+        self.closed = False
 
-def test_the_remote_verifier_relays_the_actors_answers_and_notes_a_death(ray_session, drafted):
-    from paperlint.engine.opening import lean_edge
-    from paperlint.engine.ray_executor import LeanWorker, RemoteVerifier
-    from paperlint.spec import read_spec
+    def check(self, context, candidate, *, timeout_s):
+        return LeanCheck(outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="died")
 
-    root = str(drafted)
-    local = lean_edge(read_spec(Path(root) / "paperlint.toml"), None).verifier
-    assert isinstance(local, ReplayVerifier)
-    recorded = next(
-        e for e in map(json.loads, local.path.read_text().splitlines()) if e["kind"] == "check"
-    )
-    context = LeanContext(
-        header=recorded["request"]["header"], accepted=tuple(recorded["request"]["accepted"])
-    )
-    candidate = recorded["request"]["candidate"]
-    actor = ray_session.remote(LeanWorker).remote(root)
-    remote = RemoteVerifier(actor, is_replay=True)
-    answer = remote.check(context, candidate, timeout_s=5)
-    assert answer == local.check(context, candidate, timeout_s=5) and answer.replay
-    names = ["lem_mean_max"]
-    assert remote.print_axioms(context, names, timeout_s=5) == local.print_axioms(
-        context, names, timeout_s=5
-    )
-    lean_file = drafted / "audits" / "def_mean" / "draft-1.lean"
-    assert remote.final_check(lean_file, names, timeout_s=5) == local.final_check(
-        lean_file, names, timeout_s=5
-    )
-    assert remote.elaborate_statements(context, names, timeout_s=5) == local.elaborate_statements(
-        context, names, timeout_s=5
-    )
-    assert not remote.lost
-    # The actor lives but its REPL died under the action (the recording says so): the answer
-    # is relayed and the action lost, as in the local pool.
-    died = remote.check(CONTEXT, DYING, timeout_s=5)
-    assert died.code is FailureCode.DEAD_SERVER and remote.lost
-    # The actor itself is gone: every call answers "dead server" and the action is lost.
-    _kill(ray_session, actor)
-    gone = RemoteVerifier(actor, is_replay=True)
-    assert gone.check(context, candidate, timeout_s=5) == LeanCheck(
-        outcome=Outcome.UNAVAILABLE, code=FailureCode.DEAD_SERVER, hint="Lean actor died"
-    )
-    axioms = gone.print_axioms(context, names, timeout_s=5)
-    assert axioms.code is FailureCode.DEAD_SERVER and axioms.axioms == {"lem_mean_max": None}
-    final = gone.final_check(lean_file, names, timeout_s=5)
-    assert final.code is FailureCode.DEAD_SERVER and final.outcome is Outcome.UNAVAILABLE
-    assert gone.elaborate_statements(context, names, timeout_s=5) is None
-    assert gone.lost
-    gone.close()
+    def command(self, context, cmd, *, timeout_s, all_tactics=False):
+        return self.check(context, cmd, timeout_s=timeout_s)
+
+    def close(self) -> None:
+        self.closed = True
 
 
-def test_a_lean_worker_answers_verifier_methods_only(drafted):
-    from paperlint.engine.ray_executor import LeanWorker
-    from paperlint.lean.verifier import UnavailableVerifier
+def test_a_repl_that_dies_in_an_actor_is_replaced_by_its_pool_and_the_action_lost(
+    drafted, monkeypatch, tmp_path
+):
+    from paperlint.engine import execute as execute_module
+    from paperlint.engine.check import worker_pool
+    from paperlint.engine.opening import LeanEdge
+    from paperlint.engine.ray_executor import ActionActor, _Lean
 
-    worker = LeanWorker(str(drafted))  # the actor's class, in this process
-    assert isinstance(worker.verifier, ReplayVerifier)
-    assert worker.call("check", CONTEXT, DYING, timeout_s=5).code is FailureCode.DEAD_SERVER
-    with pytest.raises(ValueError, match="not a verifier method"):
-        worker.call("close")
-    worker.verifier = UnavailableVerifier("no Lean here")  # it has no elaborate_statements
-    assert worker.call("elaborate_statements", CONTEXT, ["x"], timeout_s=5) is None
-    assert worker.call("check", CONTEXT, DYING, timeout_s=5).outcome is Outcome.UNAVAILABLE
+    local, root = tmp_path / "local", tmp_path / "ws"
+    shutil.copytree(drafted, local)
+    shutil.copytree(drafted, root)
+    _, results, action, expected, _ = _serial(local)
+
+    def checks_lean(ctx, results, action):
+        """A stand-in for the step: one Lean check on the verifier the actor leased it."""
+        ctx.verifier.check(LeanContext(header=""), "theorem t : True := trivial", timeout_s=5)
+        return expected
+
+    monkeypatch.setattr(execute_module, "execute", checks_lean)
+    actor = ActionActor()
+    actor._open(str(root), "run")  # the run opened; its Lean replaced below
+    started: list[_DyingRepl] = []
+
+    def new_worker():
+        started.append(_DyingRepl())
+        return started[-1]
+
+    edge = LeanEdge(new_worker(), new_worker=new_worker)
+    actor._lean = _Lean(None, edge, worker_pool(edge, actor.journal.emit, 1))
+    outcome, kept, lost = actor.run(str(root), "run", results, action, (0, 0.0))
+    assert lost and outcome == expected
+    assert kept[-1].as_event() == {
+        "type": "lean_restart",
+        "reason": "worker died during an action; replaced",
+        "rss_mb": 0,
+    }
+    assert started[0].closed  # the dead one was closed; the next action starts a new one
 
 
-def _no_local_work():
-    raise AssertionError("a Ray runner runs the action from (results, action), never in here")
-
-
-def _runner(root: Path):
+def _runner(ctx):
     from paperlint.engine.ray_executor import RayRunner
 
-    return RayRunner(root, live_lean=False, spend=lambda: Spend(calls=3, cost_usd=0.0))
+    return RayRunner(ctx, live_lean=False, spend=lambda: Spend(calls=3, cost_usd=0.0))
 
 
 def _drafted_runner(drafted: Path, tmp_path: Path):
     """A copy of the drafted workspace, its serial run (`_serial`) and a runner on it."""
     root = tmp_path / "ws"
     shutil.copytree(drafted, root)
-    return (root, *_serial(root), _runner(root))
+    ctx, *rest = _serial(root)
+    return (root, ctx, *rest, _runner(ctx))
 
 
-def test_the_runner_runs_actions_as_tasks_and_reuses_an_idle_actor(ray_session, drafted, tmp_path):
-    root, results, action, expected, _, runner = _drafted_runner(drafted, tmp_path)
+def _no_local_work():
+    raise AssertionError("with every action on an actor, nothing runs in here")
+
+
+def test_the_runner_sends_actions_to_its_actors_and_reuses_them(
+    ray_session, drafted, on_actors, tmp_path
+):
+    root, ctx, results, action, expected, _, runner = _drafted_runner(drafted, tmp_path)
     first = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert first.outcome == expected and not first.lost
     assert [e.type for e in first.events] == ["model_call", "lean_check"]
     second = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert second.outcome == expected
-    assert runner.started == 1  # the idle actor was leased again
-    (actor,) = runner._idle
+    assert len(runner.actors) == 1 and runner.ran == {"actor": 2, "driver": 0}
+    (actor,) = runner.actors
     runner.close()
-    assert runner._idle == []
-    _wait_dead(ray_session, actor)  # closing killed it
+    # put back for the next run of this session (a batch's next paper), not killed
+    assert ray_session.get(actor.costs.remote())["actions"] >= 2
+    from paperlint.engine.ray_executor import MB, REPLAY_WORKER_MB, ActionActor, slots
+
+    assert actor in slots(ActionActor, REPLAY_WORKER_MB * MB)._free
 
 
-def test_an_action_whose_actor_died_is_lost_and_the_actor_dropped(ray_session, drafted, tmp_path):
-    from paperlint.engine.ray_executor import LeanWorker
-
-    root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
-    # An action that asks Lean: the draft of a planned lemma (its statement is type-checked).
-    # The next ready one, a definition's gate, asks Lean nothing: a dead actor loses it not.
-    action = action.model_copy(update={"kind": "draft", "result": "lem:mean-max"})
-    dead = ray_session.remote(LeanWorker).remote(str(root))
-    _kill(ray_session, dead)
-    runner._idle.append(dead)  # the next task leases it
-    done = runner.submit(_no_local_work, results, action).result(timeout=120)
-    assert done.lost
-    assert done.events[-1].as_event() == {
-        "type": "lean_restart",
-        "reason": "worker died during an action; replaced",
-        "rss_mb": 0,
-    }
-    assert runner._idle == [] and runner.started == 0
-    runner.close()
-
-
-def test_a_task_that_raises_raises_on_the_driver_as_a_thread_would(ray_session, drafted, tmp_path):
-    root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
-    unknown = action.model_copy(update={"result": "no-such-result"})
-    future = runner.submit(_no_local_work, results, unknown)
-    with pytest.raises(KeyError, match="no-such-result"):
-        future.result(timeout=120)
-    assert runner._idle == [] and runner.started == 1  # its actor was killed, not kept
-    runner.close()
-
-
-def test_a_task_whose_worker_process_dies_loses_its_action(ray_session, drafted, tmp_path):
-    root, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
-
-    def dies(*args):
-        os._exit(1)
-
-    # A stand-in for `remote_action` (only its body differs: it kills its worker process);
-    # Ray, which notices the death and reports it to the runner, is real.
-    runner._task = ray_session.remote(num_cpus=0, max_retries=0)(dies)
+def test_an_action_whose_actor_died_is_lost_and_the_actor_replaced(
+    ray_session, drafted, on_actors, tmp_path
+):
+    root, ctx, results, action, _, _, runner = _drafted_runner(drafted, tmp_path)
+    (dead,) = runner.actors
+    ray_session.kill(dead)
+    _wait_dead(ray_session, dead)
     done = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert done.lost
     assert isinstance(done.outcome, Failed) and done.outcome.failure is Failure.LEAN_UNAVAILABLE
     assert done.outcome.action == action
-    assert [e.type for e in done.events] == ["lean_restart"]
-    assert runner._idle == []
+    assert [e.as_event() for e in done.events] == [
+        {"type": "lean_restart", "reason": "worker died during an action; replaced", "rss_mb": 0}
+    ]
+    assert len(runner.actors) == 2 and runner.actors[0] is dead
+    again = runner.submit(_no_local_work, results, action).result(timeout=120)
+    assert not again.lost  # on the new actor
     runner.close()
+
+
+def test_an_action_that_raises_raises_on_the_driver_and_its_actor_serves_on(
+    ray_session, drafted, on_actors, tmp_path
+):
+    root, ctx, results, action, expected, _, runner = _drafted_runner(drafted, tmp_path)
+    unknown = action.model_copy(update={"result": "no-such-result"})
+    with pytest.raises(KeyError, match="no-such-result"):
+        runner.submit(_no_local_work, results, unknown).result(timeout=120)
+    assert runner.submit(_no_local_work, results, action).result(timeout=120).outcome == expected
+    assert len(runner.actors) == 1
+    runner.close()
+
+
+def test_a_batch_starts_its_actors_once_for_all_its_papers(
+    ray_session, on_actors, caplog, tmp_path
+):
+    from paperlint.engine import ray_executor
+    from paperlint.engine.batch import BatchRequest, run_batch
+
+    caplog.set_level(logging.INFO, logger="paperlint.engine.ray_executor")
+
+    class Batch(ray_executor.ActionActor):
+        pass
+
+    monkeypatch = pytest.MonkeyPatch()
+    with monkeypatch.context() as patched:
+        patched.setattr(ray_executor, "ActionActor", Batch)
+        papers = [example(NAME) / "paper.tex", example("proportions") / "paper.tex"]
+        rows = run_batch(
+            BatchRequest(
+                papers=papers,
+                config_for=lambda _: Config(),
+                workroot=tmp_path,
+                replays=True,
+                run=RunOptions(jobs=2, executor="ray"),
+            )
+        )
+    assert [r.error for r in rows] == [None, None]
+    first, second = _ran(caplog)
+    # the same two actors served both papers, each opening each paper's run once
+    assert {c["start_s"] for c in first[1]} == {c["start_s"] for c in second[1]}
+    assert sorted(len(c["open_s"]) for c in second[1]) == [2, 2]
+
+
+def test_a_journal_serving_one_action_after_another_starts_afresh_at_each():
+    from paperlint.records.events import Charge
+    from paperlint.records.journal import Journal
+
+    journal = Journal(None)
+    journal.begin(Spend(calls=7, cost_usd=0.5))
+    journal.emit(Charge(calls=2, result="lem:a", repair=0, try_=2))
+    assert journal.spend == Spend(calls=9, cost_usd=0.5) and len(journal.kept) == 1
+    journal.begin(Spend(calls=10, cost_usd=0.5))
+    assert journal.spend == Spend(calls=10, cost_usd=0.5) and journal.kept == []
 
 
 def test_check_joins_a_running_cluster_at_its_address(ray_session, finished_runs, tmp_path):
@@ -461,6 +481,71 @@ def test_check_joins_a_running_cluster_at_its_address(ray_session, finished_runs
     assert ray_session.get(ray_session.put("still running")) == "still running"
 
 
+def test_check_starts_its_own_cluster_in_the_background_and_ends_as_serial(finished_runs, tmp_path):
+    """The CLI's default with Ray, in a process of its own (this one has the session's
+    cluster): a local cluster started on a thread while the driver runs the first actions,
+    stopped at the end; the same records as the serial run."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'")
+    fixture = example(NAME)
+    workdir = tmp_path / "ws"
+    argv = [
+        *(sys.executable, "-m", "paperlint", "check", str(fixture / "paper.tex")),
+        *("--replay", str(fixture / "replay"), "--workdir", str(workdir)),
+        *("--jobs", "2", "--executor", "ray"),
+    ]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1, out.stderr  # the example's two issues are recorded
+    assert "SIGTERM handler" not in out.stderr  # Ray's warning about its thread is kept quiet
+    reference, _ = finished_runs[NAME]
+    assert _results(workdir) == _results(reference)
+
+
+BACKGROUND_CLUSTER = """
+import time, ray
+from paperlint.engine.executors import RunOptions, ray_cluster
+
+with ray_cluster(RunOptions(executor="ray"), background=True) as ready:
+    ready.result(timeout=240)
+    time.sleep(3)  # long after the starting thread's own work ended
+    print(ray.get(ray.remote(lambda: "served").options(num_cpus=0).remote(), timeout=120))
+print(ray.is_initialized())
+"""
+
+
+def test_a_cluster_started_in_the_background_outlives_the_start(tmp_path):
+    """Ray kills its processes when the thread that started them ends (PR_SET_PDEATHSIG): the
+    cluster started on a thread of its own must still serve after it came up (a process of
+    its own: this one has the session's cluster)."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'paperlint[ray]'")
+    out = subprocess.run(
+        [sys.executable, "-c", BACKGROUND_CLUSTER],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["served", "False"]
+
+
+def test_a_cluster_that_fails_to_start_leaves_every_action_to_the_driver(drafted, caplog, tmp_path):
+    from concurrent.futures import Future
+
+    from paperlint.engine.ray_executor import RayRunner
+
+    caplog.set_level(logging.INFO, logger="paperlint.engine.ray_executor")
+    root = tmp_path / "ws"
+    shutil.copytree(drafted, root)
+    ctx, results, action, _, _ = _serial(root)
+    failed: Future[None] = Future()
+    failed.set_exception(RuntimeError("no room for a raylet"))
+    runner = RayRunner(ctx, live_lean=False, spend=Spend, cluster=failed)
+    done = runner.submit(lambda: "ran here", results, action).result(timeout=60)
+    assert done == "ran here" and runner.ran == {"actor": 0, "driver": 1}
+    runner.close()
+    assert "Ray did not start (no room for a raylet)" in caplog.text
+
+
 def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
     import socket
 
@@ -478,3 +563,17 @@ def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
 
 def test_the_address_of_a_running_cluster_is_reachable(ray_session):
     executors.reachable(ray_session.get_runtime_context().gcs_address)
+
+
+def test_an_actor_keeps_a_warm_repl_for_the_next_paper_only_if_its_lean_settings_match(tmp_path):
+    from paperlint.engine.opening import lean_kept_by
+    from paperlint.spec import Edges, spec_for
+
+    paper = example(NAME) / "paper.tex"
+    live = lean_kept_by(spec_for(Config(), paper))
+    other_paper = lean_kept_by(spec_for(Config(), example("proportions") / "paper.tex"))
+    assert live is not None and live == other_paper  # the same REPL serves both
+    slower = Config.model_validate({"lean": {"timeout_s": 999}})
+    assert lean_kept_by(spec_for(slower, paper)) != live
+    for edges in (Edges(replay=tmp_path), Edges(lean_replay=tmp_path), Edges(record=tmp_path)):
+        assert lean_kept_by(spec_for(Config(), paper, edges=edges)) is None
