@@ -12,10 +12,12 @@ from paperlint.cli.root import run
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
+from paperlint.records.slots import reconnected
 from paperlint.records.state import (
     ENGINE_STATE_SCHEMA,
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
+    ENGINE_STATE_V3,
     OUTPUT_FIELDS,
     is_state_path,
     path_for,
@@ -337,16 +339,33 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
 
 def _as_v2(ws: Path) -> None:
     """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
-    state among the shared fields (their old names), named after its content."""
+    state and the reconnections among the shared fields (their old names)."""
+    legacy = {"second_draft": "second_draft_", "restate": "", "gate": "", "reconnect": ""}
+    renamed = {"draft": "second_draft", "tried": "reconnections"}
+    _rewrite(ws, ENGINE_STATE_V2, lambda kind, name: renamed.get(name, legacy[kind] + name))
+
+
+def _as_v3(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /3: the reconnections among the shared fields."""
+    _rewrite(
+        ws, ENGINE_STATE_V3, lambda kind, name: "reconnections" if kind == "reconnect" else None
+    )
+
+
+def _rewrite(ws: Path, schema: str, old_name) -> None:
+    """The state with each slot field `old_name(kind, field)` names moved among the shared
+    fields under that name, as `schema`, named after its content."""
     old = _json(ws / "results.json")["engine_state"]
     state = _json(ws / old)
-    legacy = {"second_draft": "second_draft_", "restate": "", "gate": ""}
     for entry in state["work"].values():
-        for kind, slot in entry.pop("slots", {}).items():
-            for name, value in slot.items():
-                old_name = {"draft": "second_draft"}.get(name, legacy[kind] + name)
-                entry[old_name] = value
-    state["schema"] = ENGINE_STATE_V2
+        slots = entry.pop("slots", {})
+        for kind, slot in slots.items():
+            for name in list(slot):
+                if old_name(kind, name) is not None:
+                    entry[old_name(kind, name)] = slot.pop(name)
+        if any(slots.values()):
+            entry["slots"] = {kind: slot for kind, slot in slots.items() if slot}
+    state["schema"] = schema
     payload = (json.dumps(state, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     new = path_for(payload)
     (ws / old).unlink()
@@ -374,6 +393,50 @@ def test_a_state_v2_workspace_loads_as_its_v3_twin_and_migrates_to_the_same_file
     name = _json(old / "results.json")["engine_state"]
     assert (old / name).read_bytes() == (current / name).read_bytes()
     assert run(["validate", str(old)]) == run(["validate", str(current)])
+
+
+# --- paperlint.engine-state/3: the reconnections among the shared fields ---------------------
+
+
+def test_a_state_v3_workspace_loads_as_its_v4_twin_and_migrates_to_the_same_files(tmp_path, capsys):
+    reference, _ = reference_run("reconnect")  # a reconnection accepted: the reconnect slot
+    current, old = tmp_path / "v4", tmp_path / "v3"
+    shutil.copytree(reference, current)
+    shutil.copytree(reference, old)
+    _as_v3(old)
+    state = _json(old / _json(old / "results.json")["engine_state"])
+    assert any("reconnections" in entry for entry in state["work"].values())
+    assert not any("reconnect" in entry.get("slots", {}) for entry in state["work"].values())
+    now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
+    assert any(reconnected(r.work) is not None for r in now.results)
+    assert [r.work for r in then.results] == [r.work for r in now.results]
+    assert run(["migrate", str(old)]) == 0
+    assert f"migrated {ENGINE_STATE_V3} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
+    assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
+    name = _json(old / "results.json")["engine_state"]
+    assert (old / name).read_bytes() == (current / name).read_bytes()
+    assert run(["validate", str(old)]) == run(["validate", str(current)]) == 0
+
+
+def test_a_process_without_the_steps_reads_the_reconnect_slot_typed():
+    """The validator never imports the engine: the reconnect slot is declared below it
+    (`paperlint.records.slots`), so a real interpreter that reads the records without the
+    steps gets the reconnection, not a slot kept as stored."""
+    import subprocess
+    import sys
+
+    reference, _ = reference_run("reconnect")
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from paperlint.records.workspace import load_results_at\n"
+        f"results = load_results_at(Path({str(reference / 'results.json')!r}))\n"
+        "assert 'paperlint.engine.steps' not in sys.modules, 'the steps were imported'\n"
+        "print({r.id: type(s).__name__ for r in results.results for s in r.work.slots.values()})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "{'thm:sq-add': 'Reconnections'}"
 
 
 def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):

@@ -120,7 +120,7 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
 
 
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/3`):
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/4`):
     an output still equal to its audit file is named by it; an edited one is written to a
     file of its own the state names, and the state file is renamed after its new content, as
     a careful forger would. A working state that is no longer valid is written as it is."""
