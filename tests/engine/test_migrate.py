@@ -12,7 +12,6 @@ from paperlint.cli.root import run
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
-from paperlint.records.slots import reconnected
 from paperlint.records.state import (
     ENGINE_STATE_SCHEMA,
     ENGINE_STATE_V1,
@@ -334,7 +333,7 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
     assert run_cli_forked(["validate", str(ws)]) == 0
 
 
-# --- paperlint.engine-state/2: two steps' state among the shared fields ---------------------
+# --- paperlint.engine-state/2 and /3: steps' state among the shared fields ---------------
 
 
 def _as_v2(ws: Path) -> None:
@@ -374,48 +373,35 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
     (ws / "results.json").write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_a_state_v2_workspace_loads_as_its_v3_twin_and_migrates_to_the_same_files(tmp_path, capsys):
-    reference, _ = reference_run("faithfulness")  # double drafting: second-draft slots
-    current, old = tmp_path / "v3", tmp_path / "v2"
+@pytest.mark.parametrize(
+    ("example", "older", "schema", "old_field"),
+    [
+        ("faithfulness", _as_v2, ENGINE_STATE_V2, "second_draft_asked"),  # second-draft slots
+        ("reconnect", _as_v3, ENGINE_STATE_V3, "reconnections"),  # the reconnect slot
+    ],
+)
+def test_an_older_state_loads_as_its_current_twin_and_migrates_to_the_same_files(
+    example, older, schema, old_field, tmp_path, capsys
+):
+    reference, _ = reference_run(example)
+    current, old = tmp_path / "current", tmp_path / "old"
     shutil.copytree(reference, current)
     shutil.copytree(reference, old)
-    _as_v2(old)
+    older(old)
     state = _json(old / _json(old / "results.json")["engine_state"])
-    assert any("second_draft_asked" in entry for entry in state["work"].values())
+    assert state["schema"] == schema
+    assert any(old_field in entry for entry in state["work"].values())
     now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
     assert any(r.work.slots for r in now.results)
     assert then.results == now.results and [r.work for r in then.results] == [
         r.work for r in now.results
     ]
     assert run(["migrate", str(old)]) == 0
-    assert f"migrated {ENGINE_STATE_V2} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
+    assert f"migrated {schema} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
     assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
     name = _json(old / "results.json")["engine_state"]
     assert (old / name).read_bytes() == (current / name).read_bytes()
     assert run(["validate", str(old)]) == run(["validate", str(current)])
-
-
-# --- paperlint.engine-state/3: the reconnections among the shared fields ---------------------
-
-
-def test_a_state_v3_workspace_loads_as_its_v4_twin_and_migrates_to_the_same_files(tmp_path, capsys):
-    reference, _ = reference_run("reconnect")  # a reconnection accepted: the reconnect slot
-    current, old = tmp_path / "v4", tmp_path / "v3"
-    shutil.copytree(reference, current)
-    shutil.copytree(reference, old)
-    _as_v3(old)
-    state = _json(old / _json(old / "results.json")["engine_state"])
-    assert any("reconnections" in entry for entry in state["work"].values())
-    assert not any("reconnect" in entry.get("slots", {}) for entry in state["work"].values())
-    now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
-    assert any(reconnected(r.work) is not None for r in now.results)
-    assert [r.work for r in then.results] == [r.work for r in now.results]
-    assert run(["migrate", str(old)]) == 0
-    assert f"migrated {ENGINE_STATE_V3} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
-    assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
-    name = _json(old / "results.json")["engine_state"]
-    assert (old / name).read_bytes() == (current / name).read_bytes()
-    assert run(["validate", str(old)]) == run(["validate", str(current)]) == 0
 
 
 def test_a_process_without_the_steps_reads_the_reconnect_slot_typed():
