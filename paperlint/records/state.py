@@ -160,8 +160,6 @@ _ENVELOPES: Final[dict[str, _Envelope]] = {
     "issue-review": _Envelope(audits.REVIEW, beside=frozenset({"schema", "reviewer", "raised_by"})),
     "final-audit": _Envelope(audits.FINAL_AUDIT),
 }
-# The shared slot's agent outputs, by field (a step's own are in its slot's `REFS`).
-OUTPUT_FIELDS: Final = ResultWork.REFS
 
 
 def own_file(kind: StoredOutput, data: bytes) -> str:

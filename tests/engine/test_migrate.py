@@ -17,7 +17,6 @@ from paperlint.records.state import (
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
-    OUTPUT_FIELDS,
     is_state_path,
     path_for,
 )
@@ -65,7 +64,7 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
         # engine-state/2: the outputs are named by their audits/ files, the rest as it was
         kept = state["work"][old_entry["id"]]
         for name, value in old_entry["work"].items():
-            if name not in OUTPUT_FIELDS:
+            if name not in ResultWork.REFS:
                 assert kept.get(name, value) == value
             elif value:
                 refs = kept[name] if isinstance(value, list) else [kept[name]]
