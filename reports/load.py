@@ -510,7 +510,7 @@ def _view(
 def _reconnection(workspace: Path, record: ResultRecord) -> dict[str, Any]:
     """The accepted reconnection of a verified result, from its record file (issue #14)."""
     from paperlint.records.layout import safe_name
-    from paperlint.records.work import Reconnection
+    from paperlint.records.slots import Reconnection
 
     if record.verdict not in (Verdict.VERIFIED_CONDITIONAL, Verdict.VERIFIED_UNCONDITIONAL):
         return {}

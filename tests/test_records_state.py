@@ -12,7 +12,6 @@ from paperlint.engine.steps.second_draft import SecondDraft
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.state import (
-    OUTPUT_FIELDS,
     OWN_FILE,
     StateRefError,
     StoredWork,
@@ -59,14 +58,14 @@ def test_the_stored_work_is_derived_from_the_work_with_outputs_as_references():
         assert stored.get_default(call_default_factory=True) == field.get_default(
             call_default_factory=True
         )
-        if name in OUTPUT_FIELDS:
+        if name in ResultWork.REFS:
             assert "OutputRef" in str(stored.annotation), name
         elif name != "slots":
             assert stored.annotation == field.annotation, name
 
 
 def test_every_slot_declares_references_to_its_own_fields_with_labels_of_their_own():
-    labels = [kind.label for kind in OUTPUT_FIELDS.values()]
+    labels = [kind.label for kind in ResultWork.REFS.values()]
     for model in slot_types().values():
         assert set(model.REFS) <= set(model.model_fields), model
         assert all(OWN_FILE.match(f"state-{k.label}-{'0' * 16}.json") for k in model.REFS.values())
@@ -159,10 +158,10 @@ def test_a_gate_answer_is_the_review_in_its_round_file(tmp_path):
 )
 def test_a_reference_is_allowlisted(field, ref, problem):
     if problem is None:
-        assert check_ref("lem:a", OUTPUT_FIELDS[field], ref) == ref.rsplit("/", 1)[1]
+        assert check_ref("lem:a", ResultWork.REFS[field], ref) == ref.rsplit("/", 1)[1]
     else:
         with pytest.raises(StateRefError, match=problem):
-            check_ref("lem:a", OUTPUT_FIELDS[field], ref)
+            check_ref("lem:a", ResultWork.REFS[field], ref)
 
 
 @pytest.mark.parametrize(
@@ -191,8 +190,8 @@ def test_the_output_is_read_from_its_files_envelope(field, name, content, proble
     ref = OutputRef(ref=rel, sha256=hashlib.sha256(data).hexdigest())
     read = files_reader({rel: data})
     if problem is None:
-        found = resolve_ref("lem:a", OUTPUT_FIELDS[field], ref, read)
+        found = resolve_ref("lem:a", ResultWork.REFS[field], ref, read)
         assert found.model_dump()["is_issue"] is False
     else:
         with pytest.raises(StateRefError, match=problem):
-            resolve_ref("lem:a", OUTPUT_FIELDS[field], ref, read)
+            resolve_ref("lem:a", ResultWork.REFS[field], ref, read)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from paperlint.domain import INPUT_KINDS
 from paperlint.records.results import ResultRecord, Verdict
+from paperlint.records.slots import reconnected
 
 _VERIFIED = (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
 
@@ -18,7 +19,7 @@ def accepted_declarations(record: ResultRecord) -> list[str]:
     if record.verdict in _VERIFIED:
         proofs = [o.proof for o in record.work.obligations if o.proof]
         # a reconnected result (#14): its unconditional form, for dependents to use
-        found = record.work.reconnected
-        reconnected = [found.declaration] if found is not None and found.declaration else []
-        return [*draft.definitions, *proofs, *reconnected]
+        found = reconnected(record.work)
+        composed = [found.declaration] if found is not None and found.declaration else []
+        return [*draft.definitions, *proofs, *composed]
     return []

@@ -15,7 +15,6 @@ GATE: Final = "paperlint.gate/1"
 ISSUE_RULING: Final = "paperlint.issue-ruling/1"
 REVIEW: Final = "paperlint.review/1"
 FINAL_AUDIT: Final = "paperlint.final-audit/1"
-FINAL_CHECK: Final = "paperlint.final-check/1"
 VACUITY: Final = "paperlint.vacuity/1"
 RESTATEMENT: Final = "paperlint.restatement/1"
 

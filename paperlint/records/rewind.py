@@ -6,7 +6,8 @@ again, and leaves everything before that point as it was. What follows is the ru
 shared slot (`ResultWork`'s own fields); each step's own slot declares what a reset keeps of
 it (`Slot.after_reset`): a re-gate keeps a proved result's proof aside in the gate's slot
 (issue #14, `engine/steps/gate.py`); a revision's `re-draft` or `re-gate` keeps a verified
-proof in the restate step's slot (issue #15, `engine/steps/restate.py`).
+proof in the restate step's slot (issue #15, `engine/steps/restate.py`); the reconnect step's
+slot keeps no reconnection through any reset (`records/slots.py`).
 
 - `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
 - `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after

@@ -1,4 +1,4 @@
-"""The engine's working state on disk (`paperlint.engine-state/3`), apart from the contract.
+"""The engine's working state on disk (`paperlint.engine-state/4`), apart from the contract.
 
 `results.json` holds verdicts and their evidence; what the engine needs to resume (the drafts,
 gate answers, obligations, rulings it has seen) lives in `engine/state-<sha256[:16]>.json`,
@@ -20,8 +20,9 @@ an older version, a draft whose file a re-gate will write again) is kept in a fi
 `audits/<id>/state-<label>-<sha256[:16]>.json`, written before the state that names it.
 
 `paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
-second draft's, the restatement's and the gate's own state among the shared fields; both are
-still read (upgraded in memory: `_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A
+second draft's, the restatement's and the gate's own state among the shared fields, /3 kept
+the reconnections there; all are still read (upgraded in memory: `_LEGACY_SLOTS`) and
+`paperlint migrate` rewrites them. A
 process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
 reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
 working state empty, which only fails it.
@@ -47,14 +48,22 @@ from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
+from paperlint.records.slots import Reconnections
 from paperlint.records.work import ResultWork, StoredOutput, UnknownSlot, slot_types
 
-ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/3"
+ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/4"
 ENGINE_STATE_V1: Final = "paperlint.engine-state/1"  # agent outputs copied inline
-ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # two steps' state among the shared fields
-KNOWN_STATE_SCHEMAS: Final = (ENGINE_STATE_V1, ENGINE_STATE_V2, ENGINE_STATE_SCHEMA)
-# What /1 and /2 kept among the shared fields and /3 keeps in a step's slot: step kind ->
-# {old field: slot field}. A fact about the old files; a new step never adds to it.
+ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # three steps' state among the shared fields
+ENGINE_STATE_V3: Final = "paperlint.engine-state/3"  # the reconnections among the shared fields
+KNOWN_STATE_SCHEMAS: Final = (
+    ENGINE_STATE_V1,
+    ENGINE_STATE_V2,
+    ENGINE_STATE_V3,
+    ENGINE_STATE_SCHEMA,
+)
+# What older files kept among the shared fields and /4 keeps in a step's slot: step kind ->
+# {old field: slot field} (/3 had only the reconnections there). A fact about the old files;
+# a new step never adds to it.
 _LEGACY_SLOTS: Final = {
     "second_draft": {
         "second_draft": "draft",
@@ -63,6 +72,7 @@ _LEGACY_SLOTS: Final = {
     },
     "restate": {"previous": "previous", "restated": "restated"},
     "gate": {"kept": "kept", "proof_kept": "proof_kept"},
+    Reconnections.KIND: {"reconnections": "tried"},
 }
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
@@ -116,7 +126,7 @@ class StoredState(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    schema_: Literal["paperlint.engine-state/3"] = Field(
+    schema_: Literal["paperlint.engine-state/4"] = Field(
         default=ENGINE_STATE_SCHEMA, alias="schema"
     )
     work: dict[str, StoredWork] = Field(default_factory=dict)  # result id -> working state
@@ -150,8 +160,6 @@ _ENVELOPES: Final[dict[str, _Envelope]] = {
     "issue-review": _Envelope(audits.REVIEW, beside=frozenset({"schema", "reviewer", "raised_by"})),
     "final-audit": _Envelope(audits.FINAL_AUDIT),
 }
-# The shared slot's agent outputs, by field (a step's own are in its slot's `REFS`).
-OUTPUT_FIELDS: Final = ResultWork.REFS
 
 
 def own_file(kind: StoredOutput, data: bytes) -> str:
@@ -310,13 +318,15 @@ def _decode(result_id: str, model: type[M], raw: Any, read: Reader | None) -> M:
 
 
 def _legacy(raw: Any) -> Any:
-    """An engine-state/1 or /2 entry in the /3 layout: `_LEGACY_SLOTS`' fields moved."""
+    """An older entry in the /4 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
     if not isinstance(raw, dict):
         return raw
-    entry, slots = dict(raw), {}
+    entry = dict(raw)
+    slots = entry.get("slots", {})
+    slots = dict(slots) if isinstance(slots, dict) else slots  # a wrong shape: parse_entry says
     for kind, moved in _LEGACY_SLOTS.items():
         slot = {new: entry.pop(old) for old, new in moved.items() if old in entry}
-        if slot:
+        if slot and isinstance(slots, dict):
             slots[kind] = slot
     return {**entry, "slots": slots} if slots else entry
 

@@ -6,14 +6,16 @@ holds what `plan` needs to decide the next action, so a resume needs nothing els
 
 It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
 info several steps and the validator read (plan, drafts, gates, obligations, rulings, the
-final check, reconnections). Everything else is a step's own `Slot`, declared in the step's
-module (`paperlint.engine.steps`), kept in `ResultWork.slots` by the step's kind and read by
-other steps only through that step's typed accessor. A slot declares which of its fields are
-agent outputs (`REFS`: on disk each is a reference to the `audits/` file that holds it,
-`paperlint.records.state`) and what a reset keeps of it (`after_reset`).
+final check). Everything else is a step's own `Slot`, kept in `ResultWork.slots` by the step's
+kind and read by other steps only through that step's typed accessor. A slot is declared in
+its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots` when the
+validator reads it (the validator never imports the engine). A slot declares which of its
+fields are agent outputs (`REFS`: on disk each is a reference to the `audits/` file that holds
+it, `paperlint.records.state`) and what a reset keeps of it (`after_reset`).
 
 This module never imports the engine: the state codec and the rewind learn the slot types
-from the engine's registry (`learn_slots`, called where the registry is built).
+from the engine's registry (`learn_slots`, called where the registry is built) and from
+`paperlint.records.slots` (`record_slot`).
 """
 
 from __future__ import annotations
@@ -103,36 +105,6 @@ class FinalAudit(_Record, OmitUnused):
     checker_problems: list[str] = Field(default_factory=list)
 
 
-class Discharge(_Record):
-    """A condition (kind iii) discharged by the predecessor's theorem (issue #14)."""
-
-    condition: str  # the hypothesis' name in the conditional theorem
-    result: str  # the predecessor's result id
-    by: str  # the predecessor's Lean theorem
-    fingerprint: str | None = None  # the predecessor's statement fingerprint when it was tried
-
-
-RECONNECT_SCHEMA: Final = "paperlint.reconnect/1"  # audits/<id>/reconnect-<n>.json
-
-
-class Reconnection(_Record, OmitUnused):
-    """One reconnection tried: a declaration applying the conditional theorem to the
-    predecessors' theorems, checked by the verifier and then by the trusted checker (before
-    #25: by a cold build of the composed file)."""
-
-    OMIT_AT_DEFAULT = ("checker",)  # issue #25
-    discharges: list[Discharge]
-    name: str  # the composed declaration's Lean name
-    declaration: str | None = None  # its text, once composed (dependents build on it)
-    accepted: bool  # warm check, trusted checker (or final build), axioms, hygiene all passed
-    file: str | None = None  # the composed module, workspace-relative (read, not built)
-    final_check: str | None = None  # audits/<id>/reconnect-<n>-check.json (before #25)
-    axioms: list[str] | None = None
-    record: str  # audits/<id>/reconnect-<n>.json
-    detail: str = ""  # why it was not accepted
-    checker: str | None = None  # audits/<id>/reconnect-<n>-checker.json (issue #25)
-
-
 # --- slots: which fields are agent outputs, what a reset keeps ------------------------------
 
 
@@ -181,6 +153,8 @@ class UnknownSlot(Slot):
 
 
 _slot_types: list[Callable[[], Mapping[str, type[Slot]]]] = [dict]
+_record_slots: dict[str, type[Slot]] = {}
+SlotType = TypeVar("SlotType", bound=type[Slot])
 
 
 def learn_slots(types: Callable[[], Mapping[str, type[Slot]]]) -> None:
@@ -188,9 +162,15 @@ def learn_slots(types: Callable[[], Mapping[str, type[Slot]]]) -> None:
     _slot_types[0] = types
 
 
+def record_slot(model: SlotType) -> SlotType:
+    """A slot every process knows, registry or not (`paperlint.records.slots`)."""
+    _record_slots[model.KIND] = model
+    return model
+
+
 def slot_types() -> Mapping[str, type[Slot]]:
     """The slot types known to this process, by kind."""
-    return _slot_types[0]()
+    return {**_record_slots, **_slot_types[0]()}
 
 
 class ResultWork(_Record, OmitUnused):
@@ -198,7 +178,7 @@ class ResultWork(_Record, OmitUnused):
 
     REFS: ClassVar[Mapping[str, StoredOutput]]  # set below the class: its candidates read it
 
-    OMIT_AT_DEFAULT = ("reconnections", "slots")  # issues #14, #27
+    OMIT_AT_DEFAULT = ("slots",)  # issue #27
 
     plan: ArchitectOutput | None = None
     draft: DraftOutput | None = None
@@ -213,14 +193,8 @@ class ResultWork(_Record, OmitUnused):
     review: ReviewOutput | None = None
     final: FinalAudit | None = None
     audit: AuditOutput | None = None
-    reconnections: list[Reconnection] = Field(default_factory=list)  # every one tried, in order
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
-
-    @property
-    def reconnected(self) -> Reconnection | None:
-        """The last accepted reconnection: the discharges the verdict rests on."""
-        return next((r for r in reversed(self.reconnections) if r.accepted), None)
 
     def slot(self, model: type[S]) -> S:
         """The slot of `model`'s step (its default when absent): for that step's accessor."""

@@ -30,6 +30,7 @@ from paperlint.lean.trusted import (
 )
 from paperlint.records.modules import check_job, discharge_job, refutation_job
 from paperlint.records.results import ResultRecord
+from paperlint.records.slots import reconnected
 from paperlint.validate import leanfile
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
@@ -128,7 +129,7 @@ def _cross_findings(
 
 
 def _discharged(record: ResultRecord) -> list[str]:
-    found = record.work.reconnected
+    found = reconnected(record.work)
     return [d.condition for d in found.discharges] if found is not None else []
 
 

@@ -19,7 +19,7 @@ from paperlint.lean.compose import context_for, discharge_declaration, module_te
 from paperlint.lean.trusted import judgement
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ConditionKind, ResultRecord, Verdict
-from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
+from paperlint.records.slots import RECONNECT_SCHEMA, Discharge, Reconnection, reconnected
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import (
     checker_claimed,
@@ -35,7 +35,7 @@ from paperlint.validate.reconstruct import base_context
 def reconnection_findings(ctx: Context, record: ResultRecord) -> tuple[list[Finding], set[str]]:
     """What disagrees with the record's reconnection, and the hypotheses it validly discharged
     (none when anything disagrees)."""
-    found = record.work.reconnected
+    found = reconnected(record.work)
     if found is None:
         return [], set()
     checked = found.checker is not None or checker_claimed(ctx)

@@ -27,6 +27,7 @@ from paperlint.lean.trusted import (
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
 from paperlint.records.run import run_of
+from paperlint.records.slots import reconnected
 from paperlint.validate.checker_rules import checker_job
 from paperlint.validate.context import Context, build_context
 from paperlint.validate.faithful_rules import evidence_path, rerun_claims
@@ -323,7 +324,7 @@ def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
         jobs: list[tuple[str, tuple[str, ...]]] = []
         if record.evidence.checker is None:
             jobs.append((record.evidence.lean_file or "", (name,)))
-        found = record.work.reconnected  # a clause discharged in Lean (issue #14)
+        found = reconnected(record.work)  # a clause discharged in Lean (issue #14)
         if found is not None and found.accepted and found.file and found.checker is None:
             jobs.append((found.file, (found.name,)))
         return jobs
@@ -361,7 +362,7 @@ def checker_jobs(ctx: Context, record: ResultRecord) -> list[CheckerJob]:
     if is_verified(record) and record.evidence.checker is not None:
         job = checker_job(ctx, record, "compare")
         jobs.append(CheckerJob(record.evidence.checker, (name,), job, False, conditions))
-        found = record.work.reconnected
+        found = reconnected(record.work)
         if found is not None and found.checker is not None and found.declaration is not None:
             preds = [d.result for d in found.discharges]
             job = discharging_job(ctx, record, found.declaration, preds)

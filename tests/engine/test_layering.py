@@ -203,6 +203,6 @@ def test_each_audit_record_schema_is_stated_once():
     from paperlint.records import audits
 
     schemas = [v for k, v in vars(audits).items() if k.isupper() and isinstance(v, str)]
-    assert len(schemas) >= 7
+    assert len(schemas) >= 6  # gate, ruling, review, final audit, vacuity, restatement
     for schema in schemas:
         assert _assignments(re.escape(f'"{schema}"')) == ["audits.py"], schema

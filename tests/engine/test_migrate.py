@@ -16,7 +16,7 @@ from paperlint.records.state import (
     ENGINE_STATE_SCHEMA,
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
-    OUTPUT_FIELDS,
+    ENGINE_STATE_V3,
     is_state_path,
     path_for,
 )
@@ -64,7 +64,7 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
         # engine-state/2: the outputs are named by their audits/ files, the rest as it was
         kept = state["work"][old_entry["id"]]
         for name, value in old_entry["work"].items():
-            if name not in OUTPUT_FIELDS:
+            if name not in ResultWork.REFS:
                 assert kept.get(name, value) == value
             elif value:
                 refs = kept[name] if isinstance(value, list) else [kept[name]]
@@ -332,21 +332,38 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
     assert run_cli_forked(["validate", str(ws)]) == 0
 
 
-# --- paperlint.engine-state/2: two steps' state among the shared fields ---------------------
+# --- paperlint.engine-state/2 and /3: steps' state among the shared fields ---------------
 
 
 def _as_v2(ws: Path) -> None:
     """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
-    state among the shared fields (their old names), named after its content."""
+    state and the reconnections among the shared fields (their old names)."""
+    legacy = {"second_draft": "second_draft_", "restate": "", "gate": "", "reconnect": ""}
+    renamed = {"draft": "second_draft", "tried": "reconnections"}
+    _rewrite(ws, ENGINE_STATE_V2, lambda kind, name: renamed.get(name, legacy[kind] + name))
+
+
+def _as_v3(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /3: the reconnections among the shared fields."""
+    _rewrite(
+        ws, ENGINE_STATE_V3, lambda kind, name: "reconnections" if kind == "reconnect" else None
+    )
+
+
+def _rewrite(ws: Path, schema: str, old_name) -> None:
+    """The state with each slot field `old_name(kind, field)` names moved among the shared
+    fields under that name, as `schema`, named after its content."""
     old = _json(ws / "results.json")["engine_state"]
     state = _json(ws / old)
-    legacy = {"second_draft": "second_draft_", "restate": "", "gate": ""}
     for entry in state["work"].values():
-        for kind, slot in entry.pop("slots", {}).items():
-            for name, value in slot.items():
-                old_name = {"draft": "second_draft"}.get(name, legacy[kind] + name)
-                entry[old_name] = value
-    state["schema"] = ENGINE_STATE_V2
+        slots = entry.pop("slots", {})
+        for kind, slot in slots.items():
+            for name in list(slot):
+                if old_name(kind, name) is not None:
+                    entry[old_name(kind, name)] = slot.pop(name)
+        if any(slots.values()):
+            entry["slots"] = {kind: slot for kind, slot in slots.items() if slot}
+    state["schema"] = schema
     payload = (json.dumps(state, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     new = path_for(payload)
     (ws / old).unlink()
@@ -355,25 +372,56 @@ def _as_v2(ws: Path) -> None:
     (ws / "results.json").write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_a_state_v2_workspace_loads_as_its_v3_twin_and_migrates_to_the_same_files(tmp_path, capsys):
-    reference, _ = reference_run("faithfulness")  # double drafting: second-draft slots
-    current, old = tmp_path / "v3", tmp_path / "v2"
+@pytest.mark.parametrize(
+    ("example", "older", "schema", "old_field"),
+    [
+        ("faithfulness", _as_v2, ENGINE_STATE_V2, "second_draft_asked"),  # second-draft slots
+        ("reconnect", _as_v3, ENGINE_STATE_V3, "reconnections"),  # the reconnect slot
+    ],
+)
+def test_an_older_state_loads_as_its_current_twin_and_migrates_to_the_same_files(
+    example, older, schema, old_field, tmp_path, capsys
+):
+    reference, _ = reference_run(example)
+    current, old = tmp_path / "current", tmp_path / "old"
     shutil.copytree(reference, current)
     shutil.copytree(reference, old)
-    _as_v2(old)
+    older(old)
     state = _json(old / _json(old / "results.json")["engine_state"])
-    assert any("second_draft_asked" in entry for entry in state["work"].values())
+    assert state["schema"] == schema
+    assert any(old_field in entry for entry in state["work"].values())
     now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
     assert any(r.work.slots for r in now.results)
     assert then.results == now.results and [r.work for r in then.results] == [
         r.work for r in now.results
     ]
     assert run(["migrate", str(old)]) == 0
-    assert f"migrated {ENGINE_STATE_V2} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
+    assert f"migrated {schema} -> {ENGINE_STATE_SCHEMA}" in capsys.readouterr().out
     assert (old / "results.json").read_bytes() == (current / "results.json").read_bytes()
     name = _json(old / "results.json")["engine_state"]
     assert (old / name).read_bytes() == (current / name).read_bytes()
     assert run(["validate", str(old)]) == run(["validate", str(current)])
+
+
+def test_a_process_without_the_steps_reads_the_reconnect_slot_typed():
+    """The validator never imports the engine: the reconnect slot is declared below it
+    (`paperlint.records.slots`), so a real interpreter that reads the records without the
+    steps gets the reconnection, not a slot kept as stored."""
+    import subprocess
+    import sys
+
+    reference, _ = reference_run("reconnect")
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from paperlint.records.workspace import load_results_at\n"
+        f"results = load_results_at(Path({str(reference / 'results.json')!r}))\n"
+        "assert 'paperlint.engine.steps' not in sys.modules, 'the steps were imported'\n"
+        "print({r.id: type(s).__name__ for r in results.results for s in r.work.slots.values()})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "{'thm:sq-add': 'Reconnections'}"
 
 
 def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):

@@ -16,8 +16,9 @@ from paperlint.engine.plan import Policy, ready
 from paperlint.engine.steps import reconnect
 from paperlint.lean.compose import discharge_declaration
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage, Verdict
+from paperlint.records.slots import Discharge, Reconnection, Reconnections
 from paperlint.records.spend import Spend
-from paperlint.records.work import Discharge, FinalAudit, Reconnection, ResultWork
+from paperlint.records.work import FinalAudit, ResultWork
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "reconnect"
@@ -79,7 +80,9 @@ def _successor(**work) -> ResultRecord:
     base = ResultRecord(id="thm:b", number="2", kind="theorem", stage=Stage.DONE).model_copy(
         update={"verdict": Verdict.VERIFIED_CONDITIONAL}
     )
-    return base.with_work(ResultWork(draft=draft, fingerprint="sha256:b", final=FINAL, **work))
+    tried = Reconnections(tried=work.pop("reconnections", []))  # the reconnect step's slot
+    shared = ResultWork(draft=draft, fingerprint="sha256:b", final=FINAL, **work)
+    return base.with_work(shared.with_slot(tried))
 
 
 def _predecessor(verdict: Verdict | None, fingerprint: str = "sha256:a") -> ResultRecord:
@@ -259,6 +262,23 @@ def test_a_regate_keeps_a_proved_results_proof_aside_and_a_redraft_does_not():
     assert state(rewind(done, "re-draft")).kept is None
     unproved = _successor(obligations=[Obligation(id="main", skeleton="sk", status="failed")])
     assert state(rewind(unproved, "re-gate")).kept is None
+
+
+@pytest.mark.parametrize("action", ["re-draft", "re-gate", "re-prove"])
+@pytest.mark.parametrize("revision", [True, False])
+def test_no_reset_keeps_a_reconnection(action, revision):
+    """The reconnect step's slot keeps nothing through any reset: the statement or its proof
+    is done again, and the result is revisited once it is verified again."""
+    from paperlint.records.rewind import rewind
+    from paperlint.records.slots import reconnections
+    from paperlint.records.work import Obligation
+
+    proved = [Obligation(id="main", skeleton="sk", status="proved", proof="p", attempts=1)]
+    accepted = evolve_reconnection(TRIED, accepted=True, declaration="theorem t : True := x")
+    done = _successor(obligations=proved, reconnections=[TRIED, accepted])
+    assert reconnections(done.work) == [TRIED, accepted]
+    again = rewind(done, action, revision=revision)
+    assert reconnections(again.work) == [] and "reconnect" not in again.work.slots
 
 
 # --- a clause that is not the predecessor's statement --------------------------------------------

@@ -54,13 +54,12 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.slots import Discharge, Reconnection, Reconnections, reconnections
 from paperlint.records.work import (
     CounterexampleCheck,
-    Discharge,
     FailedProof,
     FinalAudit,
     Obligation,
-    Reconnection,
     ResultWork,
     Suspicion,
 )
@@ -109,9 +108,13 @@ def record(kind: str = "lemma", **fields: Any) -> ResultRecord:
 
 
 def with_work(before: ResultRecord, **work: Any) -> ResultRecord:
-    # `kept` and `proof_kept` are the gate step's own state (its slot, issue #27)
+    # `kept` and `proof_kept` are the gate step's own state, the reconnections the reconnect
+    # step's (their slots, issue #27)
     own = {name: work.pop(name) for name in ("kept", "proof_kept") if name in work}
+    tried = work.pop("reconnections", None)
     new = evolve(before, work=evolve(before.work, **work))
+    if tried is not None:
+        new = new.with_work(new.work.with_slot(Reconnections(tried=tried)))
     return new.with_work(new.work.with_slot(evolve(gate.state(new), **own))) if own else new
 
 
@@ -1037,7 +1040,7 @@ def _reconnected(found: Reconnection = _RECONNECTED) -> ReconnectOutcome:
 def _upgraded(before: ResultRecord, verdict: Verdict, conditions: list[Condition]) -> ResultRecord:
     hashes = {**before.evidence.hashes, **_RECONNECT_HASHES}
     return evolve(
-        with_work(before, reconnections=[*before.work.reconnections, _RECONNECTED]),
+        with_work(before, reconnections=[*reconnections(before.work), _RECONNECTED]),
         verdict=verdict,
         conditions=conditions,
         evidence=evolve(before.evidence, hashes=hashes),

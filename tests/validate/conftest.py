@@ -97,22 +97,22 @@ def load_merged(ws: Path) -> dict:
 def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
     from paperlint.records.state import (
         ENGINE_STATE_V1,
-        OUTPUT_FIELDS,
         OutputRef,
         resolve_ref,
         workspace_reader,
     )
+    from paperlint.records.work import ResultWork
 
     if state.get("schema") == ENGINE_STATE_V1:
         return raw
     read = workspace_reader(ws)
     work = dict(raw)
-    for field in OUTPUT_FIELDS:
+    for field in ResultWork.REFS:
         value = work.get(field)
         refs = value if isinstance(value, list) else [value] if value else []
         # a forger who edited the file first reads what it holds now (rehashed)
         now = [OutputRef(ref=r["ref"], sha256=sha(ws / r["ref"])) for r in refs]
-        kind = OUTPUT_FIELDS[field]
+        kind = ResultWork.REFS[field]
         outputs = [resolve_ref(result_id, kind, r, read).model_dump(mode="json") for r in now]
         if value:
             work[field] = outputs if isinstance(value, list) else outputs[0]
@@ -120,7 +120,7 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
 
 
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/3`):
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/4`):
     an output still equal to its audit file is named by it; an edited one is written to a
     file of its own the state names, and the state file is renamed after its new content, as
     a careful forger would. A working state that is no longer valid is written as it is."""

@@ -43,8 +43,9 @@ def forged(reconnected, tmp_path):
 
 
 def _both(ws, change) -> None:
-    """Edit the reconnection in the engine state and in its record file alike."""
-    edit_record(ws, RESULT, lambda e: change(e["work"]["reconnections"][0]))
+    """Edit the reconnection in the engine state (the reconnect step's slot) and in its
+    record file alike."""
+    edit_record(ws, RESULT, lambda e: change(e["work"]["slots"]["reconnect"]["tried"][0]))
     data = load(ws / RECORD)
     change(data)
     dump(ws / RECORD, data)
@@ -56,7 +57,7 @@ def test_the_untouched_reconnection_validates_clean(reconnected):
 
 
 def test_an_upgrade_without_any_reconnection_is_rejected(forged):
-    edit_record(forged, RESULT, lambda e: e["work"].update(reconnections=[]))
+    edit_record(forged, RESULT, lambda e: e["work"]["slots"].pop("reconnect"))
     found = rules(forged)
     assert {"unconditional-has-conditions", "conditions-mismatch", "hidden-hypothesis"} <= found
 

@@ -241,7 +241,7 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     ws = copy_of("sample-variance")
     data, path = _state_path(ws)
     state = load(ws / path)
-    assert state["schema"] == "paperlint.engine-state/3"
+    assert state["schema"] == "paperlint.engine-state/4"
     work = state["work"][MAX]
     assert work["plan"] == {
         "ref": f"{MAX_DIR}/plan.json",

@@ -46,7 +46,13 @@ from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import discharge_job
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
-from paperlint.records.work import RECONNECT_SCHEMA, Discharge, Reconnection
+from paperlint.records.slots import (
+    RECONNECT_SCHEMA,
+    Discharge,
+    Reconnection,
+    Reconnections,
+    reconnections,
+)
 
 SUFFIX = "_reconnected"  # the composed declaration's name: the theorem's, with this suffix
 NOTE = "reconnected: "
@@ -86,7 +92,7 @@ def revisit(record: ResultRecord, results: Results, policy: Policy) -> Action | 
     ):
         return None
     wanted = due(record, results)
-    tried = record.work.reconnections
+    tried = reconnections(record.work)
     if not wanted or (tried and tried[-1].discharges == wanted):
         return None
     return Action(kind=ActionKind.RECONNECT, result=record.id)
@@ -121,7 +127,7 @@ def inputs(record: ResultRecord, view: View) -> ReconnectInputs:
     base = base_context(ctx, view.results, record)
     proofs = [o.proof for o in record.work.obligations if o.proof]
     own = PurePosixPath(ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"))
-    n = len(record.work.reconnections) + 1  # an earlier accepted one keeps its own files
+    n = len(reconnections(record.work)) + 1  # an earlier accepted one keeps its own files
     discharges = tuple(due(record, view.results))
     gone = {d.condition for d in discharges}
     return ReconnectInputs(
@@ -223,8 +229,8 @@ def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> Re
     """Upgrade only through the accepted Lean evidence; otherwise stay as verified (on an
     earlier accepted reconnection, if any), with why."""
     found = outcome.reconnection
-    tried = [*record.work.reconnections, found]
-    new = evolve(record, work=evolve(record.work, reconnections=tried))
+    tried = [*reconnections(record.work), found]
+    new = evolve(record, work=record.work.with_slot(Reconnections(tried=tried)))
     if not found.accepted:
         notes = [n for n in record.notes if not n.startswith(NOT_MADE)]
         return evolve(new, notes=[*notes, NOT_MADE + found.detail[:400]])
@@ -253,4 +259,5 @@ STEP = Step(
     run=run,
     apply=apply,
     revisit=revisit,
+    slot=Reconnections,
 )

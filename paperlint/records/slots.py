@@ -1,0 +1,68 @@
+"""The slots of steps whose state the validator reads (issue #27).
+
+A step's own working state is a `Slot` declared beside the step (`paperlint.engine.steps`),
+but the validator and the report never import the engine: a slot one of them reads is
+declared here, below both, and registered with `record_slot`, so every process that reads a
+state file decodes it (`paperlint.records.state`) and the rewind asks it what a reset keeps.
+Its step's module uses it from here and owns it all the same: only that step writes it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from pydantic import Field
+
+from paperlint.records.outputs import OmitUnused
+from paperlint.records.work import ResultWork, Slot, _Record, record_slot
+
+
+class Discharge(_Record):
+    """A condition (kind iii) discharged by the predecessor's theorem (issue #14)."""
+
+    condition: str  # the hypothesis' name in the conditional theorem
+    result: str  # the predecessor's result id
+    by: str  # the predecessor's Lean theorem
+    fingerprint: str | None = None  # the predecessor's statement fingerprint when it was tried
+
+
+RECONNECT_SCHEMA: Final = "paperlint.reconnect/1"  # audits/<id>/reconnect-<n>.json
+
+
+class Reconnection(_Record, OmitUnused):
+    """One reconnection tried: a declaration applying the conditional theorem to the
+    predecessors' theorems, checked by the verifier and then by the trusted checker (before
+    #25: by a cold build of the composed file)."""
+
+    OMIT_AT_DEFAULT = ("checker",)  # issue #25
+    discharges: list[Discharge]
+    name: str  # the composed declaration's Lean name
+    declaration: str | None = None  # its text, once composed (dependents build on it)
+    accepted: bool  # warm check, trusted checker (or final build), axioms, hygiene all passed
+    file: str | None = None  # the composed module, workspace-relative (read, not built)
+    final_check: str | None = None  # audits/<id>/reconnect-<n>-check.json (before #25)
+    axioms: list[str] | None = None
+    record: str  # audits/<id>/reconnect-<n>.json
+    detail: str = ""  # why it was not accepted
+    checker: str | None = None  # audits/<id>/reconnect-<n>-checker.json (issue #25)
+
+
+@record_slot
+class Reconnections(Slot):
+    """The reconnect step's slot: every reconnection tried for the result, in order (issue
+    #14). Written by `engine/steps/reconnect.py` only; read by the validator and by
+    `accepted_declarations`. A reset keeps none: the statement or its proof is done again,
+    and a reconnection is tried anew once the result is verified again."""
+
+    KIND = "reconnect"
+    tried: list[Reconnection] = Field(default_factory=list)
+
+
+def reconnections(work: ResultWork) -> list[Reconnection]:
+    """Every reconnection tried for this work, in order."""
+    return work.slot(Reconnections).tried
+
+
+def reconnected(work: ResultWork) -> Reconnection | None:
+    """The last accepted reconnection: the discharges the verdict rests on."""
+    return next((r for r in reversed(reconnections(work)) if r.accepted), None)
