@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -30,18 +29,30 @@ def _drift(events):
 @pytest.fixture
 def edited_templates(tmp_path, monkeypatch):
     """The packaged templates copied to a folder the test may edit; hashes recomputed."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
     folder = tmp_path / "templates"
-    shutil.copytree(Path(prompts.__file__).parent / "templates", folder)
-    env = Environment(loader=FileSystemLoader(folder), undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)  # fmt: skip
-    env.filters["data"] = prompts.data_block
-    env.filters["json"] = prompts.to_json
+    shutil.copytree(prompts.TEMPLATE_DIR, folder)
+    monkeypatch.setattr(prompts, "TEMPLATE_DIR", folder)
     prompts._template_sha256.cache_clear()
-    monkeypatch.setattr(prompts, "_environment", lambda: env)
+    prompts._environment.cache_clear()
     yield folder
     prompts._template_sha256.cache_clear()
+    prompts._environment.cache_clear()
+
+
+def test_references_are_found_as_jinja_finds_them_in_every_template() -> None:
+    """The hash follows includes without parsing: the regex finds what jinja2 finds."""
+    from jinja2 import meta
+
+    env = prompts._environment()
+    templates = sorted(prompts.TEMPLATE_DIR.glob("*.j2"))
+    assert len(templates) >= 10
+    for path in templates:
+        source = path.read_text(encoding="utf-8")
+        by_jinja = [n for n in meta.find_referenced_templates(env.parse(source)) if n]
+        assert prompts.referenced_templates(source) == by_jinja, path.name
+    tricky = '{%- include "_a.j2" -%}\n{% import \'_b.j2\' as b %}{% from "_c.j2" import x %}'
+    by_jinja = list(meta.find_referenced_templates(env.parse(tricky)))
+    assert prompts.referenced_templates(tricky) == by_jinja == ["_a.j2", "_b.j2", "_c.j2"]
 
 
 def test_template_hash_is_per_task_and_stable() -> None:
