@@ -118,14 +118,20 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def append_line(path: Path, line: str) -> None:
     """Append one whole line (its newline added here) and fsync it: a crash keeps every line
-    written before it, and at worst a torn last line, which readers skip."""
-    line = scrub(line)  # no API key is ever written
+    written before it, and at worst a torn last line, which readers skip. The line goes out in
+    one `write` on an `O_APPEND` descriptor, so lines appended at once by several processes
+    (Ray actors and the driver recording one run) land whole, one after another."""
+    data = (scrub(line) + "\n").encode("utf-8")  # no API key is ever written
     with GATE.writing():
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            written = os.write(fd, data)
+            while written < len(data):  # a short write (a signal, a full disk): finish it
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def remove_file(path: Path) -> None:

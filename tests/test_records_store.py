@@ -1,5 +1,6 @@
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,29 @@ def test_no_write_lands_while_the_gate_is_frozen_and_each_waits_to_land_whole(tm
     assert events == ["f"]
     write_bytes_atomic(target, b"again")  # and the gate is open again
     assert target.read_bytes() == b"again"
+
+
+def _append_many(path: str, worker: int) -> None:
+    from paperlint.store import append_line
+
+    for n in range(40):
+        append_line(Path(path), json.dumps({"w": worker, "n": n, "pad": "x" * 70_000}))
+
+
+def test_lines_appended_at_once_by_several_processes_land_whole(tmp_path) -> None:
+    """Ray's actors and its driver append to one recording: 4 processes x 40 lines of 70 kB
+    (larger than any write buffer) each, all parse, none lost, each worker's in its order."""
+    import multiprocessing
+
+    log = tmp_path / "transcript.jsonl"
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_append_many, args=(str(log), w)) for w in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 160
+    for w in range(4):
+        assert [r["n"] for r in rows if r["w"] == w] == list(range(40))
