@@ -67,7 +67,7 @@ class CheckRequest:
     """`--lean-replay DIR`: live models, Lean answers from a recorded folder."""
     allow_unpriced: bool = False
     run: RunOptions = RunOptions()
-    """`--jobs/--executor`; the CLI's default jobs is `paperlint.lean.pool.default_jobs()`."""
+    """`--jobs/--executor`; the CLI's default jobs is `paperlint.lean.jobs.default_jobs()`."""
 
     def spec(self) -> RunSpec:
         edges = Edges(replay=self.replay, record=self.record, lean_replay=self.lean_replay)

@@ -26,7 +26,7 @@ runner logs where its actions ran).
 Actors last as long as this process's outermost `ray_cluster` block, so a `batch` starts them
 once for all its papers (each paper's run is opened once in each; a warm REPL whose Lean
 settings did not change is kept). An actor reserves the memory its verifier holds
-(`paperlint.lean.pool.WORKER_FOOTPRINT_MB` for a warm REPL, `REPLAY_WORKER_MB` for a replay) and
+(`paperlint.lean.jobs.WORKER_FOOTPRINT_MB` for a warm REPL, `REPLAY_WORKER_MB` for a replay) and
 no CPU: it mostly waits on a model, and a core reserved per slot would leave `--jobs` above the
 core count waiting for a place that never frees.
 
@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 from paperlint.engine.actions import Action
 from paperlint.engine.executors import RunOptions, on_leaving_cluster, ray_cluster
 from paperlint.engine.scheduler import Done, Work, run_parallel
-from paperlint.lean.pool import WORKER_FOOTPRINT_MB
+from paperlint.lean.jobs import WORKER_FOOTPRINT_MB
 from paperlint.records.events import BaseEvent, LeanRestart
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results

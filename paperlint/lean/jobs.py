@@ -1,5 +1,5 @@
 """How many actions run at once by default: one per core, no more warm Lean workers than
-memory holds. Apart from `paperlint.lean.pool` (which re-exports it) so the CLI resolves
+memory holds. Apart from `paperlint.lean.pool` so the CLI resolves
 `--jobs` without importing the verifiers (a resume with nothing to do never needs them)."""
 
 from __future__ import annotations

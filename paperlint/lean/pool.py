@@ -23,9 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from paperlint.lean.elaborated import Elaboration
-from paperlint.lean.jobs import WORKER_FOOTPRINT_MB as WORKER_FOOTPRINT_MB
-from paperlint.lean.jobs import default_jobs as default_jobs
-from paperlint.lean.jobs import machine_memory_mb as machine_memory_mb
 from paperlint.lean.verifier import (
     AxiomReport,
     FailureCode,

@@ -17,7 +17,7 @@ from paperlint.engine.actions import ActionKind
 from paperlint.engine.check import CheckRequest, resume_check, start_check
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy, Stop, plan, ready
-from paperlint.lean.pool import default_jobs
+from paperlint.lean.jobs import default_jobs
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict
 from paperlint.records.spend import Budget, Spend
 from tests.engine.conftest import EXAMPLES, example
