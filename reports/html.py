@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import quote
 
-from jinja2 import Environment, StrictUndefined, Template
+from jinja2 import Environment, FunctionLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from paperlint.diagnostics import place
@@ -55,6 +55,7 @@ from paperlint.reports.summary import (
     version_label,
 )
 from paperlint.reports.texhtml import statement_html
+from paperlint.usercache import jinja_bytecode
 
 
 def _asset(name: str) -> str:
@@ -74,11 +75,18 @@ PAGES = (
 
 @cache
 def _template() -> Template:
-    # Compiled once per process: compiling is most of a report's time (`paperlint batch`
-    # writes one report per paper, the test suite hundreds).
-    env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    # Compiled once per process, and its code kept in the user's cache between processes:
+    # compiling is most of a report's time (`paperlint batch` writes one report per paper, a
+    # finished check's resume one report in all).
+    env = Environment(
+        loader=FunctionLoader(lambda name: (_asset(name), None, lambda: True)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.bytecode_cache = jinja_bytecode(env)
     env.filters["version_label"] = version_label
-    return env.from_string(_asset("report.html.j2"))
+    return env.get_template("report.html.j2")
 
 
 def render_html(data: ReportData, *, svg: str | None = None) -> str:

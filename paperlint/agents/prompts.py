@@ -172,6 +172,8 @@ def to_json(value: object) -> str:
 def _environment() -> Environment:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+    from paperlint.usercache import jinja_bytecode
+
     env = Environment(
         loader=FileSystemLoader(TEMPLATE_DIR),
         autoescape=False,  # prompts are plain text, not HTML
@@ -180,6 +182,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.bytecode_cache = jinja_bytecode(env)  # compiled code kept between processes
     env.filters["data"] = data_block
     env.filters["json"] = to_json
     return env
