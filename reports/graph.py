@@ -10,23 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from html import escape as _html_escape
 from typing import Any, Final
+from xml.sax.saxutils import escape, quoteattr
 
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import VERDICT_LABELS, verdict_key
-
-
-def escape(text: str) -> str:
-    """`text` as SVG character data (`&`, `<`, `>` escaped). Not `xml.sax.saxutils`: it
-    imports urllib.request and ssl, ~17 ms of a report's start-up."""
-    return _html_escape(text, quote=False)
-
-
-def quoteattr(text: str) -> str:
-    """`text` as a double-quoted SVG attribute value (quotes escaped too)."""
-    return f'"{_html_escape(text)}"'
-
 
 COLOURS: dict[str, str] = {  # Okabe–Ito colours, readable for colour-blind readers
     "verified_unconditional": "#009E73",
