@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-import networkx as nx
-
 from paperlint.blueprint.fidelity import fidelity_hints
 from paperlint.blueprint.fingerprint import tex_sha256
 from paperlint.blueprint.graph import (
@@ -24,6 +22,7 @@ from paperlint.blueprint.model import (
     ExternalInput,
 )
 from paperlint.blueprint.names import assign_modules, assign_names, module_file
+from paperlint.digraph import Digraph
 from paperlint.domain import is_verdict_bearing
 from paperlint.preflight.model import Diagnostic, Inventory, Macro, Result
 
@@ -62,7 +61,7 @@ class _Plan(NamedTuple):
     macros: list[Macro]
 
 
-def _entry(result: Result, graph: nx.DiGraph, plan: _Plan) -> BlueprintEntry:
+def _entry(result: Result, graph: Digraph, plan: _Plan) -> BlueprintEntry:
     return BlueprintEntry(
         id=result.id,
         number=result.number,

@@ -1,7 +1,7 @@
 """The dependency graph: statement-uses and proof-uses edges between results.
 
 Edges point from a dependency to the result that uses it (`source` is used by `target`), so
-networkx's predecessors are a result's inputs and a topological order lists inputs first. Each
+a node's predecessors are a result's inputs and a topological order lists inputs first. Each
 edge carries `kinds`, the set of ways the target uses the source, and `kind`, the strongest of
 them ("statement" beats "proof": a statement change re-gates, a proof change only re-proves).
 """
@@ -9,12 +9,12 @@ them ("statement" beats "proof": a statement change re-gates, a proof change onl
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
-from typing import Final, Literal
-
-import networkx as nx
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Literal
 
 from paperlint.blueprint.model import Blueprint, Edge, EdgeKind
+from paperlint.digraph import Digraph, components, descendants, has_path
+from paperlint.digraph import topological_order as _sorted
 from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Diagnostic, Inventory, Result
 
@@ -84,14 +84,14 @@ def _unique(edges: Iterable[Edge]) -> list[Edge]:
     return out
 
 
-def build_graph(nodes: Iterable[tuple[str, str]], edges: Iterable[Edge]) -> nx.DiGraph:
+def build_graph(nodes: Iterable[tuple[str, str]], edges: Iterable[Edge]) -> Digraph:
     """A graph of (id, kind) nodes in document order (node attributes `kind` and `position`)."""
-    graph: nx.DiGraph = nx.DiGraph()
+    graph = Digraph()
     for position, (rid, kind) in enumerate(nodes):
         graph.add_node(rid, kind=kind, position=position)
     for e in edges:
         if graph.has_edge(e.source, e.target):
-            kinds = graph.edges[e.source, e.target]["kinds"] | {e.kind}
+            kinds = graph.edge(e.source, e.target)["kinds"] | {e.kind}
         else:
             kinds = frozenset({e.kind})
         strongest = "statement" if "statement" in kinds else "proof"
@@ -99,15 +99,22 @@ def build_graph(nodes: Iterable[tuple[str, str]], edges: Iterable[Edge]) -> nx.D
     return graph
 
 
-def graph_of(blueprint: Blueprint) -> nx.DiGraph:
+def graph_of(blueprint: Blueprint) -> Digraph:
     """The dependency graph of a blueprint."""
     return build_graph(((e.id, e.kind) for e in blueprint.entries), blueprint.edges)
 
 
-def find_cycles(graph: nx.DiGraph) -> list[list[str]]:
+def find_cycles(graph: Digraph) -> list[list[str]]:
     """Up to MAX_CYCLES simple cycles, each rotated to start at its earliest result."""
-    found = itertools.islice(nx.simple_cycles(graph, length_bound=MAX_CYCLE_LENGTH), MAX_CYCLES)
-    position = nx.get_node_attributes(graph, "position")
+    if not _cyclic_components(graph):
+        return []  # the common case: networkx, ~0.23 s to import, is not loaded
+    import networkx as nx
+
+    theirs = nx.DiGraph()  # built in the same order: networkx picks the same cycles
+    theirs.add_nodes_from(graph.nodes)
+    theirs.add_edges_from((s, t) for s, t, _ in graph.edges())
+    found = itertools.islice(nx.simple_cycles(theirs, length_bound=MAX_CYCLE_LENGTH), MAX_CYCLES)
+    position = {node: attrs["position"] for node, attrs in graph.nodes.items()}
     cycles = []
     for cycle in found:
         start = min(range(len(cycle)), key=lambda i: position[cycle[i]])
@@ -115,7 +122,7 @@ def find_cycles(graph: nx.DiGraph) -> list[list[str]]:
     return sorted(cycles, key=lambda c: [position[n] for n in c])
 
 
-def break_cycles(graph: nx.DiGraph) -> tuple[nx.DiGraph, list[Edge]]:
+def break_cycles(graph: Digraph) -> tuple[Digraph, list[Edge]]:
     """A copy of the graph made acyclic, and the edges removed to make it so.
 
     Within each strongly connected component the edges are kept greedily, most trusted first,
@@ -127,36 +134,35 @@ def break_cycles(graph: nx.DiGraph) -> tuple[nx.DiGraph, list[Edge]]:
     acyclic = graph.copy()
     dropped: list[Edge] = []
     for component in _cyclic_components(graph):
-        kept: nx.DiGraph = nx.DiGraph()
-        kept.add_nodes_from(component)
-        inner = graph.subgraph(component).edges
+        kept = Digraph()
+        for node in component:
+            kept.add_node(node)
+        inner = [(s, t) for s, t, _ in graph.subgraph(component).edges()]
         for u, v in sorted(inner, key=lambda e: _drop_key(graph, e)):
-            if u == v or nx.has_path(kept, v, u):
-                dropped.append(Edge(source=u, target=v, kind=graph.edges[u, v]["kind"]))
+            if u == v or has_path(kept, v, u):
+                dropped.append(Edge(source=u, target=v, kind=graph.edge(u, v)["kind"]))
                 acyclic.remove_edge(u, v)
             else:
                 kept.add_edge(u, v)
     return acyclic, dropped
 
 
-def _cyclic_components(graph: nx.DiGraph) -> list[set[str]]:
-    position = nx.get_node_attributes(graph, "position")
-    components = [
-        c
-        for c in nx.strongly_connected_components(graph)
-        if len(c) > 1 or any(graph.has_edge(n, n) for n in c)
-    ]
-    return sorted(components, key=lambda c: min(position[n] for n in c))
+def _cyclic_components(graph: Digraph) -> list[set[str]]:
+    groups: dict[int, set[str]] = {}
+    for node, component in components(graph).items():
+        groups.setdefault(component, set()).add(node)
+    cyclic = [c for c in groups.values() if len(c) > 1 or any(graph.has_edge(n, n) for n in c)]
+    return sorted(cyclic, key=lambda c: min(graph.nodes[n]["position"] for n in c))
 
 
-def _drop_key(graph: nx.DiGraph, edge: tuple[str, str]) -> tuple[bool, int, int, int]:
+def _drop_key(graph: Digraph, edge: tuple[str, str]) -> tuple[bool, int, int, int]:
     u, v = edge
     pu, pv = graph.nodes[u]["position"], graph.nodes[v]["position"]
     # ascending = kept first; (u, v) positions make the key unique, so sorting is total
-    return (graph.edges[u, v]["kind"] == "proof", pu - pv, pu, pv)
+    return (graph.edge(u, v)["kind"] == "proof", pu - pv, pu, pv)
 
 
-def topological_order(graph: nx.DiGraph) -> list[str]:
+def topological_order(graph: Digraph) -> list[str]:
     """Dependencies first; among ready results definitions and assumptions first, then
     document order. The graph must be acyclic (see `break_cycles`)."""
 
@@ -164,7 +170,7 @@ def topological_order(graph: nx.DiGraph) -> list[str]:
         attrs = graph.nodes[node]
         return (0 if attrs["kind"] in INPUT_KINDS else 1, attrs["position"])
 
-    return [str(n) for n in nx.lexicographical_topological_sort(graph, key=key)]
+    return _sorted(graph, key)
 
 
 def dependency_order(blueprint: Blueprint) -> list[str]:
@@ -175,7 +181,7 @@ def dependency_order(blueprint: Blueprint) -> list[str]:
 
 
 def dependents(
-    graph: nx.DiGraph,
+    graph: Digraph,
     result_id: str,
     kind: DependencyKind = "any",
 ) -> list[str]:
@@ -188,33 +194,32 @@ def dependents(
       leaves its statement, and so its own users, untouched.
     - "any": everything downstream along either kind of edge."""
     if kind == "any":
-        return _in_document_order(graph, nx.descendants(graph, result_id))
-    restated = nx.descendants(_restrict(graph, "statement"), result_id)
+        return _in_document_order(graph, descendants(graph, result_id))
+    restated = descendants(graph, result_id, _uses("statement"))
     if kind == "statement":
         return _in_document_order(graph, restated)
-    proofs = _restrict(graph, "proof")
     reproved = set(restated)
     for changed in restated | {result_id}:
-        reproved.update(proofs.successors(changed))
+        reproved.update(t for t, attrs in graph.succ[changed].items() if "proof" in attrs["kinds"])
     reproved.discard(result_id)
     return _in_document_order(graph, reproved)
 
 
 def predecessors(
-    graph: nx.DiGraph,
+    graph: Digraph,
     result_id: str,
     kind: DependencyKind = "any",
 ) -> list[str]:
     """The results `result_id` uses directly, in document order."""
-    return _in_document_order(graph, _restrict(graph, kind).predecessors(result_id))
+    uses = _uses(kind)
+    found = (s for s in graph.predecessors(result_id) if uses(graph.edge(s, result_id)))
+    return _in_document_order(graph, found)
 
 
-def _restrict(graph: nx.DiGraph, kind: DependencyKind) -> nx.DiGraph:
-    if kind == "any":
-        return graph
-    # a read-only view: the caller's graph is never copied or changed
-    return nx.subgraph_view(graph, filter_edge=lambda u, v: kind in graph.edges[u, v]["kinds"])
+def _uses(kind: DependencyKind) -> Callable[[dict[str, Any]], bool]:
+    """Whether an edge's attributes say it is a use of `kind`."""
+    return lambda attrs: kind == "any" or kind in attrs["kinds"]
 
 
-def _in_document_order(graph: nx.DiGraph, ids: Iterable[str]) -> list[str]:
+def _in_document_order(graph: Digraph, ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=lambda n: graph.nodes[n]["position"])

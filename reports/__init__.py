@@ -11,7 +11,7 @@ def write_report(workspace: Path, *, templates: Mapping[str, str] | None = None)
     `templates`: today's prompt template hashes, for the drift notes (`load.load_workspace`).
 
     Imported lazily so that importing `paperlint.reports` (the engine does, at the end of a
-    check) does not load jinja2 and networkx until a report is actually written.
+    check) does not load jinja2 until a report is actually written.
     """
     from paperlint.reports.write import write_all
 

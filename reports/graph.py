@@ -8,11 +8,12 @@ layer wraps onto several rows so ~200 results stay readable.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from paperlint.digraph import Digraph, components
 from paperlint.reports.load import ReportData, ResultView
 from paperlint.reports.summary import VERDICT_LABELS, verdict_key
 
@@ -32,96 +33,9 @@ MARGIN, LEGEND_H = 16, 58
 MIN_WIDTH = 820  # the legend's width
 
 
-@dataclass
-class Digraph:
-    """The few graph operations a picture needs (networkx costs ~0.25 s to import, and a
-    report is written at the end of every resume). Nodes and each node's edges keep insertion
-    order, so a drawing is the same in every process."""
-
-    succ: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    pred: dict[str, dict[str, None]] = field(default_factory=dict)
-
-    def add_node(self, node: str) -> None:
-        self.succ.setdefault(node, {})
-        self.pred.setdefault(node, {})
-
-    def add_edge(self, source: str, target: str, **attrs: Any) -> None:
-        """Adds both ends if new; adding an edge again updates its attributes in place."""
-        self.add_node(source)
-        self.add_node(target)
-        self.succ[source].setdefault(target, {}).update(attrs)
-        self.pred[target][source] = None
-
-    def remove_edge(self, source: str, target: str) -> None:
-        del self.succ[source][target]
-        del self.pred[target][source]
-
-    def __contains__(self, node: object) -> bool:
-        return node in self.succ
-
-    def predecessors(self, node: str) -> Iterator[str]:
-        return iter(self.pred[node])
-
-    def edges(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
-        return ((s, t, attrs) for s, out in self.succ.items() for t, attrs in out.items())
-
-    def number_of_edges(self) -> int:
-        return sum(len(out) for out in self.succ.values())
-
-    def subgraph(self, nodes: Iterable[str]) -> Digraph:
-        """A copy holding `nodes` and the edges among them, in this graph's order."""
-        keep = set(nodes)
-        sub = Digraph()
-        for node in self.succ:
-            if node in keep:
-                sub.add_node(node)
-        for source, target, attrs in self.edges():
-            if source in keep and target in keep:
-                sub.add_edge(source, target, **attrs)
-        return sub
-
-
-def _components(graph: Digraph) -> dict[str, int]:
-    """Each node's strongly connected component (Tarjan's algorithm, without recursion)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    component: dict[str, int] = {}
-    stack: list[str] = []
-    found = 0
-    for root in graph.succ:
-        if root in index:
-            continue
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        work = [(root, iter(graph.succ[root]))]
-        while work:
-            node, children = work[-1]
-            child = next((c for c in children if c not in component), None)
-            if child is not None and child not in index:
-                index[child] = low[child] = len(index)
-                stack.append(child)
-                work.append((child, iter(graph.succ[child])))
-                continue
-            if child is not None:  # on the stack: a back or cross edge inside this component
-                low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    component[member] = found
-                    if member == node:
-                        break
-                found += 1
-    return component
-
-
 def _generations(graph: Digraph) -> list[set[int]]:
     """The topological generations of the graph with each cycle collapsed to one node."""
-    component = _components(graph)
+    component = components(graph)
     above: dict[int, set[int]] = {c: set() for c in component.values()}
     for source, target, _ in graph.edges():
         if component[source] != component[target]:
@@ -163,7 +77,7 @@ def build_graph(data: ReportData) -> Digraph:
 
 def layers(graph: Digraph, order: list[str]) -> list[list[str]]:
     """Topological layers, each ordered by barycentre of its predecessors."""
-    members = _components(graph)
+    members = components(graph)
     rank = {node: i for i, node in enumerate(order)}
     result: list[list[str]] = []
     for generation in _generations(graph):

@@ -41,7 +41,7 @@ def report(
     verbose: bool = VERBOSE,
 ) -> None:
     """Write the author report: md, html, json, sarif, graph, worksheet, files to check."""
-    # Imported here: jinja2 and networkx must not slow down `paperlint --help`.
+    # Imported here: jinja2 must not slow down `paperlint --help`.
     from paperlint.agents.prompts import template_hashes
     from paperlint.reports.load import load_workspace
     from paperlint.reports.write import publish, render, write_all

@@ -25,6 +25,7 @@ from paperlint.agents.faults import BudgetSpent, ModelUnavailableError
 from paperlint.agents.inputs import ConvergenceInputs, ReviewedResult
 from paperlint.agents.outputs import ConvergenceOutput
 from paperlint.agents.runner import AgentCall
+from paperlint.digraph import Digraph
 from paperlint.domain import Role
 from paperlint.engine.context import EngineContext
 from paperlint.errors import ModelError
@@ -118,8 +119,5 @@ def review(
     return ConvergenceState(status="done", reviews=reviews, combined=combined)
 
 
-def combiner(graph: object) -> Callable[[ConvergenceReview, ConvergenceReview], Combined]:
-    import networkx as nx
-
-    assert isinstance(graph, nx.DiGraph)
+def combiner(graph: Digraph) -> Callable[[ConvergenceReview, ConvergenceReview], Combined]:
     return lambda first, second: combine(first, second, graph)

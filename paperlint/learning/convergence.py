@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
-
 from paperlint.blueprint.graph import dependents
+from paperlint.digraph import Digraph
 from paperlint.records.convergence import Combined, ConvergenceReview
 
 
-def combine(first: ConvergenceReview, second: ConvergenceReview, graph: nx.DiGraph) -> Combined:
+def combine(first: ConvergenceReview, second: ConvergenceReview, graph: Digraph) -> Combined:
     """Both reviews together; refuse a review that is not independent or not complete."""
     if first.model == second.model:
         raise ValueError("the two convergence reviewers must be different models")
@@ -47,7 +46,7 @@ def combine(first: ConvergenceReview, second: ConvergenceReview, graph: nx.DiGra
     )
 
 
-def regate_set(flagged: Sequence[str], graph: nx.DiGraph) -> list[str]:
+def regate_set(flagged: Sequence[str], graph: Digraph) -> list[str]:
     """The flagged results and their dependents (statements and proofs), in document order."""
     out = set(flagged)
     for rid in flagged:
@@ -56,5 +55,5 @@ def regate_set(flagged: Sequence[str], graph: nx.DiGraph) -> list[str]:
     return sorted(out, key=order.__getitem__)
 
 
-def _document_order(graph: nx.DiGraph) -> dict[str, int]:
+def _document_order(graph: Digraph) -> dict[str, int]:
     return {n: graph.nodes[n]["position"] for n in graph.nodes}

@@ -23,11 +23,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-import networkx as nx
-
 from paperlint.blueprint.fingerprint import normalise_tex
 from paperlint.blueprint.graph import dependents, graph_of, predecessors
 from paperlint.blueprint.model import Blueprint
+from paperlint.digraph import Digraph
 from paperlint.domain import INPUT_KINDS
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records.work import ResetAction
@@ -109,7 +108,7 @@ def plan_resets(
     return _ordered(reasons, names, set(formalised), match)
 
 
-def _propagate(graph: nx.DiGraph, seed: str, names: Mapping[str, str], add: Any) -> None:
+def _propagate(graph: Digraph, seed: str, names: Mapping[str, str], add: Any) -> None:
     shown = names.get(seed, seed)
     what = "whose statement changed" if seed in names else "which was removed"
     restated = dependents(graph, seed, "statement")

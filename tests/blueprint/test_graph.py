@@ -39,8 +39,8 @@ def test_edges_of_both_kinds_point_from_dependency_to_user():
 def test_a_use_in_statement_and_proof_is_one_graph_edge_of_the_stronger_kind():
     bp = build_blueprint(paper())
     graph = graph_of(bp)
-    assert graph.edges["thm:main", "cor:rate"]["kind"] == "statement"
-    assert graph.edges["thm:main", "cor:rate"]["kinds"] == {"statement", "proof"}
+    assert graph.edge("thm:main", "cor:rate")["kind"] == "statement"
+    assert graph.edge("thm:main", "cor:rate")["kinds"] == {"statement", "proof"}
 
 
 def test_order_puts_definitions_and_assumptions_first_then_document_order():

@@ -8,7 +8,8 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlint.reports.graph import Digraph, _components, layers
+from paperlint.digraph import Digraph, components
+from paperlint.reports.graph import layers
 
 EDGES = st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=40)
 
@@ -40,7 +41,7 @@ def _nx_layers(graph: nx.DiGraph, order: list[str]) -> list[list[str]]:
 def test_components_and_layers_match_networkx(n, edges):
     ours, theirs, order = _both(n, edges)
     groups: dict[int, set[str]] = {}
-    for node, c in _components(ours).items():
+    for node, c in components(ours).items():
         groups.setdefault(c, set()).add(node)
     expected = {frozenset(c) for c in nx.strongly_connected_components(theirs)}
     assert {frozenset(g) for g in groups.values()} == expected
