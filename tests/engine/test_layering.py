@@ -19,6 +19,8 @@ LAYERS = (
     "project",
     "secrets",  # API keys, masked by value wherever text is written
     "store",  # atomic writes, the lock, the event log
+    "digraph",  # the dependency graph's data structure (blueprint and report)
+    "usercache",  # ~/.cache/paperlint: compiled templates, nothing of a paper
     # the paper, read
     "preflight",
     "blueprint",
@@ -55,6 +57,8 @@ REPORTS_READ = {
     "domain",
     "errors",
     "project",
+    "digraph",
+    "usercache",
 }
 REPORTS_ALSO = {"paperlint.lean.pins"}
 
