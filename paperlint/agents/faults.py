@@ -5,7 +5,11 @@ never guesses from a class name in two places:
 
 - transient: rate limits, timeouts, 5xx (520 and 529 included), a reply without `choices`.
   Waited out, with the server's Retry-After as a floor.
-- auth: a key that is missing, wrong or not allowed (401, 403). The run stops at once.
+- auth: a key that is missing, wrong or not allowed (401, 403). The run stops at once. litellm
+  reports a key missing from the environment as a 500 for some providers (openai: "Missing
+  credentials", as InternalServerError) and as a connection error for others (gemini: "Missing
+  Gemini API key"); no retry can help, so its text decides (`_MISSING_KEY`, with the providers'
+  messages in `tests/agents/test_faults.py`, taken from litellm 1.110 here without keys).
 - config: a model or endpoint that does not exist (404, a bad request litellm maps to its
   config errors). The run stops at once.
 - context: the prompt does not fit the model's window. The next model of the role is asked.
@@ -18,11 +22,12 @@ types and its `should_retry(status)` rule (the one openai-python uses).
 from __future__ import annotations
 
 import email.utils
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from paperlint.errors import ModelError
 
@@ -72,8 +77,27 @@ class ContextTooLong(ModelError):
     """Every model of the role rejected the prompt as longer than its context window."""
 
 
+# A provider's words for "no key in the environment" (see the module docstring).
+_MISSING_KEY: Final = re.compile(
+    r"missing credentials|missing [\w ]{0,30}api[ _]?key|api[ _]?key[\w ]{0,40}must be set", re.I
+)
+# An environment variable a message names as the place for a key.
+_KEY_VARIABLE: Final = re.compile(r"\b[A-Z][A-Z0-9_]*_(?:API_KEY|ADMIN_KEY)\b")
+
+
 def classify(exc: BaseException, *, litellm: Any) -> Fault | None:
     """The kind of `exc`, or None when it is not a provider failure (a bug: let it raise)."""
+    fault = _classify(exc, litellm)
+    if (
+        fault is not None
+        and fault.kind is FaultKind.TRANSIENT
+        and _MISSING_KEY.search(fault.message)
+    ):
+        return Fault(FaultKind.AUTH, fault.status, fault.message)
+    return fault
+
+
+def _classify(exc: BaseException, litellm: Any) -> Fault | None:
     message = str(exc)
     if isinstance(exc, EmptyReply):
         return Fault(FaultKind.TRANSIENT, None, message)
@@ -153,7 +177,11 @@ def stop_error(fault: Fault, model: str, reason: str, key_env: str | None) -> Mo
 def fix_for(fault: Fault, model: str, key_env: str | None) -> str:
     """What the user should do, named for the fault's kind."""
     if fault.kind is FaultKind.AUTH:
-        where = f"${key_env}" if key_env else "the provider's API key variable"
+        named = list(dict.fromkeys(_KEY_VARIABLE.findall(fault.message)))
+        if key_env or named:
+            where = " or ".join(f"${name}" for name in ([key_env] if key_env else named))
+        else:
+            where = "the provider's API key variable"
         return (
             f"the provider refused the key for {model} (HTTP {fault.status}); set {where} to "
             "a valid key (or [roles.<role>] api_key_env in paperlint.toml), then "

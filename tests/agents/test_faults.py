@@ -15,6 +15,7 @@ from paperlint.agents.faults import (
     FaultKind,
     ModelUnavailableError,
     classify,
+    fix_for,
     retry_after_s,
 )
 from paperlint.agents.runner import AgentCall, AgentRunner
@@ -51,6 +52,52 @@ CASES = [
 @pytest.mark.parametrize(("exc", "kind"), CASES, ids=[type(c[0]).__name__ for c in CASES])
 def test_every_provider_failure_has_one_kind(exc, kind):
     assert classify(exc, litellm=litellm).kind is kind
+
+
+# What litellm 1.110 raised here for a request with no key in the environment (the messages
+# verbatim, up to the first sentence or two): a 500 or a connection error, which a retry
+# cannot mend. Anthropic's is a 401 already.
+OPENAI_NO_KEY = (
+    "litellm.InternalServerError: InternalServerError: OpenAIException - Missing credentials. "
+    "Please pass an `api_key`, `workload_identity`, `admin_api_key`, or set the "
+    "`OPENAI_API_KEY` or `OPENAI_ADMIN_KEY` environment variable."
+)
+GEMINI_NO_KEY = (
+    "Missing Gemini API key. Set the GEMINI_API_KEY or GOOGLE_API_KEY environment variable."
+)
+NO_KEY = [
+    (
+        litellm.InternalServerError(OPENAI_NO_KEY, llm_provider="openai", model="m"),
+        "OPENAI_API_KEY",
+    ),
+    (litellm.APIConnectionError(GEMINI_NO_KEY, llm_provider="gemini", model="m"), "GEMINI_API_KEY"),
+    (
+        litellm.APIError(
+            500,
+            "The api_key client option must be set either by passing api_key to the client or "
+            "by setting the OPENAI_API_KEY environment variable",
+            llm_provider="openai",
+            model="m",
+        ),
+        "OPENAI_API_KEY",
+    ),
+]
+
+
+@pytest.mark.parametrize(("exc", "variable"), NO_KEY, ids=["openai", "gemini", "openai-client"])
+def test_a_key_missing_from_the_environment_stops_the_run_and_names_the_variable(exc, variable):
+    fault = classify(exc, litellm=litellm)
+    assert fault.kind is FaultKind.AUTH  # not waited out as a 5xx: no retry can help
+    assert f"${variable}" in fix_for(fault, "m", None)
+    # a variable the role's config names wins over the message's
+    assert "$MY_KEY" in fix_for(fault, "m", "MY_KEY")
+    assert f"${variable}" not in fix_for(fault, "m", "MY_KEY")
+
+
+def test_a_5xx_that_speaks_of_keys_otherwise_is_still_waited_out():
+    for text in ("upstream overloaded", "API key rotation in progress, try again"):
+        exc = litellm.InternalServerError(text, llm_provider="openai", model="m")
+        assert classify(exc, litellm=litellm).kind is FaultKind.TRANSIENT
 
 
 def test_a_bug_is_not_a_provider_failure():

@@ -124,3 +124,16 @@ def test_role_settings_reach_litellm(mocked_litellm, monkeypatch):
     assert mocked_litellm["extra_headers"]["X-Paperlint-Call"] != call
     # gpt-4o-mini takes a response schema, so the gate's output model is sent as one
     assert seen["response_format"]["json_schema"]["name"] == "gate"
+
+
+def test_a_real_request_without_a_key_stops_at_once_and_names_the_variable(monkeypatch):
+    # Not mocked: litellm's openai path refuses before any network with a 500 ("Missing
+    # credentials"), which was waited out as transient until the run gave up.
+    from paperlint.agents.faults import ModelUnavailableError
+
+    for name in ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(ModelUnavailableError) as err:
+        LiteLLMClient(Config()).complete("openai/gpt-4o-mini", MESSAGES, metadata={})
+    assert err.value.kind == "auth"
+    assert "$OPENAI_API_KEY" in err.value.fix
