@@ -35,3 +35,14 @@ def work_of(**fields: Any) -> ResultWork:
 def with_work(record: ResultRecord, **fields: Any) -> ResultRecord:
     """`record` with `fields` of its working state set."""
     return record.with_work(evolved(record.work, **fields))
+
+
+def flat(work: ResultWork) -> dict[str, Any]:
+    """`work` as older state files held it: each slot's fields among the shared ones under
+    their old names (`_LEGACY_SLOTS`), every agent output inline (engine-state/1)."""
+    data = work.model_dump(mode="json")
+    slots = data.pop("slots", {})
+    for kind, moved in _LEGACY_SLOTS.items():
+        own = {**slot_types()[kind]().model_dump(mode="json"), **slots.pop(kind, {})}
+        data.update({old: own[new] for old, new in moved.items()})
+    return {**data, "slots": slots} if slots else data

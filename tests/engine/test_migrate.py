@@ -26,7 +26,7 @@ from paperlint.records.state import (
 from paperlint.records.work import ResultWork, slot_types
 from paperlint.records.workspace import Workspace, load_results_at, migrate_workspace, write_results
 from tests.engine.conftest import check_argv, reference_run, run_cli_forked
-from tests.workstate import evolved, work_of
+from tests.workstate import evolved, flat, work_of
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = ROOT / "fixtures" / "workspaces" / "v1-sample-variance"
@@ -255,9 +255,10 @@ def test_a_workspace_never_worked_on_has_empty_working_state(tmp_path):
 
 def _downgrade(ws: Path) -> str:
     """Rewrite the state as paperlint wrote it before engine-state/2 (every agent output
-    copied inline, `EngineState(...).model_dump` indented), named after its content."""
+    copied inline, the steps' state among the shared fields, indented), named after its
+    content."""
     results = load_results_at(ws / "results.json")
-    work = {r.id: r.work.model_dump(mode="json") for r in results.results}
+    work = {r.id: flat(r.work) for r in results.results}
     data = {"schema": ENGINE_STATE_V1, "work": work}
     payload = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     old = _json(ws / "results.json")["engine_state"]
@@ -323,10 +324,13 @@ def test_migrate_rewrites_a_state_v1_as_the_engine_writes_v2(twins, capsys):
     assert _report(old) == _report(current)
 
 
-@pytest.mark.parametrize("index", [12, 47, 90])
-def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_path, index):
-    """A check killed by an older paperlint (its state /1) resumes to an uninterrupted run's
-    records, and its state is /2 from the first write."""
+@pytest.mark.parametrize(
+    ("index", "older"),
+    [(12, "v1"), (47, "v1"), (90, "v1"), (47, "v4")],
+)
+def test_an_older_state_killed_mid_run_resumes_to_the_same_results(tmp_path, index, older):
+    """A check killed by an older paperlint (its state /1, or /4) resumes to an uninterrupted
+    run's records, and its state is the current one from the first write."""
     reference, _ = reference_run("sample-variance")
     ws = tmp_path / "ws"
     code = run_cli_forked(
@@ -334,7 +338,7 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
     )
     assert code == 77
     if _json(ws / "results.json").get("engine_state"):
-        _downgrade(ws)
+        _downgrade(ws) if older == "v1" else _as_v4(ws)
     assert run_cli_forked(["resume", str(ws)]) == 1
     assert _json(ws / "results.json") == _json(reference / "results.json")
     state = _json(ws / _json(ws / "results.json")["engine_state"])
