@@ -78,9 +78,9 @@ class Drafted(Slot):
     """The draft step's slot: the standing draft, the rounds spent and why the last draft
     was sent back (`feedback`: Lean's answer; or the gate's, or the convergence review's,
     which send the draft step's draft back through `sent_back`: the reason is the draft
-    step's next input, kept with the draft it is about). The gate may also adopt the second draft as
-    the standing one (issue #15). A re-gate and a re-prove keep the draft and its rounds
-    (not the feedback), a re-draft nothing."""
+    step's next input, kept with the draft it is about). The gate may also adopt the second
+    draft as the standing one (issue #15). A re-gate and a re-prove keep the draft and its
+    rounds (not the feedback), a re-draft nothing."""
 
     KIND = "draft"
     REFS = {"draft": StoredOutput(DraftOutput, "draft", _DRAFT_NAMES, _draft_files)}
