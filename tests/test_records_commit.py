@@ -10,8 +10,10 @@ from paperlint.config import Config
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.records import workspace
 from paperlint.records.results import ResultRecord, Results
+from paperlint.records.slots import drafting
 from paperlint.records.work import ResultWork
 from paperlint.records.workspace import Workspace, load_results_at, write_results
+from tests.workstate import work_of
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sample-variance"
 
@@ -74,12 +76,12 @@ def test_a_commit_encodes_and_resolves_only_the_result_that_changed(tmp_path, mo
         lambda record: calls.append(f"record {record.id}") or real_record(record),
     )
     changed = (
-        records[17].model_copy(update={"notes": ["touched"]}).with_work(ResultWork(draft_rounds=1))
+        records[17].model_copy(update={"notes": ["touched"]}).with_work(work_of(draft_rounds=1))
     )
     new = results.model_copy(update={"results": [*records[:17], changed, *records[18:]]})
     write_results(ws, new)
     assert calls == ["record lem:17", "work lem:17"]
-    assert load_results_at(ws.results).results[17].work.draft_rounds == 1
+    assert drafting(load_results_at(ws.results).results[17].work).rounds == 1
     assert (
         ws.results.read_bytes()
         == (

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.engine.steps import slot_types
+import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot)
 from paperlint.engine.steps.second_draft import SecondDraft
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
+from paperlint.records.slots import draft_of, gating
 from paperlint.records.state import (
     OWN_FILE,
     StateRefError,
@@ -18,9 +19,10 @@ from paperlint.records.state import (
     check_ref,
     output_bytes,
 )
-from paperlint.records.work import ResultWork
+from paperlint.records.work import ResultWork, slot_types
 from paperlint.records.workspace import Workspace, load_results_at, write_results
 from paperlint.store import write_json_atomic
+from tests.workstate import work_of
 
 FIDELITY = FidelityFields(
     object_class="reals",
@@ -75,24 +77,24 @@ def test_every_slot_declares_references_to_its_own_fields_with_labels_of_their_o
 
 def test_an_output_in_its_audit_file_is_named_by_it(tmp_path):
     draft = _draft("theorem t : True := sorry")
-    ws, results = _workspace(tmp_path, ResultWork(draft=draft, draft_rounds=1))
+    ws, results = _workspace(tmp_path, work_of(draft=draft, draft_rounds=1))
     write_json_atomic(ws.root / "audits/lem_a/draft-1.json", draft.model_dump(mode="json"))
     write_results(ws, results)
-    assert _stored(ws)["draft"]["ref"] == "audits/lem_a/draft-1.json"
+    assert _stored(ws)["slots"]["draft"]["draft"]["ref"] == "audits/lem_a/draft-1.json"
     assert _own_files(ws) == []
     assert load_results_at(ws.results).results[0].work == results.results[0].work
 
 
 def test_an_output_no_audit_file_holds_gets_a_file_of_its_own_until_it_is_gone(tmp_path):
     draft = _draft("theorem t : True := sorry")
-    ws, results = _workspace(tmp_path, ResultWork(draft=draft, draft_rounds=1))
+    ws, results = _workspace(tmp_path, work_of(draft=draft, draft_rounds=1))
     write_json_atomic(ws.root / "audits/lem_a/draft-1.json", {"other": "draft"})
     write_results(ws, results)
     (own,) = _own_files(ws)
     assert own.startswith("audits/lem_a/state-draft-")
-    assert _stored(ws)["draft"]["ref"] == own
+    assert _stored(ws)["slots"]["draft"]["draft"]["ref"] == own
     assert (ws.root / own).read_bytes() == output_bytes(draft)  # exactly the output
-    assert load_results_at(ws.results).results[0].work.draft == draft
+    assert draft_of(load_results_at(ws.results).results[0].work) == draft
     write_results(ws, results)  # written again: the same file, the same state
     assert _own_files(ws) == [own]
     gone = results.model_copy(update={"results": [results.results[0].with_work(ResultWork())]})
@@ -107,13 +109,13 @@ def test_a_gated_second_draft_is_named_by_its_file_only_while_it_cannot_be_asked
     """A re-gate keeps the draft and asks a new second draft, which writes second-draft-1.json
     again: a state written after the reset must not name that file for its draft."""
     second = _draft("theorem t : 1 = 1 := sorry")
-    work = ResultWork(draft=second, draft_rounds=1).with_slot(SecondDraft(asked=asked))
+    work = work_of(draft=second, draft_rounds=1).with_slot(SecondDraft(asked=asked))
     ws, results = _workspace(tmp_path, work)
     folder = ws.root / "audits/lem_a"
     write_json_atomic(folder / "draft-1.json", _draft("theorem t : True := sorry").model_dump())
     write_json_atomic(folder / "second-draft-1.json", second.model_dump(mode="json"))
     write_results(ws, results)
-    ref = _stored(ws)["draft"]["ref"]
+    ref = _stored(ws)["slots"]["draft"]["draft"]["ref"]
     if named is None:
         assert ref.startswith("audits/lem_a/state-draft-")
     else:
@@ -123,16 +125,20 @@ def test_a_gated_second_draft_is_named_by_its_file_only_while_it_cannot_be_asked
 
 def test_a_gate_answer_is_the_review_in_its_round_file(tmp_path):
     passed = GateOutput(fields=[], decision="BLOCK", reasons=["no"])
-    ws, results = _workspace(tmp_path, ResultWork(gates=[passed, passed]))
+    ws, results = _workspace(tmp_path, work_of(gates=[passed, passed]))
     for n in (1, 2):
         write_json_atomic(
             ws.root / f"audits/lem_a/gate-{n}.json",
             {"schema": "paperlint.gate/1", "round": n, "review": passed.model_dump(mode="json")},
         )
     write_results(ws, results)
-    refs = [g["ref"] for g in _stored(ws)["gates"]]
+    refs = [g["ref"] for g in _stored(ws)["slots"]["gate"]["gates"]]
     assert refs == ["audits/lem_a/gate-1.json", "audits/lem_a/gate-2.json"]
-    assert load_results_at(ws.results).results[0].work.gates == [passed, passed]
+    assert gating(load_results_at(ws.results).results[0].work).gates == [passed, passed]
+
+
+# every output stored as a reference, shared or in a slot, by its label
+_REFS = {k.label: k for model in (ResultWork, *slot_types().values()) for k in model.REFS.values()}
 
 
 @pytest.mark.parametrize(
@@ -141,7 +147,7 @@ def test_a_gate_answer_is_the_review_in_its_round_file(tmp_path):
         ("draft", "audits/lem_a/draft-1.json", None),
         ("draft", "audits/lem_a/second-draft-1.json", None),
         ("draft", "audits/lem_a/state-draft-0123456789abcdef.json", None),
-        ("gates", "audits/lem_a/gate-12.json", None),
+        ("gate", "audits/lem_a/gate-12.json", None),
         ("audit", "audits/lem_a/final-audit.json", None),
         ("draft", "audits/lem_a/draft-0.json", "not a file that holds"),
         ("draft", "audits/lem_a/state-gate-0123456789abcdef.json", "not a file that holds"),
@@ -158,10 +164,10 @@ def test_a_gate_answer_is_the_review_in_its_round_file(tmp_path):
 )
 def test_a_reference_is_allowlisted(field, ref, problem):
     if problem is None:
-        assert check_ref("lem:a", ResultWork.REFS[field], ref) == ref.rsplit("/", 1)[1]
+        assert check_ref("lem:a", _REFS[field], ref) == ref.rsplit("/", 1)[1]
     else:
         with pytest.raises(StateRefError, match=problem):
-            check_ref("lem:a", ResultWork.REFS[field], ref)
+            check_ref("lem:a", _REFS[field], ref)
 
 
 @pytest.mark.parametrize(
@@ -175,7 +181,7 @@ def test_a_reference_is_allowlisted(field, ref, problem):
             {"schema": "paperlint.issue-ruling/1", "is_issue": "maybe"},
             "valid",
         ),
-        ("gates", "gate-1.json", {"schema": "paperlint.gate/1"}, "not a valid GateOutput"),
+        ("gate", "gate-1.json", {"schema": "paperlint.gate/1"}, "not a valid GateOutput"),
         ("review", "issue-review.json", [], "not a paperlint.review/1"),
         ("ruling", "issue.json", {"schema": "paperlint.issue-ruling/1", "is_issue": False}, None),
     ],
@@ -190,8 +196,8 @@ def test_the_output_is_read_from_its_files_envelope(field, name, content, proble
     ref = OutputRef(ref=rel, sha256=hashlib.sha256(data).hexdigest())
     read = files_reader({rel: data})
     if problem is None:
-        found = resolve_ref("lem:a", ResultWork.REFS[field], ref, read)
+        found = resolve_ref("lem:a", _REFS[field], ref, read)
         assert found.model_dump()["is_issue"] is False
     else:
         with pytest.raises(StateRefError, match=problem):
-            resolve_ref("lem:a", ResultWork.REFS[field], ref, read)
+            resolve_ref("lem:a", _REFS[field], ref, read)

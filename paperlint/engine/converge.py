@@ -32,6 +32,7 @@ from paperlint.errors import ModelError
 from paperlint.learning.convergence import combine
 from paperlint.records.convergence import Combined, ConvergenceReview, ConvergenceState
 from paperlint.records.results import ResultRecord, Results
+from paperlint.records.slots import draft_of, fingerprint_of
 
 PAPER: Final = "paper"  # the `result` a paper-wide call is recorded under
 REVIEWERS: Final = (Role.GATE, Role.AUDITOR)
@@ -61,8 +62,8 @@ def review_inputs(ctx: EngineContext, results: Results) -> ConvergenceInputs:
 
 
 def _gated_statement(record: ResultRecord) -> str | None:
-    draft = record.work.draft
-    return draft.statement if draft is not None and record.work.fingerprint else None
+    draft = draft_of(record.work)
+    return draft.statement if draft is not None and fingerprint_of(record.work) else None
 
 
 def ready(results: Results) -> bool:

@@ -13,6 +13,7 @@ from paperlint.engine.steps import REGISTRY, Failed, StepOutcome, View
 from paperlint.engine.steps.effects import LeanUnavailable
 from paperlint.errors import ModelError
 from paperlint.records.results import Results
+from paperlint.records.slots import draft_of
 
 
 def execute(ctx: EngineContext, results: Results, action: Action) -> StepOutcome:
@@ -48,6 +49,7 @@ def needed_records(ctx: EngineContext, results: Results, action: Action) -> Resu
     paper = ctx.inventory.result(record.id)
     if paper is not None:
         wanted.update(paper.uses, paper.proof_uses)
-    if record.work.draft is not None:
-        wanted.update(c.result for c in record.work.draft.conditions if c.result)
+    draft = draft_of(record.work)
+    if draft is not None:
+        wanted.update(c.result for c in draft.conditions if c.result)
     return results.model_copy(update={"results": [r for r in results.results if r.id in wanted]})

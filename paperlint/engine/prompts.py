@@ -19,6 +19,7 @@ from paperlint.engine.context import EngineContext
 from paperlint.lean.compose import statement_text_exact
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import ResultRecord, Results, Verdict
+from paperlint.records.slots import draft_of, fingerprint_of, plan_of
 from paperlint.records.work import Obligation
 
 MAX_TEX = 6000
@@ -83,8 +84,8 @@ def dependencies(ctx: EngineContext, record: ResultRecord, results: Results) -> 
 
 
 def lean_statement_of(record: ResultRecord) -> str | None:
-    draft = record.work.draft
-    if draft is None or record.work.fingerprint is None:
+    draft = draft_of(record.work)
+    if draft is None or fingerprint_of(record.work) is None:
         return None
     if not record.verdict_bearing:
         return draft.statement
@@ -95,7 +96,7 @@ def status_of(record: ResultRecord) -> str:
     """How a dependent may use this result: a proved lemma, or a named hypothesis."""
     if record.verdict in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
         return "verified: usable as a proved Lean lemma"
-    if not record.verdict_bearing and record.work.fingerprint:
+    if not record.verdict_bearing and fingerprint_of(record.work):
         return "gated definition: in scope"
     if record.verdict is Verdict.ISSUE:
         return "issue recorded: use its clause only as a named hypothesis (clause_with_issue)"
@@ -126,12 +127,12 @@ def proof_text(ctx: EngineContext, record: ResultRecord) -> str | None:
 
 
 def steps(record: ResultRecord) -> list[ProofStep]:
-    plan = record.work.plan
+    plan = plan_of(record.work)
     return list(plan.steps) if plan else []
 
 
 def step(record: ResultRecord, step_id: str | None) -> ProofStep | None:
-    plan = record.work.plan
+    plan = plan_of(record.work)
     if plan is None or step_id is None:
         return None
     return next((s for s in plan.steps if s.id == step_id), None)

@@ -18,6 +18,7 @@ from paperlint.records.files import read_model, write_model
 from paperlint.records.outputs import ConvergenceFlag
 from paperlint.records.results import Results
 from paperlint.records.rewind import rewind
+from paperlint.records.slots import sent_back
 
 
 class ConvergenceReview(BaseModel):
@@ -92,9 +93,7 @@ def rewound(results: Results, state: ConvergenceState) -> Results:
             record = record.model_copy(update={"notes": [MARK]}).with_work(record.work)
             if record.id in reasons:
                 feedback = "convergence review: " + "; ".join(reasons[record.id])
-                record = record.with_work(
-                    record.work.model_copy(update={"draft_feedback": feedback})
-                )
+                record = record.with_work(sent_back(record.work, feedback))
         records.append(record)
     return results.model_copy(update={"results": records})
 

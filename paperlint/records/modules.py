@@ -17,21 +17,22 @@ from paperlint.lean.modules import (
     compose_refutation,
 )
 from paperlint.records.results import ResultRecord, Verdict
+from paperlint.records.slots import draft_of, fingerprint_of, obligations_of
 
 _VERIFIED = (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL)
 
 
 def material(record: ResultRecord) -> Material | None:
     """A result's gated material and proofs (None: nothing gated yet)."""
-    draft = record.work.draft
-    if draft is None or record.work.fingerprint is None:
+    draft = draft_of(record.work)
+    if draft is None or fingerprint_of(record.work) is None:
         return None
     from paperlint.lean.compose import parse_declaration
 
     is_input = record.kind in INPUT_KINDS
     definitions = (*draft.definitions, draft.statement) if is_input else tuple(draft.definitions)
     names = tuple(p.name for d in definitions if (p := parse_declaration(d)) and p.name)
-    proofs = tuple(o.proof for o in record.work.obligations if o.proof)
+    proofs = tuple(o.proof for o in obligations_of(record.work) if o.proof)
     return Material(
         id=record.id,
         definitions=tuple(d.strip() for d in definitions),

@@ -2,48 +2,38 @@
 convergence review's re-gate (`paperlint.engine.converge`).
 
 Pure. Each reset rewinds a result's working state to the point where `engine.plan` picks it up
-again, and leaves everything before that point as it was. What follows is the rule for the
-shared slot (`ResultWork`'s own fields); each step's own slot declares what a reset keeps of
-it (`Slot.after_reset`): a re-gate keeps a proved result's proof aside in the gate's slot
-(issue #14, `engine/steps/gate.py`); a revision's `re-draft` or `re-gate` keeps a verified
-proof in the restate step's slot (issue #15, `engine/steps/restate.py`); the reconnect step's
-slot keeps no reconnection through any reset (`records/slots.py`).
+again, and leaves everything before that point as it was. Each step's slot declares what a
+reset keeps of it (`Slot.after_reset`; `records/slots.py` for the plan, draft, gate, prove and
+reconnect steps):
+a re-draft keeps nothing, a re-gate the plan and the draft (and, in the gate's slot, a proved
+result's proof aside, issue #14), a re-prove the plan, the draft and the gated statement, its
+obligations reopened as their gated skeletons; a revision's `re-draft` or `re-gate` keeps a
+verified proof in the restate step's slot (issue #15, `engine/steps/restate.py`). What follows
+is the rule for the rest: the shared slot (`ResultWork`'s own fields: suspicion, ruling,
+review, counterexample, final check, audit) is cleared by every reset, and the stage is set
+where `engine.plan` picks the result up again:
 
-- `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
-- `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
-  cleared; stage drafted, so the next action is the gate.
-- `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
-  skeletons (no proof, no attempts); suspicion, ruling, review, counterexample, final check and
-  audit cleared; stage gated, so the next action is the first obligation.
+- `re-draft`: stage pending;
+- `re-gate`: stage drafted, so the next action is the gate;
+- `re-prove`: stage gated, so the next action is the first obligation; the gated statement
+  stands, and with it the evidence of the gate.
 """
 
 from __future__ import annotations
 
+import paperlint.records.slots  # noqa: F401  (the record slots, whose resets this applies)
 from paperlint.records.results import Evidence, ResultRecord, Stage
-from paperlint.records.work import Obligation, ResetAction, ResultWork, slot_types
+from paperlint.records.work import ResetAction, ResultWork, slot_types
+
+_STAGE = {"re-draft": Stage.PENDING, "re-gate": Stage.DRAFTED, "re-prove": Stage.GATED}
 
 
 def rewind(record: ResultRecord, action: ResetAction, *, revision: bool = False) -> ResultRecord:
     """The record with its work state rewound for `action` (see the module docstring);
     `revision`: a revision of the paper, else the convergence review's re-gate."""
-    work = record.work
     evidence = Evidence(lean_name=record.evidence.lean_name)
-    if action == "re-draft":
-        new_work, stage = ResultWork(), Stage.PENDING
-    elif action == "re-gate":
-        new_work = ResultWork(plan=work.plan, draft=work.draft, draft_rounds=work.draft_rounds)
-        stage = Stage.DRAFTED
-    else:
-        new_work = ResultWork(
-            plan=work.plan,
-            draft=work.draft,
-            draft_rounds=work.draft_rounds,
-            gates=work.gates,
-            fingerprint=work.fingerprint,
-            obligations=[Obligation(id=o.id, skeleton=o.skeleton) for o in work.obligations],
-        )
-        stage = Stage.GATED
-        # the gated statement stands, and with it the evidence of the gate
+    new_work, stage = ResultWork(), _STAGE[action]
+    if action == "re-prove":  # the gated statement stands, and with it the gate's evidence
         evidence = evidence.model_copy(
             update={
                 "statement_fingerprint": record.evidence.statement_fingerprint,

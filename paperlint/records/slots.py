@@ -4,17 +4,214 @@ A step's own working state is a `Slot` declared beside the step (`paperlint.engi
 but the validator and the report never import the engine: a slot one of them reads is
 declared here, below both, and registered with `record_slot`, so every process that reads a
 state file decodes it (`paperlint.records.state`) and the rewind asks it what a reset keeps.
-Its step's module uses it from here and owns it all the same: only that step writes it.
+Its step's module uses it from here and owns it all the same; where another step writes it
+too (the gate sends a draft back or adopts the second draft, opens the obligations), the
+slot's docstring says so and why. Each has one typed accessor for readers (`draft_of(work)`).
 """
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from typing import TYPE_CHECKING, Final
 
 from pydantic import Field
 
-from paperlint.records.outputs import OmitUnused
-from paperlint.records.work import ResultWork, Slot, _Record, record_slot
+from paperlint.domain import SECOND_DRAFT_FILE
+from paperlint.records.outputs import ArchitectOutput, DraftOutput, GateOutput, OmitUnused
+from paperlint.records.work import (
+    Obligation,
+    ResetAction,
+    ResultWork,
+    Slot,
+    StoredOutput,
+    _Record,
+    record_slot,
+)
+
+if TYPE_CHECKING:
+    from paperlint.records.results import ResultRecord
+
+
+# --- plan: the architect's route ------------------------------------------------------------
+
+
+@record_slot
+class Planned(Slot):
+    """The plan step's slot: the architect's route (plan.json, written while there is no
+    plan). Read by the drafter's prompt and by the steps' readiness. Kept through a re-gate
+    and a re-prove, cleared by a re-draft."""
+
+    KIND = "plan"
+    REFS = {
+        "plan": StoredOutput(ArchitectOutput, "plan", r"plan\.json", lambda w, i: ["plan.json"])
+    }
+
+    plan: ArchitectOutput | None = None
+
+    @classmethod
+    def after_reset(
+        cls, before: ResultRecord, action: ResetAction, revision: bool
+    ) -> Planned | None:
+        return None if action == "re-draft" else cls(plan=plan_of(before.work))
+
+
+def plan_of(work: ResultWork) -> ArchitectOutput | None:
+    """The architect's route, once planned."""
+    return work.slot(Planned).plan
+
+
+# --- draft: the standing Lean statement -----------------------------------------------------
+
+
+def _draft_files(work: ResultWork, index: int) -> list[str]:
+    # draft-N.json is written for attempt `rounds + 1`; the standing draft is attempt
+    # `rounds` (a reset that lowers the count drops the draft too). The gate may adopt the
+    # second draft, which second-draft-1.json holds while its step will not run again.
+    return [f"draft-{drafting(work).rounds}.json", SECOND_DRAFT_FILE]
+
+
+_DRAFT_NAMES: Final = rf"draft-[1-9][0-9]*\.json|{re.escape(SECOND_DRAFT_FILE)}"
+
+
+@record_slot
+class Drafted(Slot):
+    """The draft step's slot: the standing draft, the rounds spent and why the last draft
+    was sent back (`feedback`: Lean's answer; or the gate's, or the convergence review's,
+    which send the draft step's draft back through `sent_back`: the reason is the draft
+    step's next input, kept with the draft it is about). The gate may also adopt the second
+    draft as the standing one (issue #15). A re-gate and a re-prove keep the draft and its
+    rounds (not the feedback), a re-draft nothing."""
+
+    KIND = "draft"
+    REFS = {"draft": StoredOutput(DraftOutput, "draft", _DRAFT_NAMES, _draft_files)}
+
+    draft: DraftOutput | None = None
+    rounds: int = 0
+    feedback: str | None = None  # why the last draft was sent back (Lean or gate)
+
+    @classmethod
+    def after_reset(
+        cls, before: ResultRecord, action: ResetAction, revision: bool
+    ) -> Drafted | None:
+        own = drafting(before.work)
+        return None if action == "re-draft" else cls(draft=own.draft, rounds=own.rounds)
+
+
+def drafting(work: ResultWork) -> Drafted:
+    """The draft step's slot: the standing draft, its rounds and feedback."""
+    return work.slot(Drafted)
+
+
+def draft_of(work: ResultWork) -> DraftOutput | None:
+    """The standing draft (gated once the gate slot has a fingerprint)."""
+    return drafting(work).draft
+
+
+def sent_back(work: ResultWork, why: str) -> ResultWork:
+    """`work` with its draft sent back to the draft step, and why (the gate blocked it, or
+    the convergence review flagged it): the draft step drafts again with `why`."""
+    return work.with_slot(drafting(work).model_copy(update={"feedback": why}))
+
+
+# --- gate: the statement's review -----------------------------------------------------------
+
+
+class KeptProof(_Record):
+    """What a re-gate keeps of a proved result: its gated fingerprint and its proofs, used
+    again if the gate passes the same statement (issue #14)."""
+
+    fingerprint: str
+    obligations: list[Obligation]
+
+
+@record_slot
+class Gated(Slot):
+    """The gate step's slot: its answers, round by round (gate-N.json, for round
+    `len(gates) + 1`: a reset that restarts the rounds drops them), the gated statement's
+    fingerprint, a re-gate's kept proof (`kept`) and whether the obligations are a kept
+    proof, not proved in this gating (`proof_kept`; the audit proves such a proof again when
+    it no longer builds)."""
+
+    KIND = "gate"
+    REFS = {
+        "gates": StoredOutput(
+            GateOutput, "gate", r"gate-[1-9][0-9]*\.json", lambda w, i: [f"gate-{i + 1}.json"]
+        )
+    }
+
+    gates: list[GateOutput] = Field(default_factory=list)
+    fingerprint: str | None = None
+    kept: KeptProof | None = None
+    proof_kept: bool = False
+
+    @classmethod
+    def after_reset(cls, before: ResultRecord, action: ResetAction, revision: bool) -> Gated | None:
+        """A re-prove keeps the gated statement (answers and fingerprint). A re-gate (the
+        convergence review's or a revision's) keeps a proved result's fingerprint and proofs
+        aside: if the gate passes the same statement again, it takes them back instead of
+        proving it again, and the audit rebuilds them. A revision's call estimate
+        (`revise.changes`) is then an upper bound. A re-draft keeps nothing."""
+        own = gating(before.work)
+        if action == "re-prove":
+            return cls(gates=own.gates, fingerprint=own.fingerprint)
+        kept = kept_proof(before.work) if action == "re-gate" else None
+        return None if kept is None else cls(kept=kept)
+
+
+def gating(work: ResultWork) -> Gated:
+    """The gate step's slot."""
+    return work.slot(Gated)
+
+
+def fingerprint_of(work: ResultWork) -> str | None:
+    """The gated statement's fingerprint: None until the gate passed a statement."""
+    return gating(work).fingerprint
+
+
+def kept_proof(work: ResultWork) -> KeptProof | None:
+    """The gated fingerprint and proofs of a fully proved result (or what an earlier re-gate
+    kept, if it was not used yet), for a re-gate to take back."""
+    obligations, fp = obligations_of(work), fingerprint_of(work)
+    if fp is not None and obligations and all(o.status == "proved" for o in obligations):
+        return KeptProof(fingerprint=fp, obligations=list(obligations))
+    return gating(work).kept
+
+
+# --- prove: the obligations -----------------------------------------------------------------
+
+
+@record_slot
+class Proving(Slot):
+    """The prove step's slot: the gated statement's obligations, each with its proof or its
+    failures. The gate opens them (the gated draft's skeletons, or a re-gate's kept proof),
+    the prover and the restate step prove them, the audit reopens a kept proof that no
+    longer builds. A re-prove reopens them as their gated skeletons (no proof, no
+    attempts); a re-draft and a re-gate keep none."""
+
+    KIND = "prove"
+
+    obligations: list[Obligation] = Field(default_factory=list)
+
+    @classmethod
+    def after_reset(
+        cls, before: ResultRecord, action: ResetAction, revision: bool
+    ) -> Proving | None:
+        if action != "re-prove":
+            return None
+        return cls(obligations=reopened(obligations_of(before.work)))
+
+
+def obligations_of(work: ResultWork) -> list[Obligation]:
+    """The gated statement's obligations, in order (`main` last)."""
+    return work.slot(Proving).obligations
+
+
+def reopened(obligations: list[Obligation]) -> list[Obligation]:
+    """The obligations as the gate opened them: their skeletons, no proof, no attempt."""
+    return [Obligation(id=o.id, skeleton=o.skeleton) for o in obligations]
+
+
+# --- reconnect ------------------------------------------------------------------------------
 
 
 class Discharge(_Record):

@@ -1,4 +1,4 @@
-"""The engine's working state on disk (`paperlint.engine-state/4`), apart from the contract.
+"""The engine's working state on disk (`paperlint.engine-state/5`), apart from the contract.
 
 `results.json` holds verdicts and their evidence; what the engine needs to resume (the drafts,
 gate answers, obligations, rulings it has seen) lives in `engine/state-<sha256[:16]>.json`,
@@ -21,7 +21,8 @@ an older version, a draft whose file a re-gate will write again) is kept in a fi
 
 `paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
 second draft's, the restatement's and the gate's own state among the shared fields, /3 kept
-the reconnections there; all are still read (upgraded in memory: `_LEGACY_SLOTS`) and
+the reconnections there, /4 the plan, the draft, the gate's answers and fingerprint and the
+obligations; all are still read (upgraded in memory: `_LEGACY_SLOTS`) and
 `paperlint migrate` rewrites them. A
 process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
 reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
@@ -48,30 +49,47 @@ from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.slots import Reconnections
-from paperlint.records.work import ResultWork, StoredOutput, UnknownSlot, slot_types
+from paperlint.records.slots import Drafted, Gated, Planned, Proving, Reconnections
+from paperlint.records.work import (
+    ResultWork,
+    StoredOutput,
+    UnknownSlot,
+    record_slot_types,
+    slot_types,
+)
 
-ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/4"
+ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/5"
 ENGINE_STATE_V1: Final = "paperlint.engine-state/1"  # agent outputs copied inline
 ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # three steps' state among the shared fields
 ENGINE_STATE_V3: Final = "paperlint.engine-state/3"  # the reconnections among the shared fields
+ENGINE_STATE_V4: Final = "paperlint.engine-state/4"  # plan, draft, gate, prove ones there too
 KNOWN_STATE_SCHEMAS: Final = (
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
+    ENGINE_STATE_V4,
     ENGINE_STATE_SCHEMA,
 )
-# What older files kept among the shared fields and /4 keeps in a step's slot: step kind ->
-# {old field: slot field} (/3 had only the reconnections there). A fact about the old files;
-# a new step never adds to it.
+# What older files kept among the shared fields and /5 keeps in a step's slot: step kind ->
+# {old field: slot field} (/4 kept the plan's, the draft's, the gate's answers and
+# fingerprint and the obligations there, /3 also the reconnections). A fact about the old
+# files; a new step never adds to it.
 _LEGACY_SLOTS: Final = {
+    Planned.KIND: {"plan": "plan"},
+    Drafted.KIND: {"draft": "draft", "draft_rounds": "rounds", "draft_feedback": "feedback"},
     "second_draft": {
         "second_draft": "draft",
         "second_draft_asked": "asked",
         "second_draft_feedback": "feedback",
     },
     "restate": {"previous": "previous", "restated": "restated"},
-    "gate": {"kept": "kept", "proof_kept": "proof_kept"},
+    Gated.KIND: {
+        "gates": "gates",
+        "fingerprint": "fingerprint",
+        "kept": "kept",
+        "proof_kept": "proof_kept",
+    },
+    Proving.KIND: {"obligations": "obligations"},
     Reconnections.KIND: {"reconnections": "tried"},
 }
 STATE_DIR: Final = "engine"
@@ -99,19 +117,40 @@ class OutputRef(BaseModel):
     sha256: str = Field(pattern=SHA256)  # of the file's bytes
 
 
-def _stored_field(name: str, info: Any) -> tuple[Any, Any]:
-    if name == "slots":  # each step's own, by kind: no schema of the engine's steps here
-        return dict[str, dict[str, Any]], Field(default_factory=dict)
-    if name not in ResultWork.REFS:
+def _stored_field(model: type[BaseModel], name: str, info: Any) -> tuple[Any, Any]:
+    if name == "slots":
+        return StoredSlots, Field(default_factory=dict)
+    if name not in getattr(model, "REFS", {}):
         return info.annotation, info
     if isinstance(info.get_default(call_default_factory=True), list):
         return list[OutputRef], Field(default_factory=list)
     return OutputRef | None, None
 
 
-# `ResultWork` as the state file holds it, for the committed schema: derived, never a mirror.
+def _stored(model: type[BaseModel], doc: str) -> type[BaseModel]:
+    """`model` as the state file holds it, for the committed schema: derived, never a
+    mirror; every agent output of its `REFS` an `OutputRef`."""
+    fields: dict[str, Any] = {n: _stored_field(model, n, i) for n, i in model.model_fields.items()}
+    return create_model(
+        f"Stored{model.__name__}", __config__=ConfigDict(extra="forbid"), __doc__=doc, **fields
+    )
+
+
+# The slots every process knows (`paperlint.records.slots`) typed; an engine step's slot is an
+# object under its kind (no schema of the engine's steps here).
+_SLOTS: Final[dict[str, Any]] = {
+    kind: (_stored(model, f"The {kind} step's slot.") | None, None)
+    for kind, model in sorted(record_slot_types().items())
+}
+StoredSlots: Final = create_model(
+    "StoredSlots",
+    __config__=ConfigDict(extra="allow"),
+    __doc__="Each step's slot, by kind.",
+    **_SLOTS,
+)
+# `ResultWork` as the state file holds it, for the committed schema.
 _STORED: Final[dict[str, Any]] = {
-    n: _stored_field(n, i) for n, i in ResultWork.model_fields.items()
+    n: _stored_field(ResultWork, n, i) for n, i in ResultWork.model_fields.items()
 }
 StoredWork: Final = create_model(
     "StoredWork",
@@ -126,7 +165,7 @@ class StoredState(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    schema_: Literal["paperlint.engine-state/4"] = Field(
+    schema_: Literal["paperlint.engine-state/5"] = Field(
         default=ENGINE_STATE_SCHEMA, alias="schema"
     )
     work: dict[str, StoredWork] = Field(default_factory=dict)  # result id -> working state
@@ -318,7 +357,7 @@ def _decode(result_id: str, model: type[M], raw: Any, read: Reader | None) -> M:
 
 
 def _legacy(raw: Any) -> Any:
-    """An older entry in the /4 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
+    """An older entry in the /5 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
     if not isinstance(raw, dict):
         return raw
     entry = dict(raw)
@@ -327,7 +366,8 @@ def _legacy(raw: Any) -> Any:
     for kind, moved in _LEGACY_SLOTS.items():
         slot = {new: entry.pop(old) for old, new in moved.items() if old in entry}
         if slot and isinstance(slots, dict):
-            slots[kind] = slot
+            stored = slots.get(kind, {})  # /4 kept the gate's kept proof in its slot already
+            slots[kind] = {**stored, **slot} if isinstance(stored, dict) else stored
     return {**entry, "slots": slots} if slots else entry
 
 
@@ -342,12 +382,14 @@ def parse_entry(result_id: str, raw: Any, schema: str, read: Reader) -> ResultWo
     if not isinstance(stored, dict):
         ResultWork.model_validate({"slots": stored})  # raises: names the wrong shape
     types = slot_types()
-    slots = {
+    decoded = {
         kind: _decode(result_id, types[kind], value, None if inline else read)
         if kind in types
         else UnknownSlot(stored=value)
         for kind, value in stored.items()
     }
+    # an older file's empty shared fields make default slots: absent, as a write leaves them
+    slots = {k: s for k, s in decoded.items() if isinstance(s, UnknownSlot) or s != type(s)()}
     work = _decode(result_id, ResultWork, entry, None if inline else read)
     return work.model_copy(update={"slots": slots}) if slots else work
 

@@ -5,9 +5,9 @@ Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
 
 It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
-info several steps and the validator read (plan, drafts, gates, obligations, rulings, the
-final check). Everything else is a step's own `Slot`, kept in `ResultWork.slots` by the step's
-kind and read by other steps only through that step's typed accessor. A slot is declared in
+info several steps and the validator read (rulings, the final check). Everything else is a
+step's own `Slot`, kept in `ResultWork.slots` by the step's kind and read by other steps only
+through that step's typed accessor. A slot is declared in
 its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots` when the
 validator reads it (the validator never imports the engine). A slot declares which of its
 fields are agent outputs (`REFS`: on disk each is a reference to the `audits/` file that holds
@@ -20,23 +20,13 @@ from the engine's registry (`learn_slots`, called where the registry is built) a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
-from paperlint.domain import SECOND_DRAFT_FILE
-from paperlint.records.outputs import (
-    ArchitectOutput,
-    AuditOutput,
-    DraftOutput,
-    GateOutput,
-    IssueRuling,
-    OmitUnused,
-    ReviewOutput,
-)
+from paperlint.records.outputs import AuditOutput, IssueRuling, OmitUnused, ReviewOutput
 
 if TYPE_CHECKING:
     from paperlint.records.results import ResultRecord
@@ -168,6 +158,11 @@ def record_slot(model: SlotType) -> SlotType:
     return model
 
 
+def record_slot_types() -> Mapping[str, type[Slot]]:
+    """The slot types every process knows (`record_slot`), by kind."""
+    return dict(_record_slots)
+
+
 def slot_types() -> Mapping[str, type[Slot]]:
     """The slot types known to this process, by kind."""
     return {**_record_slots, **_slot_types[0]()}
@@ -180,13 +175,6 @@ class ResultWork(_Record, OmitUnused):
 
     OMIT_AT_DEFAULT = ("slots",)  # issue #27
 
-    plan: ArchitectOutput | None = None
-    draft: DraftOutput | None = None
-    draft_rounds: int = 0
-    draft_feedback: str | None = None  # why the last draft was sent back (Lean or gate)
-    gates: list[GateOutput] = Field(default_factory=list)
-    fingerprint: str | None = None
-    obligations: list[Obligation] = Field(default_factory=list)
     suspicion: Suspicion | None = None
     ruling: IssueRuling | None = None
     counterexample: CounterexampleCheck | None = None
@@ -218,26 +206,11 @@ class ResultWork(_Record, OmitUnused):
         return frozenset(found)
 
 
-def _draft_files(work: ResultWork, index: int) -> list[str]:
-    # draft-N.json is written for attempt `draft_rounds + 1`; the standing draft is attempt
-    # `draft_rounds` (a reset that lowers the count drops the draft too). The gate may adopt
-    # the second draft, which second-draft-1.json holds while its step will not run again.
-    return [f"draft-{work.draft_rounds}.json", SECOND_DRAFT_FILE]
-
-
-_DRAFT_NAMES: Final = rf"draft-[1-9][0-9]*\.json|{re.escape(SECOND_DRAFT_FILE)}"
-
 # The shared slot's agent outputs. Each candidate file is written by one step only, and that
-# step does not run again while a state naming the file stands: plan.json while there is no
-# plan; gate-N.json for round `len(gates) + 1` (a reset that restarts the rounds drops the
-# gates); issue.json, issue-review.json while there is no ruling, no review;
-# final-audit.json while there is no final check (the audit records both at once).
+# step does not run again while a state naming the file stands: issue.json, issue-review.json
+# while there is no ruling, no review; final-audit.json while there is no final check (the
+# audit records both at once).
 ResultWork.REFS = {
-    "plan": StoredOutput(ArchitectOutput, "plan", r"plan\.json", lambda w, i: ["plan.json"]),
-    "draft": StoredOutput(DraftOutput, "draft", _DRAFT_NAMES, _draft_files),
-    "gates": StoredOutput(
-        GateOutput, "gate", r"gate-[1-9][0-9]*\.json", lambda w, i: [f"gate-{i + 1}.json"]
-    ),
     "ruling": StoredOutput(IssueRuling, "ruling", r"issue\.json", lambda w, i: ["issue.json"]),
     "review": StoredOutput(
         ReviewOutput, "review", r"issue-review\.json", lambda w, i: ["issue-review.json"]

@@ -9,6 +9,7 @@ type, and each condition's provenance exists in the paper (docs/design.md §5).
 from __future__ import annotations
 
 from paperlint.records.results import Condition, ConditionKind, ResultRecord, Verdict
+from paperlint.records.slots import draft_of
 from paperlint.validate import leanfile
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
@@ -25,7 +26,7 @@ def condition_findings(
     they are binders of the conditional theorem, no longer conditions of the verdict."""
     found: list[Finding] = []
     listed = {c.name for c in record.conditions} | set(discharged)
-    draft = record.work.draft
+    draft = draft_of(record.work)
     gated = [c for c in draft.conditions if c.name not in discharged] if draft else []
     if record.verdict is Verdict.VERIFIED_UNCONDITIONAL and (record.conditions or gated):
         message = "an unconditional verdict with conditions (listed or in the gated draft)"

@@ -11,6 +11,7 @@ from paperlint.domain import SECOND_DRAFT_FILE
 from paperlint.lean.compose import header, parse_declaration
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord
+from paperlint.records.slots import draft_of
 from paperlint.validate.model import Check, Finding, Snapshot
 
 DEFAULT_HEARTBEATS = 400_000
@@ -107,7 +108,7 @@ def _gated_texts(ctx: Context) -> dict[str, str]:
     """
     texts: dict[str, str] = {}
     for record in ctx.records.values():
-        draft = record.work.draft
+        draft = draft_of(record.work)
         gate = ctx.gate(record)
         if draft is None or gate is None or gate.get("decision") != "PASS":
             continue

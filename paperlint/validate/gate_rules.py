@@ -14,6 +14,7 @@ from paperlint.lean import compose
 from paperlint.lean.compose import parse_declaration
 from paperlint.records import audits
 from paperlint.records.results import ResultRecord
+from paperlint.records.slots import draft_of, fingerprint_of, gating, obligations_of
 from paperlint.validate.context import Context, reviewed_draft
 from paperlint.validate.model import Check, Finding
 
@@ -61,7 +62,7 @@ def _fingerprint_findings(
     if record.evidence.statement_fingerprint != computed:
         message = f"evidence.statement_fingerprint is not the gated statement's ({computed})"
         found.append(ctx.at(record, Check.GATE_FINGERPRINT, message))
-    if record.work.fingerprint not in (None, computed):
+    if fingerprint_of(record.work) not in (None, computed):
         message = "the engine's recorded fingerprint differs from the gated statement's"
         found.append(ctx.at(record, Check.GATE_FINGERPRINT, message))
     return found
@@ -73,7 +74,7 @@ def _draft_findings(
     """The draft the gate reviewed — its file, its type-checked text and results.json's copy —
     must agree with each other and hold the gated statement."""
     found: list[Finding] = []
-    draft = record.work.draft
+    draft = draft_of(record.work)
     if draft is None or draft.statement.strip() != statement.strip():
         message = "results.json's draft statement is not the gated statement"
         found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
@@ -101,7 +102,7 @@ def _name_and_skeleton_findings(
 ) -> list[Finding]:
     """The verdict's Lean name is the gated statement's, and each proof obligation starts from
     the gated text (a step skeleton, or the statement itself for `main`)."""
-    draft = record.work.draft
+    draft = draft_of(record.work)
     parsed = parse_declaration(statement)
     found: list[Finding] = []
     names = {record.evidence.lean_name, draft.lean_name if draft else None}
@@ -109,10 +110,10 @@ def _name_and_skeleton_findings(
     if record.verdict_bearing and (parsed is None or names != {parsed.name}):
         message = f"evidence.lean_name {record.evidence.lean_name!r} is not the gated statement's"
         found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
-    if draft is None or not record.work.obligations:
+    if draft is None or not obligations_of(record.work):
         return found
     gated = {o.id: o.lean for o in draft.obligations if o.id != "main"} | {"main": statement}
-    for obligation in record.work.obligations:
+    for obligation in obligations_of(record.work):
         if gated.get(obligation.id, "").strip() != obligation.skeleton.strip():
             message = f"obligation {obligation.id}'s skeleton is not the gated text"
             found.append(ctx.at(record, Check.GATED_STATEMENT_MISMATCH, message))
@@ -150,7 +151,7 @@ def _review_copy_findings(
     ctx: Context, record: ResultRecord, gate: dict[str, Any]
 ) -> list[Finding]:
     """results.json keeps the gate's review; the file must say the same."""
-    gates = record.work.gates
+    gates = gating(record.work).gates
     path = record.evidence.gate or ""
     same = bool(gates) and _canonical(gate.get("review")) == _canonical(
         gates[-1].model_dump(mode="json")

@@ -19,7 +19,14 @@ from paperlint.lean.compose import context_for, discharge_declaration, module_te
 from paperlint.lean.trusted import judgement
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ConditionKind, ResultRecord, Verdict
-from paperlint.records.slots import RECONNECT_SCHEMA, Discharge, Reconnection, reconnected
+from paperlint.records.slots import (
+    RECONNECT_SCHEMA,
+    Discharge,
+    Reconnection,
+    draft_of,
+    obligations_of,
+    reconnected,
+)
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import (
     checker_claimed,
@@ -62,7 +69,7 @@ def _record_problems(ctx: Context, found: Reconnection) -> list[str]:
 
 
 def _discharge_problems(ctx: Context, record: ResultRecord, d: Discharge) -> list[str]:
-    draft = record.work.draft
+    draft = draft_of(record.work)
     gated = {c.name: c for c in draft.conditions} if draft else {}
     clause = gated.get(d.condition)
     if clause is None or clause.kind != ConditionKind.CLAUSE_UNVERIFIED:
@@ -72,7 +79,9 @@ def _discharge_problems(ctx: Context, record: ResultRecord, d: Discharge) -> lis
     pred = ctx.records.get(d.result)
     if pred is None or pred.verdict is not Verdict.VERIFIED_UNCONDITIONAL:
         return [f"`{d.condition}`: {d.result} is not verified unconditionally"]
-    name = pred.evidence.lean_name or (pred.work.draft.lean_name if pred.work.draft else None)
+    name = pred.evidence.lean_name or (
+        drafted.lean_name if (drafted := draft_of(pred.work)) else None
+    )
     if name != d.by:
         return [f"`{d.condition}` is discharged by `{d.by}`, not {d.result}'s theorem `{name}`"]
     if pred.evidence.statement_fingerprint != d.fingerprint:
@@ -81,7 +90,7 @@ def _discharge_problems(ctx: Context, record: ResultRecord, d: Discharge) -> lis
 
 
 def _module_problems(ctx: Context, record: ResultRecord, found: Reconnection) -> list[str]:
-    draft = record.work.draft
+    draft = draft_of(record.work)
     base = base_context(ctx, record)
     if draft is None or base is None or found.file is None:
         return ["the gated records do not compose a reconnection module"]
@@ -95,7 +104,7 @@ def _module_problems(ctx: Context, record: ResultRecord, found: Reconnection) ->
         return [f"no discharge composes from the gated statement: {composed.why}"]
     if found.declaration != composed.text:
         return ["the recorded declaration is not the one the gated records compose to"]
-    proofs = [o.proof for o in record.work.obligations if o.proof]
+    proofs = [o.proof for o in obligations_of(record.work) if o.proof]
     expected = module_text(context_for(ctx.header, [*base.accepted, *proofs]), composed.text)
     if ctx.snap.text(found.file) != expected:
         return [f"{found.file} is not the module the gated records compose to"]

@@ -18,6 +18,7 @@ from paperlint.lean.compose import (
 )
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import ResultRecord
+from paperlint.records.slots import draft_of, obligations_of
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
 from paperlint.validate.redraft import draft_context
@@ -26,7 +27,7 @@ from paperlint.validate.redraft import draft_context
 def base_context(ctx: Context, record: ResultRecord) -> LeanContext | None:
     """`execute.base_context`: the dependencies' declarations plus the draft's definitions."""
     deps = draft_context(ctx.snap, record, ctx.header)
-    draft = record.work.draft
+    draft = draft_of(record.work)
     if deps is None or draft is None:
         return None
     return context_for(ctx.header, [*deps.accepted, *draft.definitions])
@@ -36,7 +37,7 @@ def proof_module(ctx: Context, record: ResultRecord) -> str | None:
     context = base_context(ctx, record)
     if context is None:
         return None
-    proofs = [o.proof for o in record.work.obligations if o.proof]
+    proofs = [o.proof for o in obligations_of(record.work) if o.proof]
     return module_text(context, "\n\n".join(proofs))
 
 

@@ -27,6 +27,7 @@ from paperlint.lean.answer import answer_findings
 from paperlint.lean.elaborated import changes, from_record
 from paperlint.records.results import ResultRecord, Verdict
 from paperlint.records.run import run_of
+from paperlint.records.slots import draft_of, obligations_of
 from paperlint.validate.context import Context
 from paperlint.validate.model import Check, Finding
 from paperlint.validate.texhash import statement_sha256
@@ -149,7 +150,7 @@ def refutation_findings(ctx: Context) -> list[Finding]:
             refutations[fingerprint(statement_text(declaration))] = path
     found: list[Finding] = []
     for record in ctx.records.values():
-        draft = record.work.draft
+        draft = draft_of(record.work)
         if record.verdict not in (Verdict.VERIFIED_UNCONDITIONAL, Verdict.VERIFIED_CONDITIONAL):
             continue
         if draft is None:
@@ -220,7 +221,7 @@ def prompt_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
 
 def answer_rule_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     found: list[Finding] = []
-    for obligation in record.work.obligations:
+    for obligation in obligations_of(record.work):
         if not obligation.proof:
             continue
         for item in answer_findings(obligation.proof, file=f"{record.id}/{obligation.id}"):

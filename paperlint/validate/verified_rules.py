@@ -17,6 +17,7 @@ from paperlint.lean.findings import Rule
 from paperlint.lean.messages import SORRY_WARNING, output_text, parse_marked_axioms, read_output
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ResultRecord, Verdict, to_condition
+from paperlint.records.slots import draft_of
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import checker_claimed, checker_findings
 from paperlint.validate.condition_rules import condition_findings
@@ -90,7 +91,9 @@ def lean_file_findings(
 ) -> list[Finding]:
     """The Lean file against the gated records; `discharged`: hypotheses a reconnection that
     re-derives has discharged (`reconnect_rules`), no longer conditions of the verdict."""
-    name = record.evidence.lean_name or (record.work.draft.lean_name if record.work.draft else "")
+    name = record.evidence.lean_name or (
+        drafted.lean_name if (drafted := draft_of(record.work)) else ""
+    )
     found = [_hygiene(ctx, record, f) for f in leanfile.hygiene_findings(path, ctx.snap.files)]
     for item in leanfile.skeleton_findings(ctx.header, text, ctx.gated, file=path):
         rule = _SKELETON_RULES.get(item.rule, Check.LEAN_CONTEXT_CHANGED)
@@ -134,7 +137,7 @@ def _draft_condition_findings(
 ) -> list[Finding]:
     """results.json's conditions are exactly the gated draft's (none may be dropped), less
     those a reconnection discharged in Lean."""
-    draft = record.work.draft
+    draft = draft_of(record.work)
     if draft is None:
         return []
     kept = [c for c in draft.conditions if c.name not in discharged]

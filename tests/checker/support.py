@@ -8,6 +8,7 @@ from paperlint.engine.steps.base import evolve
 from paperlint.records.outputs import DraftOutput, FidelityFields
 from paperlint.records.results import ResultRecord, Verdict
 from paperlint.records.work import Obligation
+from tests.workstate import evolved
 
 FIDELITY = FidelityFields(
     object_class="x", quantifier_order="x", parameter_domains="x", codomain="x",
@@ -36,7 +37,7 @@ def result(
     ]  # fmt: skip
     verdict = Verdict.VERIFIED_UNCONDITIONAL if verified else None
     record = ResultRecord(id=rid, number=None, kind=kind, verdict=verdict)
-    work = evolve(record.work, draft=draft, fingerprint="sha256:gated", obligations=obligations)
+    work = evolved(record.work, draft=draft, fingerprint="sha256:gated", obligations=obligations)
     return evolve(record, work=work)
 
 

@@ -12,6 +12,7 @@ from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
 from paperlint.engine.steps.base import Step, StepOutcome, View, evolve, statement_only
 from paperlint.records.results import ResultRecord, Stage
+from paperlint.records.slots import draft_of, fingerprint_of
 from paperlint.records.work import ResetAction, Slot
 
 KIND = "describe"
@@ -45,14 +46,14 @@ class DescribeOutcome(StepOutcome):
 
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """A gated definition not yet described."""
-    gated = statement_only(record) and record.work.fingerprint is not None
+    gated = statement_only(record) and fingerprint_of(record.work) is not None
     if not gated or state(record).text is not None:
         return None
     return Action(kind=KIND, result=record.id)
 
 
 def inputs(record: ResultRecord, view: View) -> tuple[Action, str]:
-    return view.action, record.work.draft.lean_name if record.work.draft else record.id
+    return view.action, draft_of(record.work).lean_name if draft_of(record.work) else record.id
 
 
 def run(ctx: EngineContext, record: ResultRecord, given: tuple[Action, str]) -> DescribeOutcome:

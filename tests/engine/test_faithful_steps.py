@@ -14,6 +14,7 @@ from paperlint.engine.steps.gate import GateOutcome
 from paperlint.engine.steps.second_draft import SecondDraftOutcome
 from paperlint.faithful.policy import Decision, Next
 from paperlint.records.results import Evidence, Stage
+from paperlint.records.slots import draft_of, obligations_of
 from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
 from tests.engine.test_step_apply import (
     _DEFINITION,
@@ -119,20 +120,20 @@ def _passed(before, draft, **work):
 def test_drafts_agree_or_the_gate_keeps_draft_1():
     for next_ in (Next.PROCEED, Next.KEEP_FIRST):
         got = gate.apply(_ASKED, _outcome(next_), ON)
-        assert got == _passed(_ASKED, _ASKED.work.draft), next_
+        assert got == _passed(_ASKED, draft_of(_ASKED.work)), next_
 
 
 def test_the_gate_rules_draft_2_the_paper_s_then_draft_2_is_gated():
     got = gate.apply(_ASKED, _outcome(Next.USE_SECOND, gated_second=SECOND), ON)
     assert got == _passed(_ASKED, SECOND)
-    assert got.work.obligations[-1].skeleton == SECOND.statement
+    assert obligations_of(got.work)[-1].skeleton == SECOND.statement
 
 
 def test_a_refuted_statement_held_faithful_starts_an_error_with_its_compiled_counterexample():
     cex = CounterexampleCheck(file="lean/T_counterexample.lean", accepted=True, axioms_ok=True)
     got = gate.apply(_ASKED, _outcome(Next.ERROR_ISSUE, counterexample=cex), ON)
     suspicion = Suspicion(obligation=None, reason="why error_issue", raised_by="gate")
-    assert got == _passed(_ASKED, _ASKED.work.draft, suspicion=suspicion, counterexample=cex)
+    assert got == _passed(_ASKED, draft_of(_ASKED.work), suspicion=suspicion, counterexample=cex)
     # no proof search while the issue is under review: the issue checker comes next
     from paperlint.engine.steps import check_issue, prove
 
@@ -143,7 +144,7 @@ def test_a_refuted_statement_held_faithful_starts_an_error_with_its_compiled_cou
 def test_two_defensible_readings_start_a_domain_clarification():
     got = gate.apply(_ASKED, _outcome(Next.DOMAIN_CLARIFICATION), ON)
     suspicion = Suspicion(obligation=None, reason="why domain_clarification", raised_by="gate")
-    assert got == _passed(_ASKED, _ASKED.work.draft, suspicion=suspicion)
+    assert got == _passed(_ASKED, draft_of(_ASKED.work), suspicion=suspicion)
 
 
 def test_the_gate_ruling_is_decided_last_in_its_output_schema():

@@ -12,17 +12,21 @@ from paperlint.cli.root import run
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
+from paperlint.records.slots import drafting
 from paperlint.records.state import (
+    _LEGACY_SLOTS,
     ENGINE_STATE_SCHEMA,
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
+    ENGINE_STATE_V4,
     is_state_path,
     path_for,
 )
-from paperlint.records.work import ResultWork
+from paperlint.records.work import ResultWork, slot_types
 from paperlint.records.workspace import Workspace, load_results_at, migrate_workspace, write_results
 from tests.engine.conftest import check_argv, reference_run, run_cli_forked
+from tests.workstate import evolved, flat, work_of
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = ROOT / "fixtures" / "workspaces" / "v1-sample-variance"
@@ -61,15 +65,21 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
     for old_entry, new_entry in zip(before["results"], after["results"], strict=True):
         assert "work" not in new_entry
         assert {k: v for k, v in old_entry.items() if k != "work"} == new_entry
-        # engine-state/2: the outputs are named by their audits/ files, the rest as it was
+        # engine-state/2: the outputs are named by their audits/ files, the rest as it was;
+        # /5: a step's field in its slot
         kept = state["work"][old_entry["id"]]
         for name, value in old_entry["work"].items():
-            if name not in ResultWork.REFS:
-                assert kept.get(name, value) == value
+            where, model, field = kept, ResultWork, name
+            for kind, moved in _LEGACY_SLOTS.items():
+                if name in moved:
+                    where, model = kept.get("slots", {}).get(kind, {}), slot_types()[kind]
+                    field = moved[name]
+            if field not in model.REFS:
+                assert where.get(field, value) == value
             elif value:
-                refs = kept[name] if isinstance(value, list) else [kept[name]]
+                refs = where[field] if isinstance(value, list) else [where[field]]
                 assert all(r["ref"].startswith("audits/") for r in refs)
-        assert loaded[old_entry["id"]] == ResultWork.model_validate(old_entry["work"])
+        assert loaded[old_entry["id"]] == work_of(**old_entry["work"])
     rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
     assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
 
@@ -83,7 +93,7 @@ def test_the_migrated_files_validate_against_the_committed_schemas(old):
         schema = _json(ROOT / "schemas" / f"{name}.schema.json")
         jsonschema.Draft202012Validator(schema).validate(data)
     schema = _json(ROOT / "schemas" / "engine-state.schema.json")
-    state["work"][next(iter(state["work"]))]["draft_rounds"] = "two"
+    state["work"][next(iter(state["work"]))]["slots"]["draft"]["rounds"] = "two"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema).validate(state)
 
@@ -143,7 +153,7 @@ def test_write_results_names_a_state_file_that_exists_and_prunes_the_old_one(old
     results = ws.load_results()
     first = results.results[0]
     changed = results.model_copy(
-        update={"results": [first.with_work(first.work.model_copy(update={"draft_rounds": 7}))]}
+        update={"results": [first.with_work(evolved(first.work, draft_rounds=7))]}
     )
     write_results(ws, changed)
     now = _json(old / "results.json")
@@ -151,7 +161,7 @@ def test_write_results_names_a_state_file_that_exists_and_prunes_the_old_one(old
     assert sorted(p.name for p in ws.state_dir.glob("state-*.json")) == [
         Path(now["engine_state"]).name
     ]
-    assert ws.load_results().results[0].work.draft_rounds == 7
+    assert drafting(ws.load_results().results[0].work).rounds == 7
 
 
 def test_an_orphan_state_file_from_a_crash_is_harmless_and_pruned(old):
@@ -245,9 +255,10 @@ def test_a_workspace_never_worked_on_has_empty_working_state(tmp_path):
 
 def _downgrade(ws: Path) -> str:
     """Rewrite the state as paperlint wrote it before engine-state/2 (every agent output
-    copied inline, `EngineState(...).model_dump` indented), named after its content."""
+    copied inline, the steps' state among the shared fields, indented), named after its
+    content."""
     results = load_results_at(ws / "results.json")
-    work = {r.id: r.work.model_dump(mode="json") for r in results.results}
+    work = {r.id: flat(r.work) for r in results.results}
     data = {"schema": ENGINE_STATE_V1, "work": work}
     payload = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     old = _json(ws / "results.json")["engine_state"]
@@ -313,10 +324,13 @@ def test_migrate_rewrites_a_state_v1_as_the_engine_writes_v2(twins, capsys):
     assert _report(old) == _report(current)
 
 
-@pytest.mark.parametrize("index", [12, 47, 90])
-def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_path, index):
-    """A check killed by an older paperlint (its state /1) resumes to an uninterrupted run's
-    records, and its state is /2 from the first write."""
+@pytest.mark.parametrize(
+    ("index", "older"),
+    [(12, "v1"), (47, "v1"), (90, "v1"), (47, "v4")],
+)
+def test_an_older_state_killed_mid_run_resumes_to_the_same_results(tmp_path, index, older):
+    """A check killed by an older paperlint (its state /1, or /4) resumes to an uninterrupted
+    run's records, and its state is the current one from the first write."""
     reference, _ = reference_run("sample-variance")
     ws = tmp_path / "ws"
     code = run_cli_forked(
@@ -324,7 +338,7 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
     )
     assert code == 77
     if _json(ws / "results.json").get("engine_state"):
-        _downgrade(ws)
+        _downgrade(ws) if older == "v1" else _as_v4(ws)
     assert run_cli_forked(["resume", str(ws)]) == 1
     assert _json(ws / "results.json") == _json(reference / "results.json")
     state = _json(ws / _json(ws / "results.json")["engine_state"])
@@ -332,22 +346,44 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
     assert run_cli_forked(["validate", str(ws)]) == 0
 
 
-# --- paperlint.engine-state/2 and /3: steps' state among the shared fields ---------------
+# --- paperlint.engine-state/2, /3 and /4: steps' state among the shared fields -------------
+
+# What /4 still kept among the shared fields: the plan, draft, gate and prove steps' (by kind,
+# slot field -> the old field).
+_V4 = {
+    "plan": {"plan": "plan"},
+    "draft": {"draft": "draft", "rounds": "draft_rounds", "feedback": "draft_feedback"},
+    "gate": {"gates": "gates", "fingerprint": "fingerprint"},
+    "prove": {"obligations": "obligations"},
+}
 
 
-def _as_v2(ws: Path) -> None:
-    """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
-    state and the reconnections among the shared fields (their old names)."""
-    legacy = {"second_draft": "second_draft_", "restate": "", "gate": "", "reconnect": ""}
-    renamed = {"draft": "second_draft", "tried": "reconnections"}
-    _rewrite(ws, ENGINE_STATE_V2, lambda kind, name: renamed.get(name, legacy[kind] + name))
+def _as_v4(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /4: the plan, the draft, the gate's answers and
+    fingerprint and the obligations among the shared fields."""
+    _rewrite(ws, ENGINE_STATE_V4, lambda kind, name: _V4.get(kind, {}).get(name))
 
 
 def _as_v3(ws: Path) -> None:
-    """Rewrite the state as paperlint wrote /3: the reconnections among the shared fields."""
+    """Rewrite the state as paperlint wrote /3: the reconnections among the shared fields too."""
     _rewrite(
-        ws, ENGINE_STATE_V3, lambda kind, name: "reconnections" if kind == "reconnect" else None
+        ws,
+        ENGINE_STATE_V3,
+        lambda kind, name: "reconnections" if kind == "reconnect" else _V4.get(kind, {}).get(name),
     )
+
+
+def _as_v2(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the
+    gate's own state and the reconnections among the shared fields too (their old names)."""
+    legacy = {"second_draft": "second_draft_", "restate": "", "gate": "", "reconnect": ""}
+    renamed = {"draft": "second_draft", "tried": "reconnections"}
+
+    def old_name(kind: str, name: str) -> str:
+        found = _V4.get(kind, {}).get(name)
+        return found or renamed.get(name, legacy[kind] + name)
+
+    _rewrite(ws, ENGINE_STATE_V2, old_name)
 
 
 def _rewrite(ws: Path, schema: str, old_name) -> None:
@@ -377,6 +413,8 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
     [
         ("faithfulness", _as_v2, ENGINE_STATE_V2, "second_draft_asked"),  # second-draft slots
         ("reconnect", _as_v3, ENGINE_STATE_V3, "reconnections"),  # the reconnect slot
+        ("faithfulness", _as_v4, ENGINE_STATE_V4, "draft_rounds"),  # plan, draft, gate, prove
+        ("reconnect", _as_v4, ENGINE_STATE_V4, "obligations"),
     ],
 )
 def test_an_older_state_loads_as_its_current_twin_and_migrates_to_the_same_files(
@@ -417,11 +455,13 @@ def test_a_process_without_the_steps_reads_the_reconnect_slot_typed():
         "from paperlint.records.workspace import load_results_at\n"
         f"results = load_results_at(Path({str(reference / 'results.json')!r}))\n"
         "assert 'paperlint.engine.steps' not in sys.modules, 'the steps were imported'\n"
-        "print({r.id: type(s).__name__ for r in results.results for s in r.work.slots.values()})\n"
+        "slots = {type(s).__name__ for r in results.results for s in r.work.slots.values()}\n"
+        "print(sorted(slots))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "{'thm:sq-add': 'Reconnections'}"
+    # the plan, draft, gate and prove steps' slots are declared there too (engine-state/5)
+    assert done.stdout.strip() == "['Drafted', 'Gated', 'Planned', 'Proving', 'Reconnections']"
 
 
 def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):

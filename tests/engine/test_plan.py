@@ -12,7 +12,8 @@ from paperlint.records.results import (
     Verdict,
 )
 from paperlint.records.spend import Budget, Spend
-from paperlint.records.work import Obligation, ResultWork, Suspicion
+from paperlint.records.work import Obligation, Suspicion
+from tests.workstate import evolved, work_of
 
 POLICY = Policy(prover_ladder=("cheap", "strong"), prover_attempts=4, escalate_after=2)
 FIDELITY = FidelityFields(
@@ -31,7 +32,7 @@ def draft(**kw):
 
 
 def record(rid="lem:a", kind="lemma", **work):
-    return ResultRecord(id=rid, number="1", kind=kind).with_work(ResultWork(**work))
+    return ResultRecord(id=rid, number="1", kind=kind).with_work(work_of(**work))
 
 
 def results(*records):
@@ -56,7 +57,7 @@ def test_one_obligation_is_active_at_a_time_in_order():
         Obligation(id="main", skeleton="…"),
     ]
     rec = record(plan=None, draft=draft(), fingerprint="sha256:x", obligations=obligations)
-    rec = rec.with_work(rec.work.model_copy(update={"plan": _plan()}))
+    rec = rec.with_work(evolved(rec.work, plan=_plan()))
     action = plan(results(rec), ["lem:a"], POLICY, Spend())
     assert (action.kind, action.obligation, action.attempt) == (ActionKind.PROVE, "s2", 1)
 
@@ -75,7 +76,7 @@ def test_a_blocked_gate_sends_the_statement_back_until_rounds_run_out():
     )
     action = plan(results(rec), ["lem:a"], POLICY, Spend())
     assert (action.kind, action.attempt) == (ActionKind.DRAFT, 2)
-    spent = rec.with_work(rec.work.model_copy(update={"draft_rounds": 2}))
+    spent = rec.with_work(evolved(rec.work, draft_rounds=2))
     assert plan(results(spent), ["lem:a"], POLICY, Spend()) == Stop(None)
 
 

@@ -19,10 +19,10 @@ from paperlint.records.work import (
     CounterexampleCheck,
     FinalAudit,
     Obligation,
-    ResultWork,
     Suspicion,
 )
 from tests.engine.test_plan import FIDELITY
+from tests.workstate import work_of
 
 POLICY = Policy(prover_ladder=("cheap", "strong"), draft_rounds=2)
 PLAN = ArchitectOutput(steps=[ProofStep(id="s1", text="t")])
@@ -43,7 +43,7 @@ def _ruling(is_issue: bool, error: bool) -> IssueRuling:
 
 
 works = st.builds(
-    ResultWork,
+    work_of,
     plan=st.none() | st.just(PLAN),
     draft=st.none() | st.builds(_draft, st.none() | st.just("x may be real")),
     draft_rounds=st.integers(0, 3),

@@ -16,9 +16,16 @@ from paperlint.engine.plan import Policy, ready
 from paperlint.engine.steps import reconnect
 from paperlint.lean.compose import discharge_declaration
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage, Verdict
-from paperlint.records.slots import Discharge, Reconnection, Reconnections
+from paperlint.records.slots import (
+    Discharge,
+    Reconnection,
+    Reconnections,
+    fingerprint_of,
+    obligations_of,
+)
 from paperlint.records.spend import Spend
-from paperlint.records.work import FinalAudit, ResultWork
+from paperlint.records.work import FinalAudit
+from tests.workstate import work_of
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "reconnect"
@@ -81,7 +88,7 @@ def _successor(**work) -> ResultRecord:
         update={"verdict": Verdict.VERIFIED_CONDITIONAL}
     )
     tried = Reconnections(tried=work.pop("reconnections", []))  # the reconnect step's slot
-    shared = ResultWork(draft=draft, fingerprint="sha256:b", final=FINAL, **work)
+    shared = work_of(draft=draft, fingerprint="sha256:b", final=FINAL, **work)
     return base.with_work(shared.with_slot(tried))
 
 
@@ -249,19 +256,19 @@ def test_a_resume_of_the_finished_example_does_not_reconnect_again(checked):
 
 
 def test_a_regate_keeps_a_proved_results_proof_aside_and_a_redraft_does_not():
-    from paperlint.engine.steps.gate import KeptProof, state
     from paperlint.records.rewind import rewind
+    from paperlint.records.slots import KeptProof, gating
     from paperlint.records.work import Obligation
 
     # the gate step's own slot keeps it (issue #27: was `work.kept`, set by `regated`)
     proved = [Obligation(id="main", skeleton="sk", status="proved", proof="p", attempts=1)]
     done = _successor(obligations=proved)
     again = rewind(done, "re-gate")
-    assert state(again).kept == KeptProof(fingerprint="sha256:b", obligations=proved)
-    assert again.work.obligations == [] and again.work.fingerprint is None
-    assert state(rewind(done, "re-draft")).kept is None
+    assert gating(again.work).kept == KeptProof(fingerprint="sha256:b", obligations=proved)
+    assert obligations_of(again.work) == [] and fingerprint_of(again.work) is None
+    assert gating(rewind(done, "re-draft").work).kept is None
     unproved = _successor(obligations=[Obligation(id="main", skeleton="sk", status="failed")])
-    assert state(rewind(unproved, "re-gate")).kept is None
+    assert gating(rewind(unproved, "re-gate").work).kept is None
 
 
 @pytest.mark.parametrize("action", ["re-draft", "re-gate", "re-prove"])

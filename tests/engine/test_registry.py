@@ -13,13 +13,14 @@ from paperlint.engine.plan import Policy, next_action
 from paperlint.engine.steps import REGISTRY, has_unknown_slots
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.rewind import rewind
-from paperlint.records.work import ResultWork, UnknownSlot
+from paperlint.records.work import UnknownSlot
 from paperlint.records.workspace import Workspace, write_results
 from tests.engine import example_step
+from tests.workstate import work_of
 
 POLICY = Policy(prover_ladder=("m",))
 DEFINITION = ResultRecord(id="def:a", number="1", kind="definition", verdict_bearing=False)
-GATED = DEFINITION.with_work(ResultWork(fingerprint="sha256:f"))
+GATED = DEFINITION.with_work(work_of(fingerprint="sha256:f"))
 
 
 @pytest.fixture
@@ -56,7 +57,7 @@ def _described(tmp_path):
 def test_a_registered_steps_slot_is_stored_under_its_kind_and_read_back(registered, tmp_path):
     ws, record = _described(tmp_path)
     state = json.loads((ws.root / json.loads(ws.results.read_text())["engine_state"]).read_text())
-    assert state["work"]["def:a"]["slots"] == {"describe": {"text": "`a` is a definition"}}
+    assert state["work"]["def:a"]["slots"]["describe"] == {"text": "`a` is a definition"}
     assert ws.load_results().results[0].work == record.work
 
 
@@ -64,9 +65,8 @@ def test_a_slot_whose_step_is_unknown_is_kept_as_stored(registered, tmp_path, mo
     ws, record = _described(tmp_path)
     monkeypatch.delitem(REGISTRY, example_step.KIND)  # a process without the step
     loaded = ws.load_results()
-    assert loaded.results[0].work.slots == {
-        "describe": UnknownSlot(stored={"text": "`a` is a definition"})
-    }
+    described = UnknownSlot(stored={"text": "`a` is a definition"})
+    assert loaded.results[0].work.slots["describe"] == described
     before = ws.results.read_bytes()
     write_results(ws, loaded)
     assert ws.results.read_bytes() == before  # written back unchanged

@@ -15,9 +15,11 @@ from paperlint.engine.steps.restate import PreviousProof, RestateInputs, Restate
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.results import Stage, Verdict
 from paperlint.records.rewind import rewind
+from paperlint.records.slots import obligations_of
 from paperlint.records.work import Obligation
 from tests.engine.test_step_apply import FIDELITY, action, record
 from tests.faithful.lean_answers import Author, error, ok, when
+from tests.workstate import evolved
 
 POLICY = Policy(prover_ladder=("m",))
 OLD = "theorem t (x y : ℝ) (h : x ≤ y) : (x + y) / 2 ≤ y := by\n  sorry"
@@ -68,7 +70,7 @@ def test_revise_sets_a_verified_proof_aside_on_a_statement_reset_only():
         ("gated after a reset that kept a proof", GATED, True),
         ("tried already", _restate(GATED, restated=True), False),
         ("no proof kept", _restate(GATED, previous=None), False),
-        ("not gated yet", evolve(GATED, work=evolve(GATED.work, fingerprint=None)), False),
+        ("not gated yet", GATED.with_work(evolved(GATED.work, fingerprint=None)), False),
     ],
 )
 def test_restate_comes_before_any_proof_search(name, before, due):
@@ -100,15 +102,15 @@ def test_an_equivalent_restatement_keeps_its_proof(tmp_path):
     # the old theorem is in the context the ladder and the carried proof were checked on
     assert events[0]["kind"] == "restatement" and events[0]["outcome"] == "carried"
     after = restate.apply(GATED, outcome, POLICY)
-    assert after.work.obligations[0].status == "proved"
-    assert after.work.obligations[0].proof == outcome.proof and restate.state(after).restated
+    assert obligations_of(after.work)[0].status == "proved"
+    assert obligations_of(after.work)[0].proof == outcome.proof and restate.state(after).restated
 
 
 def test_a_restatement_lean_does_not_prove_equivalent_is_proved_again(tmp_path):
     outcome, _, events = _run(tmp_path, [when("h_src_faithful", error("no"))])
     assert outcome.proof is None and events[0]["outcome"] == "not_carried"
     after = restate.apply(GATED, outcome, POLICY)
-    assert restate.state(after).restated and after.work.obligations[0].status == "open"
+    assert restate.state(after).restated and obligations_of(after.work)[0].status == "open"
     assert prove.ready(after, POLICY) is not None
 
 

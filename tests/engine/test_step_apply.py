@@ -30,12 +30,12 @@ from paperlint.domain import ConditionKind, IssueClass, IssueSide
 from paperlint.engine.actions import Action, ActionKind, Failure, ProofCheck
 from paperlint.engine.apply import apply, apply_one
 from paperlint.engine.plan import Policy
-from paperlint.engine.steps import REGISTRY, Failed, gate
+from paperlint.engine.steps import REGISTRY, Failed
 from paperlint.engine.steps.audit import AuditOutcome
 from paperlint.engine.steps.base import StepOutcome, evolve
 from paperlint.engine.steps.check_issue import CheckIssueOutcome
 from paperlint.engine.steps.draft import DraftOutcome
-from paperlint.engine.steps.gate import GateOutcome, KeptProof, Vacuity
+from paperlint.engine.steps.gate import GateOutcome, Vacuity
 from paperlint.engine.steps.plan import PlanOutcome
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.engine.steps.reconnect import ReconnectOutcome
@@ -54,15 +54,15 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
-from paperlint.records.slots import Discharge, Reconnection, Reconnections, reconnections
+from paperlint.records.slots import Discharge, KeptProof, Reconnection, reconnections
 from paperlint.records.work import (
     CounterexampleCheck,
     FailedProof,
     FinalAudit,
     Obligation,
-    ResultWork,
     Suspicion,
 )
+from tests.workstate import with_work, work_of
 
 POLICY = Policy(prover_ladder=("cheap",), prover_attempts=3, draft_rounds=2)
 FIDELITY = FidelityFields(
@@ -104,18 +104,7 @@ def action(kind: ActionKind, **kw: Any) -> Action:
 
 def record(kind: str = "lemma", **fields: Any) -> ResultRecord:
     work = fields.pop("work", {})
-    return ResultRecord(id="lem:a", number="1", kind=kind, **fields).with_work(ResultWork(**work))
-
-
-def with_work(before: ResultRecord, **work: Any) -> ResultRecord:
-    # `kept` and `proof_kept` are the gate step's own state, the reconnections the reconnect
-    # step's (their slots, issue #27)
-    own = {name: work.pop(name) for name in ("kept", "proof_kept") if name in work}
-    tried = work.pop("reconnections", None)
-    new = evolve(before, work=evolve(before.work, **work))
-    if tried is not None:
-        new = new.with_work(new.work.with_slot(Reconnections(tried=tried)))
-    return new.with_work(new.work.with_slot(evolve(gate.state(new), **own))) if own else new
+    return ResultRecord(id="lem:a", number="1", kind=kind, **fields).with_work(work_of(**work))
 
 
 @dataclass(frozen=True)
@@ -174,7 +163,7 @@ PLAN_CASES = [
         "a plan after a soft stop clears the unfinished verdict",
         _STOPPED,
         PlanOutcome(action=action(ActionKind.PLAN), plan=PLAN),
-        evolve(record(), stage=Stage.PLANNED, work=ResultWork(plan=PLAN)),
+        evolve(record(), stage=Stage.PLANNED, work=work_of(plan=PLAN)),
     ),
 ]
 

@@ -30,7 +30,9 @@ from paperlint.lean.sandbox import sandbox_status
 from paperlint.lean.trusted import REUSED, Limits, OleanCache, Tools, compile_module, run_job
 from paperlint.lean.verifier import Outcome
 from paperlint.records.modules import check_job, discharge_job, refutation_job
+from paperlint.records.slots import obligations_of
 from tests.checker.support import result
+from tests.workstate import evolved
 
 SHIM = [
     "unsafe axiom lcErased : Type",
@@ -263,8 +265,8 @@ def test_a_module_compiled_for_one_job_is_reused_by_the_next_and_only_then(
     assert cache.reused == len(reference.modules)
     # lem:a's proof changes: its module and lem:b's (which imports it) are compiled again
     a = records["lem:a"]
-    changed = evolve(a.work.obligations[0], proof="theorem lem_a : T := T.intro")
-    records["lem:a"] = evolve(a, work=evolve(a.work, obligations=[changed]))
+    changed = evolve(obligations_of(a.work)[0], proof="theorem lem_a : T := T.intro")
+    records["lem:a"] = a.with_work(evolved(a.work, obligations=[changed]))
     again = check_job("prelude", records, deps, "lem:b", mode="compare")
     assert again is not None and again.module(module_name(PROOF, "lem:b")) == compare.module(
         module_name(PROOF, "lem:b")

@@ -13,6 +13,7 @@ from paperlint.engine.actions import ActionKind, ProofCheck
 from paperlint.engine.apply import apply_one
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.records.results import Stage, UnfinishedReason, Verdict
+from paperlint.records.slots import obligations_of
 from paperlint.records.work import Suspicion
 from tests.engine.conftest import settings as derived_settings
 from tests.engine.test_step_apply import _PROVING, OBLIGATIONS, POLICY, action
@@ -39,7 +40,7 @@ def _looped(
 
 def test_a_spent_loop_ends_the_obligation_and_the_result_is_unfinished() -> None:
     after = apply_one(_PROVING, _looped("s1", spent=SPENT), POLICY)
-    s1 = after.work.obligations[0]
+    s1 = obligations_of(after.work)[0]
     assert (s1.status, s1.attempts, s1.failures[-1].feedback) == ("failed", 1, SPENT)
     assert after.work.suspicion is None
     assert after.verdict is Verdict.UNFINISHED and after.stage is Stage.PROVING
@@ -52,7 +53,7 @@ def test_the_result_stays_unfinished_while_its_other_obligations_are_proved() ->
     spent = apply_one(_PROVING, _looped("s1", spent=SPENT), POLICY)
     other = OBLIGATIONS[1].id
     after = apply_one(spent, _looped(other), POLICY)
-    assert after.work.obligations[1].status == "proved"
+    assert obligations_of(after.work)[1].status == "proved"
     assert after.unfinished is not None and after.unfinished.detail == SPENT
 
 
@@ -64,7 +65,7 @@ def test_a_loop_that_suspects_the_step_raises_a_suspicion() -> None:
 
 def test_an_accepted_loop_proves_the_obligation() -> None:
     after = apply_one(_PROVING, _looped("s1"), POLICY)
-    assert after.work.obligations[0].status == "proved" and after.verdict is None
+    assert obligations_of(after.work)[0].status == "proved" and after.verdict is None
 
 
 def test_the_loop_prompt_summarises_failed_attempts_with_their_real_numbers() -> None:

@@ -10,7 +10,9 @@ from paperlint.records.results import (
 )
 from paperlint.records.revisions import compare_results
 from paperlint.records.rewind import rewind
+from paperlint.records.slots import KeptProof, draft_of, fingerprint_of, gating, obligations_of
 from paperlint.records.work import FailedProof, FinalAudit, Obligation, ResultWork, Suspicion
+from tests.workstate import work_of
 
 FIELDS = ("object_class", "quantifier_order", "parameter_domains", "codomain", "hypotheses")
 FIELDS += ("conclusion", "follow_on_claims")
@@ -26,7 +28,7 @@ GATE = GateOutput.model_validate(
 
 def done_record() -> ResultRecord:
     failure = FailedProof(attempt=1, model="m", file="f", feedback="no")
-    work = ResultWork(
+    work = work_of(
         draft=DRAFT,
         draft_rounds=1,
         gates=[GATE],
@@ -53,8 +55,12 @@ def done_record() -> ResultRecord:
 def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None:
     new = rewind(done_record(), "re-prove")
     assert (new.stage, new.verdict) == (Stage.GATED, None)
-    assert new.work.draft == DRAFT and new.work.gates == [GATE] and new.work.fingerprint == "fp"
-    assert new.work.obligations == [Obligation(id="main", skeleton="sk")]
+    assert (
+        draft_of(new.work) == DRAFT
+        and gating(new.work).gates == [GATE]
+        and fingerprint_of(new.work) == "fp"
+    )
+    assert obligations_of(new.work) == [Obligation(id="main", skeleton="sk")]
     assert new.work.suspicion is None and new.work.final is None
     assert new.evidence == Evidence(lean_name="t", statement_fingerprint="fp", gate="g.json")
 
@@ -62,10 +68,10 @@ def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None
 def test_regate_keeps_the_draft_only() -> None:
     new = rewind(done_record(), "re-gate")
     assert (new.stage, new.verdict) == (Stage.DRAFTED, None)
-    # the shared slot keeps the draft only; a proved result's proof is kept aside by the
-    # gate's own slot (issue #27: `rewind` asks every step, `regated` is gone)
-    assert new.work.model_copy(update={"slots": {}}) == ResultWork(draft=DRAFT, draft_rounds=1)
-    assert set(new.work.slots) <= {"gate"}
+    # the draft and its rounds; a proved result's proof is kept aside by the gate's slot
+    # (issue #27: `rewind` asks every step's slot what it keeps)
+    kept = KeptProof(fingerprint="fp", obligations=obligations_of(done_record().work))
+    assert new.work == work_of(draft=DRAFT, draft_rounds=1, kept=kept)
     assert new.evidence == Evidence(lean_name="t")
 
 

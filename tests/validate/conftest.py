@@ -85,8 +85,9 @@ def dump(path: Path, data) -> None:
 
 def load_merged(ws: Path) -> dict:
     """results.json with each record's working state put back under `work` (as in
-    `paperlint.results/1`), every agent output the state names read back from its file, so a
-    forger's edit can reach either file."""
+    `paperlint.results/1`: the steps' slots as the shared fields they were before
+    `paperlint.engine-state/5`, `_LEGACY_SLOTS`), every agent output the state names read back
+    from its file, so a forger's edit can reach either file."""
     data = load(ws / "results.json")
     state = load(ws / data["engine_state"]) if data.get("engine_state") else {"work": {}}
     for entry in data["results"]:
@@ -95,53 +96,69 @@ def load_merged(ws: Path) -> dict:
 
 
 def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
-    from paperlint.records.state import (
-        ENGINE_STATE_V1,
-        OutputRef,
-        resolve_ref,
-        workspace_reader,
-    )
-    from paperlint.records.work import ResultWork
+    import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot type)
+    from paperlint.records.state import _LEGACY_SLOTS, ENGINE_STATE_V1, workspace_reader
+    from paperlint.records.work import ResultWork, slot_types
 
     if state.get("schema") == ENGINE_STATE_V1:
         return raw
     read = workspace_reader(ws)
-    work = dict(raw)
-    for field in ResultWork.REFS:
-        value = work.get(field)
-        refs = value if isinstance(value, list) else [value] if value else []
+    work = _outputs(ws, result_id, ResultWork.REFS, dict(raw), read)
+    slots = dict(work.pop("slots", {}))
+    types = slot_types()
+    for kind, moved in _LEGACY_SLOTS.items():
+        default = types[kind]().model_dump(mode="json")
+        slot = {**default, **_outputs(ws, result_id, types[kind].REFS, slots.pop(kind, {}), read)}
+        work.update({old: slot[new] for old, new in moved.items()})
+    return {**work, "slots": slots} if slots else work
+
+
+def _outputs(ws: Path, result_id: str, refs, stored: dict, read) -> dict:
+    """`stored` with each reference of `refs` replaced by the output it names."""
+    from paperlint.records.state import OutputRef, resolve_ref
+
+    out = dict(stored)
+    for field, kind in refs.items():
+        value = out.get(field)
+        names = value if isinstance(value, list) else [value] if value else []
         # a forger who edited the file first reads what it holds now (rehashed)
-        now = [OutputRef(ref=r["ref"], sha256=sha(ws / r["ref"])) for r in refs]
-        kind = ResultWork.REFS[field]
+        now = [OutputRef(ref=r["ref"], sha256=sha(ws / r["ref"])) for r in names]
         outputs = [resolve_ref(result_id, kind, r, read).model_dump(mode="json") for r in now]
         if value:
-            work[field] = outputs if isinstance(value, list) else outputs[0]
-    return work
+            out[field] = outputs if isinstance(value, list) else outputs[0]
+    return out
 
 
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/4`):
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/5`):
     an output still equal to its audit file is named by it; an edited one is written to a
     file of its own the state names, and the state file is renamed after its new content, as
-    a careful forger would. A working state that is no longer valid is written as it is."""
+    a careful forger would. A working state that is no longer valid is written as it is (its
+    fields in their slots)."""
     from pydantic import ValidationError
 
-    from paperlint.records.state import ENGINE_STATE_SCHEMA, stored_work, workspace_reader
-    from paperlint.records.work import ResultWork
+    from paperlint.records.state import (
+        ENGINE_STATE_SCHEMA,
+        _legacy,
+        stored_work,
+        workspace_reader,
+    )
+    from tests.workstate import work_of
 
     work, own = {}, {}
     for entry in data["results"]:
         if "work" not in entry:
             continue
         raw = entry.pop("work")
-        slots = raw.pop("slots", None)  # the steps' own slots stay as stored
+        slots = raw.pop("slots", {})  # slots of steps with no shared field before stay as stored
         try:
-            typed = ResultWork.model_validate(raw)
-        except ValidationError:
-            work[entry["id"]] = raw if slots is None else {**raw, "slots": slots}
-            continue
-        kept = stored_work(entry["id"], typed, workspace_reader(ws), own)
-        work[entry["id"]] = kept if slots is None else {**kept, "slots": slots}
+            typed = work_of(**raw)
+        except (ValidationError, TypeError):
+            kept = _legacy(raw)
+        else:
+            kept = stored_work(entry["id"], typed, workspace_reader(ws), own)
+        every = {**kept.get("slots", {}), **slots}
+        work[entry["id"]] = {**kept, "slots": dict(sorted(every.items()))} if every else kept
     for rel, payload in own.items():
         (ws / rel).write_bytes(payload)
     text = json.dumps({"schema": ENGINE_STATE_SCHEMA, "work": work}, indent=2) + "\n"

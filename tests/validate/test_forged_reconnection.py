@@ -43,9 +43,9 @@ def forged(reconnected, tmp_path):
 
 
 def _both(ws, change) -> None:
-    """Edit the reconnection in the engine state (the reconnect step's slot) and in its
-    record file alike."""
-    edit_record(ws, RESULT, lambda e: change(e["work"]["slots"]["reconnect"]["tried"][0]))
+    """Edit the reconnection in the engine state (the reconnect step's slot, `reconnections`
+    in the merged view) and in its record file alike."""
+    edit_record(ws, RESULT, lambda e: change(e["work"]["reconnections"][0]))
     data = load(ws / RECORD)
     change(data)
     dump(ws / RECORD, data)
@@ -57,7 +57,7 @@ def test_the_untouched_reconnection_validates_clean(reconnected):
 
 
 def test_an_upgrade_without_any_reconnection_is_rejected(forged):
-    edit_record(forged, RESULT, lambda e: e["work"]["slots"].pop("reconnect"))
+    edit_record(forged, RESULT, lambda e: e["work"].pop("reconnections"))
     found = rules(forged)
     assert {"unconditional-has-conditions", "conditions-mismatch", "hidden-hypothesis"} <= found
 

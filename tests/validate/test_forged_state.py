@@ -129,7 +129,7 @@ def _sha_of(ws, rel: str) -> str:
 
 
 def _point_draft(ref: str, sha: str):
-    return lambda work: work.update(draft={"ref": ref, "sha256": sha})
+    return lambda work: work["slots"]["draft"].update(draft={"ref": ref, "sha256": sha})
 
 
 def _own_file(ws, text: str) -> str:
@@ -185,7 +185,8 @@ def _hostile(ws, case: str, outside) -> None:
         rel = _own_file(ws, (ws / draft).read_text())
         gate = rel.replace("state-draft-", "state-gate-")
         (ws / rel).rename(ws / gate)
-        _edit_refs(ws, lambda w: w.update(gates=[{"ref": gate, "sha256": _sha_of(ws, gate)}]))
+        refs = [{"ref": gate, "sha256": _sha_of(ws, gate)}]
+        _edit_refs(ws, lambda w: w["slots"]["gate"].update(gates=refs))
     else:
         raise AssertionError(case)
 
@@ -241,14 +242,15 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     ws = copy_of("sample-variance")
     data, path = _state_path(ws)
     state = load(ws / path)
-    assert state["schema"] == "paperlint.engine-state/4"
+    assert state["schema"] == "paperlint.engine-state/5"
     work = state["work"][MAX]
-    assert work["plan"] == {
+    slots = work["slots"]  # the plan, draft and gate steps' (issue #27)
+    assert slots["plan"]["plan"] == {
         "ref": f"{MAX_DIR}/plan.json",
-        "sha256": _sha_of(ws, work["plan"]["ref"]),
+        "sha256": _sha_of(ws, slots["plan"]["plan"]["ref"]),
     }
-    assert [g["ref"] for g in work["gates"]] == [f"{MAX_DIR}/gate-1.json"]
-    assert work["draft"]["ref"] == f"{MAX_DIR}/draft-1.json"
+    assert [g["ref"] for g in slots["gate"]["gates"]] == [f"{MAX_DIR}/gate-1.json"]
+    assert slots["draft"]["draft"]["ref"] == f"{MAX_DIR}/draft-1.json"
     assert work["audit"]["ref"] == f"{MAX_DIR}/final-audit.json"
     square = state["work"]["prop:square"]
     assert square["ruling"]["ref"] == "audits/prop_square/issue.json"

@@ -19,7 +19,7 @@ from paperlint.engine import ports, prompts
 from paperlint.engine.actions import Action, ActionKind
 from paperlint.engine.context import EngineContext
 from paperlint.engine.policy import Policy
-from paperlint.engine.steps import gate, restate
+from paperlint.engine.steps import restate
 from paperlint.engine.steps.base import (
     Given,
     Step,
@@ -66,7 +66,15 @@ from paperlint.records.results import (
     Verdict,
     to_condition,
 )
-from paperlint.records.work import FinalAudit, Obligation
+from paperlint.records.slots import (
+    Proving,
+    draft_of,
+    fingerprint_of,
+    gating,
+    obligations_of,
+    reopened,
+)
+from paperlint.records.work import FinalAudit
 from paperlint.store import write_text_atomic
 
 
@@ -96,10 +104,10 @@ class AuditOutcome(StepOutcome):
 
 def inputs(record: ResultRecord, view: View) -> AuditInputs:
     ctx, results = view.ctx, view.results
-    draft = record.work.draft
+    draft = draft_of(record.work)
     if draft is None:
         raise ValueError(f"{record.id}: an audit needs a draft")  # plan() never asks for one
-    proofs = tuple(o.proof for o in record.work.obligations if o.proof)
+    proofs = tuple(o.proof for o in obligations_of(record.work) if o.proof)
     prompt = AuditorInputs(
         **prompts.paper_context(ctx, record, results),
         proof=prompts.proof_text(ctx, record),
@@ -130,9 +138,10 @@ def run(ctx: EngineContext, record: ResultRecord, given: AuditInputs) -> AuditOu
     path = ctx.ws.root / given.module
     write_text_atomic(path, module_text(given.context, "\n\n".join(given.proofs)))
     folder = ctx.ws.audit_dir(record.id)
-    main = next((o.proof for o in record.work.obligations if o.id == "main" and o.proof), "")
+    proved = obligations_of(record.work)
+    main = next((o.proof for o in proved if o.id == "main" and o.proof), "")
     fingerprint_ok = bool(main) and ports.main_fingerprint(main, draft.lean_name) == (
-        record.work.fingerprint
+        fingerprint_of(record.work)
     )
     findings = ports.scan(path, ctx.ws.root)
     checker_path, run, problems = _trusted(ctx, record, given)
@@ -257,10 +266,11 @@ def unneeded_note(hypothesis: str) -> str:
 def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> ResultRecord:
     final = outcome.final
     new = reopen(record, final=final, audit=outcome.audit)
+    draft, own = draft_of(record.work), gating(record.work)
     evidence = Evidence(
         lean_file=outcome.lean_file,
-        lean_name=record.work.draft.lean_name if record.work.draft else None,
-        statement_fingerprint=record.work.fingerprint,
+        lean_name=draft.lean_name if draft else None,
+        statement_fingerprint=own.fingerprint,
         gate=record.evidence.gate,
         final_check=final.record,
         axioms=final.axioms,
@@ -270,14 +280,14 @@ def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> Result
     )
     new = evolve(new, evidence=evidence, stage=Stage.AUDITED)
     problems = audit_problems(outcome)
-    if problems and gate.state(record).proof_kept and not final.clean:
+    if problems and own.proof_kept and not final.clean:
         # A kept proof (a re-gate with the same statement) that no longer builds in the new
         # context is proved again, not failed: it was never proved in this context.
-        fresh = [Obligation(id=o.id, skeleton=o.skeleton) for o in record.work.obligations]
-        return reopen(record.with_work(record.work.with_slot(gate.Kept())), obligations=fresh)
+        fresh = Proving(obligations=reopened(obligations_of(record.work)))
+        return reopen(record, evolve(own, proof_kept=False), fresh)
     if problems:
         return unfinished(new, UnfinishedReason.AUDIT_FAILED, problems, stage=Stage.DONE)
-    drafted = record.work.draft.conditions if record.work.draft else []
+    drafted = draft.conditions if draft else []
     conditions = [to_condition(c) for c in drafted]
     verdict = Verdict.VERIFIED_CONDITIONAL if conditions else Verdict.VERIFIED_UNCONDITIONAL
     notes = [n for n in record.notes if not n.startswith(MINIMAL_NOTE)]
@@ -311,7 +321,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     work = record.work
     if not gated(record) or in_issue_review(record) or work.final is not None:
         return None
-    if not all(o.status == "proved" for o in work.obligations):
+    if not all(o.status == "proved" for o in obligations_of(work)):
         return None
     return Action(kind=ActionKind.AUDIT, result=record.id)
 

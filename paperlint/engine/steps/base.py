@@ -21,6 +21,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.slots import draft_of, fingerprint_of, plan_of
 from paperlint.records.work import Slot
 
 In = TypeVar("In")  # the step's inputs
@@ -106,13 +107,15 @@ def statement_only(record: ResultRecord) -> bool:
 def gated(record: ResultRecord) -> bool:
     """A result to prove, routed, whose statement passed the gate: proof work may start."""
     work = record.work
-    return work.fingerprint is not None and work.plan is not None and not statement_only(record)
+    planned = plan_of(work) is not None
+    return fingerprint_of(work) is not None and planned and not statement_only(record)
 
 
 def in_issue_review(record: ResultRecord) -> bool:
     """A suspected issue, or an ambiguity not yet ruled on: no proof work until it is settled."""
     work = record.work
-    ambiguous = work.draft is not None and bool(work.draft.ambiguity) and work.ruling is None
+    draft = draft_of(work)
+    ambiguous = draft is not None and bool(draft.ambiguity) and work.ruling is None
     return work.suspicion is not None or ambiguous
 
 
@@ -161,6 +164,10 @@ def evolve(model: M, **changes: Any) -> M:
     return copy
 
 
-def reopen(record: ResultRecord, **work: Any) -> ResultRecord:
-    """Progress was made: clear a soft `unfinished` left by an earlier stop; update `work`."""
-    return evolve(record, verdict=None, unfinished=None, work=evolve(record.work, **work))
+def reopen(record: ResultRecord, *slots: Slot, **work: Any) -> ResultRecord:
+    """Progress was made: clear a soft `unfinished` left by an earlier stop; update `work`
+    and put `slots` in their steps' places."""
+    new = evolve(record.work, **work)
+    for slot in slots:
+        new = new.with_slot(slot)
+    return evolve(record, verdict=None, unfinished=None, work=new)

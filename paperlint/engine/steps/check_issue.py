@@ -43,6 +43,7 @@ from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import refutation_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
+from paperlint.records.slots import draft_of, obligations_of
 from paperlint.records.work import CounterexampleCheck, Suspicion
 from paperlint.store import write_text_atomic
 
@@ -68,7 +69,7 @@ def inputs(record: ResultRecord, view: View) -> CheckIssueInputs:
     ctx, results = view.ctx, view.results
     suspicion = record.work.suspicion
     ob = next(
-        (o for o in record.work.obligations if suspicion and o.id == suspicion.obligation), None
+        (o for o in obligations_of(record.work) if suspicion and o.id == suspicion.obligation), None
     )
     keep = ctx.settings.failed_attempts_in_prompt
     prompt = IssueCheckerInputs(
@@ -97,7 +98,7 @@ def _suspected(record: ResultRecord) -> SuspectedIssue:
         return SuspectedIssue(
             raised_by=suspicion.raised_by, step=suspicion.obligation, description=suspicion.reason
         )
-    ambiguity = record.work.draft.ambiguity if record.work.draft else ""
+    ambiguity = drafted.ambiguity if (drafted := draft_of(record.work)) else ""
     return SuspectedIssue(raised_by="drafter", step=None, description=f"ambiguity: {ambiguity}")
 
 
@@ -138,7 +139,7 @@ def _counterexample(
     compiled = record.work.counterexample
     if not ruling.counterexample and compiled and compiled.accepted and compiled.axioms_ok:
         return compiled  # the gate's counterexample probe compiled it already (#15)
-    draft = record.work.draft
+    draft = draft_of(record.work)
     root = ctx.ws.root
     gate = read_workspace_json(root, record.evidence.gate) if record.evidence.gate else None
     return compile_counterexample(
@@ -209,7 +210,7 @@ def apply(record: ResultRecord, outcome: CheckIssueOutcome, policy: Policy) -> R
     ruling = outcome.ruling
     suspicion = record.work.suspicion
     if suspicion is None and ruling.is_issue:
-        ambiguity = record.work.draft.ambiguity if record.work.draft else ""
+        ambiguity = drafted.ambiguity if (drafted := draft_of(record.work)) else ""
         suspicion = Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
     new = reopen(record, ruling=ruling, suspicion=suspicion, counterexample=outcome.counterexample)
     hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample

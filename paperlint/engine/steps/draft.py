@@ -27,6 +27,7 @@ from paperlint.lean.repl_declarations import statement_problem
 from paperlint.lean.verifier import LeanContext
 from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
+from paperlint.records.slots import Drafted, drafting, fingerprint_of, plan_of
 from paperlint.store import write_text_atomic
 
 
@@ -43,7 +44,7 @@ class DraftOutcome(StepOutcome):
 
 def inputs(record: ResultRecord, view: View) -> DraftInputs:
     ctx, results = view.ctx, view.results
-    plan = record.work.plan
+    plan = plan_of(record.work)
     prompt = DrafterInputs(
         **prompts.paper_context(ctx, record, results),
         proof=prompts.proof_text(ctx, record),
@@ -58,12 +59,13 @@ def inputs(record: ResultRecord, view: View) -> DraftInputs:
 
 
 def _previous_draft(record: ResultRecord) -> list[FailedAttempt]:
-    if record.work.draft is None or record.work.draft_feedback is None:
+    own = drafting(record.work)
+    if own.draft is None or own.feedback is None:
         return []
     return [
         FailedAttempt(
-            lean=prompts.clip(record.work.draft.statement, prompts.MAX_LEAN),
-            feedback=prompts.clip(record.work.draft_feedback, prompts.MAX_FEEDBACK),
+            lean=prompts.clip(own.draft.statement, prompts.MAX_LEAN),
+            feedback=prompts.clip(own.feedback, prompts.MAX_FEEDBACK),
         )
     ]
 
@@ -115,13 +117,9 @@ def typecheck(
 
 
 def apply(record: ResultRecord, outcome: DraftOutcome, policy: Policy) -> ResultRecord:
-    rounds = record.work.draft_rounds + 1
-    new = reopen(
-        record,
-        draft=outcome.draft,
-        draft_rounds=rounds,
-        draft_feedback=None if outcome.ok else outcome.feedback,
-    )
+    rounds = drafting(record.work).rounds + 1
+    feedback = None if outcome.ok else outcome.feedback
+    new = reopen(record, Drafted(draft=outcome.draft, rounds=rounds, feedback=feedback))
     if outcome.ok:
         return evolve(new, stage=Stage.DRAFTED)
     if rounds >= policy.draft_rounds:
@@ -138,15 +136,15 @@ def apply(record: ResultRecord, outcome: DraftOutcome, policy: Policy) -> Result
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Routed (or a definition), not yet gated, and no draft standing: draft, while rounds last
     (when they are spent, `apply` has recorded why the statement is not approved)."""
-    work = record.work
-    routed = work.plan is not None or statement_only(record)
-    if not routed or work.fingerprint is not None:
+    work, own = record.work, drafting(record.work)
+    routed = plan_of(work) is not None or statement_only(record)
+    if not routed or fingerprint_of(work) is not None:
         return None
-    if work.draft is not None and work.draft_feedback is None:
+    if own.draft is not None and own.feedback is None:
         return None  # a draft waits for the gate
-    if work.draft_rounds >= policy.draft_rounds:
+    if own.rounds >= policy.draft_rounds:
         return None
-    return Action(kind=ActionKind.DRAFT, result=record.id, attempt=work.draft_rounds + 1)
+    return Action(kind=ActionKind.DRAFT, result=record.id, attempt=own.rounds + 1)
 
 
 STEP = Step(
@@ -157,4 +155,5 @@ STEP = Step(
     inputs=inputs,
     run=run,
     apply=apply,
+    slot=Drafted,
 )

@@ -23,6 +23,7 @@ from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.records.accepted import accepted_declarations
 from paperlint.records.events import LeanCheckEvent
 from paperlint.records.results import ResultRecord, Results
+from paperlint.records.slots import draft_of
 from paperlint.store import write_json_atomic, write_text_atomic
 
 T = TypeVar("T", bound=BaseModel)
@@ -133,8 +134,9 @@ def check_records(
 def base_context(ctx: EngineContext, results: Results, record: ResultRecord) -> LeanContext:
     """The dependencies' accepted Lean, then the result's own definitions."""
     decls = dependency_decls(ctx, results, record)
-    if record.work.draft is not None and record.kind not in INPUT_KINDS:
-        decls.extend(record.work.draft.definitions)
+    draft = draft_of(record.work)
+    if draft is not None and record.kind not in INPUT_KINDS:
+        decls.extend(draft.definitions)
     return context_for(ctx.settings.header, decls)
 
 
@@ -151,8 +153,9 @@ def prompt_context(
         dep = results.get(dep_id)
         if dep is not None:
             decls.extend(accepted_declarations(dep))
-    if record.work.draft is not None and record.kind not in INPUT_KINDS:
-        decls.extend(record.work.draft.definitions)
+    draft = draft_of(record.work)
+    if draft is not None and record.kind not in INPUT_KINDS:
+        decls.extend(draft.definitions)
     decls.extend(extra or [])
     return prompts.lean_context_text(context_for(ctx.settings.header, decls))
 

@@ -46,60 +46,18 @@ from paperlint.records.faithfulness_brief import gate_brief
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import check_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.work import (
-    CounterexampleCheck,
-    Obligation,
-    ResetAction,
-    ResultWork,
-    Slot,
-    Suspicion,
+from paperlint.records.slots import (
+    Gated,
+    Proving,
+    draft_of,
+    drafting,
+    gating,
+    plan_of,
+    sent_back,
 )
+from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
 from paperlint.validate.texhash import gate_tex
 from paperlint.validate.vacuity import probe_draft
-
-
-class KeptProof(BaseModel):
-    """What a re-gate keeps of a proved result: its gated fingerprint and its proofs, used
-    again if the gate passes the same statement (issue #14)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    fingerprint: str
-    obligations: list[Obligation]
-
-
-class Kept(Slot):
-    """This step's own state: a re-gate's kept proof (`kept`), and whether the obligations
-    are a kept proof, not proved in this gating (`proof_kept`; the audit proves such a proof
-    again when it no longer builds)."""
-
-    KIND = ActionKind.GATE
-
-    kept: KeptProof | None = None
-    proof_kept: bool = False
-
-    @classmethod
-    def after_reset(cls, before: ResultRecord, action: ResetAction, revision: bool) -> Kept | None:
-        """A re-gate (the convergence review's or a revision's) keeps a proved result's
-        fingerprint and proofs aside: if the gate passes the same statement again, it takes
-        them back instead of proving it again, and the audit rebuilds them. A revision's call
-        estimate (`revise.changes`) is then an upper bound. Any other reset keeps nothing."""
-        kept = kept_proof(before.work, state(before)) if action == "re-gate" else None
-        return None if kept is None else cls(kept=kept)
-
-
-def state(record: ResultRecord) -> Kept:
-    """The gate's own state of `record` (the audit reads `proof_kept`)."""
-    return record.work.slot(Kept)
-
-
-def kept_proof(work: ResultWork, own: Kept) -> KeptProof | None:
-    """The gated fingerprint and proofs of a fully proved result (or what an earlier re-gate
-    kept, if it was not used yet), for a re-gate to take back."""
-    proved = bool(work.obligations) and all(o.status == "proved" for o in work.obligations)
-    if work.fingerprint is not None and proved:
-        return KeptProof(fingerprint=work.fingerprint, obligations=list(work.obligations))
-    return own.kept
 
 
 @dataclass(frozen=True)
@@ -145,7 +103,7 @@ def decision(review: GateOutput, vacuity: Vacuity | None) -> GateOutput:
 
 def inputs(record: ResultRecord, view: View) -> GateStepInputs:
     ctx, results = view.ctx, view.results
-    draft = record.work.draft
+    draft = draft_of(record.work)
     prompt = GateInputs(
         **prompts.paper_context(ctx, record, results),
         draft=draft,
@@ -220,7 +178,9 @@ def run(ctx: EngineContext, record: ResultRecord, given: GateStepInputs) -> Gate
     path = write_json(ctx, ctx.ws.audit_dir(record.id) / f"gate-{action.attempt}.json", data)
     folder = ctx.ws.audit_dir(record.id)
     stem = (
-        SECOND_DRAFT_FILE.removesuffix(".json") if second else f"draft-{record.work.draft_rounds}"
+        SECOND_DRAFT_FILE.removesuffix(".json")
+        if second
+        else f"draft-{drafting(record.work).rounds}"
     )
     draft_file = folder / f"{stem}.lean"
     return GateOutcome(
@@ -266,7 +226,9 @@ def _compiled(
 
 def _provisional(record: ResultRecord, draft: DraftOutput) -> ResultRecord:
     """`record` as it stands once the gate passes `draft`: what its modules compose from."""
-    return evolve(record, work=evolve(record.work, draft=draft, fingerprint="gating"))
+    provisional = evolve(gating(record.work), fingerprint="gating")
+    own = evolve(drafting(record.work), draft=draft)
+    return evolve(record, work=record.work.with_slot(own).with_slot(provisional))
 
 
 def _refutation(faithful: Decision | None) -> Vacuity | None:
@@ -403,33 +365,34 @@ def _answered(evidence: FaithfulnessEvidence) -> int:
 
 def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultRecord:
     gate = decision(outcome.review, outcome.vacuity or outcome.refutation)
-    gates = [*record.work.gates, gate]
+    own, drafted = gating(record.work), drafting(record.work)
+    gates = [*own.gates, gate]
     evidence = evolve(record.evidence, gate=outcome.record)
     if gate.decision == "PASS" and outcome.fingerprint:
-        chosen = outcome.gated_second or record.work.draft
+        chosen = outcome.gated_second or drafted.draft
         obligations = _obligations_of(record, chosen)
         kept = _kept_proof(record, outcome.fingerprint, obligations)
         new = reopen(
-            record.with_work(record.work.with_slot(Kept(proof_kept=kept is not None))),
-            gates=gates,
-            fingerprint=outcome.fingerprint,
-            draft=chosen,
-            obligations=kept or obligations,
+            record,
+            Gated(gates=gates, fingerprint=outcome.fingerprint, proof_kept=kept is not None),
+            evolve(drafted, draft=chosen),
+            Proving(obligations=kept or obligations),
             **_issue_started(outcome),
         )
         evidence = evolve(evidence, statement_fingerprint=outcome.fingerprint)
         statement_only = not record.verdict_bearing
-        if statement_only and record.work.draft is not None:
+        if statement_only and drafted.draft is not None:
             # a gated definition is an input: its Lean text is the evidence a reader checks
             evidence = evolve(
-                evidence, lean_file=outcome.lean_file, lean_name=record.work.draft.lean_name
+                evidence, lean_file=outcome.lean_file, lean_name=drafted.draft.lean_name
             )
         stage = Stage.DONE if statement_only else Stage.GATED
         return evolve(new, stage=stage, evidence=evidence)
     reasons = "; ".join(gate.reasons) or "blocked without a stated reason"
-    new = reopen(record, gates=gates, draft_feedback=f"gate blocked: {reasons}")
+    back = record.with_work(sent_back(record.work, f"gate blocked: {reasons}"))
+    new = reopen(back, evolve(own, gates=gates))
     new = evolve(new, stage=Stage.GATE_BLOCKED, evidence=evidence)
-    if record.work.draft_rounds >= policy.draft_rounds:
+    if drafted.rounds >= policy.draft_rounds:
         return unfinished(
             new, UnfinishedReason.STATEMENT_NOT_APPROVED, reasons[:400], stage=Stage.DONE
         )
@@ -440,8 +403,8 @@ def _kept_proof(
     record: ResultRecord, fingerprint: str, obligations: list[Obligation]
 ) -> list[Obligation] | None:
     """A re-gate's kept proof, when the gate passed the same statement with the same steps
-    (`Kept.after_reset`): proved again it would be the same proof (issue #14)."""
-    kept = state(record).kept
+    (`Gated.after_reset`): proved again it would be the same proof (issue #14)."""
+    kept = gating(record.work).kept
     if kept is None or kept.fingerprint != fingerprint:
         return None
     if [(o.id, o.skeleton) for o in kept.obligations] != [(o.id, o.skeleton) for o in obligations]:
@@ -471,15 +434,15 @@ def _obligations_of(record: ResultRecord, draft: DraftOutput | None) -> list[Obl
 
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """A standing draft (routed, not sent back) and no gated statement yet."""
-    work = record.work
-    routed = work.plan is not None or statement_only(record)
-    if not routed or work.fingerprint is not None:
+    own, drafted = gating(record.work), drafting(record.work)
+    routed = plan_of(record.work) is not None or statement_only(record)
+    if not routed or own.fingerprint is not None:
         return None
-    if work.draft is None or work.draft_feedback is not None:
+    if drafted.draft is None or drafted.feedback is not None:
         return None
     if policy.double_draft and not statement_only(record) and not second_draft.state(record).asked:
         return None  # the second, independent draft comes first (#15)
-    return Action(kind=ActionKind.GATE, result=record.id, attempt=len(work.gates) + 1)
+    return Action(kind=ActionKind.GATE, result=record.id, attempt=len(own.gates) + 1)
 
 
 STEP = Step(
@@ -490,5 +453,5 @@ STEP = Step(
     inputs=inputs,
     run=run,
     apply=apply,
-    slot=Kept,
+    slot=Gated,
 )

@@ -20,6 +20,7 @@ from paperlint.engine.steps.base import (
 )
 from paperlint.engine.steps.effects import ask, write_json
 from paperlint.records.results import ResultRecord, Stage
+from paperlint.records.slots import Planned, plan_of
 
 
 class PlanOutcome(StepOutcome):
@@ -42,12 +43,12 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ArchitectInputs])
 
 
 def apply(record: ResultRecord, outcome: PlanOutcome, policy: Policy) -> ResultRecord:
-    return evolve(reopen(record, plan=outcome.plan), stage=Stage.PLANNED)
+    return evolve(reopen(record, Planned(plan=outcome.plan)), stage=Stage.PLANNED)
 
 
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """First of all, for a result to be proved: the route."""
-    if statement_only(record) or record.work.plan is not None:
+    if statement_only(record) or plan_of(record.work) is not None:
         return None
     return Action(kind=ActionKind.PLAN, result=record.id)
 
@@ -60,4 +61,5 @@ STEP = Step(
     inputs=inputs,
     run=run,
     apply=apply,
+    slot=Planned,
 )

@@ -31,6 +31,7 @@ from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
+from paperlint.records.slots import Proving, obligations_of
 from paperlint.records.work import FailedProof, Obligation, Suspicion
 
 MAX_FAILURES_KEPT = 5
@@ -51,8 +52,9 @@ class ProveOutcome(StepOutcome):
 
 def inputs(record: ResultRecord, view: View) -> ProveInputs:
     ctx, results = view.ctx, view.results
-    ob = next(o for o in record.work.obligations if o.id == view.action.obligation)
-    proved = [o.proof for o in record.work.obligations if o.proof]
+    obligations = obligations_of(record.work)
+    ob = next(o for o in obligations if o.id == view.action.obligation)
+    proved = [o.proof for o in obligations if o.proof]
     context = base_context(ctx, results, record)
     for decl in proved:
         context = context.extended(decl)
@@ -220,7 +222,7 @@ def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> Result
     ob_id = outcome.action.obligation
     obligations = []
     suspicion = record.work.suspicion
-    for ob in record.work.obligations:
+    for ob in obligations_of(record.work):
         if ob.id == ob_id:
             ob, raised = _attempted(ob, outcome, policy)
             suspicion = raised or suspicion
@@ -228,7 +230,8 @@ def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> Result
     fresh = suspicion is not record.work.suspicion
     cleared = {"ruling": None, "review": None, "counterexample": None} if fresh else {}
     new = evolve(
-        reopen(record, obligations=obligations, suspicion=suspicion, **cleared), stage=Stage.PROVING
+        reopen(record, Proving(obligations=obligations), suspicion=suspicion, **cleared),
+        stage=Stage.PROVING,
     )
     spent = next((o for o in obligations if o.status == "failed" and suspicion is None), None)
     if spent is not None and spent.failures:
@@ -270,7 +273,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
         return None
     if restate.ready(record, policy) is not None:
         return None  # a revised statement may keep its old proof: Lean says first (#15)
-    active = next((o for o in record.work.obligations if o.status == "open"), None)
+    active = next((o for o in obligations_of(record.work) if o.status == "open"), None)
     if active is None:
         return None
     attempt = active.attempts + 1
@@ -291,4 +294,5 @@ STEP = Step(
     inputs=inputs,
     run=run,
     apply=apply,
+    slot=Proving,
 )

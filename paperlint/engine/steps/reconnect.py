@@ -51,6 +51,8 @@ from paperlint.records.slots import (
     Discharge,
     Reconnection,
     Reconnections,
+    draft_of,
+    obligations_of,
     reconnections,
 )
 
@@ -61,7 +63,7 @@ NOT_MADE = "reconnection not made: "
 
 def due(record: ResultRecord, results: Results) -> list[Discharge]:
     """The gated clause hypotheses whose predecessor is now verified unconditionally (pure)."""
-    draft = record.work.draft
+    draft = draft_of(record.work)
     if draft is None or record.work.final is None:
         return []
     out = []
@@ -71,7 +73,9 @@ def due(record: ResultRecord, results: Results) -> list[Discharge]:
         pred = results.get(condition.result)
         if pred is None or pred.verdict is not Verdict.VERIFIED_UNCONDITIONAL:
             continue
-        name = pred.evidence.lean_name or (pred.work.draft.lean_name if pred.work.draft else "")
+        name = pred.evidence.lean_name or (
+            drafted.lean_name if (drafted := draft_of(pred.work)) else ""
+        )
         if name:
             out.append(
                 Discharge(
@@ -121,11 +125,11 @@ class ReconnectOutcome(StepOutcome):
 
 
 def inputs(record: ResultRecord, view: View) -> ReconnectInputs:
-    ctx, draft = view.ctx, record.work.draft
+    ctx, draft = view.ctx, draft_of(record.work)
     if draft is None:
         raise ValueError(f"{record.id}: a reconnection needs a draft")  # revisit never asks
     base = base_context(ctx, view.results, record)
-    proofs = [o.proof for o in record.work.obligations if o.proof]
+    proofs = [o.proof for o in obligations_of(record.work) if o.proof]
     own = PurePosixPath(ctx.modules.get(record.id, f"lean/{safe_name(record.id)}.lean"))
     n = len(reconnections(record.work)) + 1  # an earlier accepted one keeps its own files
     discharges = tuple(due(record, view.results))
@@ -236,7 +240,7 @@ def apply(record: ResultRecord, outcome: ReconnectOutcome, policy: Policy) -> Re
         return evolve(new, notes=[*notes, NOT_MADE + found.detail[:400]])
     notes = [n for n in record.notes if not n.startswith((NOTE, NOT_MADE))]
     gone = {d.condition for d in found.discharges}
-    drafted = record.work.draft.conditions if record.work.draft else []
+    drafted = drafted.conditions if (drafted := draft_of(record.work)) else []
     remaining = [to_condition(c) for c in drafted if c.name not in gone]
     verdict = Verdict.VERIFIED_CONDITIONAL if remaining else Verdict.VERIFIED_UNCONDITIONAL
     what = ", ".join(f"{d.condition} by {d.by} ({d.result})" for d in found.discharges)

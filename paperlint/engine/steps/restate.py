@@ -42,6 +42,7 @@ from paperlint.lean.verifier import LeanContext
 from paperlint.records import audits
 from paperlint.records.events import LeanCheckEvent
 from paperlint.records.results import ResultRecord, Stage, Verdict
+from paperlint.records.slots import Proving, draft_of, obligations_of
 from paperlint.records.work import ResetAction, Slot
 
 KIND = ActionKind.RESTATE
@@ -92,10 +93,10 @@ def previous_proof(record: ResultRecord) -> PreviousProof | None:
     statement: an equivalent restatement keeps its proof (checked in Lean by this step). Only
     a proof without step lemmas is kept (a step's statement is not compared). A result
     already carrying one keeps it until it is verified again."""
-    work, draft = record.work, record.work.draft
+    obligations, draft = obligations_of(record.work), draft_of(record.work)
     verified = record.verdict in (Verdict.VERIFIED_CONDITIONAL, Verdict.VERIFIED_UNCONDITIONAL)
-    main = [o.proof for o in work.obligations if o.id == "main" and o.proof]
-    if not verified or draft is None or len(work.obligations) != 1 or not main:
+    main = [o.proof for o in obligations if o.id == "main" and o.proof]
+    if not verified or draft is None or len(obligations) != 1 or not main:
         return state(record).previous
     return PreviousProof(
         statement=draft.statement,
@@ -122,18 +123,18 @@ class RestateOutcome(StepOutcome):
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated after a reset that set a verified proof aside, the main obligation not yet tried,
     no issue under review, and the check not run yet."""
-    work, own = record.work, state(record)
+    obligations, own = obligations_of(record.work), state(record)
     if own.previous is None or own.restated or not gated(record) or in_issue_review(record):
         return None
-    if [o.id for o in work.obligations] != ["main"] or work.obligations[0].attempts:
+    if [o.id for o in obligations] != ["main"] or obligations[0].attempts:
         return None
-    if work.obligations[0].status != "open":
+    if obligations[0].status != "open":
         return None
     return Action(kind=KIND, result=record.id)
 
 
 def inputs(record: ResultRecord, view: View) -> RestateInputs:
-    draft, previous = record.work.draft, state(record).previous
+    draft, previous = draft_of(record.work), state(record).previous
     if previous is None or draft is None:  # `ready` rules this out
         raise ValueError(f"{record.id}: nothing to restate")
     context = base_context(view.ctx, view.results, record)
@@ -198,8 +199,8 @@ def apply(record: ResultRecord, outcome: RestateOutcome, policy: Policy) -> Resu
     tried = record.with_work(record.work.with_slot(evolve(state(record), restated=True)))
     if outcome.proof is None:
         return reopen(tried)
-    main = evolve(record.work.obligations[0], status="proved", proof=outcome.proof)
-    return reopen(tried, obligations=[main])
+    main = evolve(obligations_of(record.work)[0], status="proved", proof=outcome.proof)
+    return reopen(tried, Proving(obligations=[main]))
 
 
 STEP = Step(

@@ -31,6 +31,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.slots import draft_of, drafting
 
 
 class ReviewOutcome(StepOutcome):
@@ -84,7 +85,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
     )
     ruling = record.work.ruling
     quote_file, quote_line = locate_quote(ctx, record, ruling.quote if ruling else "")
-    draft_file = folder / f"draft-{record.work.draft_rounds}.lean"
+    draft_file = folder / f"draft-{drafting(record.work).rounds}.lean"
     hashes = {path: sha(ctx.ws.root / path)}
     if draft_file.is_file():
         hashes[ctx.ws.rel(draft_file)] = sha(draft_file)
@@ -134,7 +135,7 @@ def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> Resul
         record.evidence,
         hashes={**record.evidence.hashes, **outcome.hashes},
         lean_file=outcome.lean_file,
-        lean_name=record.work.draft.lean_name if record.work.draft else None,
+        lean_name=drafted.lean_name if (drafted := draft_of(record.work)) else None,
     )
     return evolve(new, stage=Stage.DONE, verdict=Verdict.ISSUE, issue=issue, evidence=evidence)
 

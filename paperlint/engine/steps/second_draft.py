@@ -26,6 +26,7 @@ from paperlint.engine.steps.effects import ask, write_json
 from paperlint.errors import ModelError
 from paperlint.faithful.drafting import independent_inputs
 from paperlint.records.results import ResultRecord, Stage
+from paperlint.records.slots import drafting, fingerprint_of, plan_of
 from paperlint.records.work import Slot, StoredOutput
 
 KIND = ActionKind.SECOND_DRAFT
@@ -64,12 +65,12 @@ class SecondDraftOutcome(StepOutcome):
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Double drafting on, a verdict-bearing result's first draft standing before its gate,
     and no second draft asked yet."""
-    work = record.work
+    work, drafted = record.work, drafting(record.work)
     if not policy.double_draft or statement_only(record) or state(record).asked:
         return None
-    if work.plan is None or work.fingerprint is not None:
+    if plan_of(work) is None or fingerprint_of(work) is not None:
         return None
-    if work.draft is None or work.draft_feedback is not None:
+    if drafted.draft is None or drafted.feedback is not None:
         return None
     return Action(kind=KIND, result=record.id)
 

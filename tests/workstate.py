@@ -1,0 +1,48 @@
+"""A result's working state for tests, written flat.
+
+Tests name the working info by the shared fields older state files had (`draft`,
+`draft_rounds`, `gates`, `obligations`, `kept`, …); this puts each one in the slot of the step
+that owns it, as a state file of that version reads (`_LEGACY_SLOTS` in
+`paperlint.records.state`), so a case table stays a table of values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot type)
+from paperlint.records.results import ResultRecord
+from paperlint.records.state import _LEGACY_SLOTS
+from paperlint.records.work import ResultWork, slot_types
+
+
+def evolved(work: ResultWork, **fields: Any) -> ResultWork:
+    """`work` with `fields` set (validated), each in its step's slot; `slots` adds slots."""
+    types = slot_types()
+    work = work.model_copy(update={"slots": {**work.slots, **fields.pop("slots", {})}})
+    for kind, moved in _LEGACY_SLOTS.items():
+        own = {new: fields.pop(old) for old, new in moved.items() if old in fields}
+        if own:
+            model = types[kind]
+            work = work.with_slot(model.model_validate({**dict(work.slot(model)), **own}))
+    return ResultWork.model_validate({**dict(work), **fields}) if fields else work
+
+
+def work_of(**fields: Any) -> ResultWork:
+    """A working state with `fields` set, the rest empty."""
+    return evolved(ResultWork(), **fields)
+
+
+def with_work(record: ResultRecord, **fields: Any) -> ResultRecord:
+    """`record` with `fields` of its working state set."""
+    return record.with_work(evolved(record.work, **fields))
+
+
+def flat(work: ResultWork) -> dict[str, Any]:
+    """`work` as older state files held it: each slot's fields among the shared ones under
+    their old names (`_LEGACY_SLOTS`), every agent output inline (engine-state/1)."""
+    data = work.model_dump(mode="json")
+    slots = data.pop("slots", {})
+    for kind, moved in _LEGACY_SLOTS.items():
+        own = {**slot_types()[kind]().model_dump(mode="json"), **slots.pop(kind, {})}
+        data.update({old: own[new] for old, new in moved.items()})
+    return {**data, "slots": slots} if slots else data
