@@ -90,6 +90,7 @@ def ray_run(
             spend=lambda: journal.spend,
             jobs=options.jobs,
             cluster=cluster,
+            kept=options.address is not None,
         )
         try:
             return run_parallel(
@@ -126,8 +127,11 @@ class RayRunner:
         spend: Callable[[], Spend],
         jobs: int = 1,
         cluster: Future[None] | None = None,
+        kept: bool = False,
     ) -> None:
         self.ctx = ctx
+        self._kept = kept
+        """Actors kept on the cluster between runs (`KeptSlots`): a cluster joined at an address."""
         self.root = str(ctx.ws.root)
         self.run_id = uuid.uuid4().hex
         """Names this opening of the run: an actor opens the run afresh when it changes."""
@@ -167,7 +171,7 @@ class RayRunner:
                 log.warning("Ray did not start (%s): every action runs here", failed)
             self._without_cluster = True
             return
-        self._slots = slots(ActionActor, self._memory)
+        self._slots = slots(ActionActor, self._memory, kept=self._kept)
         self._idle = self._slots.take(self._jobs)
         self.actors = list(self._idle)
         self._coming = {a.costs.remote(): a for a in self._idle}
@@ -274,15 +278,28 @@ def worker_costs(actors: list[Any]) -> list[dict[str, Any]]:
         return [{"error": str(exc)}]
 
 
+def _remote_class(actor_class: type) -> Any:
+    """`actor_class` as a Ray actor class: its `lease` calls in a thread of their own, so a
+    driver asking for an actor another driver is using is answered at once, not after the
+    action under way."""
+    import ray
+
+    return ray.remote(concurrency_groups={LEASES: 1})(actor_class)
+
+
+LEASES = "leases"
+"""The concurrency group of `ActionActor.lease`, `release` and `costs`."""
+
+
 class Slots:
     """The free action actors of one class and memory reservation in this process's cluster
     session: a runner takes what it needs (starting what is missing) and puts them back at its
     end; when the outermost `ray_cluster` block ends they are killed."""
 
     def __init__(self, actor_class: type, memory: int) -> None:
-        import ray
-
-        self._remote = ray.remote(actor_class).options(memory=memory, num_cpus=0)
+        self._class = _remote_class(actor_class)
+        self._reserves: dict[str, Any] = {"memory": memory, "num_cpus": 0}
+        self._remote = self._class.options(**self._reserves)
         self._free: list[Any] = []
         self._lock = threading.Lock()
 
@@ -295,7 +312,7 @@ class Slots:
         import ray
 
         ray.kill(dead)
-        return self._remote.remote(time.time())
+        return self.take(1)[0]
 
     def put_back(self, actors: list[Any]) -> None:
         with self._lock:
@@ -310,25 +327,159 @@ class Slots:
             ray.kill(actor)
 
 
-_SLOTS: dict[tuple[type, int], Slots] = {}
+NAMESPACE = "paperlint"
+"""The Ray namespace of the action actors kept on a running cluster (`KeptSlots`)."""
+LEASE_S = 60.0
+"""A kept actor's lease ends this long after its driver last renewed it."""
+KEPT_IDLE_S = 600.0
+"""A kept actor no driver holds exits after this long without an action."""
+MAX_KEPT = 64
+"""Names tried per take beyond the slots asked for (the rest held by other drivers)."""
+
+
+class KeptSlots(Slots):
+    """Action actors kept on a cluster joined at an address, between runs and drivers: named,
+    detached actors in the `NAMESPACE` namespace, one name per (code, memory, index). The code
+    key (`code_key`: paperlint's files, Python's and Ray's versions) is in the name and checked
+    by the actor against its own, so an actor is never reused by a driver running other code.
+    A driver takes an actor by its lease (`ActionActor.lease`), renewed every quarter of
+    `lease_s` while the driver holds it (a thread of its own) and given back at the run's end;
+    an actor leased elsewhere refuses, and the next name is tried (made when missing). A driver
+    that died holds its actors no longer after `lease_s`. An actor no one holds exits after
+    `KEPT_IDLE_S`; `ray stop` ends them all."""
+
+    def __init__(self, actor_class: type, memory: int, *, lease_s: float = LEASE_S) -> None:
+        super().__init__(actor_class, memory)
+        self._key = code_key()
+        self._prefix = f"paperlint-action-{self._key[:16]}-{memory // MB}mb-"
+        self._holder = uuid.uuid4().hex
+        """Names this process's leases."""
+        self._lease_s = lease_s
+        self._held: list[Any] = []
+        self._renewing: threading.Thread | None = None
+        self._plain: list[Any] = []
+        """Actors of this session only (every name was held): killed when it ends."""
+
+    def take(self, count: int) -> list[Any]:
+        import ray
+
+        taken: list[Any] = []
+        first = 0
+        while len(taken) < count and first < count + MAX_KEPT:
+            names = [f"{self._prefix}{i}" for i in range(first, first + count - len(taken))]
+            first += len(names)
+            actors = [self._named(n).remote(time.time(), KEPT_IDLE_S) for n in names]
+            asked = [
+                a.lease.options(concurrency_group=LEASES).remote(
+                    self._holder, self._key, self._lease_s
+                )
+                for a in actors
+            ]
+            for actor, ref in zip(actors, asked, strict=True):
+                try:
+                    if ray.get(ref, timeout=60):
+                        taken.append(actor)
+                except ray.exceptions.RayError as exc:  # dead, or dying: the next name
+                    log.info("kept actor refused a lease: %s", exc)
+        with self._lock:
+            self._held += taken
+            if self._renewing is None:
+                self._renewing = threading.Thread(
+                    target=self._renew, name="paperlint-ray-leases", daemon=True
+                )
+                self._renewing.start()
+        if len(taken) < count:  # every name held: actors of this session only
+            plain = Slots.take(self, count - len(taken))
+            self._plain += plain
+            taken += plain
+        return taken
+
+    def _named(self, name: str) -> Any:
+        """The actor of this name, started if missing (Ray settles two drivers racing)."""
+        return self._class.options(
+            **self._reserves,
+            name=name,
+            namespace=NAMESPACE,
+            lifetime="detached",
+            get_if_exists=True,
+        )
+
+    def put_back(self, actors: list[Any]) -> None:
+        import ray
+
+        super().put_back([a for a in actors if a in self._plain])
+        actors = [a for a in actors if a not in self._plain]
+        with self._lock:
+            self._held = [a for a in self._held if a not in actors]
+        released = [
+            a.release.options(concurrency_group=LEASES).remote(self._holder) for a in actors
+        ]
+        try:
+            ray.get(released, timeout=60)
+        except ray.exceptions.RayError as exc:
+            log.info("a kept actor did not take its release: %s", exc)
+
+    def _renew(self) -> None:
+        """Every quarter of the lease, renew the lease of every actor held (not waited for: a
+        busy cluster delays a renewal, three more come before the lease ends)."""
+        while True:
+            time.sleep(self._lease_s / 4)
+            with self._lock:
+                held = list(self._held)
+            for actor in held:
+                actor.renew.options(concurrency_group=LEASES).remote(self._holder)
+
+    def kill_all(self) -> None:
+        """Kept actors are left running; those of this session only are killed."""
+        super().kill_all()
+        self._plain = []
+
+
+_SLOTS: dict[tuple[type, int, bool], Slots] = {}
 _SLOTS_LOCK = threading.Lock()
 
 
-def slots(actor_class: type, memory: int) -> Slots:
-    """This session's actors of `actor_class` reserving `memory` (made at its first use)."""
+def slots(actor_class: type, memory: int, *, kept: bool = False) -> Slots:
+    """This session's actors of `actor_class` reserving `memory` (made at its first use);
+    `kept`: kept on the cluster between runs (`KeptSlots`)."""
+    key = (actor_class, memory, kept)
     with _SLOTS_LOCK:
-        found = _SLOTS.get((actor_class, memory))
+        found = _SLOTS.get(key)
         if found is None:
-            found = _SLOTS[(actor_class, memory)] = Slots(actor_class, memory)
-            on_leaving_cluster(functools.partial(_drop, (actor_class, memory)))
+            found = _SLOTS[key] = (KeptSlots if kept else Slots)(actor_class, memory)
+            on_leaving_cluster(functools.partial(_drop, key))
     return found
 
 
-def _drop(key: tuple[type, int]) -> None:
+def _drop(key: tuple[type, int, bool]) -> None:
     with _SLOTS_LOCK:
         dropped = _SLOTS.pop(key, None)
     if dropped is not None:
         dropped.kill_all()
+
+
+@functools.cache
+def code_key() -> str:
+    """What an actor kept between runs must share with the driver that takes it: the bytes of
+    every file of paperlint's packages (its code, templates and data), Python's and Ray's
+    versions. Hashing them costs milliseconds (about 300 files, 3 MB)."""
+    import hashlib
+    import importlib.util
+    import sys
+
+    import ray
+
+    digest = hashlib.sha256(f"{sys.version}\0{ray.__version__}\0".encode())
+    for package in ("paperlint", "paperlint.preflight", "paperlint.blueprint", "paperlint.reports"):
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.submodule_search_locations is not None
+        for folder in spec.submodule_search_locations:
+            base = Path(folder)
+            for path in sorted(base.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    digest.update(f"{package}/{path.relative_to(base).as_posix()}\0".encode())
+                    digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass
@@ -356,9 +507,10 @@ class _Lean:
 class ActionActor:
     """A Ray actor serving one slot: runs actions of the run it has open, in this process."""
 
-    def __init__(self, created: float = 0.0) -> None:
+    def __init__(self, created: float = 0.0, idle_s: float | None = None) -> None:
         """`created`: when the driver asked for this actor (`time.time()`), to report how long
-        its process took to come up."""
+        its process took to come up. `idle_s`: an actor kept between runs (`KeptSlots`), which
+        exits after that long held by no live driver and without an action."""
         waited = time.time() - created if created else None
         started = time.perf_counter()
         # What every action needs, imported once, while the driver plans the first ones.
@@ -375,7 +527,72 @@ class ActionActor:
             "open_s": [],
             "first_action_s": None,
             "actions": 0,
+            "leases": 0,
         }
+        self._guard = threading.Lock()
+        self._holder: str | None = None
+        """The driver holding this actor (`KeptSlots`), or None."""
+        self._renewed = self._lease_s = 0.0
+        self._last = time.monotonic()
+        self._exiting = False
+        self._key: str | None = None
+        """The code this actor runs, if kept between runs (`code_key`)."""
+        if idle_s is not None:
+            self._key = code_key()
+            threading.Thread(
+                target=self._exit_when_idle, args=(idle_s,), name="paperlint-idle", daemon=True
+            ).start()
+
+    def lease(self, holder: str, key: str, lease_s: float) -> bool:
+        """Hold this actor for `holder` (a driver), until it gives it back or `lease_s` after
+        it last renewed the lease (`renew`), if no one holds it and it runs the code `key`
+        names. Runs in the `LEASES` group: at once, while another driver's action is under
+        way."""
+        with self._guard:
+            if self._exiting or key != self._key or self._is_held():
+                return False
+            self._holder, self._lease_s = holder, lease_s
+            self._renewed = self._last = time.monotonic()
+            self._costs["leases"] += 1
+            self._costs["first_action_s"] = None
+            return True
+
+    def renew(self, holder: str) -> None:
+        with self._guard:
+            if self._holder == holder:
+                self._renewed = time.monotonic()
+
+    def release(self, holder: str) -> None:
+        """Given back by the driver holding it: its run's Lean edge is closed unless a later run
+        may keep it (a warm REPL), and the run forgotten."""
+        with self._guard:
+            if self._holder != holder:
+                return
+            self._holder = None
+            self._last = time.monotonic()
+            self._opened = None
+            if self._lean is not None and self._lean.key is None:
+                self._lean.close()
+                self._lean = None
+
+    def _is_held(self) -> bool:
+        """Whether a driver holds this actor (under the guard): one that renewed its lease in
+        time."""
+        return self._holder is not None and time.monotonic() - self._renewed < self._lease_s
+
+    def _exit_when_idle(self, idle_s: float) -> None:
+        import ray
+
+        while True:
+            time.sleep(min(idle_s, 30.0))
+            with self._guard:
+                if self._is_held() or time.monotonic() - self._last < idle_s:
+                    continue
+                self._exiting = True
+                if self._lean is not None:
+                    self._lean.close()
+            ray.kill(ray.get_runtime_context().current_actor, no_restart=True)
+            return
 
     def run(
         self, root: str, run_id: str, results: Results, action: Action, spent: tuple[int, float]
@@ -393,6 +610,7 @@ class ActionActor:
         self._costs["actions"] += 1
         if self._costs["first_action_s"] is None:
             self._costs["first_action_s"] = round(time.perf_counter() - started, 3)
+        self._last = time.monotonic()
         return outcome, list(self.journal.kept), lease.lost
 
     def costs(self) -> dict[str, Any]:
