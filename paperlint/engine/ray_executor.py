@@ -348,8 +348,16 @@ class KeptSlots(Slots):
     that died holds its actors no longer after `lease_s`. An actor no one holds exits after
     `KEPT_IDLE_S`; `ray stop` ends them all."""
 
-    def __init__(self, actor_class: type, memory: int, *, lease_s: float = LEASE_S) -> None:
+    def __init__(
+        self,
+        actor_class: type,
+        memory: int,
+        *,
+        lease_s: float = LEASE_S,
+        idle_s: float = KEPT_IDLE_S,
+    ) -> None:
         super().__init__(actor_class, memory)
+        self._idle_s = idle_s
         self._key = code_key()
         self._prefix = f"paperlint-action-{self._key[:16]}-{memory // MB}mb-"
         self._holder = uuid.uuid4().hex
@@ -368,7 +376,7 @@ class KeptSlots(Slots):
         while len(taken) < count and first < count + MAX_KEPT:
             names = [f"{self._prefix}{i}" for i in range(first, first + count - len(taken))]
             first += len(names)
-            actors = [self._named(n).remote(time.time(), KEPT_IDLE_S) for n in names]
+            actors = [self._named(n).remote(time.time(), self._idle_s) for n in names]
             asked = [
                 a.lease.options(concurrency_group=LEASES).remote(
                     self._holder, self._key, self._lease_s

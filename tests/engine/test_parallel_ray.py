@@ -566,6 +566,18 @@ def test_a_kept_actor_serves_one_driver_at_a_time_and_outlives_one_that_died(
     assert ray_session.get(again[0].lease.remote("free", code_key(), 60.0)) is True
 
 
+def test_a_kept_actor_exits_when_idle_and_held_by_no_one(ray_session, no_kept_actors):
+    from paperlint.engine.ray_executor import MB, REPLAY_WORKER_MB, ActionActor, KeptSlots
+
+    kept = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB, lease_s=60.0, idle_s=1.0)
+    (actor,) = kept.take(1)
+    time.sleep(3.0)  # idle, but held: it stays
+    assert ray_session.get(actor.costs.remote())["leases"] == 1
+    kept.put_back([actor])
+    _wait_dead(ray_session, actor, within_s=30.0)
+    assert _kept_actors(ray_session) == {}
+
+
 def test_check_starts_its_own_cluster_in_the_background_and_ends_as_serial(finished_runs, tmp_path):
     """The CLI's default with Ray, in a process of its own (this one has the session's
     cluster): a local cluster started on a thread while the driver runs the first actions,
