@@ -141,6 +141,8 @@ class RayRunner:
         self._cluster = cluster
         """Done once the cluster takes work (None: it does now)."""
         self._slots: Slots | None = None
+        self._taking: Future[list[Any]] | None = None
+        """Kept actors being leased (`KeptSlots.take`, on a thread of `_waiting`)."""
         self._lock = threading.Lock()
         self._idle: list[Any] = []
         self.actors: list[Any] = []
@@ -172,9 +174,17 @@ class RayRunner:
             self._without_cluster = True
             return
         self._slots = slots(ActionActor, self._memory, kept=self._kept)
-        self._idle = self._slots.take(self._jobs)
-        self.actors = list(self._idle)
-        self._coming = {a.costs.remote(): a for a in self._idle}
+        if self._kept and LOCAL_WHILE_WARMING:
+            # a lease waits for its actor's constructor (seconds, when it starts one): the
+            # driver runs the first actions meanwhile
+            self._taking = self._waiting.submit(self._slots.take, self._jobs)
+        else:
+            self._took(self._slots.take(self._jobs))
+
+    def _took(self, actors: list[Any]) -> None:
+        self._idle = actors
+        self.actors = list(actors)
+        self._coming = {a.costs.remote(): a for a in actors}
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
         from paperlint.engine.execute import needed_records
@@ -209,6 +219,11 @@ class RayRunner:
             self._start_actors()
             if self._slots is None:
                 return None
+        if self._taking is not None:
+            if not self._taking.done():
+                return None
+            self._took(self._taking.result())
+            self._taking = None
         import ray
 
         if self._coming:
@@ -257,6 +272,9 @@ class RayRunner:
         self._local.shutdown(wait=wait, cancel_futures=not wait)
         with self._lock:
             idle, self._idle = self._idle, []
+            taking, self._taking = self._taking, None
+        if taking is not None and taking.done() and taking.exception() is None:
+            idle += taking.result()  # taken while the driver ran every action
         if self._closed:
             return
         self._closed = True
@@ -329,6 +347,8 @@ class Slots:
 
 NAMESPACE = "paperlint"
 """The Ray namespace of the action actors kept on a running cluster (`KeptSlots`)."""
+LEASED, HELD, OTHER_CODE = "leased", "held", "other code"
+"""What `ActionActor.lease` answers."""
 LEASE_S = 60.0
 """A kept actor's lease ends this long after its driver last renewed it."""
 KEPT_IDLE_S = 600.0
@@ -373,7 +393,8 @@ class KeptSlots(Slots):
 
         taken: list[Any] = []
         first = 0
-        while len(taken) < count and first < count + MAX_KEPT:
+        other_code = False
+        while len(taken) < count and first < count + MAX_KEPT and not other_code:
             names = [f"{self._prefix}{i}" for i in range(first, first + count - len(taken))]
             first += len(names)
             actors = [self._named(n).remote(time.time(), self._idle_s) for n in names]
@@ -385,10 +406,18 @@ class KeptSlots(Slots):
             ]
             for actor, ref in zip(actors, asked, strict=True):
                 try:
-                    if ray.get(ref, timeout=60):
-                        taken.append(actor)
+                    answer = ray.get(ref, timeout=60)
                 except ray.exceptions.RayError as exc:  # dead, or dying: the next name
-                    log.info("kept actor refused a lease: %s", exc)
+                    log.info("a kept actor did not answer: %s", exc)
+                    continue
+                if answer == LEASED:
+                    taken.append(actor)
+                elif answer == OTHER_CODE:
+                    # the cluster's workers import other code than this driver's: its name
+                    # says otherwise, so it goes, and every further one would be the same
+                    log.warning("Ray's workers run other paperlint code: actors of this run only")
+                    ray.kill(actor)
+                    other_code = True
         with self._lock:
             self._held += taken
             if self._renewing is None:
@@ -551,19 +580,21 @@ class ActionActor:
                 target=self._exit_when_idle, args=(idle_s,), name="paperlint-idle", daemon=True
             ).start()
 
-    def lease(self, holder: str, key: str, lease_s: float) -> bool:
+    def lease(self, holder: str, key: str, lease_s: float) -> str:
         """Hold this actor for `holder` (a driver), until it gives it back or `lease_s` after
         it last renewed the lease (`renew`), if no one holds it and it runs the code `key`
         names. Runs in the `LEASES` group: at once, while another driver's action is under
-        way."""
+        way. `LEASED`, or why not: `HELD` (or exiting), `OTHER_CODE`."""
         with self._guard:
-            if self._exiting or key != self._key or self._is_held():
-                return False
+            if key != self._key:
+                return OTHER_CODE
+            if self._exiting or self._is_held():
+                return HELD
             self._holder, self._lease_s = holder, lease_s
             self._renewed = self._last = time.monotonic()
             self._costs["leases"] += 1
             self._costs["first_action_s"] = None
-            return True
+            return LEASED
 
     def renew(self, holder: str) -> None:
         with self._guard:

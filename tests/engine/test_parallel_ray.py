@@ -552,7 +552,7 @@ def test_a_kept_actor_serves_one_driver_at_a_time_and_outlives_one_that_died(
     assert len(theirs) == 2 and not theirs & ids(mine)
     # an actor held is refused to everyone else, even this process's other takes
     asked = [a.lease.remote("someone else", code_key(), 60.0) for a in mine]
-    assert ray_session.get(asked) == [False, False]
+    assert ray_session.get(asked) == ["held", "held"]
     here.put_back(mine)
     # given back, and theirs held by a driver that died and renews their lease no more (3 s):
     # the same four processes serve again
@@ -562,8 +562,30 @@ def test_a_kept_actor_serves_one_driver_at_a_time_and_outlives_one_that_died(
     assert ids(again) == ids(mine) | theirs
     # never by a driver running other code
     there.put_back(again[:1])
-    assert ray_session.get(again[0].lease.remote("free", "other code", 60.0)) is False
-    assert ray_session.get(again[0].lease.remote("free", code_key(), 60.0)) is True
+    assert ray_session.get(again[0].lease.remote("free", "other code", 60.0)) == "other code"
+    assert ray_session.get(again[0].lease.remote("free", code_key(), 60.0)) == "leased"
+
+
+def test_a_driver_whose_code_the_cluster_does_not_run_keeps_no_actor(
+    ray_session, no_kept_actors, monkeypatch
+):
+    """The cluster's workers import other paperlint code than the driver's (here: the driver
+    says its code is other): the actor started under the driver's name refuses, is killed, and
+    the run takes actors of its own, killed when the session ends."""
+    from paperlint.engine import ray_executor
+    from paperlint.engine.ray_executor import MB, REPLAY_WORKER_MB, ActionActor, KeptSlots
+
+    monkeypatch.setattr(ray_executor, "code_key", lambda: "0" * 64)
+    kept = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB)
+    (actor,) = kept.take(1)
+    assert ray_session.get(actor.costs.remote())["leases"] == 0  # a plain actor of this run
+    deadline = time.monotonic() + 30
+    while _kept_actors(ray_session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _kept_actors(ray_session) == {}
+    kept.put_back([actor])
+    kept.kill_all()
+    _wait_dead(ray_session, actor)
 
 
 def test_a_kept_actor_exits_when_idle_and_held_by_no_one(ray_session, no_kept_actors):
