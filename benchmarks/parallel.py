@@ -446,7 +446,7 @@ def render(report: dict[str, Any]) -> str:
         "every run a cold process, in this order:",
         f"{'executor':<8} {'jobs':>4} {'cluster':<8} {'wall s':>7} {'import s':>8} "
         f"{'check s':>7} {'load':>5}  results.json  "
-        "actions on actors; per actor: start+import+first action s",
+        "actions on actors; per actor: start+import+open+first action s",
     ]
     for row in report["runs"]:
         same = "identical" if row["same"] else "DIFFERS  "
@@ -469,11 +469,13 @@ def render(report: dict[str, Any]) -> str:
 
 
 def _actor_cost(actor: dict[str, Any]) -> str:
-    """start+import+first action, or for an actor kept from an earlier run `kept+first`."""
-    first = f"{actor.get('first_action_s') or 0:.2f}"
+    """start+import+opening the run+first action, or for an actor kept from an earlier run
+    kept+opening+first action."""
+    opened = actor.get("open_s") or [0.0]
+    tail = f"{opened[-1]:.2f}+{actor.get('first_action_s') or 0:.2f}"
     if actor.get("leases", 0) > 1:
-        return f"kept+{first}"
-    return "+".join(f"{actor.get(k) or 0:.2f}" for k in ("start_s", "import_s")) + "+" + first
+        return f"kept+{tail}"
+    return "+".join(f"{actor.get(k) or 0:.2f}" for k in ("start_s", "import_s")) + "+" + tail
 
 
 if __name__ == "__main__":

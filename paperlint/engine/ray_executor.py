@@ -184,7 +184,8 @@ class RayRunner:
     def _took(self, actors: list[Any]) -> None:
         self._idle = actors
         self.actors = list(actors)
-        self._coming = {a.costs.remote(): a for a in actors}
+        # an actor is ready once it has opened this run: the driver runs actions meanwhile
+        self._coming = {a.open.remote(self.root, self.run_id): a for a in actors}
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
         from paperlint.engine.execute import needed_records
@@ -255,7 +256,7 @@ class RayRunner:
             fresh = self._slots.replace(actor)
             with self._lock:
                 self.actors.append(fresh)
-                self._coming[fresh.costs.remote()] = fresh
+                self._coming[fresh.open.remote(self.root, self.run_id)] = fresh
             self._give_back(fresh)
             failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
             return Done(outcome=failed, lost=True, events=(_replaced(),))
@@ -652,10 +653,14 @@ class ActionActor:
         self._last = time.monotonic()
         return outcome, list(self.journal.kept), lease.lost
 
+    def open(self, root: str, run_id: str) -> None:
+        """Open the run at `root` ahead of its first action (`run` opens it if not)."""
+        self._open(root, run_id)
+
     def costs(self) -> dict[str, Any]:
         """Seconds from the driver's request to this process running its constructor, spent
-        importing, opening each run and on the first action (that includes its opening), and
-        the actions served."""
+        importing, opening each run and on the first action since its lease (its opening
+        included if the run was not opened ahead), and the actions served."""
         return dict(self._costs)
 
     def _open(self, root: str, run_id: str) -> EngineContext:
