@@ -18,14 +18,18 @@ action is planned again; an actor whose process died (or a call Ray lost) is rep
 action planned again with the same `lean_restart` event. An error raised by the action's own
 code is raised on the driver, as a thread's is; the actor, alive, serves on.
 
-While the cluster (a local one starts on a thread of its own) and its actors come up, the driver
-runs the actions itself, as the thread runner does, on its own verifier (`LOCAL_WHILE_WARMING`):
-a cold start costs the run no waiting, and a short run may end before any actor is ready (the
-runner logs where its actions ran).
+While the cluster (a local one starts, an address is joined, on a thread of its own) and its
+actors come up, the driver runs the actions itself, as the thread runner does, on its own
+verifier (`LOCAL_WHILE_WARMING`): a cold start costs the run no waiting, and a short run may
+end before any actor is ready (the runner logs where its actions ran).
 
 Actors last as long as this process's outermost `ray_cluster` block, so a `batch` starts them
 once for all its papers (each paper's run is opened once in each; a warm REPL whose Lean
-settings did not change is kept). An actor reserves the memory its verifier holds
+settings did not change is kept). On a cluster joined at an address they outlive the driver:
+named, detached actors keyed by the code they run, leased by one driver at a time, exiting
+after idle minutes (`KeptSlots`, docs/ray.md). An actor is ready for actions once it has
+opened the run (`ActionActor.open`, sent as it is taken); the driver runs actions until then.
+An actor reserves the memory its verifier holds
 (`paperlint.lean.jobs.WORKER_FOOTPRINT_MB` for a warm REPL, `REPLAY_WORKER_MB` for a replay) and
 no CPU: it mostly waits on a model, and a core reserved per slot would leave `--jobs` above the
 core count waiting for a place that never frees.
@@ -386,6 +390,7 @@ class KeptSlots(Slots):
         self._lease_s = lease_s
         self._held: list[Any] = []
         self._renewing: threading.Thread | None = None
+        self._ended = threading.Event()
         self._plain: list[Any] = []
         """Actors of this session only (every name was held): killed when it ends."""
 
@@ -459,16 +464,21 @@ class KeptSlots(Slots):
 
     def _renew(self) -> None:
         """Every quarter of the lease, renew the lease of every actor held (not waited for: a
-        busy cluster delays a renewal, three more come before the lease ends)."""
-        while True:
-            time.sleep(self._lease_s / 4)
+        busy cluster delays a renewal, three more come before the lease ends), until the
+        session ends (`kill_all`)."""
+        while not self._ended.wait(self._lease_s / 4):
             with self._lock:
                 held = list(self._held)
             for actor in held:
-                actor.renew.options(concurrency_group=LEASES).remote(self._holder)
+                try:
+                    actor.renew.options(concurrency_group=LEASES).remote(self._holder)
+                except Exception as exc:  # noqa: BLE001 - the cluster left under it: the end
+                    log.info("renewing a lease failed: %s", exc)
+                    return
 
     def kill_all(self) -> None:
         """Kept actors are left running; those of this session only are killed."""
+        self._ended.set()
         super().kill_all()
         self._plain = []
 
