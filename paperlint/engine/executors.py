@@ -89,7 +89,7 @@ def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future
     local one) or joined (an address: importing Ray and joining take a second) on a thread of
     its own and the block entered at once (a run starts its actions on the driver meanwhile).
     An address nobody answers at stops the run before it starts; one that refuses to be
-    joined (its token) leaves the run's actions to the driver, with a warning. Leaving waits
+    joined (its token) stops it at its next action (`RayRunner`). Leaving waits
     for a start still under way, then stops the cluster."""
     ready: Future[None] = Future()
     if run.executor != "ray":

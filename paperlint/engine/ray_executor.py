@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from paperlint.engine.actions import Action
 from paperlint.engine.executors import RunOptions, on_leaving_cluster, ray_cluster
 from paperlint.engine.scheduler import Done, Work, run_parallel
+from paperlint.errors import InputError
 from paperlint.lean.jobs import WORKER_FOOTPRINT_MB
 from paperlint.records.events import BaseEvent, LeanRestart
 from paperlint.records.journal import Journal
@@ -173,6 +174,10 @@ class RayRunner:
         cluster = self._cluster
         failed = cluster.exception() if cluster is not None else None
         if failed is not None:
+            if self._kept and isinstance(failed, InputError):
+                # the cluster asked for refused to be joined (its token): the user's to fix,
+                # not a run on this machine's threads they did not ask for
+                raise failed
             if not self._without_cluster:
                 log.warning("Ray did not start (%s): every action runs here", failed)
             self._without_cluster = True

@@ -665,6 +665,25 @@ def test_a_cluster_that_fails_to_start_leaves_every_action_to_the_driver(drafted
     assert "Ray did not start (no room for a raylet)" in caplog.text
 
 
+def test_an_address_that_refuses_to_be_joined_stops_the_run_with_its_usage_error(drafted, tmp_path):
+    """`--address` is joined on a thread while the driver runs the first actions; a cluster
+    that refused this driver (its token) stops the run at its next action with the error that
+    says what to do, not a run on this machine's threads."""
+    from concurrent.futures import Future
+
+    from paperlint.engine.ray_executor import RayRunner
+
+    root = tmp_path / "ws"
+    shutil.copytree(drafted, root)
+    ctx, results, action, _, _ = _serial(root)
+    joining: Future[None] = Future()
+    runner = RayRunner(ctx, live_lean=False, spend=Spend, cluster=joining, kept=True)
+    joining.set_exception(InputError("--address h:1: refused", hint=executors.AUTH_HINT))
+    with pytest.raises(InputError, match="refused"):
+        runner.submit(_no_local_work, results, action)
+    runner.close()
+
+
 def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
     import socket
 
