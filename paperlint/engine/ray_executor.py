@@ -316,7 +316,7 @@ def _remote_class(actor_class: type) -> Any:
 
 
 LEASES = "leases"
-"""The concurrency group of `ActionActor.lease`, `release` and `costs`."""
+"""The concurrency group of `ActionActor.lease`, `renew` and `release`."""
 
 
 class Slots:
