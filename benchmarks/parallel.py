@@ -45,6 +45,12 @@ run in brackets):
     imports 0.2-1.7 s, opening 0.05-0.5 s; a kept actor: opening 0.02-0.2 s, no start or
     import; results.json identical in every run. Before actors were kept (same command, two
     rounds, load 4.6-10): threads 49.27, Ray from cold 1.098 x, on a running cluster 1.007 x.
+
+    The same command again right after (load 5.3-17.8): threads 45.63 56.60 38.47, Ray from
+    cold 64.17 65.88 41.87 (1.406 x), on the running cluster 51.60 43.64 40.10 (0.956 x).
+    Over both runs' six rounds, each Ray run over the threads run of its round: on a running
+    cluster 0.77-1.14, median 0.977; from cold 1.05-1.41, median 1.126. The load on this
+    shared machine moves a run by +-15 %, more than the difference measured.
 """
 
 from __future__ import annotations
