@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -84,23 +85,26 @@ def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future
     has; leave it on the way out only if it was joined here. Without Ray executor: nothing.
     What was registered with `on_leaving_cluster` runs when the outermost block ends.
 
-    Yields a future done once the cluster takes work. `background`: a local cluster is started
-    on a thread of its own and the block entered at once (a run starts its actions on the
-    driver meanwhile); an address is joined before the block, so a wrong one stops the run
-    before it starts. Leaving waits for a start still under way, then stops the cluster."""
+    Yields a future done once the cluster takes work. `background`: the cluster is started (a
+    local one) or joined (an address: importing Ray and joining take a second) on a thread of
+    its own and the block entered at once (a run starts its actions on the driver meanwhile).
+    An address nobody answers at stops the run before it starts; one that refuses to be
+    joined (its token) stops it at its next action (`RayRunner`). Leaving waits
+    for a start still under way, then stops the cluster."""
     ready: Future[None] = Future()
     if run.executor != "ray":
         ready.set_result(None)
         yield ready
         return
     require_ray()
-    import ray
-
-    joined_here = not ray.is_initialized()
+    if run.address is not None:
+        reachable(run.address)
+    imported = sys.modules.get("ray")
+    joined_here = imported is None or not imported.is_initialized()
     left = threading.Event()
     if not joined_here:
         ready.set_result(None)
-    elif background and run.address is None:
+    elif background:
         threading.Thread(
             target=_join_into, args=(run, ready, left), name="paperlint-ray-start", daemon=True
         ).start()
@@ -124,6 +128,8 @@ def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future
                     cleanup()
         finally:
             if joined_here and failed is None:
+                import ray
+
                 ray.shutdown()
             left.set()
 
@@ -152,8 +158,6 @@ class _NotMainThread(logging.Filter):
 def _join(run: RunOptions) -> None:
     import ray
 
-    if run.address is not None:
-        reachable(run.address)
     quiet = _NotMainThread()
     ray_worker_log = logging.getLogger("ray._private.worker")
     ray_worker_log.addFilter(quiet)

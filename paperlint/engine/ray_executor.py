@@ -18,14 +18,18 @@ action is planned again; an actor whose process died (or a call Ray lost) is rep
 action planned again with the same `lean_restart` event. An error raised by the action's own
 code is raised on the driver, as a thread's is; the actor, alive, serves on.
 
-While the cluster (a local one starts on a thread of its own) and its actors come up, the driver
-runs the actions itself, as the thread runner does, on its own verifier (`LOCAL_WHILE_WARMING`):
-a cold start costs the run no waiting, and a short run may end before any actor is ready (the
-runner logs where its actions ran).
+While the cluster (a local one starts, an address is joined, on a thread of its own) and its
+actors come up, the driver runs the actions itself, as the thread runner does, on its own
+verifier (`LOCAL_WHILE_WARMING`): a cold start costs the run no waiting, and a short run may
+end before any actor is ready (the runner logs where its actions ran).
 
 Actors last as long as this process's outermost `ray_cluster` block, so a `batch` starts them
 once for all its papers (each paper's run is opened once in each; a warm REPL whose Lean
-settings did not change is kept). An actor reserves the memory its verifier holds
+settings did not change is kept). On a cluster joined at an address they outlive the driver:
+named, detached actors keyed by the code they run, leased by one driver at a time, exiting
+after idle minutes (`KeptSlots`, docs/ray.md). An actor is ready for actions once it has
+opened the run (`ActionActor.open`, sent as it is taken); the driver runs actions until then.
+An actor reserves the memory its verifier holds
 (`paperlint.lean.jobs.WORKER_FOOTPRINT_MB` for a warm REPL, `REPLAY_WORKER_MB` for a replay) and
 no CPU: it mostly waits on a model, and a core reserved per slot would leave `--jobs` above the
 core count waiting for a place that never frees.
@@ -53,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from paperlint.engine.actions import Action
 from paperlint.engine.executors import RunOptions, on_leaving_cluster, ray_cluster
 from paperlint.engine.scheduler import Done, Work, run_parallel
+from paperlint.errors import InputError
 from paperlint.lean.jobs import WORKER_FOOTPRINT_MB
 from paperlint.records.events import BaseEvent, LeanRestart
 from paperlint.records.journal import Journal
@@ -90,6 +95,7 @@ def ray_run(
             spend=lambda: journal.spend,
             jobs=options.jobs,
             cluster=cluster,
+            kept=options.address is not None,
         )
         try:
             return run_parallel(
@@ -126,8 +132,11 @@ class RayRunner:
         spend: Callable[[], Spend],
         jobs: int = 1,
         cluster: Future[None] | None = None,
+        kept: bool = False,
     ) -> None:
         self.ctx = ctx
+        self._kept = kept
+        """Actors kept on the cluster between runs (`KeptSlots`): a cluster joined at an address."""
         self.root = str(ctx.ws.root)
         self.run_id = uuid.uuid4().hex
         """Names this opening of the run: an actor opens the run afresh when it changes."""
@@ -137,6 +146,8 @@ class RayRunner:
         self._cluster = cluster
         """Done once the cluster takes work (None: it does now)."""
         self._slots: Slots | None = None
+        self._taking: Future[list[Any]] | None = None
+        """Kept actors being leased (`KeptSlots.take`, on a thread of `_waiting`)."""
         self._lock = threading.Lock()
         self._idle: list[Any] = []
         self.actors: list[Any] = []
@@ -163,14 +174,27 @@ class RayRunner:
         cluster = self._cluster
         failed = cluster.exception() if cluster is not None else None
         if failed is not None:
+            if self._kept and isinstance(failed, InputError):
+                # the cluster asked for refused to be joined (its token): the user's to fix,
+                # not a run on this machine's threads they did not ask for
+                raise failed
             if not self._without_cluster:
                 log.warning("Ray did not start (%s): every action runs here", failed)
             self._without_cluster = True
             return
-        self._slots = slots(ActionActor, self._memory)
-        self._idle = self._slots.take(self._jobs)
-        self.actors = list(self._idle)
-        self._coming = {a.costs.remote(): a for a in self._idle}
+        self._slots = slots(ActionActor, self._memory, kept=self._kept)
+        if self._kept and LOCAL_WHILE_WARMING:
+            # a lease waits for its actor's constructor (seconds, when it starts one): the
+            # driver runs the first actions meanwhile
+            self._taking = self._waiting.submit(self._slots.take, self._jobs)
+        else:
+            self._took(self._slots.take(self._jobs))
+
+    def _took(self, actors: list[Any]) -> None:
+        self._idle = actors
+        self.actors = list(actors)
+        # an actor is ready once it has opened this run: the driver runs actions meanwhile
+        self._coming = {a.open.remote(self.root, self.run_id): a for a in actors}
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
         from paperlint.engine.execute import needed_records
@@ -205,6 +229,11 @@ class RayRunner:
             self._start_actors()
             if self._slots is None:
                 return None
+        if self._taking is not None:
+            if not self._taking.done():
+                return None
+            self._took(self._taking.result())
+            self._taking = None
         import ray
 
         if self._coming:
@@ -236,7 +265,7 @@ class RayRunner:
             fresh = self._slots.replace(actor)
             with self._lock:
                 self.actors.append(fresh)
-                self._coming[fresh.costs.remote()] = fresh
+                self._coming[fresh.open.remote(self.root, self.run_id)] = fresh
             self._give_back(fresh)
             failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
             return Done(outcome=failed, lost=True, events=(_replaced(),))
@@ -253,6 +282,9 @@ class RayRunner:
         self._local.shutdown(wait=wait, cancel_futures=not wait)
         with self._lock:
             idle, self._idle = self._idle, []
+            taking, self._taking = self._taking, None
+        if taking is not None and taking.done() and taking.exception() is None:
+            idle += taking.result()  # taken while the driver ran every action
         if self._closed:
             return
         self._closed = True
@@ -274,15 +306,28 @@ def worker_costs(actors: list[Any]) -> list[dict[str, Any]]:
         return [{"error": str(exc)}]
 
 
+def _remote_class(actor_class: type) -> Any:
+    """`actor_class` as a Ray actor class: its `lease` calls in a thread of their own, so a
+    driver asking for an actor another driver is using is answered at once, not after the
+    action under way."""
+    import ray
+
+    return ray.remote(concurrency_groups={LEASES: 1})(actor_class)
+
+
+LEASES = "leases"
+"""The concurrency group of `ActionActor.lease`, `renew` and `release`."""
+
+
 class Slots:
     """The free action actors of one class and memory reservation in this process's cluster
     session: a runner takes what it needs (starting what is missing) and puts them back at its
     end; when the outermost `ray_cluster` block ends they are killed."""
 
     def __init__(self, actor_class: type, memory: int) -> None:
-        import ray
-
-        self._remote = ray.remote(actor_class).options(memory=memory, num_cpus=0)
+        self._class = _remote_class(actor_class)
+        self._reserves: dict[str, Any] = {"memory": memory, "num_cpus": 0}
+        self._remote = self._class.options(**self._reserves)
         self._free: list[Any] = []
         self._lock = threading.Lock()
 
@@ -295,7 +340,7 @@ class Slots:
         import ray
 
         ray.kill(dead)
-        return self._remote.remote(time.time())
+        return self.take(1)[0]
 
     def put_back(self, actors: list[Any]) -> None:
         with self._lock:
@@ -310,25 +355,184 @@ class Slots:
             ray.kill(actor)
 
 
-_SLOTS: dict[tuple[type, int], Slots] = {}
+NAMESPACE = "paperlint"
+"""The Ray namespace of the action actors kept on a running cluster (`KeptSlots`)."""
+LEASED, HELD, OTHER_CODE = "leased", "held", "other code"
+"""What `ActionActor.lease` answers."""
+LEASE_S = 60.0
+"""A kept actor's lease ends this long after its driver last renewed it."""
+KEPT_IDLE_S = 600.0
+"""A kept actor no driver holds exits after this long without an action."""
+MAX_KEPT = 64
+"""Names tried per take beyond the slots asked for (the rest held by other drivers)."""
+
+
+class KeptSlots(Slots):
+    """Action actors kept on a cluster joined at an address, between runs and drivers: named,
+    detached actors in the `NAMESPACE` namespace, one name per (code, memory, index). The code
+    key (`code_key`: paperlint's files, Python's and Ray's versions) is in the name and checked
+    by the actor against its own, so an actor is never reused by a driver running other code.
+    A driver takes an actor by its lease (`ActionActor.lease`), renewed every quarter of
+    `lease_s` while the driver holds it (a thread of its own) and given back at the run's end;
+    an actor leased elsewhere refuses, and the next name is tried (made when missing). A driver
+    that died holds its actors no longer after `lease_s`. An actor no one holds exits after
+    `KEPT_IDLE_S`; `ray stop` ends them all."""
+
+    def __init__(
+        self,
+        actor_class: type,
+        memory: int,
+        *,
+        lease_s: float = LEASE_S,
+        idle_s: float = KEPT_IDLE_S,
+    ) -> None:
+        super().__init__(actor_class, memory)
+        self._idle_s = idle_s
+        self._key = code_key()
+        self._prefix = f"paperlint-action-{self._key[:16]}-{memory // MB}mb-"
+        self._holder = uuid.uuid4().hex
+        """Names this process's leases."""
+        self._lease_s = lease_s
+        self._held: list[Any] = []
+        self._renewing: threading.Thread | None = None
+        self._ended = threading.Event()
+        self._plain: list[Any] = []
+        """Actors of this session only (every name was held): killed when it ends."""
+
+    def take(self, count: int) -> list[Any]:
+        import ray
+
+        taken: list[Any] = []
+        first = 0
+        other_code = False
+        while len(taken) < count and first < count + MAX_KEPT and not other_code:
+            names = [f"{self._prefix}{i}" for i in range(first, first + count - len(taken))]
+            first += len(names)
+            actors = [self._named(n).remote(time.time(), self._idle_s) for n in names]
+            asked = [
+                a.lease.options(concurrency_group=LEASES).remote(
+                    self._holder, self._key, self._lease_s
+                )
+                for a in actors
+            ]
+            for actor, ref in zip(actors, asked, strict=True):
+                try:
+                    answer = ray.get(ref, timeout=60)
+                except ray.exceptions.RayError as exc:  # dead, or dying: the next name
+                    log.info("a kept actor did not answer: %s", exc)
+                    continue
+                if answer == LEASED:
+                    taken.append(actor)
+                elif answer == OTHER_CODE:
+                    # the cluster's workers import other code than this driver's: its name
+                    # says otherwise, so it goes, and every further one would be the same
+                    log.warning("Ray's workers run other paperlint code: actors of this run only")
+                    ray.kill(actor)
+                    other_code = True
+        with self._lock:
+            self._held += taken
+            if self._renewing is None:
+                self._renewing = threading.Thread(
+                    target=self._renew, name="paperlint-ray-leases", daemon=True
+                )
+                self._renewing.start()
+        if len(taken) < count:  # every name held: actors of this session only
+            plain = Slots.take(self, count - len(taken))
+            self._plain += plain
+            taken += plain
+        return taken
+
+    def _named(self, name: str) -> Any:
+        """The actor of this name, started if missing (Ray settles two drivers racing)."""
+        return self._class.options(
+            **self._reserves,
+            name=name,
+            namespace=NAMESPACE,
+            lifetime="detached",
+            get_if_exists=True,
+        )
+
+    def put_back(self, actors: list[Any]) -> None:
+        import ray
+
+        super().put_back([a for a in actors if a in self._plain])
+        actors = [a for a in actors if a not in self._plain]
+        with self._lock:
+            self._held = [a for a in self._held if a not in actors]
+        released = [
+            a.release.options(concurrency_group=LEASES).remote(self._holder) for a in actors
+        ]
+        try:
+            ray.get(released, timeout=60)
+        except ray.exceptions.RayError as exc:
+            log.info("a kept actor did not take its release: %s", exc)
+
+    def _renew(self) -> None:
+        """Every quarter of the lease, renew the lease of every actor held (not waited for: a
+        busy cluster delays a renewal, three more come before the lease ends), until the
+        session ends (`kill_all`)."""
+        while not self._ended.wait(self._lease_s / 4):
+            with self._lock:
+                held = list(self._held)
+            for actor in held:
+                try:
+                    actor.renew.options(concurrency_group=LEASES).remote(self._holder)
+                except Exception as exc:  # noqa: BLE001 - the cluster left under it: the end
+                    log.info("renewing a lease failed: %s", exc)
+                    return
+
+    def kill_all(self) -> None:
+        """Kept actors are left running; those of this session only are killed."""
+        self._ended.set()
+        super().kill_all()
+        self._plain = []
+
+
+_SLOTS: dict[tuple[type, int, bool], Slots] = {}
 _SLOTS_LOCK = threading.Lock()
 
 
-def slots(actor_class: type, memory: int) -> Slots:
-    """This session's actors of `actor_class` reserving `memory` (made at its first use)."""
+def slots(actor_class: type, memory: int, *, kept: bool = False) -> Slots:
+    """This session's actors of `actor_class` reserving `memory` (made at its first use);
+    `kept`: kept on the cluster between runs (`KeptSlots`)."""
+    key = (actor_class, memory, kept)
     with _SLOTS_LOCK:
-        found = _SLOTS.get((actor_class, memory))
+        found = _SLOTS.get(key)
         if found is None:
-            found = _SLOTS[(actor_class, memory)] = Slots(actor_class, memory)
-            on_leaving_cluster(functools.partial(_drop, (actor_class, memory)))
+            found = _SLOTS[key] = (KeptSlots if kept else Slots)(actor_class, memory)
+            on_leaving_cluster(functools.partial(_drop, key))
     return found
 
 
-def _drop(key: tuple[type, int]) -> None:
+def _drop(key: tuple[type, int, bool]) -> None:
     with _SLOTS_LOCK:
         dropped = _SLOTS.pop(key, None)
     if dropped is not None:
         dropped.kill_all()
+
+
+@functools.cache
+def code_key() -> str:
+    """What an actor kept between runs must share with the driver that takes it: the bytes of
+    every file of paperlint's packages (its code, templates and data), Python's and Ray's
+    versions. Hashing them costs milliseconds (about 300 files, 3 MB)."""
+    import hashlib
+    import importlib.util
+    import sys
+
+    import ray
+
+    digest = hashlib.sha256(f"{sys.version}\0{ray.__version__}\0".encode())
+    for package in ("paperlint", "paperlint.preflight", "paperlint.blueprint", "paperlint.reports"):
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.submodule_search_locations is not None
+        for folder in spec.submodule_search_locations:
+            base = Path(folder)
+            for path in sorted(base.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    digest.update(f"{package}/{path.relative_to(base).as_posix()}\0".encode())
+                    digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass
@@ -356,9 +560,10 @@ class _Lean:
 class ActionActor:
     """A Ray actor serving one slot: runs actions of the run it has open, in this process."""
 
-    def __init__(self, created: float = 0.0) -> None:
+    def __init__(self, created: float = 0.0, idle_s: float | None = None) -> None:
         """`created`: when the driver asked for this actor (`time.time()`), to report how long
-        its process took to come up."""
+        its process took to come up. `idle_s`: an actor kept between runs (`KeptSlots`), which
+        exits after that long held by no live driver and without an action."""
         waited = time.time() - created if created else None
         started = time.perf_counter()
         # What every action needs, imported once, while the driver plans the first ones.
@@ -375,7 +580,74 @@ class ActionActor:
             "open_s": [],
             "first_action_s": None,
             "actions": 0,
+            "leases": 0,
         }
+        self._guard = threading.Lock()
+        self._holder: str | None = None
+        """The driver holding this actor (`KeptSlots`), or None."""
+        self._renewed = self._lease_s = 0.0
+        self._last = time.monotonic()
+        self._exiting = False
+        self._key: str | None = None
+        """The code this actor runs, if kept between runs (`code_key`)."""
+        if idle_s is not None:
+            self._key = code_key()
+            threading.Thread(
+                target=self._exit_when_idle, args=(idle_s,), name="paperlint-idle", daemon=True
+            ).start()
+
+    def lease(self, holder: str, key: str, lease_s: float) -> str:
+        """Hold this actor for `holder` (a driver), until it gives it back or `lease_s` after
+        it last renewed the lease (`renew`), if no one holds it and it runs the code `key`
+        names. Runs in the `LEASES` group: at once, while another driver's action is under
+        way. `LEASED`, or why not: `HELD` (or exiting), `OTHER_CODE`."""
+        with self._guard:
+            if key != self._key:
+                return OTHER_CODE
+            if self._exiting or self._is_held():
+                return HELD
+            self._holder, self._lease_s = holder, lease_s
+            self._renewed = self._last = time.monotonic()
+            self._costs["leases"] += 1
+            self._costs["first_action_s"] = None
+            return LEASED
+
+    def renew(self, holder: str) -> None:
+        with self._guard:
+            if self._holder == holder:
+                self._renewed = time.monotonic()
+
+    def release(self, holder: str) -> None:
+        """Given back by the driver holding it: its run's Lean edge is closed unless a later run
+        may keep it (a warm REPL), and the run forgotten."""
+        with self._guard:
+            if self._holder != holder:
+                return
+            self._holder = None
+            self._last = time.monotonic()
+            self._opened = None
+            if self._lean is not None and self._lean.key is None:
+                self._lean.close()
+                self._lean = None
+
+    def _is_held(self) -> bool:
+        """Whether a driver holds this actor (under the guard): one that renewed its lease in
+        time."""
+        return self._holder is not None and time.monotonic() - self._renewed < self._lease_s
+
+    def _exit_when_idle(self, idle_s: float) -> None:
+        import ray
+
+        while True:
+            time.sleep(min(idle_s, 30.0))
+            with self._guard:
+                if self._is_held() or time.monotonic() - self._last < idle_s:
+                    continue
+                self._exiting = True
+                if self._lean is not None:
+                    self._lean.close()
+            ray.kill(ray.get_runtime_context().current_actor, no_restart=True)
+            return
 
     def run(
         self, root: str, run_id: str, results: Results, action: Action, spent: tuple[int, float]
@@ -393,12 +665,17 @@ class ActionActor:
         self._costs["actions"] += 1
         if self._costs["first_action_s"] is None:
             self._costs["first_action_s"] = round(time.perf_counter() - started, 3)
+        self._last = time.monotonic()
         return outcome, list(self.journal.kept), lease.lost
+
+    def open(self, root: str, run_id: str) -> None:
+        """Open the run at `root` ahead of its first action (`run` opens it if not)."""
+        self._open(root, run_id)
 
     def costs(self) -> dict[str, Any]:
         """Seconds from the driver's request to this process running its constructor, spent
-        importing, opening each run and on the first action (that includes its opening), and
-        the actions served."""
+        importing, opening each run and on the first action since its lease (its opening
+        included if the run was not opened ahead), and the actions served."""
         return dict(self._costs)
 
     def _open(self, root: str, run_id: str) -> EngineContext:

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -462,23 +463,141 @@ def test_a_journal_serving_one_action_after_another_starts_afresh_at_each():
     assert journal.spend == Spend(calls=10, cost_usd=0.5) and journal.kept == []
 
 
-def test_check_joins_a_running_cluster_at_its_address(ray_session, finished_runs, tmp_path):
+def _kept_actors(ray) -> dict[str, object]:
+    """The action actors kept on this session's cluster, by name."""
+    from paperlint.engine.ray_executor import NAMESPACE
+
+    names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True)]
+    return {
+        n: ray.get_actor(n, namespace=NAMESPACE) for n in names if n.startswith("paperlint-action-")
+    }
+
+
+@pytest.fixture
+def no_kept_actors(ray_session):
+    """Kept actors are detached: killed before and after a test that counts them."""
+
+    def kill_all() -> None:
+        for actor in _kept_actors(ray_session).values():
+            ray_session.kill(actor)
+            _wait_dead(ray_session, actor)
+
+    kill_all()
+    yield
+    kill_all()
+
+
+def test_check_joins_a_running_cluster_at_its_address_and_its_actors_serve_the_next_run(
+    ray_session, finished_runs, no_kept_actors, tmp_path
+):
     """`--address`: a second driver (the CLI, in its own process) joins this session's
     cluster, runs its actions there (the same records as the serial run) and leaves the
-    cluster running."""
+    cluster running, and its actors on it: the next run on that cluster takes the same actors
+    (no process started, nothing imported again)."""
     address = ray_session.get_runtime_context().gcs_address
     fixture = example(NAME)
-    workdir = tmp_path / "ws"
-    argv = [
-        *(sys.executable, "-m", "paperlint", "check", str(fixture / "paper.tex")),
-        *("--replay", str(fixture / "replay"), "--workdir", str(workdir)),
-        *("--jobs", "2", "--executor", "ray", "--address", address),
-    ]
-    out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 1, out.stderr  # the example's two issues are recorded
     reference, _ = finished_runs[NAME]
-    assert _results(workdir) == _results(reference)
-    assert ray_session.get(ray_session.put("still running")) == "still running"
+    kept: list[dict[str, object]] = []
+    for run_ in ("first", "second"):
+        workdir = tmp_path / run_
+        argv = [
+            *(sys.executable, "-m", "paperlint", "check", str(fixture / "paper.tex")),
+            *("--replay", str(fixture / "replay"), "--workdir", str(workdir)),
+            *("--jobs", "2", "--executor", "ray", "--address", address),
+        ]
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 1, out.stderr  # the example's two issues are recorded
+        assert _results(workdir) == _results(reference)
+        kept.append(_kept_actors(ray_session))
+    assert len(kept[0]) == 2 and kept[1].keys() == kept[0].keys()
+    costs = ray_session.get([a.costs.remote() for a in kept[1].values()])
+    assert [c["leases"] for c in costs] == [2, 2]  # one process each, leased by both runs
+
+
+_HOLD = """
+import os, sys
+import ray
+from paperlint.engine.ray_executor import MB, REPLAY_WORKER_MB, ActionActor, KeptSlots
+ray.init(address=sys.argv[1], include_dashboard=False, log_to_driver=False)
+taken = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB, lease_s=float(sys.argv[2])).take(2)
+print(" ".join(a._actor_id.hex() for a in taken), flush=True)
+os._exit(0)  # dies holding them: no release
+"""
+
+
+def test_a_kept_actor_serves_one_driver_at_a_time_and_outlives_one_that_died(
+    ray_session, no_kept_actors
+):
+    from paperlint.engine.ray_executor import (
+        MB,
+        REPLAY_WORKER_MB,
+        ActionActor,
+        KeptSlots,
+        code_key,
+    )
+
+    def ids(actors) -> set[str]:
+        return {a._actor_id.hex() for a in actors}
+
+    here = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB)
+    mine = here.take(2)
+    # another driver, while these two are held here, gets two others
+    address = ray_session.get_runtime_context().gcs_address
+    out = subprocess.run(
+        [sys.executable, "-c", _HOLD, address, "3"], capture_output=True, text=True, timeout=300
+    )
+    died = time.monotonic()
+    assert out.returncode == 0, out.stderr
+    theirs = set(out.stdout.split())
+    assert len(theirs) == 2 and not theirs & ids(mine)
+    # an actor held is refused to everyone else, even this process's other takes
+    asked = [a.lease.remote("someone else", code_key(), 60.0) for a in mine]
+    assert ray_session.get(asked) == ["held", "held"]
+    here.put_back(mine)
+    # given back, and theirs held by a driver that died and renews their lease no more (3 s):
+    # the same four processes serve again
+    time.sleep(max(0.0, died + 3.5 - time.monotonic()))
+    there = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB)
+    again = there.take(4)
+    assert ids(again) == ids(mine) | theirs
+    # never by a driver running other code
+    there.put_back(again[:1])
+    assert ray_session.get(again[0].lease.remote("free", "other code", 60.0)) == "other code"
+    assert ray_session.get(again[0].lease.remote("free", code_key(), 60.0)) == "leased"
+
+
+def test_a_driver_whose_code_the_cluster_does_not_run_keeps_no_actor(
+    ray_session, no_kept_actors, monkeypatch
+):
+    """The cluster's workers import other paperlint code than the driver's (here: the driver
+    says its code is other): the actor started under the driver's name refuses, is killed, and
+    the run takes actors of its own, killed when the session ends."""
+    from paperlint.engine import ray_executor
+    from paperlint.engine.ray_executor import MB, REPLAY_WORKER_MB, ActionActor, KeptSlots
+
+    monkeypatch.setattr(ray_executor, "code_key", lambda: "0" * 64)
+    kept = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB)
+    (actor,) = kept.take(1)
+    assert ray_session.get(actor.costs.remote())["leases"] == 0  # a plain actor of this run
+    deadline = time.monotonic() + 30
+    while _kept_actors(ray_session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _kept_actors(ray_session) == {}
+    kept.put_back([actor])
+    kept.kill_all()
+    _wait_dead(ray_session, actor)
+
+
+def test_a_kept_actor_exits_when_idle_and_held_by_no_one(ray_session, no_kept_actors):
+    from paperlint.engine.ray_executor import MB, REPLAY_WORKER_MB, ActionActor, KeptSlots
+
+    kept = KeptSlots(ActionActor, REPLAY_WORKER_MB * MB, lease_s=60.0, idle_s=1.0)
+    (actor,) = kept.take(1)
+    time.sleep(3.0)  # idle, but held: it stays
+    assert ray_session.get(actor.costs.remote())["leases"] == 1
+    kept.put_back([actor])
+    _wait_dead(ray_session, actor, within_s=30.0)
+    assert _kept_actors(ray_session) == {}
 
 
 def test_check_starts_its_own_cluster_in_the_background_and_ends_as_serial(finished_runs, tmp_path):
@@ -544,6 +663,25 @@ def test_a_cluster_that_fails_to_start_leaves_every_action_to_the_driver(drafted
     assert done == "ran here" and runner.ran == {"actor": 0, "driver": 1}
     runner.close()
     assert "Ray did not start (no room for a raylet)" in caplog.text
+
+
+def test_an_address_that_refuses_to_be_joined_stops_the_run_with_its_usage_error(drafted, tmp_path):
+    """`--address` is joined on a thread while the driver runs the first actions; a cluster
+    that refused this driver (its token) stops the run at its next action with the error that
+    says what to do, not a run on this machine's threads."""
+    from concurrent.futures import Future
+
+    from paperlint.engine.ray_executor import RayRunner
+
+    root = tmp_path / "ws"
+    shutil.copytree(drafted, root)
+    ctx, results, action, _, _ = _serial(root)
+    joining: Future[None] = Future()
+    runner = RayRunner(ctx, live_lean=False, spend=Spend, cluster=joining, kept=True)
+    joining.set_exception(InputError("--address h:1: refused", hint=executors.AUTH_HINT))
+    with pytest.raises(InputError, match="refused"):
+        runner.submit(_no_local_work, results, action)
+    runner.close()
 
 
 def test_an_address_nobody_answers_at_is_a_usage_error_not_minutes_of_retries():
