@@ -11,6 +11,7 @@ from paperlint.engine.steps import slot_types
 from paperlint.engine.steps.second_draft import SecondDraft
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
+from paperlint.records.slots import Audited
 from paperlint.records.state import (
     OWN_FILE,
     StateRefError,
@@ -30,6 +31,9 @@ FIDELITY = FidelityFields(
     hypotheses="",
     conclusion="",
 )
+
+# The agent outputs by field: the shared slot's and the record slots' (issue #27).
+REFS = {**ResultWork.REFS, **Audited.REFS}
 
 
 def _draft(statement: str) -> DraftOutput:
@@ -158,10 +162,10 @@ def test_a_gate_answer_is_the_review_in_its_round_file(tmp_path):
 )
 def test_a_reference_is_allowlisted(field, ref, problem):
     if problem is None:
-        assert check_ref("lem:a", ResultWork.REFS[field], ref) == ref.rsplit("/", 1)[1]
+        assert check_ref("lem:a", REFS[field], ref) == ref.rsplit("/", 1)[1]
     else:
         with pytest.raises(StateRefError, match=problem):
-            check_ref("lem:a", ResultWork.REFS[field], ref)
+            check_ref("lem:a", REFS[field], ref)
 
 
 @pytest.mark.parametrize(
@@ -190,8 +194,8 @@ def test_the_output_is_read_from_its_files_envelope(field, name, content, proble
     ref = OutputRef(ref=rel, sha256=hashlib.sha256(data).hexdigest())
     read = files_reader({rel: data})
     if problem is None:
-        found = resolve_ref("lem:a", ResultWork.REFS[field], ref, read)
+        found = resolve_ref("lem:a", REFS[field], ref, read)
         assert found.model_dump()["is_issue"] is False
     else:
         with pytest.raises(StateRefError, match=problem):
-            resolve_ref("lem:a", ResultWork.REFS[field], ref, read)
+            resolve_ref("lem:a", REFS[field], ref, read)

@@ -13,8 +13,15 @@ from typing import Final
 
 from pydantic import Field
 
-from paperlint.records.outputs import OmitUnused
-from paperlint.records.work import ResultWork, Slot, _Record, record_slot
+from paperlint.records.outputs import AuditOutput, OmitUnused
+from paperlint.records.work import (
+    FinalAudit,
+    ResultWork,
+    Slot,
+    StoredOutput,
+    _Record,
+    record_slot,
+)
 
 
 class Discharge(_Record):
@@ -66,3 +73,30 @@ def reconnections(work: ResultWork) -> list[Reconnection]:
 def reconnected(work: ResultWork) -> Reconnection | None:
     """The last accepted reconnection: the discharges the verdict rests on."""
     return next((r for r in reversed(reconnections(work)) if r.accepted), None)
+
+
+@record_slot
+class Audited(Slot):
+    """The audit step's slot: the final check (the modules' build, the axioms, the trusted
+    checker) and the auditor's answer, recorded together by `engine/steps/audit.py` only;
+    read by the validator (`verified_rules`), by the reconnect step (it composes an audited
+    proof) and by the audit's own readiness. A reset keeps none of it (the proof it checked
+    is done again). The answer is a reference to `final-audit.json`, which the audit writes
+    once, before it records both."""
+
+    KIND = "audit"
+    REFS = {
+        "audit": StoredOutput(
+            AuditOutput,
+            "audit",
+            r"final-audit\.json",
+            lambda w, i: ["final-audit.json"] if audited(w).final is not None else [],
+        )
+    }
+    final: FinalAudit | None = None
+    audit: AuditOutput | None = None
+
+
+def audited(work: ResultWork) -> Audited:
+    """The audit step's slot: its final check and answer (None before the audit)."""
+    return work.slot(Audited)

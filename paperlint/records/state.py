@@ -1,4 +1,4 @@
-"""The engine's working state on disk (`paperlint.engine-state/4`), apart from the contract.
+"""The engine's working state on disk (`paperlint.engine-state/5`), apart from the contract.
 
 `results.json` holds verdicts and their evidence; what the engine needs to resume (the drafts,
 gate answers, obligations, rulings it has seen) lives in `engine/state-<sha256[:16]>.json`,
@@ -21,11 +21,11 @@ an older version, a draft whose file a re-gate will write again) is kept in a fi
 
 `paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
 second draft's, the restatement's and the gate's own state among the shared fields, /3 kept
-the reconnections there; all are still read (upgraded in memory: `_LEGACY_SLOTS`) and
-`paperlint migrate` rewrites them. A
-process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
-reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
-working state empty, which only fails it.
+the reconnections there, /4 the issue side's and the audit's state; all are still read
+(upgraded in memory: `_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A process that
+does not know a slot's step keeps it as stored (`UnknownSlot`). The validator reads the state
+too, never for a verdict: a reference it cannot resolve leaves that result's working state
+empty, which only fails it.
 """
 
 from __future__ import annotations
@@ -48,22 +48,24 @@ from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.slots import Reconnections
+from paperlint.records.slots import Audited, Reconnections
 from paperlint.records.work import ResultWork, StoredOutput, UnknownSlot, slot_types
 
-ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/4"
+ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/5"
 ENGINE_STATE_V1: Final = "paperlint.engine-state/1"  # agent outputs copied inline
 ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # three steps' state among the shared fields
 ENGINE_STATE_V3: Final = "paperlint.engine-state/3"  # the reconnections among the shared fields
+ENGINE_STATE_V4: Final = "paperlint.engine-state/4"  # the audit's, the issue side's among them
 KNOWN_STATE_SCHEMAS: Final = (
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
+    ENGINE_STATE_V4,
     ENGINE_STATE_SCHEMA,
 )
-# What older files kept among the shared fields and /4 keeps in a step's slot: step kind ->
-# {old field: slot field} (/3 had only the reconnections there). A fact about the old files;
-# a new step never adds to it.
+# What older files kept among the shared fields and /5 keeps in a step's slot: step kind ->
+# {old field: slot field} (/3 had the reconnections and what follows them there, /4 only what
+# follows them). A fact about the old files; a new step never adds to it.
 _LEGACY_SLOTS: Final = {
     "second_draft": {
         "second_draft": "draft",
@@ -73,6 +75,7 @@ _LEGACY_SLOTS: Final = {
     "restate": {"previous": "previous", "restated": "restated"},
     "gate": {"kept": "kept", "proof_kept": "proof_kept"},
     Reconnections.KIND: {"reconnections": "tried"},
+    Audited.KIND: {"final": "final", "audit": "audit"},
 }
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
@@ -126,7 +129,7 @@ class StoredState(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    schema_: Literal["paperlint.engine-state/4"] = Field(
+    schema_: Literal["paperlint.engine-state/5"] = Field(
         default=ENGINE_STATE_SCHEMA, alias="schema"
     )
     work: dict[str, StoredWork] = Field(default_factory=dict)  # result id -> working state
@@ -318,7 +321,7 @@ def _decode(result_id: str, model: type[M], raw: Any, read: Reader | None) -> M:
 
 
 def _legacy(raw: Any) -> Any:
-    """An older entry in the /4 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
+    """An older entry in the /5 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
     if not isinstance(raw, dict):
         return raw
     entry = dict(raw)

@@ -5,8 +5,8 @@ Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
 
 It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
-info several steps and the validator read (plan, drafts, gates, obligations, rulings, the
-final check). Everything else is a step's own `Slot`, kept in `ResultWork.slots` by the step's
+info several steps and the validator read (plan, drafts, gates, obligations, rulings).
+Everything else is a step's own `Slot`, kept in `ResultWork.slots` by the step's
 kind and read by other steps only through that step's typed accessor. A slot is declared in
 its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots` when the
 validator reads it (the validator never imports the engine). A slot declares which of its
@@ -30,7 +30,6 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 from paperlint.domain import SECOND_DRAFT_FILE
 from paperlint.records.outputs import (
     ArchitectOutput,
-    AuditOutput,
     DraftOutput,
     GateOutput,
     IssueRuling,
@@ -191,8 +190,6 @@ class ResultWork(_Record, OmitUnused):
     ruling: IssueRuling | None = None
     counterexample: CounterexampleCheck | None = None
     review: ReviewOutput | None = None
-    final: FinalAudit | None = None
-    audit: AuditOutput | None = None
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 
@@ -241,11 +238,5 @@ ResultWork.REFS = {
     "ruling": StoredOutput(IssueRuling, "ruling", r"issue\.json", lambda w, i: ["issue.json"]),
     "review": StoredOutput(
         ReviewOutput, "review", r"issue-review\.json", lambda w, i: ["issue-review.json"]
-    ),
-    "audit": StoredOutput(
-        AuditOutput,
-        "audit",
-        r"final-audit\.json",
-        lambda w, i: ["final-audit.json"] if w.final is not None else [],
     ),
 }

@@ -1,6 +1,7 @@
 """A real `paperlint.results/1` workspace (fixtures/workspaces/, written by the engine before
 the working state left `results.json`) is read, migrated and checked by today's commands."""
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -12,12 +13,16 @@ from paperlint.cli.root import run
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
+from paperlint.records.slots import audited
 from paperlint.records.state import (
     ENGINE_STATE_SCHEMA,
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
+    ENGINE_STATE_V4,
+    files_reader,
     is_state_path,
+    parse_entry,
     path_for,
 )
 from paperlint.records.work import ResultWork
@@ -69,7 +74,9 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
             elif value:
                 refs = kept[name] if isinstance(value, list) else [kept[name]]
                 assert all(r["ref"].startswith("audits/") for r in refs)
-        assert loaded[old_entry["id"]] == ResultWork.model_validate(old_entry["work"])
+        # the inline /1 entry, its steps' fields moved into their slots (`_LEGACY_SLOTS`)
+        inline = parse_entry(old_entry["id"], old_entry["work"], ENGINE_STATE_V1, files_reader({}))
+        assert loaded[old_entry["id"]] == inline
     rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
     assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
 
@@ -102,7 +109,7 @@ def test_loading_upgrades_in_memory_exactly_as_migrate_writes(old):
     stored = load_results_at(old / "results.json")
     assert [r.work for r in in_memory.results] == [r.work for r in stored.results]
     assert in_memory.results == stored.results
-    assert any(r.work.final is not None for r in stored.results)  # the state really came along
+    assert any(audited(r.work).final is not None for r in stored.results)  # the state came along
 
 
 @pytest.mark.parametrize("migrated", [False, True], ids=["read-in-memory", "migrated"])
@@ -158,7 +165,7 @@ def test_an_orphan_state_file_from_a_crash_is_harmless_and_pruned(old):
     ws, data = _migrated(old)
     orphan = ws.state_dir / "state-0000000000000000.json"
     orphan.write_text('{"schema": "paperlint.engine-state/1", "work": {}}')
-    assert ws.load_results().results[1].work.final is not None  # the named file is read
+    assert audited(ws.load_results().results[1].work).final is not None  # the named file is read
     write_results(ws, ws.load_results())
     assert not orphan.exists()
 
@@ -281,7 +288,7 @@ def test_a_state_v1_workspace_loads_validates_and_reports_as_its_v2_twin(twins, 
     assert _json(old / _json(old / "results.json")["engine_state"])["schema"] == ENGINE_STATE_V1
     now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
     assert [r.work for r in then.results] == [r.work for r in now.results]
-    assert any(r.work.audit is not None for r in then.results)
+    assert any(audited(r.work).audit is not None for r in then.results)
     assert then.results == now.results
     capsys.readouterr()
     assert run(["validate", str(old)]) == 0
@@ -338,16 +345,32 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
 def _as_v2(ws: Path) -> None:
     """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
     state and the reconnections among the shared fields (their old names)."""
-    legacy = {"second_draft": "second_draft_", "restate": "", "gate": "", "reconnect": ""}
+    legacy = {
+        "second_draft": "second_draft_",
+        "restate": "",
+        "gate": "",
+        "reconnect": "",
+        "audit": "",
+    }
     renamed = {"draft": "second_draft", "tried": "reconnections"}
     _rewrite(ws, ENGINE_STATE_V2, lambda kind, name: renamed.get(name, legacy[kind] + name))
 
 
 def _as_v3(ws: Path) -> None:
-    """Rewrite the state as paperlint wrote /3: the reconnections among the shared fields."""
-    _rewrite(
-        ws, ENGINE_STATE_V3, lambda kind, name: "reconnections" if kind == "reconnect" else None
-    )
+    """Rewrite the state as paperlint wrote /3: the reconnections and the /4 slots' fields
+    among the shared fields."""
+    renamed = {"reconnect": {"tried": "reconnections"}, **_V4_MOVED}
+    _rewrite(ws, ENGINE_STATE_V3, lambda kind, name: renamed.get(kind, {}).get(name))
+
+
+# What /4 kept among the shared fields and /5 keeps in a step's slot: kind -> {field: old name}
+_V4_MOVED = {"audit": {"final": "final", "audit": "audit"}}
+
+
+def _as_v4(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /4: the audit's and the issue side's state among
+    the shared fields."""
+    _rewrite(ws, ENGINE_STATE_V4, lambda kind, name: _V4_MOVED.get(kind, {}).get(name))
 
 
 def _rewrite(ws: Path, schema: str, old_name) -> None:
@@ -377,6 +400,7 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
     [
         ("faithfulness", _as_v2, ENGINE_STATE_V2, "second_draft_asked"),  # second-draft slots
         ("reconnect", _as_v3, ENGINE_STATE_V3, "reconnections"),  # the reconnect slot
+        ("reconnect", _as_v4, ENGINE_STATE_V4, "final"),  # the audit's slot
     ],
 )
 def test_an_older_state_loads_as_its_current_twin_and_migrates_to_the_same_files(
@@ -417,11 +441,14 @@ def test_a_process_without_the_steps_reads_the_reconnect_slot_typed():
         "from paperlint.records.workspace import load_results_at\n"
         f"results = load_results_at(Path({str(reference / 'results.json')!r}))\n"
         "assert 'paperlint.engine.steps' not in sys.modules, 'the steps were imported'\n"
-        "print({r.id: type(s).__name__ for r in results.results for s in r.work.slots.values()})\n"
+        "print(sorted((r.id, type(s).__name__)\n"
+        "             for r in results.results for s in r.work.slots.values()))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "{'thm:sq-add': 'Reconnections'}"
+    found = ast.literal_eval(done.stdout.strip())
+    assert ("thm:sq-add", "Reconnections") in found and ("thm:sq-add", "Audited") in found
+    assert ("lem:sq", "Audited") in found  # the gate's slot, declared with its step, is not
 
 
 def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):

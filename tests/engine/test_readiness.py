@@ -19,9 +19,9 @@ from paperlint.records.work import (
     CounterexampleCheck,
     FinalAudit,
     Obligation,
-    ResultWork,
     Suspicion,
 )
+from tests import slotted
 from tests.engine.test_plan import FIDELITY
 
 POLICY = Policy(prover_ladder=("cheap", "strong"), draft_rounds=2)
@@ -43,7 +43,7 @@ def _ruling(is_issue: bool, error: bool) -> IssueRuling:
 
 
 works = st.builds(
-    ResultWork,
+    slotted.work,
     plan=st.none() | st.just(PLAN),
     draft=st.none() | st.builds(_draft, st.none() | st.just("x may be real")),
     draft_rounds=st.integers(0, 3),

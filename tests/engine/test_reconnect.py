@@ -18,7 +18,8 @@ from paperlint.lean.compose import discharge_declaration
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage, Verdict
 from paperlint.records.slots import Discharge, Reconnection, Reconnections
 from paperlint.records.spend import Spend
-from paperlint.records.work import FinalAudit, ResultWork
+from paperlint.records.work import FinalAudit
+from tests import slotted
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "reconnect"
@@ -81,7 +82,7 @@ def _successor(**work) -> ResultRecord:
         update={"verdict": Verdict.VERIFIED_CONDITIONAL}
     )
     tried = Reconnections(tried=work.pop("reconnections", []))  # the reconnect step's slot
-    shared = ResultWork(draft=draft, fingerprint="sha256:b", final=FINAL, **work)
+    shared = slotted.work(draft=draft, fingerprint="sha256:b", final=FINAL, **work)
     return base.with_work(shared.with_slot(tried))
 
 

@@ -30,7 +30,7 @@ from paperlint.domain import ConditionKind, IssueClass, IssueSide
 from paperlint.engine.actions import Action, ActionKind, Failure, ProofCheck
 from paperlint.engine.apply import apply, apply_one
 from paperlint.engine.plan import Policy
-from paperlint.engine.steps import REGISTRY, Failed, gate
+from paperlint.engine.steps import REGISTRY, Failed
 from paperlint.engine.steps.audit import AuditOutcome
 from paperlint.engine.steps.base import StepOutcome, evolve
 from paperlint.engine.steps.check_issue import CheckIssueOutcome
@@ -54,7 +54,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
-from paperlint.records.slots import Discharge, Reconnection, Reconnections, reconnections
+from paperlint.records.slots import Discharge, Reconnection, reconnections
 from paperlint.records.work import (
     CounterexampleCheck,
     FailedProof,
@@ -63,6 +63,7 @@ from paperlint.records.work import (
     ResultWork,
     Suspicion,
 )
+from tests import slotted
 
 POLICY = Policy(prover_ladder=("cheap",), prover_attempts=3, draft_rounds=2)
 FIDELITY = FidelityFields(
@@ -104,18 +105,12 @@ def action(kind: ActionKind, **kw: Any) -> Action:
 
 def record(kind: str = "lemma", **fields: Any) -> ResultRecord:
     work = fields.pop("work", {})
-    return ResultRecord(id="lem:a", number="1", kind=kind, **fields).with_work(ResultWork(**work))
+    return ResultRecord(id="lem:a", number="1", kind=kind, **fields).with_work(slotted.work(**work))
 
 
 def with_work(before: ResultRecord, **work: Any) -> ResultRecord:
-    # `kept` and `proof_kept` are the gate step's own state, the reconnections the reconnect
-    # step's (their slots, issue #27)
-    own = {name: work.pop(name) for name in ("kept", "proof_kept") if name in work}
-    tried = work.pop("reconnections", None)
-    new = evolve(before, work=evolve(before.work, **work))
-    if tried is not None:
-        new = new.with_work(new.work.with_slot(Reconnections(tried=tried)))
-    return new.with_work(new.work.with_slot(evolve(gate.state(new), **own))) if own else new
+    # a field a step's slot holds goes there (issue #27: `tests/slotted.py`)
+    return before.with_work(slotted.with_fields(before.work, **work))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ from paperlint.records.results import (
 )
 from paperlint.records.revisions import compare_results
 from paperlint.records.rewind import rewind
+from paperlint.records.slots import audited
 from paperlint.records.work import FailedProof, FinalAudit, Obligation, ResultWork, Suspicion
+from tests import slotted
 
 FIELDS = ("object_class", "quantifier_order", "parameter_domains", "codomain", "hypotheses")
 FIELDS += ("conclusion", "follow_on_claims")
@@ -26,7 +28,7 @@ GATE = GateOutput.model_validate(
 
 def done_record() -> ResultRecord:
     failure = FailedProof(attempt=1, model="m", file="f", feedback="no")
-    work = ResultWork(
+    work = slotted.work(
         draft=DRAFT,
         draft_rounds=1,
         gates=[GATE],
@@ -55,7 +57,7 @@ def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None
     assert (new.stage, new.verdict) == (Stage.GATED, None)
     assert new.work.draft == DRAFT and new.work.gates == [GATE] and new.work.fingerprint == "fp"
     assert new.work.obligations == [Obligation(id="main", skeleton="sk")]
-    assert new.work.suspicion is None and new.work.final is None
+    assert new.work.suspicion is None and audited(new.work).final is None
     assert new.evidence == Evidence(lean_name="t", statement_fingerprint="fp", gate="g.json")
 
 

@@ -95,24 +95,31 @@ def load_merged(ws: Path) -> dict:
 
 
 def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
-    from paperlint.records.state import (
-        ENGINE_STATE_V1,
-        OutputRef,
-        resolve_ref,
-        workspace_reader,
-    )
-    from paperlint.records.work import ResultWork
+    from paperlint.records.state import ENGINE_STATE_V1
+    from paperlint.records.work import ResultWork, slot_types
 
     if state.get("schema") == ENGINE_STATE_V1:
         return raw
+    work = _inline_refs(ws, result_id, ResultWork, raw)
+    types = slot_types()
+    if isinstance(work.get("slots"), dict):  # a slot's own outputs too (issue #27)
+        work["slots"] = {
+            kind: _inline_refs(ws, result_id, types[kind], slot) if kind in types else slot
+            for kind, slot in work["slots"].items()
+        }
+    return work
+
+
+def _inline_refs(ws: Path, result_id: str, model, raw: dict) -> dict:
+    from paperlint.records.state import OutputRef, resolve_ref, workspace_reader
+
     read = workspace_reader(ws)
     work = dict(raw)
-    for field in ResultWork.REFS:
+    for field, kind in model.REFS.items():
         value = work.get(field)
         refs = value if isinstance(value, list) else [value] if value else []
         # a forger who edited the file first reads what it holds now (rehashed)
         now = [OutputRef(ref=r["ref"], sha256=sha(ws / r["ref"])) for r in refs]
-        kind = ResultWork.REFS[field]
         outputs = [resolve_ref(result_id, kind, r, read).model_dump(mode="json") for r in now]
         if value:
             work[field] = outputs if isinstance(value, list) else outputs[0]
@@ -120,28 +127,35 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
 
 
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/4`):
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/5`):
     an output still equal to its audit file is named by it; an edited one is written to a
     file of its own the state names, and the state file is renamed after its new content, as
     a careful forger would. A working state that is no longer valid is written as it is."""
     from pydantic import ValidationError
 
     from paperlint.records.state import ENGINE_STATE_SCHEMA, stored_work, workspace_reader
-    from paperlint.records.work import ResultWork
+    from paperlint.records.work import ResultWork, UnknownSlot, slot_types
 
     work, own = {}, {}
+    types = slot_types()
     for entry in data["results"]:
         if "work" not in entry:
             continue
         raw = entry.pop("work")
-        slots = raw.pop("slots", None)  # the steps' own slots stay as stored
         try:
-            typed = ResultWork.model_validate(raw)
+            slots = {
+                kind: types[kind].model_validate(slot)
+                if kind in types
+                else UnknownSlot(stored=slot)
+                for kind, slot in raw.get("slots", {}).items()
+            }
+            typed = ResultWork.model_validate({**raw, "slots": {}}).model_copy(
+                update={"slots": slots}
+            )
         except ValidationError:
-            work[entry["id"]] = raw if slots is None else {**raw, "slots": slots}
+            work[entry["id"]] = raw
             continue
-        kept = stored_work(entry["id"], typed, workspace_reader(ws), own)
-        work[entry["id"]] = kept if slots is None else {**kept, "slots": slots}
+        work[entry["id"]] = stored_work(entry["id"], typed, workspace_reader(ws), own)
     for rel, payload in own.items():
         (ws / rel).write_bytes(payload)
     text = json.dumps({"schema": ENGINE_STATE_SCHEMA, "work": work}, indent=2) + "\n"
@@ -151,6 +165,11 @@ def dump_merged(ws: Path, data: dict) -> None:
     (ws / name).parent.mkdir(exist_ok=True)
     (ws / name).write_text(text, encoding="utf-8")
     dump(ws / "results.json", {**data, "engine_state": name})
+
+
+def audit_slot(entry: dict) -> dict:
+    """The audit step's slot of a merged record (issue #27): its final check and answer."""
+    return entry["work"]["slots"]["audit"]
 
 
 def record(ws: Path, result_id: str) -> dict:

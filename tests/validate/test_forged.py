@@ -4,6 +4,7 @@ the rule that names the cheat, and the untouched ones must validate clean."""
 import pytest
 
 from tests.validate.conftest import (
+    audit_slot,
     dump,
     edit_record,
     edit_text,
@@ -599,7 +600,7 @@ def test_a_named_evidence_file_that_does_not_exist_is_rejected(copy_of):
 
 def test_an_audit_copy_edited_in_results_json_is_rejected(copy_of):
     ws = copy_of("proportions")
-    edit_record(ws, "thm:inverse", lambda e: e["work"]["audit"].update(findings=[]))
+    edit_record(ws, "thm:inverse", lambda e: audit_slot(e)["audit"].update(findings=[]))
     assert "audit-record-mismatch" in rules(ws)
 
 
@@ -694,7 +695,7 @@ def test_a_failed_final_audit_is_rejected(copy_of):
     ws = copy_of("proportions")
     path = ws / "audits/thm_inverse/final-audit.json"
     dump(path, load(path) | {"decision": "FAIL"})
-    edit_record(ws, "thm:inverse", lambda e: e["work"]["audit"].update(decision="FAIL"))
+    edit_record(ws, "thm:inverse", lambda e: audit_slot(e)["audit"].update(decision="FAIL"))
     rehash(ws)
     assert "audit-not-passed" in rules(ws)
 
@@ -719,7 +720,7 @@ def test_a_hand_upgrade_of_an_engine_audit_failure_is_rejected(copy_of):
     """Everything the audit re-derives was forged clean; the engine's own record of the
     failure was left as the engine wrote it."""
     ws = copy_of("proportions")
-    edit_record(ws, "thm:inverse", lambda e: e["work"]["final"].update(clean=False))
+    edit_record(ws, "thm:inverse", lambda e: audit_slot(e)["final"].update(clean=False))
     assert "engine-audit-failed" in rules(ws)
 
 

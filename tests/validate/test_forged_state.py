@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.validate.conftest import dump, edit_record, load, load_merged, rules
+from tests.validate.conftest import audit_slot, dump, edit_record, load, load_merged, rules
 
 VERIFIED = ("lem:mean-max", "lem:mean-square")
 
@@ -69,7 +69,7 @@ def test_a_careful_forgers_state_edit_is_caught_by_the_audit_files(copy_of):
     """Renamed after its new content, the state passes the name check; its copy of the
     final audit still has to equal `audits/…/final-audit.json`."""
     ws = copy_of("sample-variance")
-    edit_record(ws, "lem:mean-max", lambda e: e["work"]["audit"].update(decision="FAIL"))
+    edit_record(ws, "lem:mean-max", lambda e: audit_slot(e)["audit"].update(decision="FAIL"))
     assert "audit-record-mismatch" in rules(ws)
 
 
@@ -82,7 +82,7 @@ def test_a_downgrade_to_v1_validates_the_embedded_state_the_same_way(copy_of):
     assert rules(ws) == set()  # an old workspace is read, upgraded in memory
     for entry in v1["results"]:
         if entry["id"] == "lem:mean-square":
-            entry["work"]["final"]["axioms_ok"] = False
+            entry["work"]["slots"]["audit"]["final"]["axioms_ok"] = False
     dump(ws / "results.json", v1)
     assert "engine-audit-failed" in rules(ws)
 
@@ -241,7 +241,7 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     ws = copy_of("sample-variance")
     data, path = _state_path(ws)
     state = load(ws / path)
-    assert state["schema"] == "paperlint.engine-state/4"
+    assert state["schema"] == "paperlint.engine-state/5"
     work = state["work"][MAX]
     assert work["plan"] == {
         "ref": f"{MAX_DIR}/plan.json",
@@ -249,7 +249,7 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     }
     assert [g["ref"] for g in work["gates"]] == [f"{MAX_DIR}/gate-1.json"]
     assert work["draft"]["ref"] == f"{MAX_DIR}/draft-1.json"
-    assert work["audit"]["ref"] == f"{MAX_DIR}/final-audit.json"
+    assert work["slots"]["audit"]["audit"]["ref"] == f"{MAX_DIR}/final-audit.json"
     square = state["work"]["prop:square"]
     assert square["ruling"]["ref"] == "audits/prop_square/issue.json"
     assert square["review"]["ref"] == "audits/prop_square/issue-review.json"

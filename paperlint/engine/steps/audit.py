@@ -66,6 +66,7 @@ from paperlint.records.results import (
     Verdict,
     to_condition,
 )
+from paperlint.records.slots import Audited, audited
 from paperlint.records.work import FinalAudit, Obligation
 from paperlint.store import write_text_atomic
 
@@ -256,7 +257,7 @@ def unneeded_note(hypothesis: str) -> str:
 
 def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> ResultRecord:
     final = outcome.final
-    new = reopen(record, final=final, audit=outcome.audit)
+    new = reopen(record.with_work(record.work.with_slot(Audited(final=final, audit=outcome.audit))))
     evidence = Evidence(
         lean_file=outcome.lean_file,
         lean_name=record.work.draft.lean_name if record.work.draft else None,
@@ -309,7 +310,7 @@ def audit_problems(outcome: AuditOutcome) -> str:
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated, no issue under review, every obligation proved, no final audit yet."""
     work = record.work
-    if not gated(record) or in_issue_review(record) or work.final is not None:
+    if not gated(record) or in_issue_review(record) or audited(work).final is not None:
         return None
     if not all(o.status == "proved" for o in work.obligations):
         return None

@@ -51,6 +51,7 @@ from paperlint.records.slots import (
     Discharge,
     Reconnection,
     Reconnections,
+    audited,
     reconnections,
 )
 
@@ -62,7 +63,7 @@ NOT_MADE = "reconnection not made: "
 def due(record: ResultRecord, results: Results) -> list[Discharge]:
     """The gated clause hypotheses whose predecessor is now verified unconditionally (pure)."""
     draft = record.work.draft
-    if draft is None or record.work.final is None:
+    if draft is None or audited(record.work).final is None:
         return []
     out = []
     for condition in draft.conditions:
