@@ -13,12 +13,13 @@ from typing import Final
 
 from pydantic import Field
 
-from paperlint.records.outputs import AuditOutput, OmitUnused
+from paperlint.records.outputs import AuditOutput, IssueRuling, OmitUnused
 from paperlint.records.work import (
     FinalAudit,
     ResultWork,
     Slot,
     StoredOutput,
+    Suspicion,
     _Record,
     record_slot,
 )
@@ -100,3 +101,33 @@ class Audited(Slot):
 def audited(work: ResultWork) -> Audited:
     """The audit step's slot: its final check and answer (None before the audit)."""
     return work.slot(Audited)
+
+
+@record_slot
+class Ruled(Slot):
+    """The issue checker's slot: its ruling (`issue.json`) on the suspicion that stood when it
+    ruled (`on`; None: the draft's ambiguity). Written by `engine/steps/check_issue.py` only;
+    read by the review, by the readiness of the proof work and by the validator
+    (`issue_rules`). A ruling answers the suspicion it was given and no other: once the prover
+    raises a fresh one it is stale (`ruling(work)` None) and the checker rules again, so no
+    other step clears it. A reset keeps none of it."""
+
+    KIND = "check_issue"
+    # issue.json while the ruling stands: the checker writes it again only for a fresh
+    # suspicion, and then the stale ruling is kept in a file of its own.
+    REFS = {
+        "ruling": StoredOutput(
+            IssueRuling,
+            "ruling",
+            r"issue\.json",
+            lambda w, i: ["issue.json"] if ruling(w) is not None else [],
+        )
+    }
+    on: Suspicion | None = None
+    ruling: IssueRuling | None = None
+
+
+def ruling(work: ResultWork) -> IssueRuling | None:
+    """The issue checker's ruling on the suspicion standing now (None: none, or stale)."""
+    ruled = work.slot(Ruled)
+    return ruled.ruling if ruled.on == work.suspicion else None

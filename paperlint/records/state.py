@@ -48,7 +48,7 @@ from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.slots import Audited, Reconnections
+from paperlint.records.slots import Audited, Reconnections, Ruled
 from paperlint.records.work import ResultWork, StoredOutput, UnknownSlot, slot_types
 
 ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/5"
@@ -76,7 +76,11 @@ _LEGACY_SLOTS: Final = {
     "gate": {"kept": "kept", "proof_kept": "proof_kept"},
     Reconnections.KIND: {"reconnections": "tried"},
     Audited.KIND: {"final": "final", "audit": "audit"},
+    Ruled.KIND: {"ruling": "ruling"},
 }
+# What such a slot is keyed on, copied from the shared fields: an older file's ruling answers
+# the suspicion beside it (the prover cleared a stale one).
+_LEGACY_KEYS: Final = {Ruled.KIND: {"suspicion": "on"}}
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
 STATE_PATH: Final = re.compile(r"^engine/state-[0-9a-f]{16}\.json$")
@@ -329,6 +333,9 @@ def _legacy(raw: Any) -> Any:
     slots = dict(slots) if isinstance(slots, dict) else slots  # a wrong shape: parse_entry says
     for kind, moved in _LEGACY_SLOTS.items():
         slot = {new: entry.pop(old) for old, new in moved.items() if old in entry}
+        if slot:
+            keys = _LEGACY_KEYS.get(kind, {})
+            slot |= {new: entry[old] for old, new in keys.items() if old in entry}
         if slot and isinstance(slots, dict):
             slots[kind] = slot
     return {**entry, "slots": slots} if slots else entry

@@ -13,6 +13,7 @@ from paperlint.lean.compose import module_text, refutation_statement, statement_
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records import audits
 from paperlint.records.results import Issue, IssueClass, ResultRecord
+from paperlint.records.slots import ruling as ruling_of
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import checker_claimed, kept_run, refuting_job, run_findings
 from paperlint.validate.context import Context
@@ -80,7 +81,8 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     ruling = ctx.snap.json(path)
     if ruling is None:
         return [ctx.at(record, Check.ISSUE_RULING_MISMATCH, f"no issue ruling at {path}")]
-    copy = record.work.ruling.model_dump(mode="json") if record.work.ruling else None
+    found = ruling_of(record.work)
+    copy = found.model_dump(mode="json") if found else None
     same = (
         copy == {k: v for k, v in ruling.items() if k != "schema"}
         and ruling.get("schema") == audits.ISSUE_RULING

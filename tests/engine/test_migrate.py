@@ -345,15 +345,15 @@ def test_a_state_v1_workspace_killed_mid_run_resumes_to_the_same_results(tmp_pat
 def _as_v2(ws: Path) -> None:
     """Rewrite the state as paperlint wrote /2: the second draft's, the restatement's, the gate's
     state and the reconnections among the shared fields (their old names)."""
-    legacy = {
-        "second_draft": "second_draft_",
-        "restate": "",
-        "gate": "",
-        "reconnect": "",
-        "audit": "",
-    }
+    legacy = {"second_draft": "second_draft_", "restate": "", "gate": "", "reconnect": ""}
     renamed = {"draft": "second_draft", "tried": "reconnections"}
-    _rewrite(ws, ENGINE_STATE_V2, lambda kind, name: renamed.get(name, legacy[kind] + name))
+
+    def old_name(kind: str, name: str) -> str | None:
+        if kind in _V4_MOVED:
+            return _V4_MOVED[kind].get(name)
+        return renamed.get(name, legacy[kind] + name)
+
+    _rewrite(ws, ENGINE_STATE_V2, old_name)
 
 
 def _as_v3(ws: Path) -> None:
@@ -364,7 +364,11 @@ def _as_v3(ws: Path) -> None:
 
 
 # What /4 kept among the shared fields and /5 keeps in a step's slot: kind -> {field: old name}
-_V4_MOVED = {"audit": {"final": "final", "audit": "audit"}}
+# ("": dropped, the ruling's key `on` is the suspicion beside it)
+_V4_MOVED = {
+    "audit": {"final": "final", "audit": "audit"},
+    "check_issue": {"ruling": "ruling", "on": ""},
+}
 
 
 def _as_v4(ws: Path) -> None:
@@ -382,8 +386,11 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
         slots = entry.pop("slots", {})
         for kind, slot in slots.items():
             for name in list(slot):
-                if old_name(kind, name) is not None:
-                    entry[old_name(kind, name)] = slot.pop(name)
+                field = old_name(kind, name)
+                if field:
+                    entry[field] = slot.pop(name)
+                elif field == "":
+                    del slot[name]
         if any(slots.values()):
             entry["slots"] = {kind: slot for kind, slot in slots.items() if slot}
     state["schema"] = schema

@@ -40,6 +40,7 @@ from paperlint.engine.steps.plan import PlanOutcome
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.engine.steps.reconnect import ReconnectOutcome
 from paperlint.engine.steps.review_issue import ReviewOutcome
+from paperlint.records import slots
 from paperlint.records.results import (
     Condition,
     ConditionSource,
@@ -395,6 +396,7 @@ _RULED = with_work(
     review=ReviewOutput(confirms=False, explanation="x"),
     counterexample=CounterexampleCheck(file="f", accepted=False, axioms_ok=False),
 )
+_STALE = _PROVING.with_work(_PROVING.work.with_slot(_RULED.work.slot(slots.Ruled)))
 _TWO_FAILED = _obligations(evolve(OBLIGATIONS[0], attempts=2, failures=[_failure(1), _failure(2)]))
 PROVE_CASES = [
     Case(
@@ -431,7 +433,7 @@ PROVE_CASES = [
         _proved(False, attempt=3),
         evolve(
             with_work(
-                _PROVING,
+                _STALE,  # the ruling answered no suspicion: stale once one is raised
                 obligations=_obligations(
                     evolve(
                         OBLIGATIONS[0],
@@ -545,7 +547,6 @@ def _not_confirmed(before: ResultRecord, outcome: CheckIssueOutcome, detail: str
         before,
         ruling=outcome.ruling,
         counterexample=outcome.counterexample,
-        suspicion=before.work.suspicion or Suspicion(obligation=None, reason="ambiguity: None"),
     )
     return evolve(
         new,
@@ -585,11 +586,7 @@ CHECK_ISSUE_CASES = [
         _AMBIGUOUS,
         _GAP,
         evolve(
-            with_work(
-                _AMBIGUOUS,
-                ruling=_GAP.ruling,
-                suspicion=Suspicion(obligation=None, reason="ambiguity: x may be real or natural"),
-            ),
+            with_work(_AMBIGUOUS, ruling=_GAP.ruling),  # `suspected` derives the suspicion
             evidence=Evidence(hashes=HASHES),
         ),
     ),
@@ -687,7 +684,7 @@ def _reviewed(confirms: bool) -> ReviewOutcome:
 
 
 def _issue_after(before: ResultRecord, outcome: ReviewOutcome, cex: str | None) -> ResultRecord:
-    ruling = before.work.ruling
+    ruling = slots.ruling(before.work)
     assert ruling is not None and ruling.issue_class is not None
     return evolve(
         with_work(before, review=outcome.review),

@@ -43,7 +43,9 @@ from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import refutation_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.work import CounterexampleCheck, Suspicion
+from paperlint.records.slots import Ruled
+from paperlint.records.slots import ruling as issue_ruling
+from paperlint.records.work import CounterexampleCheck
 from paperlint.store import write_text_atomic
 
 
@@ -207,11 +209,9 @@ def compile_counterexample(
 
 def apply(record: ResultRecord, outcome: CheckIssueOutcome, policy: Policy) -> ResultRecord:
     ruling = outcome.ruling
-    suspicion = record.work.suspicion
-    if suspicion is None and ruling.is_issue:
-        ambiguity = record.work.draft.ambiguity if record.work.draft else ""
-        suspicion = Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
-    new = reopen(record, ruling=ruling, suspicion=suspicion, counterexample=outcome.counterexample)
+    # the suspicion it answers; an ambiguity ruled an issue raises none (`suspected` derives it)
+    ruled = record.work.with_slot(Ruled(on=record.work.suspicion, ruling=ruling))
+    new = reopen(record.with_work(ruled), counterexample=outcome.counterexample)
     hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample
     new = evolve(new, evidence=evolve(new.evidence, hashes=hashes))
     if not ruling.is_issue:
@@ -246,7 +246,7 @@ def unconfirmable(outcome: CheckIssueOutcome) -> str | None:
 
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated, with a suspected issue (or an ambiguity the draft flagged) not yet ruled on."""
-    if not gated(record) or record.work.ruling is not None:
+    if not gated(record) or issue_ruling(record.work) is not None:
         return None
     if not in_issue_review(record):
         return None

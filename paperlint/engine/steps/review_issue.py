@@ -18,6 +18,7 @@ from paperlint.engine.steps.base import (
     evolve,
     gated,
     reopen,
+    suspected,
     unfinished,
 )
 from paperlint.engine.steps.effects import ask, locate_quote, prompt_context, sha, write_json
@@ -31,6 +32,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.slots import ruling as issue_ruling
 
 
 class ReviewOutcome(StepOutcome):
@@ -44,7 +46,7 @@ class ReviewOutcome(StepOutcome):
 
 def inputs(record: ResultRecord, view: View) -> Given[ReviewerInputs]:
     ctx, results = view.ctx, view.results
-    ruling = record.work.ruling
+    ruling = issue_ruling(record.work)
     cex = record.work.counterexample
     cex_text = (
         (ctx.ws.root / cex.file).read_text(encoding="utf-8") if cex and cex.accepted else None
@@ -82,7 +84,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
             raised_by=Role.ISSUE_CHECKER.value,
         ),
     )
-    ruling = record.work.ruling
+    ruling = issue_ruling(record.work)
     quote_file, quote_line = locate_quote(ctx, record, ruling.quote if ruling else "")
     draft_file = folder / f"draft-{record.work.draft_rounds}.lean"
     hashes = {path: sha(ctx.ws.root / path)}
@@ -101,7 +103,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
 
 def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> ResultRecord:
     review = outcome.review
-    ruling = record.work.ruling
+    ruling = issue_ruling(record.work)
     new = reopen(record, review=review)
     if ruling is None:  # plan() reviews only a ruling; a record without one is not trusted
         return unfinished(
@@ -142,12 +144,12 @@ def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> Resul
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """A ruling that the suspicion is an issue, not yet reviewed; an ERROR only once its
     counterexample compiled with standard axioms."""
-    work = record.work
-    if not gated(record) or work.suspicion is None or work.review is not None:
+    work, ruling = record.work, issue_ruling(record.work)
+    if not gated(record) or suspected(record) is None or work.review is not None:
         return None
-    if work.ruling is None or not work.ruling.is_issue:
+    if ruling is None or not ruling.is_issue:
         return None
-    if work.ruling.issue_class == "ERROR":
+    if ruling.issue_class == "ERROR":
         check = work.counterexample
         if check is None or not (check.accepted and check.axioms_ok):
             return None
