@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from paperlint.engine.steps import gate
-from paperlint.records.slots import Audited, Reconnections, Ruled
+from paperlint.records.slots import Audited, Reconnections, Reviewed, Ruled
 from paperlint.records.work import ResultWork, Slot
 
 # field name -> (its slot's type, its name there)
@@ -18,6 +18,7 @@ SLOT_FIELDS: dict[str, tuple[type[Slot], str]] = {
     "final": (Audited, "final"),
     "audit": (Audited, "audit"),
     "ruling": (Ruled, "ruling"),  # on the suspicion standing after `fields` (see below)
+    "review": (Reviewed, "review"),  # the same
 }
 
 
@@ -35,9 +36,9 @@ def with_fields(before: ResultWork, **fields: Any) -> ResultWork:
             if SLOT_FIELDS.get(k, (None,))[0] is model
         }
         new = new.with_slot(new.slot(model).model_copy(update=own))
-    if "ruling" in fields:
-        # a ruling set here answers the suspicion set here (an older one would be stale)
-        new = new.with_slot(new.slot(Ruled).model_copy(update={"on": new.suspicion}))
+    for name, model in (("ruling", Ruled), ("review", Reviewed)):
+        if name in fields:  # it answers the suspicion set here (an older one: stale)
+            new = new.with_slot(new.slot(model).model_copy(update={"on": new.suspicion}))
     return new
 
 

@@ -11,7 +11,7 @@ from paperlint.engine.steps import slot_types
 from paperlint.engine.steps.second_draft import SecondDraft
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.slots import Audited, Ruled
+from paperlint.records.slots import Audited, Reviewed, Ruled
 from paperlint.records.state import (
     OWN_FILE,
     StateRefError,
@@ -33,7 +33,7 @@ FIDELITY = FidelityFields(
 )
 
 # The agent outputs by field: the shared slot's and the record slots' (issue #27).
-REFS = {**ResultWork.REFS, **Audited.REFS, **Ruled.REFS}
+REFS = {**ResultWork.REFS, **Audited.REFS, **Ruled.REFS, **Reviewed.REFS}
 
 
 def _draft(statement: str) -> DraftOutput:

@@ -13,7 +13,7 @@ from typing import Final
 
 from pydantic import Field
 
-from paperlint.records.outputs import AuditOutput, IssueRuling, OmitUnused
+from paperlint.records.outputs import AuditOutput, IssueRuling, OmitUnused, ReviewOutput
 from paperlint.records.work import (
     FinalAudit,
     ResultWork,
@@ -131,3 +131,32 @@ def ruling(work: ResultWork) -> IssueRuling | None:
     """The issue checker's ruling on the suspicion standing now (None: none, or stale)."""
     ruled = work.slot(Ruled)
     return ruled.ruling if ruled.on == work.suspicion else None
+
+
+@record_slot
+class Reviewed(Slot):
+    """The review step's slot: the auditor's second ruling (`issue-review.json`) on the issue
+    checker's ruling, given for the suspicion that stood then (`on`). Written by
+    `engine/steps/review_issue.py` only; read by its readiness and by the validator
+    (`issue_rules`). Like the ruling it reviewed, it is stale once the prover raises a fresh
+    suspicion (`review(work)` None), so no other step clears it. A reset keeps none of it."""
+
+    KIND = "review_issue"
+    # issue-review.json while the review stands: the step writes it again only for a fresh
+    # suspicion, and then the stale review is kept in a file of its own.
+    REFS = {
+        "review": StoredOutput(
+            ReviewOutput,
+            "review",
+            r"issue-review\.json",
+            lambda w, i: ["issue-review.json"] if review(w) is not None else [],
+        )
+    }
+    on: Suspicion | None = None
+    review: ReviewOutput | None = None
+
+
+def review(work: ResultWork) -> ReviewOutput | None:
+    """The auditor's review of the ruling on the suspicion standing now (None: none, stale)."""
+    reviewed = work.slot(Reviewed)
+    return reviewed.review if reviewed.on == work.suspicion else None

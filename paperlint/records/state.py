@@ -48,7 +48,7 @@ from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.slots import Audited, Reconnections, Ruled
+from paperlint.records.slots import Audited, Reconnections, Reviewed, Ruled
 from paperlint.records.work import ResultWork, StoredOutput, UnknownSlot, slot_types
 
 ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/5"
@@ -77,10 +77,11 @@ _LEGACY_SLOTS: Final = {
     Reconnections.KIND: {"reconnections": "tried"},
     Audited.KIND: {"final": "final", "audit": "audit"},
     Ruled.KIND: {"ruling": "ruling"},
+    Reviewed.KIND: {"review": "review"},
 }
-# What such a slot is keyed on, copied from the shared fields: an older file's ruling answers
-# the suspicion beside it (the prover cleared a stale one).
-_LEGACY_KEYS: Final = {Ruled.KIND: {"suspicion": "on"}}
+# What such a slot is keyed on, copied from the shared fields: an older file's ruling and
+# review answer the suspicion beside them (the prover cleared stale ones).
+_LEGACY_KEYS: Final = {Ruled.KIND: {"suspicion": "on"}, Reviewed.KIND: {"suspicion": "on"}}
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
 STATE_PATH: Final = re.compile(r"^engine/state-[0-9a-f]{16}\.json$")

@@ -33,7 +33,6 @@ from paperlint.records.outputs import (
     DraftOutput,
     GateOutput,
     OmitUnused,
-    ReviewOutput,
 )
 
 if TYPE_CHECKING:
@@ -187,7 +186,6 @@ class ResultWork(_Record, OmitUnused):
     obligations: list[Obligation] = Field(default_factory=list)
     suspicion: Suspicion | None = None
     counterexample: CounterexampleCheck | None = None
-    review: ReviewOutput | None = None
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 
@@ -225,14 +223,11 @@ _DRAFT_NAMES: Final = rf"draft-[1-9][0-9]*\.json|{re.escape(SECOND_DRAFT_FILE)}"
 # The shared slot's agent outputs. Each candidate file is written by one step only, and that
 # step does not run again while a state naming the file stands: plan.json while there is no
 # plan; gate-N.json for round `len(gates) + 1` (a reset that restarts the rounds drops the
-# gates); issue-review.json while there is no review. The steps' own slots declare theirs.
+# gates). The steps' own slots declare theirs.
 ResultWork.REFS = {
     "plan": StoredOutput(ArchitectOutput, "plan", r"plan\.json", lambda w, i: ["plan.json"]),
     "draft": StoredOutput(DraftOutput, "draft", _DRAFT_NAMES, _draft_files),
     "gates": StoredOutput(
         GateOutput, "gate", r"gate-[1-9][0-9]*\.json", lambda w, i: [f"gate-{i + 1}.json"]
-    ),
-    "review": StoredOutput(
-        ReviewOutput, "review", r"issue-review\.json", lambda w, i: ["issue-review.json"]
     ),
 }

@@ -13,6 +13,7 @@ from paperlint.lean.compose import module_text, refutation_statement, statement_
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records import audits
 from paperlint.records.results import Issue, IssueClass, ResultRecord
+from paperlint.records.slots import review as review_of
 from paperlint.records.slots import ruling as ruling_of
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import checker_claimed, kept_run, refuting_job, run_findings
@@ -81,8 +82,8 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     ruling = ctx.snap.json(path)
     if ruling is None:
         return [ctx.at(record, Check.ISSUE_RULING_MISMATCH, f"no issue ruling at {path}")]
-    found = ruling_of(record.work)
-    copy = found.model_dump(mode="json") if found else None
+    stored = ruling_of(record.work)
+    copy = stored.model_dump(mode="json") if stored else None
     same = (
         copy == {k: v for k, v in ruling.items() if k != "schema"}
         and ruling.get("schema") == audits.ISSUE_RULING
@@ -110,7 +111,8 @@ def _review_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     if review.get("schema") != audits.REVIEW or review.get("confirms") is not True:
         message = "the review record does not confirm the issue"
         found.append(ctx.about(record, path, Check.ISSUE_NOT_CONFIRMED, message))
-    copy = record.work.review.model_dump(mode="json") if record.work.review else None
+    stored = review_of(record.work)
+    copy = stored.model_dump(mode="json") if stored else None
     if copy != {k: review.get(k) for k in ("confirms", "explanation")}:
         message = "the review file differs from results.json's copy of the review"
         found.append(ctx.about(record, path, Check.ISSUE_REVIEW_MISMATCH, message))

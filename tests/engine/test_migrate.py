@@ -368,6 +368,7 @@ def _as_v3(ws: Path) -> None:
 _V4_MOVED = {
     "audit": {"final": "final", "audit": "audit"},
     "check_issue": {"ruling": "ruling", "on": ""},
+    "review_issue": {"review": "review", "on": ""},
 }
 
 

@@ -396,7 +396,11 @@ _RULED = with_work(
     review=ReviewOutput(confirms=False, explanation="x"),
     counterexample=CounterexampleCheck(file="f", accepted=False, axioms_ok=False),
 )
-_STALE = _PROVING.with_work(_PROVING.work.with_slot(_RULED.work.slot(slots.Ruled)))
+_STALE = _PROVING.with_work(
+    _PROVING.work.with_slot(_RULED.work.slot(slots.Ruled)).with_slot(
+        _RULED.work.slot(slots.Reviewed)
+    )
+)
 _TWO_FAILED = _obligations(evolve(OBLIGATIONS[0], attempts=2, failures=[_failure(1), _failure(2)]))
 PROVE_CASES = [
     Case(

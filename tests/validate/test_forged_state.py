@@ -252,5 +252,7 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     assert work["slots"]["audit"]["audit"]["ref"] == f"{MAX_DIR}/final-audit.json"
     square = state["work"]["prop:square"]
     assert square["slots"]["check_issue"]["ruling"]["ref"] == "audits/prop_square/issue.json"
-    assert square["review"]["ref"] == "audits/prop_square/issue-review.json"
+    assert (
+        square["slots"]["review_issue"]["review"]["ref"] == "audits/prop_square/issue-review.json"
+    )
     assert not list(ws.glob("audits/*/state-*.json"))  # every output has its audit file

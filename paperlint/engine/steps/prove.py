@@ -226,7 +226,7 @@ def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> Result
             suspicion = raised or suspicion
         obligations.append(ob)
     fresh = suspicion is not record.work.suspicion
-    cleared = {"review": None, "counterexample": None} if fresh else {}
+    cleared = {"counterexample": None} if fresh else {}
     new = evolve(
         reopen(record, obligations=obligations, suspicion=suspicion, **cleared), stage=Stage.PROVING
     )

@@ -32,6 +32,8 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
+from paperlint.records.slots import Reviewed
+from paperlint.records.slots import review as issue_review
 from paperlint.records.slots import ruling as issue_ruling
 
 
@@ -104,7 +106,8 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
 def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> ResultRecord:
     review = outcome.review
     ruling = issue_ruling(record.work)
-    new = reopen(record, review=review)
+    reviewed = Reviewed(on=record.work.suspicion, review=review)
+    new = reopen(record.with_work(record.work.with_slot(reviewed)))
     if ruling is None:  # plan() reviews only a ruling; a record without one is not trusted
         return unfinished(
             new, UnfinishedReason.ISSUE_NOT_CONFIRMED, "no ruling to review", stage=Stage.DONE
@@ -145,7 +148,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """A ruling that the suspicion is an issue, not yet reviewed; an ERROR only once its
     counterexample compiled with standard axioms."""
     work, ruling = record.work, issue_ruling(record.work)
-    if not gated(record) or suspected(record) is None or work.review is not None:
+    if not gated(record) or suspected(record) is None or issue_review(work) is not None:
         return None
     if ruling is None or not ruling.is_issue:
         return None
