@@ -7,13 +7,14 @@ shared slot (`ResultWork`'s own fields); each step's own slot declares what a re
 it (`Slot.after_reset`): a re-gate keeps a proved result's proof aside in the gate's slot
 (issue #14, `engine/steps/gate.py`); a revision's `re-draft` or `re-gate` keeps a verified
 proof in the restate step's slot (issue #15, `engine/steps/restate.py`); the reconnect step's
-slot keeps no reconnection through any reset, the audit's no final check (`records/slots.py`).
+slot keeps no reconnection through any reset, the audit's, the issue checker's and the
+review's nothing (`records/slots.py`).
 
 - `re-draft`: nothing kept (plan, draft, gates, obligations all cleared); stage pending.
 - `re-gate`: the plan and the draft kept; gates, fingerprint, obligations and everything after
   cleared; stage drafted, so the next action is the gate.
 - `re-prove`: plan, draft, gates and fingerprint kept; the obligations reopened as their gated
-  skeletons (no proof, no attempts); suspicion, ruling, review and counterexample cleared;
+  skeletons (no proof, no attempts); suspicion and counterexample cleared;
   stage gated, so the next action is the first obligation.
 """
 

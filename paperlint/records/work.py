@@ -5,7 +5,7 @@ Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
 
 It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
-info several steps and the validator read (plan, drafts, gates, obligations, rulings).
+info several steps and the validator read (plan, drafts, gates, obligations, suspicion).
 Everything else is a step's own `Slot`, kept in `ResultWork.slots` by the step's
 kind and read by other steps only through that step's typed accessor. A slot is declared in
 its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots` when the
