@@ -19,6 +19,8 @@ SLOT_FIELDS: dict[str, tuple[type[Slot], str]] = {
     "audit": (Audited, "audit"),
     "ruling": (Ruled, "ruling"),  # on the suspicion standing after `fields` (see below)
     "review": (Reviewed, "review"),  # the same
+    # the counterexample the issue checker judged (`counterexample`: the gate's)
+    "checked_counterexample": (Ruled, "counterexample"),
 }
 
 

@@ -15,6 +15,7 @@ from pydantic import Field
 
 from paperlint.records.outputs import AuditOutput, IssueRuling, OmitUnused, ReviewOutput
 from paperlint.records.work import (
+    CounterexampleCheck,
     FinalAudit,
     ResultWork,
     Slot,
@@ -125,12 +126,21 @@ class Ruled(Slot):
     }
     on: Suspicion | None = None
     ruling: IssueRuling | None = None
+    # an ERROR's counterexample as the checker judged it (the gate's, when the checker gave
+    # no proof of its own and the gate's compiled: `ResultWork.counterexample`)
+    counterexample: CounterexampleCheck | None = None
 
 
 def ruling(work: ResultWork) -> IssueRuling | None:
     """The issue checker's ruling on the suspicion standing now (None: none, or stale)."""
     ruled = work.slot(Ruled)
     return ruled.ruling if ruled.on == work.suspicion else None
+
+
+def counterexample(work: ResultWork) -> CounterexampleCheck | None:
+    """The counterexample the standing ruling rests on, as the checker judged it."""
+    ruled = work.slot(Ruled)
+    return ruled.counterexample if ruled.on == work.suspicion else None
 
 
 @record_slot

@@ -81,7 +81,11 @@ _LEGACY_SLOTS: Final = {
 }
 # What such a slot is keyed on, copied from the shared fields: an older file's ruling and
 # review answer the suspicion beside them (the prover cleared stale ones).
-_LEGACY_KEYS: Final = {Ruled.KIND: {"suspicion": "on"}, Reviewed.KIND: {"suspicion": "on"}}
+# The one counterexample field was the checker's once it ruled: copied into its slot too.
+_LEGACY_KEYS: Final = {
+    Ruled.KIND: {"suspicion": "on", "counterexample": "counterexample"},
+    Reviewed.KIND: {"suspicion": "on"},
+}
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
 STATE_PATH: Final = re.compile(r"^engine/state-[0-9a-f]{16}\.json$")

@@ -185,7 +185,7 @@ class ResultWork(_Record, OmitUnused):
     fingerprint: str | None = None
     obligations: list[Obligation] = Field(default_factory=list)
     suspicion: Suspicion | None = None
-    counterexample: CounterexampleCheck | None = None
+    counterexample: CounterexampleCheck | None = None  # the gate's (#15); the checker's: its slot
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 

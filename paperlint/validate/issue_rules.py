@@ -13,6 +13,7 @@ from paperlint.lean.compose import module_text, refutation_statement, statement_
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records import audits
 from paperlint.records.results import Issue, IssueClass, ResultRecord
+from paperlint.records.slots import counterexample as checked_counterexample
 from paperlint.records.slots import review as review_of
 from paperlint.records.slots import ruling as ruling_of
 from paperlint.validate import leanfile
@@ -141,7 +142,7 @@ def counterexample_findings(
         message = f"ERROR needs a compiled Lean counterexample; none at {path}"
         return [*found, ctx.at(record, Check.COUNTEREXAMPLE_MISSING, message)]
     name = f"{record.evidence.lean_name or ''}_counterexample"
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     if (cex is not None and cex.checker is not None) or checker_claimed(ctx):
         found.extend(_checked_findings(ctx, record, path, gated))
     else:  # a workspace from before the trusted checker: the file's own build
@@ -177,7 +178,7 @@ def _checked_findings(
     """The trusted checker's run on the counterexample, re-derived (issue #25): the layout
     recomposed from the records and the judged declaration, the run of exactly it, no
     finding, the gate's lock; the file a referee reads is that declaration in its context."""
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     if cex is None or cex.checker is None or cex.declaration is None:
         message = "the run used the trusted checker; this counterexample has no checker run"
         return [ctx.at(record, Check.CHECKER_MISSING, message)]

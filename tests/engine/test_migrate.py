@@ -367,7 +367,7 @@ def _as_v3(ws: Path) -> None:
 # ("": dropped, the ruling's key `on` is the suspicion beside it)
 _V4_MOVED = {
     "audit": {"final": "final", "audit": "audit"},
-    "check_issue": {"ruling": "ruling", "on": ""},
+    "check_issue": {"ruling": "ruling", "on": "", "counterexample": "counterexample"},
     "review_issue": {"review": "review", "on": ""},
 }
 

@@ -394,9 +394,9 @@ _RULED = with_work(
     _PROVING,
     ruling=IssueRuling(is_issue=False),
     review=ReviewOutput(confirms=False, explanation="x"),
-    counterexample=CounterexampleCheck(file="f", accepted=False, axioms_ok=False),
+    checked_counterexample=CounterexampleCheck(file="f", accepted=False, axioms_ok=False),
 )
-_STALE = _PROVING.with_work(
+_STALE = _PROVING.with_work(  # ruling, counterexample, review: kept, stale
     _PROVING.work.with_slot(_RULED.work.slot(slots.Ruled)).with_slot(
         _RULED.work.slot(slots.Reviewed)
     )
@@ -503,6 +503,20 @@ def test_prove(case):
     _run(case)
 
 
+def test_a_fresh_suspicion_leaves_the_ruling_its_counterexample_and_the_review_stale():
+    """Only their own steps write them (issue #27): the prover raising a suspicion clears
+    nothing; the accessors answer None because each answered the suspicion before it."""
+    before = with_work(_RULED, obligations=_TWO_FAILED, checked_counterexample=GOOD_CEX)
+    assert slots.ruling(before.work) is not None and slots.review(before.work) is not None
+    assert slots.counterexample(before.work) == GOOD_CEX
+    new = apply_one(before, _proved(False, attempt=3), POLICY)
+    assert new.work.suspicion is not None
+    assert new.work.slot(slots.Ruled) == before.work.slot(slots.Ruled)  # kept as it was
+    assert new.work.slot(slots.Reviewed) == before.work.slot(slots.Reviewed)
+    assert slots.ruling(new.work) is None and slots.review(new.work) is None
+    assert slots.counterexample(new.work) is None
+
+
 # --- check_issue ------------------------------------------------------------------------------
 
 _SUSPECTED = with_work(_PROVING, suspicion=SUSPICION)
@@ -550,7 +564,7 @@ def _not_confirmed(before: ResultRecord, outcome: CheckIssueOutcome, detail: str
     new = with_work(
         before,
         ruling=outcome.ruling,
-        counterexample=outcome.counterexample,
+        checked_counterexample=outcome.counterexample,
     )
     return evolve(
         new,
@@ -581,7 +595,7 @@ CHECK_ISSUE_CASES = [
         _SUSPECTED,
         _ERROR_GOOD,
         evolve(
-            with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, counterexample=GOOD_CEX),
+            with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, checked_counterexample=GOOD_CEX),
             evidence=Evidence(hashes=HASHES),
         ),
     ),
@@ -712,10 +726,10 @@ def _issue_after(before: ResultRecord, outcome: ReviewOutcome, cex: str | None) 
 
 _GAP_RULED = evolve(with_work(_SUSPECTED, ruling=_GAP.ruling), evidence=Evidence(hashes=HASHES))
 _ERROR_RULED = evolve(
-    with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, counterexample=GOOD_CEX),
+    with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, checked_counterexample=GOOD_CEX),
     evidence=Evidence(hashes=HASHES),
 )
-_GAP_WITH_CEX = with_work(_GAP_RULED, counterexample=GOOD_CEX)
+_GAP_WITH_CEX = with_work(_GAP_RULED, checked_counterexample=GOOD_CEX)
 REVIEW_CASES = [
     Case(
         "a confirmed gap is an issue, located by its verbatim quote",

@@ -510,7 +510,7 @@ def test_a_counterexample_by_sorry_in_every_copy_is_stale(copy_of):
     (ws / SV_CEX).write_text(f"{head}:= by\n  sorry\n", encoding="utf-8")
 
     def forge(entry):
-        cex = entry["work"]["counterexample"]
+        cex = entry["work"]["slots"]["check_issue"]["counterexample"]
         statement, _, _ = cex["declaration"].partition(":= by")
         cex["declaration"] = f"{statement}:= by\n  sorry"
 
@@ -726,7 +726,11 @@ def test_a_hand_upgrade_of_an_engine_audit_failure_is_rejected(copy_of):
 
 def test_a_counterexample_the_engine_did_not_accept_is_rejected(copy_of):
     ws = copy_of("sample-variance")
-    edit_record(ws, "prop:square", lambda e: e["work"]["counterexample"].update(accepted=False))
+    edit_record(
+        ws,
+        "prop:square",
+        lambda e: e["work"]["slots"]["check_issue"]["counterexample"].update(accepted=False),
+    )
     assert "counterexample-unclean" in rules(ws)
 
 

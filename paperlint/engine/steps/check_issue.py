@@ -137,7 +137,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
 def _counterexample(
     ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs, ruling: IssueRuling
 ) -> CounterexampleCheck:
-    compiled = record.work.counterexample
+    compiled = record.work.counterexample  # the gate's, compiled by its probe (#15)
     if not ruling.counterexample and compiled and compiled.accepted and compiled.axioms_ok:
         return compiled  # the gate's counterexample probe compiled it already (#15)
     draft = record.work.draft
@@ -210,8 +210,9 @@ def compile_counterexample(
 def apply(record: ResultRecord, outcome: CheckIssueOutcome, policy: Policy) -> ResultRecord:
     ruling = outcome.ruling
     # the suspicion it answers; an ambiguity ruled an issue raises none (`suspected` derives it)
-    ruled = record.work.with_slot(Ruled(on=record.work.suspicion, ruling=ruling))
-    new = reopen(record.with_work(ruled), counterexample=outcome.counterexample)
+    cex = outcome.counterexample
+    ruled = Ruled(on=record.work.suspicion, ruling=ruling, counterexample=cex)
+    new = reopen(record.with_work(record.work.with_slot(ruled)))
     hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample
     new = evolve(new, evidence=evolve(new.evidence, hashes=hashes))
     if not ruling.is_issue:

@@ -225,11 +225,8 @@ def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> Result
             ob, raised = _attempted(ob, outcome, policy)
             suspicion = raised or suspicion
         obligations.append(ob)
-    fresh = suspicion is not record.work.suspicion
-    cleared = {"counterexample": None} if fresh else {}
-    new = evolve(
-        reopen(record, obligations=obligations, suspicion=suspicion, **cleared), stage=Stage.PROVING
-    )
+    # a fresh suspicion makes the ruling, its counterexample and the review stale (their slots)
+    new = evolve(reopen(record, obligations=obligations, suspicion=suspicion), stage=Stage.PROVING)
     spent = next((o for o in obligations if o.status == "failed" and suspicion is None), None)
     if spent is not None and spent.failures:
         # A tool loop spent its budget on this obligation: no proof and no suspected problem,

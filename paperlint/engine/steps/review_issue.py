@@ -33,6 +33,7 @@ from paperlint.records.results import (
     Verdict,
 )
 from paperlint.records.slots import Reviewed
+from paperlint.records.slots import counterexample as checked_counterexample
 from paperlint.records.slots import review as issue_review
 from paperlint.records.slots import ruling as issue_ruling
 
@@ -49,7 +50,7 @@ class ReviewOutcome(StepOutcome):
 def inputs(record: ResultRecord, view: View) -> Given[ReviewerInputs]:
     ctx, results = view.ctx, view.results
     ruling = issue_ruling(record.work)
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     cex_text = (
         (ctx.ws.root / cex.file).read_text(encoding="utf-8") if cex and cex.accepted else None
     )
@@ -120,7 +121,7 @@ def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> Resul
             stage=Stage.DONE,
         )
     error = ruling.issue_class is IssueClass.ERROR
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     issue = Issue(
         class_=ruling.issue_class or IssueClass.PAPER_ARGUMENT_GAP,
         side=ruling.side,
@@ -153,7 +154,7 @@ def ready(record: ResultRecord, policy: Policy) -> Action | None:
     if ruling is None or not ruling.is_issue:
         return None
     if ruling.issue_class == "ERROR":
-        check = work.counterexample
+        check = checked_counterexample(work)
         if check is None or not (check.accepted and check.axioms_ok):
             return None
     return Action(kind=ActionKind.REVIEW_ISSUE, result=record.id)
