@@ -33,6 +33,8 @@ FIDELITY = FidelityFields(
     conclusion="",
 )
 
+# The agent outputs by field: the shared slot's and the record slots' (issue #27).
+
 
 def _draft(statement: str) -> DraftOutput:
     return DraftOutput(lean_name="t", statement=statement, fidelity=FIDELITY)

@@ -1,9 +1,12 @@
 """A result's working state for tests, written flat.
 
 Tests name the working info by the shared fields older state files had (`draft`,
-`draft_rounds`, `gates`, `obligations`, `kept`, …); this puts each one in the slot of the step
-that owns it, as a state file of that version reads (`_LEGACY_SLOTS` in
-`paperlint.records.state`), so a case table stays a table of values."""
+`draft_rounds`, `gates`, `obligations`, `kept`, `ruling`, `final`, …); this puts each one in
+the slot of the step that owns it, as a state file of that version reads (`_LEGACY_SLOTS` in
+`paperlint.records.state`), so a case table stays a table of values. A ruling or a review set
+here answers the suspicion standing after `fields` (an older one makes it stale);
+`checked_counterexample` is the counterexample the issue checker judged (`counterexample`: the
+gate's)."""
 
 from __future__ import annotations
 
@@ -11,20 +14,33 @@ from typing import Any
 
 import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot type)
 from paperlint.records.results import ResultRecord
+from paperlint.records.slots import Reviewed, Ruled
 from paperlint.records.state import _LEGACY_SLOTS
 from paperlint.records.work import ResultWork, slot_types
+
+# Flat name -> slot field, by step kind: the old files' shared fields (`_LEGACY_SLOTS`) and the
+# issue checker's counterexample, which /4 held in the one `counterexample` field.
+FLAT: dict[str, dict[str, str]] = {
+    **_LEGACY_SLOTS,
+    Ruled.KIND: {**_LEGACY_SLOTS[Ruled.KIND], "checked_counterexample": "counterexample"},
+}
 
 
 def evolved(work: ResultWork, **fields: Any) -> ResultWork:
     """`work` with `fields` set (validated), each in its step's slot; `slots` adds slots."""
     types = slot_types()
     work = work.model_copy(update={"slots": {**work.slots, **fields.pop("slots", {})}})
-    for kind, moved in _LEGACY_SLOTS.items():
+    answered = [m for name, m in (("ruling", Ruled), ("review", Reviewed)) if name in fields]
+    for kind, moved in FLAT.items():
         own = {new: fields.pop(old) for old, new in moved.items() if old in fields}
         if own:
             model = types[kind]
             work = work.with_slot(model.model_validate({**dict(work.slot(model)), **own}))
-    return ResultWork.model_validate({**dict(work), **fields}) if fields else work
+    if fields:
+        work = ResultWork.model_validate({**dict(work), **fields})
+    for model in answered:
+        work = work.with_slot(work.slot(model).model_copy(update={"on": work.suspicion}))
+    return work
 
 
 def work_of(**fields: Any) -> ResultWork:
@@ -42,6 +58,9 @@ def flat(work: ResultWork) -> dict[str, Any]:
     their old names (`_LEGACY_SLOTS`), every agent output inline (engine-state/1)."""
     data = work.model_dump(mode="json")
     slots = data.pop("slots", {})
+    checked = slots.get(Ruled.KIND, {}).get("counterexample")
+    if checked is not None:  # the one field held the checker's once it ruled (`_LEGACY_KEYS`)
+        data["counterexample"] = checked
     for kind, moved in _LEGACY_SLOTS.items():
         own = {**slot_types()[kind]().model_dump(mode="json"), **slots.pop(kind, {})}
         data.update({old: own[new] for old, new in moved.items()})

@@ -3,15 +3,16 @@ convergence review's re-gate (`paperlint.engine.converge`).
 
 Pure. Each reset rewinds a result's working state to the point where `engine.plan` picks it up
 again, and leaves everything before that point as it was. Each step's slot declares what a
-reset keeps of it (`Slot.after_reset`; `records/slots.py` for the plan, draft, gate, prove and
-reconnect steps):
+reset keeps of it (`Slot.after_reset`; `records/slots.py` for the plan, draft, gate, prove,
+reconnect, audit, issue checker and review steps):
 a re-draft keeps nothing, a re-gate the plan and the draft (and, in the gate's slot, a proved
 result's proof aside, issue #14), a re-prove the plan, the draft and the gated statement, its
 obligations reopened as their gated skeletons; a revision's `re-draft` or `re-gate` keeps a
-verified proof in the restate step's slot (issue #15, `engine/steps/restate.py`). What follows
-is the rule for the rest: the shared slot (`ResultWork`'s own fields: suspicion, ruling,
-review, counterexample, final check, audit) is cleared by every reset, and the stage is set
-where `engine.plan` picks the result up again:
+verified proof in the restate step's slot (issue #15, `engine/steps/restate.py`); the
+reconnections, the audit, the ruling and the review are kept by no reset. What follows is the
+rule for the rest: the shared slot (`ResultWork`'s own fields: the suspicion and the gate's
+counterexample) is cleared by every reset, and the stage is set where `engine.plan` picks the
+result up again:
 
 - `re-draft`: stage pending;
 - `re-gate`: stage drafted, so the next action is the gate;

@@ -21,9 +21,9 @@ an older version, a draft whose file a re-gate will write again) is kept in a fi
 
 `paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
 second draft's, the restatement's and the gate's own state among the shared fields, /3 kept
-the reconnections there, /4 the plan, the draft, the gate's answers and fingerprint and the
-obligations; all are still read (upgraded in memory: `_LEGACY_SLOTS`) and
-`paperlint migrate` rewrites them. A
+the reconnections there, /4 the plan, the draft, the gate's answers and fingerprint, the
+obligations, the audit's and the issue side's state; all are still read (upgraded in memory:
+`_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A
 process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
 reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
 working state empty, which only fails it.
@@ -49,7 +49,16 @@ from paperlint.errors import refuse_newer_schema
 from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.results import Results
-from paperlint.records.slots import Drafted, Gated, Planned, Proving, Reconnections
+from paperlint.records.slots import (
+    Audited,
+    Drafted,
+    Gated,
+    Planned,
+    Proving,
+    Reconnections,
+    Reviewed,
+    Ruled,
+)
 from paperlint.records.work import (
     ResultWork,
     StoredOutput,
@@ -62,7 +71,7 @@ ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/5"
 ENGINE_STATE_V1: Final = "paperlint.engine-state/1"  # agent outputs copied inline
 ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # three steps' state among the shared fields
 ENGINE_STATE_V3: Final = "paperlint.engine-state/3"  # the reconnections among the shared fields
-ENGINE_STATE_V4: Final = "paperlint.engine-state/4"  # plan, draft, gate, prove ones there too
+ENGINE_STATE_V4: Final = "paperlint.engine-state/4"  # plan … review among them too
 KNOWN_STATE_SCHEMAS: Final = (
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
@@ -72,8 +81,8 @@ KNOWN_STATE_SCHEMAS: Final = (
 )
 # What older files kept among the shared fields and /5 keeps in a step's slot: step kind ->
 # {old field: slot field} (/4 kept the plan's, the draft's, the gate's answers and
-# fingerprint and the obligations there, /3 also the reconnections). A fact about the old
-# files; a new step never adds to it.
+# fingerprint, the obligations, the audit's and the issue side's there, /3 also the
+# reconnections). A fact about the old files; a new step never adds to it.
 _LEGACY_SLOTS: Final = {
     Planned.KIND: {"plan": "plan"},
     Drafted.KIND: {"draft": "draft", "draft_rounds": "rounds", "draft_feedback": "feedback"},
@@ -91,6 +100,17 @@ _LEGACY_SLOTS: Final = {
     },
     Proving.KIND: {"obligations": "obligations"},
     Reconnections.KIND: {"reconnections": "tried"},
+    Audited.KIND: {"final": "final", "audit": "audit"},
+    Ruled.KIND: {"ruling": "ruling"},
+    Reviewed.KIND: {"review": "review"},
+}
+# What such a slot takes from the shared fields beside it: an older file's ruling and review
+# answer the suspicion there (the prover cleared stale ones), and the one counterexample field
+# was the checker's once it ruled. It stays the gate's too when the gate raised the suspicion
+# (its probe's refutation, which the checker adopted); else the gate had none.
+_LEGACY_KEYS: Final = {
+    Ruled.KIND: {"suspicion": "on", "counterexample": "counterexample"},
+    Reviewed.KIND: {"suspicion": "on"},
 }
 STATE_DIR: Final = "engine"
 # The only names a state file may have: a workspace path from results.json is untrusted.
@@ -356,6 +376,10 @@ def _decode(result_id: str, model: type[M], raw: Any, read: Reader | None) -> M:
     return model.model_validate(values)
 
 
+def _raised_by_gate(suspicion: Any) -> bool:
+    return isinstance(suspicion, dict) and suspicion.get("raised_by") == "gate"
+
+
 def _legacy(raw: Any) -> Any:
     """An older entry in the /5 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
     if not isinstance(raw, dict):
@@ -365,6 +389,11 @@ def _legacy(raw: Any) -> Any:
     slots = dict(slots) if isinstance(slots, dict) else slots  # a wrong shape: parse_entry says
     for kind, moved in _LEGACY_SLOTS.items():
         slot = {new: entry.pop(old) for old, new in moved.items() if old in entry}
+        if slot:
+            keys = _LEGACY_KEYS.get(kind, {})
+            slot |= {new: entry[old] for old, new in keys.items() if old in entry}
+            if kind == Ruled.KIND and not _raised_by_gate(entry.get("suspicion")):
+                entry.pop("counterexample", None)
         if slot and isinstance(slots, dict):
             stored = slots.get(kind, {})  # /4 kept the gate's kept proof in its slot already
             slots[kind] = {**stored, **slot} if isinstance(stored, dict) else stored

@@ -5,7 +5,7 @@ Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
 
 It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
-info several steps and the validator read (rulings, the final check). Everything else is a
+info several steps read (the suspicion; the gate's counterexample). Everything else is a
 step's own `Slot`, kept in `ResultWork.slots` by the step's kind and read by other steps only
 through that step's typed accessor. A slot is declared in
 its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots` when the
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
-from paperlint.records.outputs import AuditOutput, IssueRuling, OmitUnused, ReviewOutput
+from paperlint.records.outputs import OmitUnused
 
 if TYPE_CHECKING:
     from paperlint.records.results import ResultRecord
@@ -176,11 +176,7 @@ class ResultWork(_Record, OmitUnused):
     OMIT_AT_DEFAULT = ("slots",)  # issue #27
 
     suspicion: Suspicion | None = None
-    ruling: IssueRuling | None = None
-    counterexample: CounterexampleCheck | None = None
-    review: ReviewOutput | None = None
-    final: FinalAudit | None = None
-    audit: AuditOutput | None = None
+    counterexample: CounterexampleCheck | None = None  # the gate's (#15); the checker's: its slot
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 
@@ -206,19 +202,5 @@ class ResultWork(_Record, OmitUnused):
         return frozenset(found)
 
 
-# The shared slot's agent outputs. Each candidate file is written by one step only, and that
-# step does not run again while a state naming the file stands: issue.json, issue-review.json
-# while there is no ruling, no review; final-audit.json while there is no final check (the
-# audit records both at once).
-ResultWork.REFS = {
-    "ruling": StoredOutput(IssueRuling, "ruling", r"issue\.json", lambda w, i: ["issue.json"]),
-    "review": StoredOutput(
-        ReviewOutput, "review", r"issue-review\.json", lambda w, i: ["issue-review.json"]
-    ),
-    "audit": StoredOutput(
-        AuditOutput,
-        "audit",
-        r"final-audit\.json",
-        lambda w, i: ["final-audit.json"] if w.final is not None else [],
-    ),
-}
+# The shared slot's agent outputs: none is left, every step's own slot declares its outputs.
+ResultWork.REFS = {}

@@ -13,6 +13,9 @@ from paperlint.lean.compose import module_text, refutation_statement, statement_
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records import audits
 from paperlint.records.results import Issue, IssueClass, ResultRecord
+from paperlint.records.slots import counterexample as checked_counterexample
+from paperlint.records.slots import review as review_of
+from paperlint.records.slots import ruling as ruling_of
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import checker_claimed, kept_run, refuting_job, run_findings
 from paperlint.validate.context import Context
@@ -80,7 +83,8 @@ def _ruling_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     ruling = ctx.snap.json(path)
     if ruling is None:
         return [ctx.at(record, Check.ISSUE_RULING_MISMATCH, f"no issue ruling at {path}")]
-    copy = record.work.ruling.model_dump(mode="json") if record.work.ruling else None
+    stored = ruling_of(record.work)
+    copy = stored.model_dump(mode="json") if stored else None
     same = (
         copy == {k: v for k, v in ruling.items() if k != "schema"}
         and ruling.get("schema") == audits.ISSUE_RULING
@@ -108,7 +112,8 @@ def _review_findings(ctx: Context, record: ResultRecord, issue: Issue) -> list[F
     if review.get("schema") != audits.REVIEW or review.get("confirms") is not True:
         message = "the review record does not confirm the issue"
         found.append(ctx.about(record, path, Check.ISSUE_NOT_CONFIRMED, message))
-    copy = record.work.review.model_dump(mode="json") if record.work.review else None
+    stored = review_of(record.work)
+    copy = stored.model_dump(mode="json") if stored else None
     if copy != {k: review.get(k) for k in ("confirms", "explanation")}:
         message = "the review file differs from results.json's copy of the review"
         found.append(ctx.about(record, path, Check.ISSUE_REVIEW_MISMATCH, message))
@@ -137,7 +142,7 @@ def counterexample_findings(
         message = f"ERROR needs a compiled Lean counterexample; none at {path}"
         return [*found, ctx.at(record, Check.COUNTEREXAMPLE_MISSING, message)]
     name = f"{record.evidence.lean_name or ''}_counterexample"
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     if (cex is not None and cex.checker is not None) or checker_claimed(ctx):
         found.extend(_checked_findings(ctx, record, path, gated))
     else:  # a workspace from before the trusted checker: the file's own build
@@ -173,7 +178,7 @@ def _checked_findings(
     """The trusted checker's run on the counterexample, re-derived (issue #25): the layout
     recomposed from the records and the judged declaration, the run of exactly it, no
     finding, the gate's lock; the file a referee reads is that declaration in its context."""
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     if cex is None or cex.checker is None or cex.declaration is None:
         message = "the run used the trusted checker; this counterexample has no checker run"
         return [ctx.at(record, Check.CHECKER_MISSING, message)]

@@ -27,6 +27,7 @@ from paperlint.lean.trusted import (
 from paperlint.lean.verifier import STANDARD_AXIOMS, FinalCheck, Outcome
 from paperlint.records.results import IssueClass, ResultRecord, Verdict
 from paperlint.records.run import run_of
+from paperlint.records.slots import counterexample as checked_counterexample
 from paperlint.records.slots import reconnected
 from paperlint.validate.checker_rules import checker_job
 from paperlint.validate.context import Context, build_context
@@ -329,7 +330,7 @@ def lean_jobs(record: ResultRecord) -> list[tuple[str, tuple[str, ...]]]:
             jobs.append((found.file, (found.name,)))
         return jobs
     issue = record.issue
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     if _is_error(record) and issue is not None and (cex is None or cex.checker is None):
         return [(issue.evidence.counterexample or "", (f"{name}_counterexample",))]
     return []
@@ -367,7 +368,7 @@ def checker_jobs(ctx: Context, record: ResultRecord) -> list[CheckerJob]:
             preds = [d.result for d in found.discharges]
             job = discharging_job(ctx, record, found.declaration, preds)
             jobs.append(CheckerJob(found.checker, (found.name,), job, True, conditions))
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     if _is_error(record) and cex is not None and cex.checker is not None:
         job = refuting_job(ctx, record, cex.declaration) if cex.declaration else None
         jobs.append(CheckerJob(cex.checker, (f"{name}_counterexample",), job, True))

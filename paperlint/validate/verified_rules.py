@@ -17,7 +17,7 @@ from paperlint.lean.findings import Rule
 from paperlint.lean.messages import SORRY_WARNING, output_text, parse_marked_axioms, read_output
 from paperlint.lean.verifier import STANDARD_AXIOMS
 from paperlint.records.results import ResultRecord, Verdict, to_condition
-from paperlint.records.slots import draft_of
+from paperlint.records.slots import audited, draft_of
 from paperlint.validate import leanfile
 from paperlint.validate.checker_rules import checker_claimed, checker_findings
 from paperlint.validate.condition_rules import condition_findings
@@ -60,7 +60,7 @@ def verified_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
 def engine_audit_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     """A failure the engine recorded is a failure. Its passes are never trusted (everything
     is recomputed above), but a hand-upgrade of an `audit_failed` result shows up here."""
-    final = record.work.final
+    final = audited(record.work).final
     if final is None:
         return [ctx.at(record, Check.ENGINE_AUDIT_FAILED, "the engine recorded no final audit")]
     problems = [
@@ -222,7 +222,8 @@ def audit_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     if path is None or data is None:
         return [ctx.at(record, Check.AUDIT_MISSING, f"no final-audit record at {path}")]
     found: list[Finding] = []
-    copy = record.work.audit.model_dump(mode="json") if record.work.audit else None
+    answer = audited(record.work).audit
+    copy = answer.model_dump(mode="json") if answer else None
     if copy != {k: v for k, v in data.items() if k != "schema"}:
         message = "final-audit.json differs from results.json's copy of the audit"
         found.append(ctx.about(record, path, Check.AUDIT_RECORD_MISMATCH, message))

@@ -1,6 +1,7 @@
 """A real `paperlint.results/1` workspace (fixtures/workspaces/, written by the engine before
 the working state left `results.json`) is read, migrated and checked by today's commands."""
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -12,7 +13,7 @@ from paperlint.cli.root import run
 from paperlint.errors import StateError
 from paperlint.records.migrate import upgrade
 from paperlint.records.results import RESULTS_SCHEMA
-from paperlint.records.slots import drafting
+from paperlint.records.slots import audited, drafting
 from paperlint.records.state import (
     _LEGACY_SLOTS,
     ENGINE_STATE_SCHEMA,
@@ -20,13 +21,15 @@ from paperlint.records.state import (
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
     ENGINE_STATE_V4,
+    files_reader,
     is_state_path,
+    parse_entry,
     path_for,
 )
 from paperlint.records.work import ResultWork, slot_types
 from paperlint.records.workspace import Workspace, load_results_at, migrate_workspace, write_results
 from tests.engine.conftest import check_argv, reference_run, run_cli_forked
-from tests.workstate import evolved, flat, work_of
+from tests.workstate import evolved, flat
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = ROOT / "fixtures" / "workspaces" / "v1-sample-variance"
@@ -74,12 +77,16 @@ def test_migrate_moves_the_working_state_out_and_keeps_every_contract_field(old,
                 if name in moved:
                     where, model = kept.get("slots", {}).get(kind, {}), slot_types()[kind]
                     field = moved[name]
+            if name == "counterexample" and "check_issue" in kept.get("slots", {}):
+                where = kept["slots"]["check_issue"]  # the checker's, once it ruled
             if field not in model.REFS:
                 assert where.get(field, value) == value
             elif value:
                 refs = where[field] if isinstance(value, list) else [where[field]]
                 assert all(r["ref"].startswith("audits/") for r in refs)
-        assert loaded[old_entry["id"]] == work_of(**old_entry["work"])
+        # the inline /1 entry, its steps' fields moved into their slots (`_LEGACY_SLOTS`)
+        inline = parse_entry(old_entry["id"], old_entry["work"], ENGINE_STATE_V1, files_reader({}))
+        assert loaded[old_entry["id"]] == inline
     rest = {k: v for k, v in after.items() if k not in ("schema", "engine_state", "results")}
     assert rest == {k: v for k, v in before.items() if k not in ("schema", "results")}
 
@@ -112,7 +119,7 @@ def test_loading_upgrades_in_memory_exactly_as_migrate_writes(old):
     stored = load_results_at(old / "results.json")
     assert [r.work for r in in_memory.results] == [r.work for r in stored.results]
     assert in_memory.results == stored.results
-    assert any(r.work.final is not None for r in stored.results)  # the state really came along
+    assert any(audited(r.work).final is not None for r in stored.results)  # the state came along
 
 
 @pytest.mark.parametrize("migrated", [False, True], ids=["read-in-memory", "migrated"])
@@ -168,7 +175,7 @@ def test_an_orphan_state_file_from_a_crash_is_harmless_and_pruned(old):
     ws, data = _migrated(old)
     orphan = ws.state_dir / "state-0000000000000000.json"
     orphan.write_text('{"schema": "paperlint.engine-state/1", "work": {}}')
-    assert ws.load_results().results[1].work.final is not None  # the named file is read
+    assert audited(ws.load_results().results[1].work).final is not None  # the named file is read
     write_results(ws, ws.load_results())
     assert not orphan.exists()
 
@@ -292,7 +299,7 @@ def test_a_state_v1_workspace_loads_validates_and_reports_as_its_v2_twin(twins, 
     assert _json(old / _json(old / "results.json")["engine_state"])["schema"] == ENGINE_STATE_V1
     now, then = load_results_at(current / "results.json"), load_results_at(old / "results.json")
     assert [r.work for r in then.results] == [r.work for r in now.results]
-    assert any(r.work.audit is not None for r in then.results)
+    assert any(audited(r.work).audit is not None for r in then.results)
     assert then.results == now.results
     capsys.readouterr()
     assert run(["validate", str(old)]) == 0
@@ -350,17 +357,23 @@ def test_an_older_state_killed_mid_run_resumes_to_the_same_results(tmp_path, ind
 
 # What /4 still kept among the shared fields: the plan, draft, gate and prove steps' (by kind,
 # slot field -> the old field).
+# The audit's and the issue side's too ("": dropped; the ruling's and the review's key `on` is
+# the suspicion beside them).
 _V4 = {
     "plan": {"plan": "plan"},
     "draft": {"draft": "draft", "rounds": "draft_rounds", "feedback": "draft_feedback"},
     "gate": {"gates": "gates", "fingerprint": "fingerprint"},
     "prove": {"obligations": "obligations"},
+    "audit": {"final": "final", "audit": "audit"},
+    "check_issue": {"ruling": "ruling", "on": "", "counterexample": "counterexample"},
+    "review_issue": {"review": "review", "on": ""},
 }
 
 
 def _as_v4(ws: Path) -> None:
     """Rewrite the state as paperlint wrote /4: the plan, the draft, the gate's answers and
-    fingerprint and the obligations among the shared fields."""
+    fingerprint, the obligations, the audit's and the issue side's state among the shared
+    fields."""
     _rewrite(ws, ENGINE_STATE_V4, lambda kind, name: _V4.get(kind, {}).get(name))
 
 
@@ -381,7 +394,7 @@ def _as_v2(ws: Path) -> None:
 
     def old_name(kind: str, name: str) -> str:
         found = _V4.get(kind, {}).get(name)
-        return found or renamed.get(name, legacy[kind] + name)
+        return found if found is not None else renamed.get(name, legacy[kind] + name)
 
     _rewrite(ws, ENGINE_STATE_V2, old_name)
 
@@ -395,8 +408,11 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
         slots = entry.pop("slots", {})
         for kind, slot in slots.items():
             for name in list(slot):
-                if old_name(kind, name) is not None:
-                    entry[old_name(kind, name)] = slot.pop(name)
+                field = old_name(kind, name)
+                if field:
+                    entry[field] = slot.pop(name)
+                elif field == "":
+                    del slot[name]
         if any(slots.values()):
             entry["slots"] = {kind: slot for kind, slot in slots.items() if slot}
     state["schema"] = schema
@@ -415,6 +431,7 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
         ("reconnect", _as_v3, ENGINE_STATE_V3, "reconnections"),  # the reconnect slot
         ("faithfulness", _as_v4, ENGINE_STATE_V4, "draft_rounds"),  # plan, draft, gate, prove
         ("reconnect", _as_v4, ENGINE_STATE_V4, "obligations"),
+        ("reconnect", _as_v4, ENGINE_STATE_V4, "final"),  # the audit's slot
     ],
 )
 def test_an_older_state_loads_as_its_current_twin_and_migrates_to_the_same_files(
@@ -455,13 +472,16 @@ def test_a_process_without_the_steps_reads_the_reconnect_slot_typed():
         "from paperlint.records.workspace import load_results_at\n"
         f"results = load_results_at(Path({str(reference / 'results.json')!r}))\n"
         "assert 'paperlint.engine.steps' not in sys.modules, 'the steps were imported'\n"
-        "slots = {type(s).__name__ for r in results.results for s in r.work.slots.values()}\n"
-        "print(sorted(slots))\n"
+        "print(sorted((r.id, type(s).__name__)\n"
+        "             for r in results.results for s in r.work.slots.values()))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+    found = ast.literal_eval(done.stdout.strip())
+    assert ("thm:sq-add", "Reconnections") in found and ("thm:sq-add", "Audited") in found
     # the plan, draft, gate and prove steps' slots are declared there too (engine-state/5)
-    assert done.stdout.strip() == "['Drafted', 'Gated', 'Planned', 'Proving', 'Reconnections']"
+    kinds = sorted({name for _, name in found})
+    assert kinds == ["Audited", "Drafted", "Gated", "Planned", "Proving", "Reconnections"]
 
 
 def test_a_fresh_process_resumes_a_killed_double_drafted_check_with_its_slots(tmp_path):

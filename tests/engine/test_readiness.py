@@ -61,7 +61,7 @@ works = st.builds(
     ),
     suspicion=st.none() | st.just(Suspicion(obligation="s1", reason="r")),
     ruling=st.none() | st.builds(_ruling, st.booleans(), st.booleans()),
-    counterexample=st.none()
+    checked_counterexample=st.none()
     | st.builds(
         CounterexampleCheck, file=st.just("c.lean"), accepted=st.booleans(), axioms_ok=st.booleans()
     ),

@@ -40,6 +40,7 @@ from paperlint.engine.steps.plan import PlanOutcome
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.engine.steps.reconnect import ReconnectOutcome
 from paperlint.engine.steps.review_issue import ReviewOutcome
+from paperlint.records import slots
 from paperlint.records.results import (
     Condition,
     ConditionSource,
@@ -387,7 +388,12 @@ _RULED = with_work(
     _PROVING,
     ruling=IssueRuling(is_issue=False),
     review=ReviewOutput(confirms=False, explanation="x"),
-    counterexample=CounterexampleCheck(file="f", accepted=False, axioms_ok=False),
+    checked_counterexample=CounterexampleCheck(file="f", accepted=False, axioms_ok=False),
+)
+_STALE = _PROVING.with_work(  # ruling, counterexample, review: kept, stale
+    _PROVING.work.with_slot(_RULED.work.slot(slots.Ruled)).with_slot(
+        _RULED.work.slot(slots.Reviewed)
+    )
 )
 _TWO_FAILED = _obligations(evolve(OBLIGATIONS[0], attempts=2, failures=[_failure(1), _failure(2)]))
 PROVE_CASES = [
@@ -425,7 +431,7 @@ PROVE_CASES = [
         _proved(False, attempt=3),
         evolve(
             with_work(
-                _PROVING,
+                _STALE,  # the ruling answered no suspicion: stale once one is raised
                 obligations=_obligations(
                     evolve(
                         OBLIGATIONS[0],
@@ -491,6 +497,20 @@ def test_prove(case):
     _run(case)
 
 
+def test_a_fresh_suspicion_leaves_the_ruling_its_counterexample_and_the_review_stale():
+    """Only their own steps write them (issue #27): the prover raising a suspicion clears
+    nothing; the accessors answer None because each answered the suspicion before it."""
+    before = with_work(_RULED, obligations=_TWO_FAILED, checked_counterexample=GOOD_CEX)
+    assert slots.ruling(before.work) is not None and slots.review(before.work) is not None
+    assert slots.counterexample(before.work) == GOOD_CEX
+    new = apply_one(before, _proved(False, attempt=3), POLICY)
+    assert new.work.suspicion is not None
+    assert new.work.slot(slots.Ruled) == before.work.slot(slots.Ruled)  # kept as it was
+    assert new.work.slot(slots.Reviewed) == before.work.slot(slots.Reviewed)
+    assert slots.ruling(new.work) is None and slots.review(new.work) is None
+    assert slots.counterexample(new.work) is None
+
+
 # --- check_issue ------------------------------------------------------------------------------
 
 _SUSPECTED = with_work(_PROVING, suspicion=SUSPICION)
@@ -538,8 +558,7 @@ def _not_confirmed(before: ResultRecord, outcome: CheckIssueOutcome, detail: str
     new = with_work(
         before,
         ruling=outcome.ruling,
-        counterexample=outcome.counterexample,
-        suspicion=before.work.suspicion or Suspicion(obligation=None, reason="ambiguity: None"),
+        checked_counterexample=outcome.counterexample,
     )
     return evolve(
         new,
@@ -570,7 +589,7 @@ CHECK_ISSUE_CASES = [
         _SUSPECTED,
         _ERROR_GOOD,
         evolve(
-            with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, counterexample=GOOD_CEX),
+            with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, checked_counterexample=GOOD_CEX),
             evidence=Evidence(hashes=HASHES),
         ),
     ),
@@ -579,11 +598,7 @@ CHECK_ISSUE_CASES = [
         _AMBIGUOUS,
         _GAP,
         evolve(
-            with_work(
-                _AMBIGUOUS,
-                ruling=_GAP.ruling,
-                suspicion=Suspicion(obligation=None, reason="ambiguity: x may be real or natural"),
-            ),
+            with_work(_AMBIGUOUS, ruling=_GAP.ruling),  # `suspected` derives the suspicion
             evidence=Evidence(hashes=HASHES),
         ),
     ),
@@ -681,7 +696,7 @@ def _reviewed(confirms: bool) -> ReviewOutcome:
 
 
 def _issue_after(before: ResultRecord, outcome: ReviewOutcome, cex: str | None) -> ResultRecord:
-    ruling = before.work.ruling
+    ruling = slots.ruling(before.work)
     assert ruling is not None and ruling.issue_class is not None
     return evolve(
         with_work(before, review=outcome.review),
@@ -705,10 +720,10 @@ def _issue_after(before: ResultRecord, outcome: ReviewOutcome, cex: str | None) 
 
 _GAP_RULED = evolve(with_work(_SUSPECTED, ruling=_GAP.ruling), evidence=Evidence(hashes=HASHES))
 _ERROR_RULED = evolve(
-    with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, counterexample=GOOD_CEX),
+    with_work(_SUSPECTED, ruling=_ERROR_GOOD.ruling, checked_counterexample=GOOD_CEX),
     evidence=Evidence(hashes=HASHES),
 )
-_GAP_WITH_CEX = with_work(_GAP_RULED, counterexample=GOOD_CEX)
+_GAP_WITH_CEX = with_work(_GAP_RULED, checked_counterexample=GOOD_CEX)
 REVIEW_CASES = [
     Case(
         "a confirmed gap is an issue, located by its verbatim quote",

@@ -10,7 +10,14 @@ from paperlint.records.results import (
 )
 from paperlint.records.revisions import compare_results
 from paperlint.records.rewind import rewind
-from paperlint.records.slots import KeptProof, draft_of, fingerprint_of, gating, obligations_of
+from paperlint.records.slots import (
+    KeptProof,
+    audited,
+    draft_of,
+    fingerprint_of,
+    gating,
+    obligations_of,
+)
 from paperlint.records.work import FailedProof, FinalAudit, Obligation, ResultWork, Suspicion
 from tests.workstate import work_of
 
@@ -61,7 +68,7 @@ def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None
         and fingerprint_of(new.work) == "fp"
     )
     assert obligations_of(new.work) == [Obligation(id="main", skeleton="sk")]
-    assert new.work.suspicion is None and new.work.final is None
+    assert new.work.suspicion is None and audited(new.work).final is None
     assert new.evidence == Evidence(lean_name="t", statement_fingerprint="fp", gate="g.json")
 
 

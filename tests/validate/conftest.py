@@ -86,8 +86,8 @@ def dump(path: Path, data) -> None:
 def load_merged(ws: Path) -> dict:
     """results.json with each record's working state put back under `work` (as in
     `paperlint.results/1`: the steps' slots as the shared fields they were before
-    `paperlint.engine-state/5`, `_LEGACY_SLOTS`), every agent output the state names read back
-    from its file, so a forger's edit can reach either file."""
+    `paperlint.engine-state/5`, `_LEGACY_SLOTS`), every agent output the state names
+    read back from its file, so a forger's edit can reach either file."""
     data = load(ws / "results.json")
     state = load(ws / data["engine_state"]) if data.get("engine_state") else {"work": {}}
     for entry in data["results"]:
@@ -97,6 +97,7 @@ def load_merged(ws: Path) -> dict:
 
 def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
     import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot type)
+    from paperlint.records.slots import Ruled
     from paperlint.records.state import _LEGACY_SLOTS, ENGINE_STATE_V1, workspace_reader
     from paperlint.records.work import ResultWork, slot_types
 
@@ -106,11 +107,25 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
     work = _outputs(ws, result_id, ResultWork.REFS, dict(raw), read)
     slots = dict(work.pop("slots", {}))
     types = slot_types()
+    checked = slots.get(Ruled.KIND, {}).get("counterexample")
+    if checked is not None:  # /1's one field held the checker's once it ruled
+        work["counterexample"] = checked
     for kind, moved in _LEGACY_SLOTS.items():
         default = types[kind]().model_dump(mode="json")
         slot = {**default, **_outputs(ws, result_id, types[kind].REFS, slots.pop(kind, {}), read)}
         work.update({old: slot[new] for old, new in moved.items()})
     return {**work, "slots": slots} if slots else work
+
+
+def _checker_counterexample(raw: dict) -> dict:
+    """/1's one counterexample field back where /5 keeps it, as `paperlint.records.state`
+    reads /1: the checker's once it ruled, and still the gate's if the gate raised the
+    suspicion."""
+    if raw.get("ruling") is None or raw.get("counterexample") is None:
+        return raw
+    gate = (raw.get("suspicion") or {}).get("raised_by") == "gate"
+    cex = raw["counterexample"]
+    return {**raw, "checked_counterexample": cex, "counterexample": cex if gate else None}
 
 
 def _outputs(ws: Path, result_id: str, refs, stored: dict, read) -> dict:
@@ -152,7 +167,7 @@ def dump_merged(ws: Path, data: dict) -> None:
         raw = entry.pop("work")
         slots = raw.pop("slots", {})  # slots of steps with no shared field before stay as stored
         try:
-            typed = work_of(**raw)
+            typed = work_of(**_checker_counterexample(raw))
         except (ValidationError, TypeError):
             kept = _legacy(raw)
         else:

@@ -725,7 +725,11 @@ def test_a_hand_upgrade_of_an_engine_audit_failure_is_rejected(copy_of):
 
 def test_a_counterexample_the_engine_did_not_accept_is_rejected(copy_of):
     ws = copy_of("sample-variance")
-    edit_record(ws, "prop:square", lambda e: e["work"]["counterexample"].update(accepted=False))
+    edit_record(
+        ws,
+        "prop:square",
+        lambda e: e["work"]["counterexample"].update(accepted=False),
+    )
     assert "counterexample-unclean" in rules(ws)
 
 

@@ -251,8 +251,10 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     }
     assert [g["ref"] for g in slots["gate"]["gates"]] == [f"{MAX_DIR}/gate-1.json"]
     assert slots["draft"]["draft"]["ref"] == f"{MAX_DIR}/draft-1.json"
-    assert work["audit"]["ref"] == f"{MAX_DIR}/final-audit.json"
+    assert slots["audit"]["audit"]["ref"] == f"{MAX_DIR}/final-audit.json"
     square = state["work"]["prop:square"]
-    assert square["ruling"]["ref"] == "audits/prop_square/issue.json"
-    assert square["review"]["ref"] == "audits/prop_square/issue-review.json"
+    assert square["slots"]["check_issue"]["ruling"]["ref"] == "audits/prop_square/issue.json"
+    assert (
+        square["slots"]["review_issue"]["review"]["ref"] == "audits/prop_square/issue-review.json"
+    )
     assert not list(ws.glob("audits/*/state-*.json"))  # every output has its audit file

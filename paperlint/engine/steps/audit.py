@@ -67,7 +67,9 @@ from paperlint.records.results import (
     to_condition,
 )
 from paperlint.records.slots import (
+    Audited,
     Proving,
+    audited,
     draft_of,
     fingerprint_of,
     gating,
@@ -265,7 +267,7 @@ def unneeded_note(hypothesis: str) -> str:
 
 def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> ResultRecord:
     final = outcome.final
-    new = reopen(record, final=final, audit=outcome.audit)
+    new = reopen(record, Audited(final=final, audit=outcome.audit))
     draft, own = draft_of(record.work), gating(record.work)
     evidence = Evidence(
         lean_file=outcome.lean_file,
@@ -319,7 +321,7 @@ def audit_problems(outcome: AuditOutcome) -> str:
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated, no issue under review, every obligation proved, no final audit yet."""
     work = record.work
-    if not gated(record) or in_issue_review(record) or work.final is not None:
+    if not gated(record) or in_issue_review(record) or audited(work).final is not None:
         return None
     if not all(o.status == "proved" for o in obligations_of(work)):
         return None

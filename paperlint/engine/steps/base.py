@@ -21,8 +21,8 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
-from paperlint.records.slots import draft_of, fingerprint_of, plan_of
-from paperlint.records.work import Slot
+from paperlint.records.slots import draft_of, fingerprint_of, plan_of, ruling
+from paperlint.records.work import Slot, Suspicion
 
 In = TypeVar("In")  # the step's inputs
 Out = TypeVar("Out", bound="StepOutcome")  # the step's outcome
@@ -115,8 +115,20 @@ def in_issue_review(record: ResultRecord) -> bool:
     """A suspected issue, or an ambiguity not yet ruled on: no proof work until it is settled."""
     work = record.work
     draft = draft_of(work)
-    ambiguous = draft is not None and bool(draft.ambiguity) and work.ruling is None
-    return work.suspicion is not None or ambiguous
+    ambiguous = draft is not None and bool(draft.ambiguity) and ruling(work) is None
+    return suspected(record) is not None or ambiguous
+
+
+def suspected(record: ResultRecord) -> Suspicion | None:
+    """The issue under review: the one the prover or the gate raised, else the draft's
+    ambiguity once the issue checker ruled it an issue (the checker raises nothing itself)."""
+    work = record.work
+    ruled = ruling(work)
+    if work.suspicion is not None or ruled is None or not ruled.is_issue:
+        return work.suspicion
+    draft = draft_of(work)
+    ambiguity = draft.ambiguity if draft else ""
+    return Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
 
 
 # --- record helpers for `apply` -----------------------------------------------------------------

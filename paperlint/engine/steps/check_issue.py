@@ -43,8 +43,9 @@ from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import refutation_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.slots import draft_of, obligations_of
-from paperlint.records.work import CounterexampleCheck, Suspicion
+from paperlint.records.slots import Ruled, draft_of, obligations_of
+from paperlint.records.slots import ruling as issue_ruling
+from paperlint.records.work import CounterexampleCheck
 from paperlint.store import write_text_atomic
 
 
@@ -136,7 +137,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
 def _counterexample(
     ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs, ruling: IssueRuling
 ) -> CounterexampleCheck:
-    compiled = record.work.counterexample
+    compiled = record.work.counterexample  # the gate's, compiled by its probe (#15)
     if not ruling.counterexample and compiled and compiled.accepted and compiled.axioms_ok:
         return compiled  # the gate's counterexample probe compiled it already (#15)
     draft = draft_of(record.work)
@@ -208,11 +209,9 @@ def compile_counterexample(
 
 def apply(record: ResultRecord, outcome: CheckIssueOutcome, policy: Policy) -> ResultRecord:
     ruling = outcome.ruling
-    suspicion = record.work.suspicion
-    if suspicion is None and ruling.is_issue:
-        ambiguity = drafted.ambiguity if (drafted := draft_of(record.work)) else ""
-        suspicion = Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
-    new = reopen(record, ruling=ruling, suspicion=suspicion, counterexample=outcome.counterexample)
+    # the suspicion it answers; an ambiguity ruled an issue raises none (`suspected` derives it)
+    cex = outcome.counterexample
+    new = reopen(record, Ruled(on=record.work.suspicion, ruling=ruling, counterexample=cex))
     hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample
     new = evolve(new, evidence=evolve(new.evidence, hashes=hashes))
     if not ruling.is_issue:
@@ -247,7 +246,7 @@ def unconfirmable(outcome: CheckIssueOutcome) -> str | None:
 
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """Gated, with a suspected issue (or an ambiguity the draft flagged) not yet ruled on."""
-    if not gated(record) or record.work.ruling is not None:
+    if not gated(record) or issue_ruling(record.work) is not None:
         return None
     if not in_issue_review(record):
         return None

@@ -227,8 +227,9 @@ def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> Result
             ob, raised = _attempted(ob, outcome, policy)
             suspicion = raised or suspicion
         obligations.append(ob)
-    fresh = suspicion is not record.work.suspicion
-    cleared = {"ruling": None, "review": None, "counterexample": None} if fresh else {}
+    # A fresh suspicion makes the ruling, its counterexample and the review stale (their
+    # slots are keyed to the suspicion they answered); the gate's counterexample goes with it.
+    cleared = {"counterexample": None} if suspicion is not record.work.suspicion else {}
     new = evolve(
         reopen(record, Proving(obligations=obligations), suspicion=suspicion, **cleared),
         stage=Stage.PROVING,

@@ -51,6 +51,7 @@ from paperlint.records.slots import (
     Discharge,
     Reconnection,
     Reconnections,
+    audited,
     draft_of,
     obligations_of,
     reconnections,
@@ -64,7 +65,7 @@ NOT_MADE = "reconnection not made: "
 def due(record: ResultRecord, results: Results) -> list[Discharge]:
     """The gated clause hypotheses whose predecessor is now verified unconditionally (pure)."""
     draft = draft_of(record.work)
-    if draft is None or record.work.final is None:
+    if draft is None or audited(record.work).final is None:
         return []
     out = []
     for condition in draft.conditions:

@@ -18,6 +18,7 @@ from paperlint.engine.steps.base import (
     evolve,
     gated,
     reopen,
+    suspected,
     unfinished,
 )
 from paperlint.engine.steps.effects import ask, locate_quote, prompt_context, sha, write_json
@@ -31,7 +32,10 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
-from paperlint.records.slots import draft_of, drafting
+from paperlint.records.slots import Reviewed, draft_of, drafting
+from paperlint.records.slots import counterexample as checked_counterexample
+from paperlint.records.slots import review as issue_review
+from paperlint.records.slots import ruling as issue_ruling
 
 
 class ReviewOutcome(StepOutcome):
@@ -45,8 +49,8 @@ class ReviewOutcome(StepOutcome):
 
 def inputs(record: ResultRecord, view: View) -> Given[ReviewerInputs]:
     ctx, results = view.ctx, view.results
-    ruling = record.work.ruling
-    cex = record.work.counterexample
+    ruling = issue_ruling(record.work)
+    cex = checked_counterexample(record.work)
     cex_text = (
         (ctx.ws.root / cex.file).read_text(encoding="utf-8") if cex and cex.accepted else None
     )
@@ -83,7 +87,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
             raised_by=Role.ISSUE_CHECKER.value,
         ),
     )
-    ruling = record.work.ruling
+    ruling = issue_ruling(record.work)
     quote_file, quote_line = locate_quote(ctx, record, ruling.quote if ruling else "")
     draft_file = folder / f"draft-{drafting(record.work).rounds}.lean"
     hashes = {path: sha(ctx.ws.root / path)}
@@ -102,8 +106,9 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
 
 def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> ResultRecord:
     review = outcome.review
-    ruling = record.work.ruling
-    new = reopen(record, review=review)
+    ruling = issue_ruling(record.work)
+    reviewed = Reviewed(on=record.work.suspicion, review=review)
+    new = reopen(record.with_work(record.work.with_slot(reviewed)))
     if ruling is None:  # plan() reviews only a ruling; a record without one is not trusted
         return unfinished(
             new, UnfinishedReason.ISSUE_NOT_CONFIRMED, "no ruling to review", stage=Stage.DONE
@@ -116,7 +121,7 @@ def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> Resul
             stage=Stage.DONE,
         )
     error = ruling.issue_class is IssueClass.ERROR
-    cex = record.work.counterexample
+    cex = checked_counterexample(record.work)
     issue = Issue(
         class_=ruling.issue_class or IssueClass.PAPER_ARGUMENT_GAP,
         side=ruling.side,
@@ -143,13 +148,13 @@ def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> Resul
 def ready(record: ResultRecord, policy: Policy) -> Action | None:
     """A ruling that the suspicion is an issue, not yet reviewed; an ERROR only once its
     counterexample compiled with standard axioms."""
-    work = record.work
-    if not gated(record) or work.suspicion is None or work.review is not None:
+    work, ruling = record.work, issue_ruling(record.work)
+    if not gated(record) or suspected(record) is None or issue_review(work) is not None:
         return None
-    if work.ruling is None or not work.ruling.is_issue:
+    if ruling is None or not ruling.is_issue:
         return None
-    if work.ruling.issue_class == "ERROR":
-        check = work.counterexample
+    if ruling.issue_class == "ERROR":
+        check = checked_counterexample(work)
         if check is None or not (check.accepted and check.axioms_ok):
             return None
     return Action(kind=ActionKind.REVIEW_ISSUE, result=record.id)
