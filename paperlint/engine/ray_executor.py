@@ -277,6 +277,13 @@ class RayRunner:
             self._idle.append(actor)
 
     def close(self, *, wait: bool = True) -> None:
+        if wait and self._kept and self._slots is None and not self._without_cluster:
+            # A run on a cluster joined at an address that ended before its actors were up
+            # (the driver ran every action) still takes them, so the next run finds them kept.
+            try:
+                self._start_actors()  # waits for the join; the lease is waited for below
+            except Exception as exc:  # noqa: BLE001 - the run is over: say it, end as planned
+                log.info("the kept actors were not started: %s", exc)
         # as the thread runner: what is in flight ends (after ^C: is abandoned)
         self._waiting.shutdown(wait=wait, cancel_futures=not wait)
         self._local.shutdown(wait=wait, cancel_futures=not wait)
