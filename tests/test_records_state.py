@@ -11,15 +11,20 @@ import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot)
 from paperlint.engine.steps.second_draft import SecondDraft
 from paperlint.records.outputs import DraftOutput, FidelityFields, GateOutput
 from paperlint.records.results import ResultRecord, Results
-from paperlint.records.slots import draft_of, gating
+from paperlint.records.slots import Proving, Ruled, draft_of, gating, suspicion_of
 from paperlint.records.state import (
+    ENGINE_STATE_SCHEMA,
+    ENGINE_STATE_V4,
+    ENGINE_STATE_V5,
     OWN_FILE,
     StateRefError,
     StoredWork,
     check_ref,
+    files_reader,
     output_bytes,
+    parse_entry,
 )
-from paperlint.records.work import ResultWork, slot_types
+from paperlint.records.work import CounterexampleCheck, ResultWork, Suspicion, slot_types
 from paperlint.records.workspace import Workspace, load_results_at, write_results
 from paperlint.store import write_json_atomic
 from tests.workstate import work_of
@@ -203,3 +208,57 @@ def test_the_output_is_read_from_its_files_envelope(field, name, content, proble
     else:
         with pytest.raises(StateRefError, match=problem):
             resolve_ref("lem:a", _REFS[field], ref, read)
+
+
+# --- /1-/5's shared suspicion and counterexample: into the slots that own them -----------------
+
+_PROVER = {"obligation": "s1", "reason": "not proved"}  # /1-/5 omitted `raised_by`: the prover
+_GATE = {"obligation": None, "reason": "refuted", "raised_by": "gate"}
+_CEX = {"file": "lean/T_counterexample.lean", "accepted": True, "axioms_ok": True}
+_OTHER_CEX = {**_CEX, "file": "lean/U_counterexample.lean"}
+
+
+@pytest.mark.parametrize(
+    ("schema", "entry", "prove", "gate", "check_issue"),
+    [
+        # /5: the suspicion by its `raised_by`, the one counterexample the gate's
+        (ENGINE_STATE_V5, {"suspicion": _PROVER, "counterexample": None}, _PROVER, None, None),
+        (ENGINE_STATE_V5, {"suspicion": _GATE, "counterexample": _CEX}, None, _GATE, None),
+        (ENGINE_STATE_V5, {"suspicion": None, "counterexample": None}, None, None, None),
+        # /4 with a ruling: the counterexample the checker's, and the gate's too when it raised
+        (
+            ENGINE_STATE_V4,
+            {"suspicion": _PROVER, "ruling": None, "counterexample": _CEX},
+            _PROVER,
+            None,
+            _CEX,
+        ),
+        (
+            ENGINE_STATE_V4,
+            {"suspicion": _GATE, "ruling": None, "counterexample": _OTHER_CEX},
+            None,
+            _GATE,
+            _OTHER_CEX,
+        ),
+    ],
+)
+def test_an_older_shared_suspicion_and_counterexample_go_to_their_owners(
+    schema, entry, prove, gate, check_issue
+):
+    work = parse_entry("r", entry, schema, files_reader({}))
+    assert work.slot(Proving).suspicion == (Suspicion.model_validate(prove) if prove else None)
+    assert gating(work).suspicion == (Suspicion.model_validate(gate) if gate else None)
+    gates_cex = _CEX if schema == ENGINE_STATE_V5 and gate else _OTHER_CEX if gate else None
+    assert gating(work).counterexample == (
+        CounterexampleCheck.model_validate(gates_cex) if gates_cex else None
+    )
+    checked = work.slot(Ruled).counterexample
+    assert checked == (CounterexampleCheck.model_validate(check_issue) if check_issue else None)
+    if check_issue:  # the ruling answers the suspicion under review: it stands
+        assert work.slot(Ruled).on == suspicion_of(work) is not None
+    assert ResultWork.model_fields.keys() == {"slots"}  # nothing shared is left
+
+
+def test_a_current_entry_with_a_shared_field_is_refused():
+    with pytest.raises(ValueError, match="suspicion"):
+        parse_entry("r", {"suspicion": _PROVER}, ENGINE_STATE_SCHEMA, files_reader({}))

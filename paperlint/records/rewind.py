@@ -9,10 +9,9 @@ a re-draft keeps nothing, a re-gate the plan and the draft (and, in the gate's s
 result's proof aside, issue #14), a re-prove the plan, the draft and the gated statement, its
 obligations reopened as their gated skeletons; a revision's `re-draft` or `re-gate` keeps a
 verified proof in the restate step's slot (issue #15, `engine/steps/restate.py`); the
-reconnections, the audit, the ruling and the review are kept by no reset. What follows is the
-rule for the rest: the shared slot (`ResultWork`'s own fields: the suspicion and the gate's
-counterexample) is cleared by every reset, and the stage is set where `engine.plan` picks the
-result up again:
+reconnections, the audit, the ruling and the review, the prover's and the gate's suspicion
+and the gate's counterexample are kept by no reset. What follows is the rule for the rest: the
+stage is set where `engine.plan` picks the result up again:
 
 - `re-draft`: stage pending;
 - `re-gate`: stage drafted, so the next action is the gate;

@@ -141,7 +141,9 @@ class Gated(Slot):
     `len(gates) + 1`: a reset that restarts the rounds drops them), the gated statement's
     fingerprint, a re-gate's kept proof (`kept`) and whether the obligations are a kept
     proof, not proved in this gating (`proof_kept`; the audit proves such a proof again when
-    it no longer builds)."""
+    it no longer builds), and the suspicion its faithfulness decision raised (an ERROR or a
+    DOMAIN_CLARIFICATION, issue #15) with an ERROR's counterexample, its probe's refutation
+    (`gate_counterexample`). No reset keeps the suspicion or the counterexample."""
 
     KIND = "gate"
     REFS = {
@@ -154,6 +156,8 @@ class Gated(Slot):
     fingerprint: str | None = None
     kept: KeptProof | None = None
     proof_kept: bool = False
+    suspicion: Suspicion | None = None  # raised_by "gate"
+    counterexample: CounterexampleCheck | None = None  # an ERROR's, compiled by the gate's probe
 
     @classmethod
     def after_reset(cls, before: ResultRecord, action: ResetAction, revision: bool) -> Gated | None:
@@ -197,11 +201,13 @@ class Proving(Slot):
     failures. The gate opens them (the gated draft's skeletons, or a re-gate's kept proof),
     the prover and the restate step prove them, the audit reopens a kept proof that no
     longer builds. A re-prove reopens them as their gated skeletons (no proof, no
-    attempts); a re-draft and a re-gate keep none."""
+    attempts); a re-draft and a re-gate keep none. Also the suspicion the prover raised when
+    an obligation's attempts were spent (`suspicion`), which no reset keeps."""
 
     KIND = "prove"
 
     obligations: list[Obligation] = Field(default_factory=list)
+    suspicion: Suspicion | None = None  # raised_by "prover"
 
     @classmethod
     def after_reset(
@@ -212,14 +218,49 @@ class Proving(Slot):
         return cls(obligations=reopened(obligations_of(before.work)))
 
 
+def proving(work: ResultWork) -> Proving:
+    """The prove step's slot: the obligations and the prover's suspicion."""
+    return work.slot(Proving)
+
+
 def obligations_of(work: ResultWork) -> list[Obligation]:
     """The gated statement's obligations, in order (`main` last)."""
-    return work.slot(Proving).obligations
+    return proving(work).obligations
 
 
 def reopened(obligations: list[Obligation]) -> list[Obligation]:
     """The obligations as the gate opened them: their skeletons, no proof, no attempt."""
     return [Obligation(id=o.id, skeleton=o.skeleton) for o in obligations]
+
+
+# --- the suspicion under review -------------------------------------------------------------
+
+
+def suspicion_of(work: ResultWork) -> Suspicion | None:
+    """The suspicion raised and under review: the prover's if it raised one (a later one,
+    about a step of the proof), else the gate's. The ruling and the review answer it (`on`)."""
+    return proving(work).suspicion or gating(work).suspicion
+
+
+def suspected(record: ResultRecord) -> Suspicion | None:
+    """The issue under review: the one the prover or the gate raised (`suspicion_of`), else
+    the draft's ambiguity once the issue checker ruled it an issue (the checker raises
+    nothing itself)."""
+    work = record.work
+    raised, ruled = suspicion_of(work), ruling(work)
+    if raised is not None or ruled is None or not ruled.is_issue:
+        return raised
+    draft = draft_of(work)
+    ambiguity = draft.ambiguity if draft else ""
+    return Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
+
+
+def gate_counterexample(work: ResultWork) -> CounterexampleCheck | None:
+    """The gate's probe's refutation while the gate's suspicion is the one under review (a
+    suspicion the prover raised since is about a step, which that refutation does not
+    answer)."""
+    own = gating(work)
+    return own.counterexample if suspicion_of(work) == own.suspicion else None
 
 
 # --- reconnect ------------------------------------------------------------------------------
@@ -326,20 +367,20 @@ class Ruled(Slot):
     on: Suspicion | None = None
     ruling: IssueRuling | None = None
     # an ERROR's counterexample as the checker judged it (the gate's, when the checker gave
-    # no proof of its own and the gate's compiled: `ResultWork.counterexample`)
+    # no proof of its own and the gate's compiled: `gate_counterexample`)
     counterexample: CounterexampleCheck | None = None
 
 
 def ruling(work: ResultWork) -> IssueRuling | None:
     """The issue checker's ruling on the suspicion standing now (None: none, or stale)."""
     ruled = work.slot(Ruled)
-    return ruled.ruling if ruled.on == work.suspicion else None
+    return ruled.ruling if ruled.on == suspicion_of(work) else None
 
 
 def counterexample(work: ResultWork) -> CounterexampleCheck | None:
     """The counterexample the standing ruling rests on, as the checker judged it."""
     ruled = work.slot(Ruled)
-    return ruled.counterexample if ruled.on == work.suspicion else None
+    return ruled.counterexample if ruled.on == suspicion_of(work) else None
 
 
 @record_slot
@@ -368,4 +409,4 @@ class Reviewed(Slot):
 def review(work: ResultWork) -> ReviewOutput | None:
     """The auditor's review of the ruling on the suspicion standing now (None: none, stale)."""
     reviewed = work.slot(Reviewed)
-    return reviewed.review if reviewed.on == work.suspicion else None
+    return reviewed.review if reviewed.on == suspicion_of(work) else None

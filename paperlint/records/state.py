@@ -1,4 +1,4 @@
-"""The engine's working state on disk (`paperlint.engine-state/5`), apart from the contract.
+"""The engine's working state on disk (`paperlint.engine-state/6`), apart from the contract.
 
 `results.json` holds verdicts and their evidence; what the engine needs to resume (the drafts,
 gate answers, obligations, rulings it has seen) lives in `engine/state-<sha256[:16]>.json`,
@@ -6,8 +6,8 @@ named by its own content and by `Results.engine_state`. The file is written befo
 `results.json` that names it and old ones are removed after, so a crash between the two writes
 leaves the old pair intact (an orphan state file is harmless and removed by the next write).
 
-Each result's entry is its `ResultWork` (`paperlint.records.work`): the shared slot's fields,
-then `slots`, each step's own slot by kind (omitted while empty). The agent outputs a slot
+Each result's entry is its `ResultWork` (`paperlint.records.work`): `slots`, each step's own
+slot by kind (omitted while empty). The agent outputs a slot
 keeps (its `REFS`) are not copied into it: each is a reference `{"ref": "audits/<id>/…",
 "sha256": …}` to the file under `audits/` that holds exactly that output, so a prompt's output
 model is no part of the state's format. In memory the outputs are typed, and `plan`/`apply`
@@ -22,8 +22,9 @@ an older version, a draft whose file a re-gate will write again) is kept in a fi
 `paperlint.engine-state/1` held the outputs inline, /2 held them as references but kept the
 second draft's, the restatement's and the gate's own state among the shared fields, /3 kept
 the reconnections there, /4 the plan, the draft, the gate's answers and fingerprint, the
-obligations, the audit's and the issue side's state; all are still read (upgraded in memory:
-`_LEGACY_SLOTS`) and `paperlint migrate` rewrites them. A
+obligations, the audit's and the issue side's state, /5 the suspicion and the gate's
+counterexample; all are still read (upgraded in memory: `_LEGACY_SLOTS`, `_legacy_shared`)
+and `paperlint migrate` rewrites them. A
 process that does not know a slot's step keeps it as stored (`UnknownSlot`). The validator
 reads the state too, never for a verdict: a reference it cannot resolve leaves that result's
 working state empty, which only fails it.
@@ -67,22 +68,25 @@ from paperlint.records.work import (
     slot_types,
 )
 
-ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/5"
+ENGINE_STATE_SCHEMA: Final = "paperlint.engine-state/6"
 ENGINE_STATE_V1: Final = "paperlint.engine-state/1"  # agent outputs copied inline
 ENGINE_STATE_V2: Final = "paperlint.engine-state/2"  # three steps' state among the shared fields
 ENGINE_STATE_V3: Final = "paperlint.engine-state/3"  # the reconnections among the shared fields
 ENGINE_STATE_V4: Final = "paperlint.engine-state/4"  # plan … review among them too
+ENGINE_STATE_V5: Final = "paperlint.engine-state/5"  # the suspicion, the gate's counterexample
 KNOWN_STATE_SCHEMAS: Final = (
     ENGINE_STATE_V1,
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
     ENGINE_STATE_V4,
+    ENGINE_STATE_V5,
     ENGINE_STATE_SCHEMA,
 )
-# What older files kept among the shared fields and /5 keeps in a step's slot: step kind ->
+# What older files kept among the shared fields and /6 keeps in a step's slot: step kind ->
 # {old field: slot field} (/4 kept the plan's, the draft's, the gate's answers and
 # fingerprint, the obligations, the audit's and the issue side's there, /3 also the
-# reconnections). A fact about the old files; a new step never adds to it.
+# reconnections; /5 only the suspicion and the counterexample: `_legacy_shared`). A fact
+# about the old files; a new step never adds to it.
 _LEGACY_SLOTS: Final = {
     Planned.KIND: {"plan": "plan"},
     Drafted.KIND: {"draft": "draft", "draft_rounds": "rounds", "draft_feedback": "feedback"},
@@ -185,7 +189,7 @@ class StoredState(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    schema_: Literal["paperlint.engine-state/5"] = Field(
+    schema_: Literal["paperlint.engine-state/6"] = Field(
         default=ENGINE_STATE_SCHEMA, alias="schema"
     )
     work: dict[str, StoredWork] = Field(default_factory=dict)  # result id -> working state
@@ -359,7 +363,7 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def _decode(result_id: str, model: type[M], raw: Any, read: Reader | None) -> M:
-    """A slot (or the shared one) from its stored JSON, every reference of its `REFS`
+    """A slot (or `ResultWork`) from its stored JSON, every reference of its `REFS`
     resolved; `read` None: the outputs are inline (engine-state/1)."""
     if not isinstance(raw, dict):
         return model.model_validate(raw)  # the ValidationError names the wrong shape
@@ -381,7 +385,8 @@ def _raised_by_gate(suspicion: Any) -> bool:
 
 
 def _legacy(raw: Any) -> Any:
-    """An older entry in the /5 layout: `_LEGACY_SLOTS`' fields moved into their slots."""
+    """An older entry in the /6 layout: `_LEGACY_SLOTS`' fields moved into their slots, then
+    the shared ones (`_legacy_shared`)."""
     if not isinstance(raw, dict):
         return raw
     entry = dict(raw)
@@ -394,10 +399,32 @@ def _legacy(raw: Any) -> Any:
             slot |= {new: entry[old] for old, new in keys.items() if old in entry}
             if kind == Ruled.KIND and not _raised_by_gate(entry.get("suspicion")):
                 entry.pop("counterexample", None)
-        if slot and isinstance(slots, dict):
-            stored = slots.get(kind, {})  # /4 kept the gate's kept proof in its slot already
-            slots[kind] = {**stored, **slot} if isinstance(stored, dict) else stored
+        _merge(slots, kind, slot)
+    for kind, slot in _legacy_shared(entry).items():
+        _merge(slots, kind, slot)
     return {**entry, "slots": slots} if slots else entry
+
+
+def _legacy_shared(entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The fields /1–/5 shared, taken out of `entry` by slot: the suspicion goes to the step
+    that raised it (`raised_by`; missing: the prover), the counterexample left beside it to
+    the gate (the checker's went to its slot above: what is left is the gate's probe's)."""
+    moved: dict[str, dict[str, Any]] = {}
+    suspicion, cex = entry.pop("suspicion", None), entry.pop("counterexample", None)
+    if suspicion is not None:
+        kind = Gated.KIND if _raised_by_gate(suspicion) else Proving.KIND
+        moved[kind] = {"suspicion": suspicion}
+    if cex is not None:
+        moved.setdefault(Gated.KIND, {})["counterexample"] = cex
+    return moved
+
+
+def _merge(slots: Any, kind: str, slot: dict[str, Any]) -> None:
+    """`slot`'s fields into `slots[kind]` (an older file may have kept part of it there
+    already: /4 the gate's kept proof, /5 most slots); a wrong shape is left for the parse."""
+    if slot and isinstance(slots, dict):
+        stored = slots.get(kind, {})
+        slots[kind] = {**stored, **slot} if isinstance(stored, dict) else stored
 
 
 def parse_entry(result_id: str, raw: Any, schema: str, read: Reader) -> ResultWork:
@@ -490,7 +517,7 @@ def _ref_for(
 def _encode(
     result_id: str, slot: BaseModel, work: ResultWork, read: Reader, new_files: dict[str, bytes]
 ) -> dict[str, Any]:
-    """A slot (or the shared one) as the state file holds it: its `REFS` as references."""
+    """A slot (or `ResultWork`) as the state file holds it: its `REFS` as references."""
     refs: Mapping[str, StoredOutput] = getattr(slot, "REFS", {})
     data = slot.model_dump(mode="json", exclude={"slots", *refs})
     omitted = getattr(slot, "OMIT_AT_DEFAULT", ())

@@ -4,12 +4,11 @@
 Large texts (Lean candidates, reviews) live in files under `lean/` and `audits/`; this record
 holds what `plan` needs to decide the next action, so a resume needs nothing else.
 
-It has two parts (issue #27). `ResultWork`'s own fields are the *shared slot*: the working
-info several steps read (the suspicion; the gate's counterexample). Everything else is a
-step's own `Slot`, kept in `ResultWork.slots` by the step's kind and read by other steps only
-through that step's typed accessor. A slot is declared in
-its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots` when the
-validator reads it (the validator never imports the engine). A slot declares which of its
+Every field of it is a step's own `Slot` (issue #27), kept in `ResultWork.slots` by the
+step's kind and read by other steps only through that step's typed accessor (the suspicion
+under review, which the prover or the gate raises in its own slot: `suspicion_of`). A slot
+is declared in its step's module (`paperlint.engine.steps`), or in `paperlint.records.slots`
+when the validator reads it (the validator never imports the engine). A slot declares which of its
 fields are agent outputs (`REFS`: on disk each is a reference to the `audits/` file that holds
 it, `paperlint.records.state`) and what a reset keeps of it (`after_reset`).
 
@@ -169,14 +168,12 @@ def slot_types() -> Mapping[str, type[Slot]]:
 
 
 class ResultWork(_Record, OmitUnused):
-    """The shared slot, and every step's own slot in `slots` (see the module docstring)."""
+    """Every step's own slot, in `slots` (see the module docstring)."""
 
     REFS: ClassVar[Mapping[str, StoredOutput]]  # set below the class: its candidates read it
 
     OMIT_AT_DEFAULT = ("slots",)  # issue #27
 
-    suspicion: Suspicion | None = None
-    counterexample: CounterexampleCheck | None = None  # the gate's (#15); the checker's: its slot
     # Step kind -> that step's own slot (issue #27); an absent one is its default.
     slots: dict[str, SerializeAsAny[Slot]] = Field(default_factory=dict)
 
@@ -202,5 +199,5 @@ class ResultWork(_Record, OmitUnused):
         return frozenset(found)
 
 
-# The shared slot's agent outputs: none is left, every step's own slot declares its outputs.
+# No agent output outside a slot: every step's own slot declares its outputs.
 ResultWork.REFS = {}

@@ -1,7 +1,7 @@
 """The records of a revised check: old records carried over, reset ones rewound (issue #8).
 
-Pure: records in, records out. A reset result is rewound by `paperlint.records.rewind` (what each
-reset keeps of the shared slot is said there; each step's own slot declares its own rule).
+Pure: records in, records out. A reset result is rewound by `paperlint.records.rewind` (each
+step's own slot declares what a reset keeps of it).
 
 Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
 keep their records and evidence untouched (only their id and printed number follow the new

@@ -21,6 +21,7 @@ from paperlint.records.state import (
     ENGINE_STATE_V2,
     ENGINE_STATE_V3,
     ENGINE_STATE_V4,
+    ENGINE_STATE_V5,
     files_reader,
     is_state_path,
     parse_entry,
@@ -353,21 +354,32 @@ def test_an_older_state_killed_mid_run_resumes_to_the_same_results(tmp_path, ind
     assert run_cli_forked(["validate", str(ws)]) == 0
 
 
-# --- paperlint.engine-state/2, /3 and /4: steps' state among the shared fields -------------
+# --- paperlint.engine-state/2 … /5: steps' state among the shared fields ------------------
 
-# What /4 still kept among the shared fields: the plan, draft, gate and prove steps' (by kind,
-# slot field -> the old field).
-# The audit's and the issue side's too ("": dropped; the ruling's and the review's key `on` is
-# the suspicion beside them).
+# What /5 still kept among the shared fields (by kind, slot field -> the old field): the
+# suspicion (the prover's or the gate's) and the gate's counterexample.
+_V5 = {
+    "gate": {"suspicion": "suspicion", "counterexample": "counterexample"},
+    "prove": {"suspicion": "suspicion"},
+}
+# What /4 kept there too: the plan, draft, gate and prove steps', the audit's and the issue
+# side's ("": dropped; the ruling's and the review's key `on` is the suspicion beside them;
+# the one counterexample field was the checker's once it ruled: `_rewrite` writes it last).
 _V4 = {
     "plan": {"plan": "plan"},
     "draft": {"draft": "draft", "rounds": "draft_rounds", "feedback": "draft_feedback"},
-    "gate": {"gates": "gates", "fingerprint": "fingerprint"},
-    "prove": {"obligations": "obligations"},
+    "gate": {"gates": "gates", "fingerprint": "fingerprint", **_V5["gate"]},
+    "prove": {"obligations": "obligations", **_V5["prove"]},
     "audit": {"final": "final", "audit": "audit"},
     "check_issue": {"ruling": "ruling", "on": "", "counterexample": "counterexample"},
     "review_issue": {"review": "review", "on": ""},
 }
+
+
+def _as_v5(ws: Path) -> None:
+    """Rewrite the state as paperlint wrote /5: the suspicion and the gate's counterexample
+    among the shared fields."""
+    _rewrite(ws, ENGINE_STATE_V5, lambda kind, name: _V5.get(kind, {}).get(name))
 
 
 def _as_v4(ws: Path) -> None:
@@ -406,11 +418,14 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
     state = _json(ws / old)
     for entry in state["work"].values():
         slots = entry.pop("slots", {})
-        for kind, slot in slots.items():
+        # the checker's counterexample last: the one field held it once it ruled
+        for kind, slot in sorted(slots.items(), key=lambda item: item[0] == "check_issue"):
             for name in list(slot):
                 field = old_name(kind, name)
-                if field:
-                    entry[field] = slot.pop(name)
+                if field:  # one field for two slots' (the suspicion): the one set
+                    value = slot.pop(name)
+                    if value is not None or field not in entry:
+                        entry[field] = value
                 elif field == "":
                     del slot[name]
         if any(slots.values()):
@@ -432,6 +447,9 @@ def _rewrite(ws: Path, schema: str, old_name) -> None:
         ("faithfulness", _as_v4, ENGINE_STATE_V4, "draft_rounds"),  # plan, draft, gate, prove
         ("reconnect", _as_v4, ENGINE_STATE_V4, "obligations"),
         ("reconnect", _as_v4, ENGINE_STATE_V4, "final"),  # the audit's slot
+        ("faithfulness", _as_v4, ENGINE_STATE_V4, "suspicion"),  # the gate's, with a ruling
+        ("faithfulness", _as_v5, ENGINE_STATE_V5, "counterexample"),  # the gate's
+        ("sample-variance", _as_v5, ENGINE_STATE_V5, "suspicion"),  # the prover's
     ],
 )
 def test_an_older_state_loads_as_its_current_twin_and_migrates_to_the_same_files(

@@ -504,11 +504,28 @@ def test_a_fresh_suspicion_leaves_the_ruling_its_counterexample_and_the_review_s
     assert slots.ruling(before.work) is not None and slots.review(before.work) is not None
     assert slots.counterexample(before.work) == GOOD_CEX
     new = apply_one(before, _proved(False, attempt=3), POLICY)
-    assert new.work.suspicion is not None
+    assert slots.suspicion_of(new.work) is not None
     assert new.work.slot(slots.Ruled) == before.work.slot(slots.Ruled)  # kept as it was
     assert new.work.slot(slots.Reviewed) == before.work.slot(slots.Reviewed)
     assert slots.ruling(new.work) is None and slots.review(new.work) is None
     assert slots.counterexample(new.work) is None
+
+
+def test_a_prover_suspicion_after_the_gates_leaves_the_gates_slot_and_shadows_it():
+    """The gate's suspicion and its probe's refutation stay in the gate's slot (one owner
+    each); once the prover raises its own, that one is under review and the checker no longer
+    adopts the gate's counterexample (`gate_counterexample`), as when the prover dropped it."""
+    gates = Suspicion(obligation=None, reason="refuted", raised_by="gate")
+    cex = CounterexampleCheck(file="lean/T_counterexample.lean", accepted=True, axioms_ok=True)
+    before = with_work(_PROVING, obligations=_TWO_FAILED, suspicion=gates, counterexample=cex)
+    assert slots.suspicion_of(before.work) == gates == slots.gating(before.work).suspicion
+    assert slots.gate_counterexample(before.work) == cex
+    new = apply_one(before, _proved(False, attempt=3), POLICY)
+    raised = new.work.slot(slots.Proving).suspicion
+    assert raised is not None and raised.raised_by == "prover"
+    assert slots.suspicion_of(new.work) == raised
+    assert slots.gating(new.work) == slots.gating(before.work)  # the prover wrote nothing there
+    assert slots.gate_counterexample(new.work) is None
 
 
 # --- check_issue ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from paperlint.engine.actions import ActionKind, ProofCheck
 from paperlint.engine.apply import apply_one
 from paperlint.engine.steps.prove import ProveOutcome
 from paperlint.records.results import Stage, UnfinishedReason, Verdict
-from paperlint.records.slots import obligations_of
+from paperlint.records.slots import obligations_of, suspicion_of
 from paperlint.records.work import Suspicion
 from tests.engine.conftest import settings as derived_settings
 from tests.engine.test_step_apply import _PROVING, OBLIGATIONS, POLICY, action
@@ -42,7 +42,7 @@ def test_a_spent_loop_ends_the_obligation_and_the_result_is_unfinished() -> None
     after = apply_one(_PROVING, _looped("s1", spent=SPENT), POLICY)
     s1 = obligations_of(after.work)[0]
     assert (s1.status, s1.attempts, s1.failures[-1].feedback) == ("failed", 1, SPENT)
-    assert after.work.suspicion is None
+    assert suspicion_of(after.work) is None
     assert after.verdict is Verdict.UNFINISHED and after.stage is Stage.PROVING
     assert after.unfinished is not None
     assert after.unfinished.reason is UnfinishedReason.BUDGET_EXHAUSTED
@@ -59,7 +59,7 @@ def test_the_result_stays_unfinished_while_its_other_obligations_are_proved() ->
 
 def test_a_loop_that_suspects_the_step_raises_a_suspicion() -> None:
     after = apply_one(_PROVING, _looped("s1", suspected="the step needs n > 0"), POLICY)
-    assert after.work.suspicion == Suspicion(obligation="s1", reason="the step needs n > 0")
+    assert suspicion_of(after.work) == Suspicion(obligation="s1", reason="the step needs n > 0")
     assert after.verdict is None
 
 
@@ -151,4 +151,4 @@ def test_a_give_up_with_a_suspected_problem_reaches_the_suspicion_path(tmp_path)
     finished = [e for e in ctx.events if e["type"] == "prover_finished"]
     assert finished[0]["status"] == "gave_up"
     after = apply_one(_PROVING, outcome, POLICY)
-    assert after.work.suspicion is not None and "n > 0" in after.work.suspicion.reason
+    assert suspicion_of(after.work) is not None and "n > 0" in suspicion_of(after.work).reason

@@ -17,6 +17,7 @@ from paperlint.records.slots import (
     fingerprint_of,
     gating,
     obligations_of,
+    suspicion_of,
 )
 from paperlint.records.work import FailedProof, FinalAudit, Obligation, ResultWork, Suspicion
 from tests.workstate import work_of
@@ -68,7 +69,7 @@ def test_reprove_keeps_the_gated_statement_and_reopens_the_obligations() -> None
         and fingerprint_of(new.work) == "fp"
     )
     assert obligations_of(new.work) == [Obligation(id="main", skeleton="sk")]
-    assert new.work.suspicion is None and audited(new.work).final is None
+    assert suspicion_of(new.work) is None and audited(new.work).final is None
     assert new.evidence == Evidence(lean_name="t", statement_fingerprint="fp", gate="g.json")
 
 

@@ -85,8 +85,8 @@ def dump(path: Path, data) -> None:
 
 def load_merged(ws: Path) -> dict:
     """results.json with each record's working state put back under `work` (as in
-    `paperlint.results/1`: the steps' slots as the shared fields they were before
-    `paperlint.engine-state/5`, `_LEGACY_SLOTS`), every agent output the state names
+    `paperlint.results/1`: the steps' slots as the shared fields older state files held,
+    `_LEGACY_SLOTS` and `flat_shared`), every agent output the state names
     read back from its file, so a forger's edit can reach either file."""
     data = load(ws / "results.json")
     state = load(ws / data["engine_state"]) if data.get("engine_state") else {"work": {}}
@@ -97,9 +97,9 @@ def load_merged(ws: Path) -> dict:
 
 def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
     import paperlint.engine.steps  # noqa: F401  (the registry: every step's slot type)
-    from paperlint.records.slots import Ruled
     from paperlint.records.state import _LEGACY_SLOTS, ENGINE_STATE_V1, workspace_reader
     from paperlint.records.work import ResultWork, slot_types
+    from tests.workstate import flat_shared
 
     if state.get("schema") == ENGINE_STATE_V1:
         return raw
@@ -107,9 +107,7 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
     work = _outputs(ws, result_id, ResultWork.REFS, dict(raw), read)
     slots = dict(work.pop("slots", {}))
     types = slot_types()
-    checked = slots.get(Ruled.KIND, {}).get("counterexample")
-    if checked is not None:  # /1's one field held the checker's once it ruled
-        work["counterexample"] = checked
+    work |= flat_shared(slots)  # the suspicion, the one counterexample field
     for kind, moved in _LEGACY_SLOTS.items():
         default = types[kind]().model_dump(mode="json")
         slot = {**default, **_outputs(ws, result_id, types[kind].REFS, slots.pop(kind, {}), read)}
@@ -145,7 +143,7 @@ def _outputs(ws: Path, result_id: str, refs, stored: dict, read) -> dict:
 
 
 def dump_merged(ws: Path, data: dict) -> None:
-    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/5`):
+    """Split what `load_merged` joined, as the engine writes it (`paperlint.engine-state/6`):
     an output still equal to its audit file is named by it; an edited one is written to a
     file of its own the state names, and the state file is renamed after its new content, as
     a careful forger would. A working state that is no longer valid is written as it is (its

@@ -242,7 +242,7 @@ def test_the_state_names_each_kept_output_by_its_audit_file(copy_of):
     ws = copy_of("sample-variance")
     data, path = _state_path(ws)
     state = load(ws / path)
-    assert state["schema"] == "paperlint.engine-state/5"
+    assert state["schema"] == "paperlint.engine-state/6"
     work = state["work"][MAX]
     slots = work["slots"]  # the plan, draft and gate steps' (issue #27)
     assert slots["plan"]["plan"] == {

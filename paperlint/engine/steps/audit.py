@@ -68,12 +68,12 @@ from paperlint.records.results import (
 )
 from paperlint.records.slots import (
     Audited,
-    Proving,
     audited,
     draft_of,
     fingerprint_of,
     gating,
     obligations_of,
+    proving,
     reopened,
 )
 from paperlint.records.work import FinalAudit
@@ -285,7 +285,7 @@ def apply(record: ResultRecord, outcome: AuditOutcome, policy: Policy) -> Result
     if problems and own.proof_kept and not final.clean:
         # A kept proof (a re-gate with the same statement) that no longer builds in the new
         # context is proved again, not failed: it was never proved in this context.
-        fresh = Proving(obligations=reopened(obligations_of(record.work)))
+        fresh = evolve(proving(record.work), obligations=reopened(obligations_of(record.work)))
         return reopen(record, evolve(own, proof_kept=False), fresh)
     if problems:
         return unfinished(new, UnfinishedReason.AUDIT_FAILED, problems, stage=Stage.DONE)

@@ -21,8 +21,8 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
-from paperlint.records.slots import draft_of, fingerprint_of, plan_of, ruling
-from paperlint.records.work import Slot, Suspicion
+from paperlint.records.slots import draft_of, fingerprint_of, plan_of, ruling, suspected
+from paperlint.records.work import Slot
 
 In = TypeVar("In")  # the step's inputs
 Out = TypeVar("Out", bound="StepOutcome")  # the step's outcome
@@ -117,18 +117,6 @@ def in_issue_review(record: ResultRecord) -> bool:
     draft = draft_of(work)
     ambiguous = draft is not None and bool(draft.ambiguity) and ruling(work) is None
     return suspected(record) is not None or ambiguous
-
-
-def suspected(record: ResultRecord) -> Suspicion | None:
-    """The issue under review: the one the prover or the gate raised, else the draft's
-    ambiguity once the issue checker ruled it an issue (the checker raises nothing itself)."""
-    work = record.work
-    ruled = ruling(work)
-    if work.suspicion is not None or ruled is None or not ruled.is_issue:
-        return work.suspicion
-    draft = draft_of(work)
-    ambiguity = draft.ambiguity if draft else ""
-    return Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
 
 
 # --- record helpers for `apply` -----------------------------------------------------------------

@@ -43,7 +43,13 @@ from paperlint.records import audits
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import refutation_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.slots import Ruled, draft_of, obligations_of
+from paperlint.records.slots import (
+    Ruled,
+    draft_of,
+    gate_counterexample,
+    obligations_of,
+    suspicion_of,
+)
 from paperlint.records.slots import ruling as issue_ruling
 from paperlint.records.work import CounterexampleCheck
 from paperlint.store import write_text_atomic
@@ -68,7 +74,7 @@ class CheckIssueOutcome(StepOutcome):
 
 def inputs(record: ResultRecord, view: View) -> CheckIssueInputs:
     ctx, results = view.ctx, view.results
-    suspicion = record.work.suspicion
+    suspicion = suspicion_of(record.work)
     ob = next(
         (o for o in obligations_of(record.work) if suspicion and o.id == suspicion.obligation), None
     )
@@ -94,7 +100,7 @@ def inputs(record: ResultRecord, view: View) -> CheckIssueInputs:
 
 
 def _suspected(record: ResultRecord) -> SuspectedIssue:
-    suspicion = record.work.suspicion
+    suspicion = suspicion_of(record.work)
     if suspicion is not None:
         return SuspectedIssue(
             raised_by=suspicion.raised_by, step=suspicion.obligation, description=suspicion.reason
@@ -137,7 +143,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs) -> Ch
 def _counterexample(
     ctx: EngineContext, record: ResultRecord, given: CheckIssueInputs, ruling: IssueRuling
 ) -> CounterexampleCheck:
-    compiled = record.work.counterexample  # the gate's, compiled by its probe (#15)
+    compiled = gate_counterexample(record.work)  # compiled by the gate's probe (#15)
     if not ruling.counterexample and compiled and compiled.accepted and compiled.axioms_ok:
         return compiled  # the gate's counterexample probe compiled it already (#15)
     draft = draft_of(record.work)
@@ -210,17 +216,17 @@ def compile_counterexample(
 def apply(record: ResultRecord, outcome: CheckIssueOutcome, policy: Policy) -> ResultRecord:
     ruling = outcome.ruling
     # the suspicion it answers; an ambiguity ruled an issue raises none (`suspected` derives it)
-    cex = outcome.counterexample
-    new = reopen(record, Ruled(on=record.work.suspicion, ruling=ruling, counterexample=cex))
+    cex, suspicion = outcome.counterexample, suspicion_of(record.work)
+    new = reopen(record, Ruled(on=suspicion, ruling=ruling, counterexample=cex))
     hashes = {**record.evidence.hashes, **outcome.hashes}  # the ruling and any counterexample
     new = evolve(new, evidence=evolve(new.evidence, hashes=hashes))
     if not ruling.is_issue:
-        if record.work.suspicion is None:
+        if suspicion is None:
             return new  # the ambiguity does not matter: go on proving
         return unfinished(
             new,
             UnfinishedReason.BUDGET_EXHAUSTED,
-            f"{record.work.suspicion.reason}; the issue checker found no problem in the step",
+            f"{suspicion.reason}; the issue checker found no problem in the step",
             stage=Stage.DONE,
         )
     problem = unconfirmable(outcome)

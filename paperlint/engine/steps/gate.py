@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -48,11 +49,11 @@ from paperlint.records.modules import check_job
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
 from paperlint.records.slots import (
     Gated,
-    Proving,
     draft_of,
     drafting,
     gating,
     plan_of,
+    proving,
     sent_back,
 )
 from paperlint.records.work import CounterexampleCheck, Obligation, Suspicion
@@ -374,10 +375,14 @@ def apply(record: ResultRecord, outcome: GateOutcome, policy: Policy) -> ResultR
         kept = _kept_proof(record, outcome.fingerprint, obligations)
         new = reopen(
             record,
-            Gated(gates=gates, fingerprint=outcome.fingerprint, proof_kept=kept is not None),
+            Gated(
+                gates=gates,
+                fingerprint=outcome.fingerprint,
+                proof_kept=kept is not None,
+                **_issue_started(outcome),
+            ),
             evolve(drafted, draft=chosen),
-            Proving(obligations=kept or obligations),
-            **_issue_started(outcome),
+            evolve(proving(record.work), obligations=kept or obligations),
         )
         evidence = evolve(evidence, statement_fingerprint=outcome.fingerprint)
         statement_only = not record.verdict_bearing
@@ -412,10 +417,12 @@ def _kept_proof(
     return list(kept.obligations)
 
 
-def _issue_started(outcome: GateOutcome) -> dict[str, object]:
+def _issue_started(outcome: GateOutcome) -> dict[str, Any]:
     """The suspicion a faithfulness decision starts (#15), for the issue checker to rule on:
     an ERROR (Lean refutes a statement the gate holds faithful; its counterexample already
-    compiled) or a DOMAIN_CLARIFICATION (two defensible readings Lean does not equate)."""
+    compiled) or a DOMAIN_CLARIFICATION (two defensible readings Lean does not equate). The
+    gate's slot keeps both; a gate that passes runs again only after a reset, which kept
+    neither."""
     faithful = outcome.faithful
     if faithful is None or faithful.next not in (Next.ERROR_ISSUE, Next.DOMAIN_CLARIFICATION):
         return {}

@@ -31,7 +31,7 @@ from paperlint.lean.verifier import Outcome as LeanOutcome
 from paperlint.prover.automation import AutomationOutcome
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Stage, UnfinishedReason
-from paperlint.records.slots import Proving, obligations_of
+from paperlint.records.slots import Proving, obligations_of, proving, suspicion_of
 from paperlint.records.work import FailedProof, Obligation, Suspicion
 
 MAX_FAILURES_KEPT = 5
@@ -221,20 +221,19 @@ def proof_problem(skeleton: str, candidate: str) -> str:
 def apply(record: ResultRecord, outcome: ProveOutcome, policy: Policy) -> ResultRecord:
     ob_id = outcome.action.obligation
     obligations = []
-    suspicion = record.work.suspicion
+    suspicion = proving(record.work).suspicion
     for ob in obligations_of(record.work):
         if ob.id == ob_id:
             ob, raised = _attempted(ob, outcome, policy)
             suspicion = raised or suspicion
         obligations.append(ob)
     # A fresh suspicion makes the ruling, its counterexample and the review stale (their
-    # slots are keyed to the suspicion they answered); the gate's counterexample goes with it.
-    cleared = {"counterexample": None} if suspicion is not record.work.suspicion else {}
-    new = evolve(
-        reopen(record, Proving(obligations=obligations), suspicion=suspicion, **cleared),
-        stage=Stage.PROVING,
-    )
-    spent = next((o for o in obligations if o.status == "failed" and suspicion is None), None)
+    # slots are keyed to the suspicion they answered), and the gate's counterexample no
+    # longer answers the suspicion under review (`gate_counterexample`).
+    own = evolve(proving(record.work), obligations=obligations, suspicion=suspicion)
+    new = evolve(reopen(record, own), stage=Stage.PROVING)
+    raised_any = suspicion_of(new.work) is not None
+    spent = next((o for o in obligations if o.status == "failed" and not raised_any), None)
     if spent is not None and spent.failures:
         # A tool loop spent its budget on this obligation: no proof and no suspected problem,
         # so the result is unfinished with the loop's reason (kept while later obligations run).

@@ -42,7 +42,7 @@ from paperlint.lean.verifier import LeanContext
 from paperlint.records import audits
 from paperlint.records.events import LeanCheckEvent
 from paperlint.records.results import ResultRecord, Stage, Verdict
-from paperlint.records.slots import Proving, draft_of, obligations_of
+from paperlint.records.slots import draft_of, obligations_of, proving
 from paperlint.records.work import ResetAction, Slot
 
 KIND = ActionKind.RESTATE
@@ -200,7 +200,7 @@ def apply(record: ResultRecord, outcome: RestateOutcome, policy: Policy) -> Resu
     if outcome.proof is None:
         return reopen(tried)
     main = evolve(obligations_of(record.work)[0], status="proved", proof=outcome.proof)
-    return reopen(tried, Proving(obligations=[main]))
+    return reopen(tried, evolve(proving(record.work), obligations=[main]))
 
 
 STEP = Step(

@@ -18,7 +18,6 @@ from paperlint.engine.steps.base import (
     evolve,
     gated,
     reopen,
-    suspected,
     unfinished,
 )
 from paperlint.engine.steps.effects import ask, locate_quote, prompt_context, sha, write_json
@@ -32,7 +31,7 @@ from paperlint.records.results import (
     UnfinishedReason,
     Verdict,
 )
-from paperlint.records.slots import Reviewed, draft_of, drafting
+from paperlint.records.slots import Reviewed, draft_of, drafting, suspected, suspicion_of
 from paperlint.records.slots import counterexample as checked_counterexample
 from paperlint.records.slots import review as issue_review
 from paperlint.records.slots import ruling as issue_ruling
@@ -50,7 +49,7 @@ class ReviewOutcome(StepOutcome):
 def inputs(record: ResultRecord, view: View) -> Given[ReviewerInputs]:
     ctx, results = view.ctx, view.results
     ruling = issue_ruling(record.work)
-    cex = checked_counterexample(record.work)
+    cex, raised = checked_counterexample(record.work), suspicion_of(record.work)
     cex_text = (
         (ctx.ws.root / cex.file).read_text(encoding="utf-8") if cex and cex.accepted else None
     )
@@ -60,7 +59,7 @@ def inputs(record: ResultRecord, view: View) -> Given[ReviewerInputs]:
         steps=prompts.steps(record),
         suspected_issue=SuspectedIssue(
             raised_by="issue_checker",
-            step=record.work.suspicion.obligation if record.work.suspicion else None,
+            step=raised.obligation if raised else None,
             description=ruling.explanation if ruling else "",
             issue_class=ruling.issue_class if ruling else None,
             quote=ruling.quote if ruling else "",
@@ -107,7 +106,7 @@ def run(ctx: EngineContext, record: ResultRecord, given: Given[ReviewerInputs]) 
 def apply(record: ResultRecord, outcome: ReviewOutcome, policy: Policy) -> ResultRecord:
     review = outcome.review
     ruling = issue_ruling(record.work)
-    reviewed = Reviewed(on=record.work.suspicion, review=review)
+    reviewed = Reviewed(on=suspicion_of(record.work), review=review)
     new = reopen(record.with_work(record.work.with_slot(reviewed)))
     if ruling is None:  # plan() reviews only a ruling; a record without one is not trusted
         return unfinished(
