@@ -115,17 +115,6 @@ def _inline(ws: Path, result_id: str, raw: dict, state: dict) -> dict:
     return {**work, "slots": slots} if slots else work
 
 
-def _checker_counterexample(raw: dict) -> dict:
-    """/1's one counterexample field back where /5 keeps it, as `paperlint.records.state`
-    reads /1: the checker's once it ruled, and still the gate's if the gate raised the
-    suspicion."""
-    if raw.get("ruling") is None or raw.get("counterexample") is None:
-        return raw
-    gate = (raw.get("suspicion") or {}).get("raised_by") == "gate"
-    cex = raw["counterexample"]
-    return {**raw, "checked_counterexample": cex, "counterexample": cex if gate else None}
-
-
 def _outputs(ws: Path, result_id: str, refs, stored: dict, read) -> dict:
     """`stored` with each reference of `refs` replaced by the output it names."""
     from paperlint.records.state import OutputRef, resolve_ref
@@ -152,11 +141,13 @@ def dump_merged(ws: Path, data: dict) -> None:
 
     from paperlint.records.state import (
         ENGINE_STATE_SCHEMA,
+        ENGINE_STATE_V1,
         _legacy,
+        files_reader,
+        parse_entry,
         stored_work,
         workspace_reader,
     )
-    from tests.workstate import work_of
 
     work, own = {}, {}
     for entry in data["results"]:
@@ -165,7 +156,8 @@ def dump_merged(ws: Path, data: dict) -> None:
         raw = entry.pop("work")
         slots = raw.pop("slots", {})  # slots of steps with no shared field before stay as stored
         try:
-            typed = work_of(**_checker_counterexample(raw))
+            # read as paperlint reads a /1 entry: each old field into the slot that owns it
+            typed = parse_entry(entry["id"], raw, ENGINE_STATE_V1, files_reader({}))
         except (ValidationError, TypeError):
             kept = _legacy(raw)
         else:
