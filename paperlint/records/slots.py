@@ -255,12 +255,19 @@ def suspected(record: ResultRecord) -> Suspicion | None:
     return Suspicion(obligation=None, reason=f"ambiguity: {ambiguity}")
 
 
+def standing(work: ResultWork, on: Suspicion | None) -> bool:
+    """Whether what answered the suspicion `on` still stands: `on` is the suspicion under review
+    (a fresh one makes every earlier answer stale; the one rule for the ruling, its
+    counterexample, the review and the gate's refutation)."""
+    return on == suspicion_of(work)
+
+
 def gate_counterexample(work: ResultWork) -> CounterexampleCheck | None:
     """The gate's probe's refutation while the gate's suspicion is the one under review (a
     suspicion the prover raised since is about a step, which that refutation does not
     answer)."""
     own = gating(work)
-    return own.counterexample if suspicion_of(work) == own.suspicion else None
+    return own.counterexample if standing(work, own.suspicion) else None
 
 
 # --- reconnect ------------------------------------------------------------------------------
@@ -374,13 +381,13 @@ class Ruled(Slot):
 def ruling(work: ResultWork) -> IssueRuling | None:
     """The issue checker's ruling on the suspicion standing now (None: none, or stale)."""
     ruled = work.slot(Ruled)
-    return ruled.ruling if ruled.on == suspicion_of(work) else None
+    return ruled.ruling if standing(work, ruled.on) else None
 
 
 def counterexample(work: ResultWork) -> CounterexampleCheck | None:
     """The counterexample the standing ruling rests on, as the checker judged it."""
     ruled = work.slot(Ruled)
-    return ruled.counterexample if ruled.on == suspicion_of(work) else None
+    return ruled.counterexample if standing(work, ruled.on) else None
 
 
 @record_slot
@@ -409,4 +416,4 @@ class Reviewed(Slot):
 def review(work: ResultWork) -> ReviewOutput | None:
     """The auditor's review of the ruling on the suspicion standing now (None: none, stale)."""
     reviewed = work.slot(Reviewed)
-    return reviewed.review if reviewed.on == suspicion_of(work) else None
+    return reviewed.review if standing(work, reviewed.on) else None
