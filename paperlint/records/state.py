@@ -392,29 +392,29 @@ def _legacy(raw: Any) -> Any:
     entry = dict(raw)
     slots = entry.get("slots", {})
     slots = dict(slots) if isinstance(slots, dict) else slots  # a wrong shape: parse_entry says
+    ruled = "ruling" in entry  # a ruling slot is made (as `_LEGACY_SLOTS` moves it)
     for kind, moved in _LEGACY_SLOTS.items():
         slot = {new: entry.pop(old) for old, new in moved.items() if old in entry}
         if slot:
             keys = _LEGACY_KEYS.get(kind, {})
             slot |= {new: entry[old] for old, new in keys.items() if old in entry}
-            if kind == Ruled.KIND and not _raised_by_gate(entry.get("suspicion")):
-                entry.pop("counterexample", None)
         _merge(slots, kind, slot)
-    for kind, slot in _legacy_shared(entry).items():
+    for kind, slot in _legacy_shared(entry, ruled=ruled).items():
         _merge(slots, kind, slot)
     return {**entry, "slots": slots} if slots else entry
 
 
-def _legacy_shared(entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _legacy_shared(entry: dict[str, Any], *, ruled: bool = False) -> dict[str, dict[str, Any]]:
     """The fields /1–/5 shared, taken out of `entry` by slot: the suspicion goes to the step
-    that raised it (`raised_by`; missing: the prover), the counterexample left beside it to
-    the gate (the checker's went to its slot above: what is left is the gate's probe's)."""
+    that raised it (`raised_by`; missing: the prover); the counterexample to the gate, unless
+    the checker had ruled (`ruled`) on a suspicion the gate did not raise: then it was the
+    checker's alone (copied into its slot by `_LEGACY_KEYS`) and the gate had none."""
     moved: dict[str, dict[str, Any]] = {}
     suspicion, cex = entry.pop("suspicion", None), entry.pop("counterexample", None)
+    by_gate = _raised_by_gate(suspicion)
     if suspicion is not None:
-        kind = Gated.KIND if _raised_by_gate(suspicion) else Proving.KIND
-        moved[kind] = {"suspicion": suspicion}
-    if cex is not None:
+        moved[Gated.KIND if by_gate else Proving.KIND] = {"suspicion": suspicion}
+    if cex is not None and (by_gate or not ruled):
         moved.setdefault(Gated.KIND, {})["counterexample"] = cex
     return moved
 
