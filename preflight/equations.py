@@ -24,10 +24,15 @@ EQUATION_ENVS = SINGLE | MULTI | {e + "*" for e in SINGLE | MULTI}
 _LABEL = re.compile(r"\\label\s*\{([^}]*)\}")
 _TAG = re.compile(r"\\tag(\*?)\s*\{")
 _NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z@])")
-_ROW_TOKEN = re.compile(r"\\\\|\\begin\s*\{[^}]*\}|\\end\s*\{[^}]*\}|\\[A-Za-z@]+|\\.|[{}]")
-
-
-_INTERTEXT = ("\\intertext", "\\shortintertext")
+# What a row split looks at: `\\\\`, braces, environments (and any control word starting with
+# `begin`/`end`: `\\begingroup` nests too), `\\intertext`, and the escapes `\\{`, `\\}`. No
+# other control word matters and nothing starts inside one. Each branch starts with a plain
+# character, so the regex engine skips from one `\\`, `{` or `}` to the next.
+_ROW_TOKEN = re.compile(
+    r"\\(?:\\|(?:begin|end)(?:\s*\{[^}]*\}|[A-Za-z@]*)"
+    r"|(?:short)?intertext(?![A-Za-z@])|[^A-Za-z@\n])"
+    r"|\{|\}"
+)
 
 
 def split_rows(body: str) -> list[str]:
@@ -38,11 +43,11 @@ def split_rows(body: str) -> list[str]:
     spaced_end = False
     for match in _ROW_TOKEN.finditer(body):
         token = match.group(0)
-        if token in ("{",) or token.startswith("\\begin"):
+        if token == "{" or token.startswith("\\begin"):
             depth += 1
         elif token == "}" or token.startswith("\\end"):
             depth -= 1
-        elif token in _INTERTEXT and depth <= 0 and body[start : match.start()].strip():
+        elif token.endswith("intertext") and depth <= 0 and body[start : match.start()].strip():
             # amsmath's \\intertext ends an unfinished row itself (`\\ifvmode\\else\\\\`)
             rows.append(body[start : match.start()])
             start, spaced_end = match.start(), False
@@ -181,7 +186,12 @@ def expand_macros(body: str, expanders: dict[str, str]) -> str:
     """Expand the user macros that tag or step counters (e.g. `\\numberthis`)."""
     if not expanders or "\\" not in body:
         return body
+    if len(expanders) <= _FEW and not any("\\" + name in body for name in expanders):
+        return body  # none is called (a plain substring test, far cheaper than the regex)
     return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
+
+
+_FEW = 32  # macros few enough to look for one by one
 
 
 def _counter_ops(row: str, counters: Counters) -> None:

