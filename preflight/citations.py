@@ -3,22 +3,21 @@ lists; entries from `\\bibitem`, `.bbl` and `.bib` files."""
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.draft import DraftBibEntry, DraftCitation, DraftDiagnostic, DraftInventory
 from paperlint.preflight.flatten import read_project_text
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
-_CITE = re.compile(
+_CITE = lazyre.pattern(
     r"\\(?:[Cc]ite(?:p|t|alp|alt|author|year|yearpar|num)?|[Pp]arencite|[Tt]extcite|[Aa]utocite"
     r"|footcite|footcitetext|smartcite|[Ss]upercite|fullcite|nocite|citeN|shortcite)(?![A-Za-z@])\*?"
 )
-_BIBITEM = re.compile(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
-_BIB_ENTRY = re.compile(r"@\s*([A-Za-z]+)\s*\{\s*([^,\s]+)\s*,")
-_BBL_ENTRY = re.compile(r"\\entry\s*\{([^}]*)\}")
+_BIBITEM = lazyre.pattern(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+_BIB_ENTRY = lazyre.pattern(r"@\s*([A-Za-z]+)\s*\{\s*([^,\s]+)\s*,")
+_BBL_ENTRY = lazyre.pattern(r"\\entry\s*\{([^}]*)\}")
 
 
 def citations_in(text: str) -> list[tuple[str, str | None]]:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import expansion, texscan
+from paperlint.preflight import expansion, lazyre, texscan
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
@@ -107,7 +107,7 @@ def record_let(walker: Walker, name: str, target: str) -> None:
         the[name[4:]] = saved[target]
 
 
-_CSNAME_LET = re.compile(
+_CSNAME_LET = lazyre.pattern(
     r"\\expandafter\s*\\let\s*\\csname\s*([^\\{}]*?)\s*\\endcsname\s*=?\s*(\\[A-Za-z@]+)"
 )
 

@@ -21,14 +21,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import macros, numexpr, prepass, texscan
+from paperlint.preflight import lazyre, macros, numexpr, prepass, texscan
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
 
 # `\\loop ... \\ifdim ... \\repeat`: plain TeX's \\repeat closes the loop's conditional
-_TOKEN = re.compile(r"\\(if[A-Za-z@]*|else|fi|or|repeat)(?![A-Za-z@])")
-_CS = re.compile(r"\s*(\\[A-Za-z@]+|\\.)")
+_TOKEN = lazyre.pattern(r"\\(if[A-Za-z@]*|else|fi|or|repeat)(?![A-Za-z@])")
+_CS = lazyre.pattern(r"\s*(\\[A-Za-z@]+|\\.)")
 _UNDEFINED = ("\\undefined", "\\@undefined")
 _EMPTY = ("\\empty", "\\@empty")
 _RELAX = "\\relax"
@@ -383,7 +383,7 @@ def ifthenelse(walker: Walker, text: str, m: re.Match[str]) -> int:
     return two_branches(walker, text, m.start(), pos, _test(walker, test), f"ifthenelse{{{test}}}")
 
 
-_THEN_TERM = re.compile(
+_THEN_TERM = lazyre.pattern(
     r"\s*(?:\\(?P<not>not|NOT)\b|\\boolean\s*\{(?P<bool>[^{}]*)\}|\\isodd\s*\{(?P<odd>[^{}]*)\}"
     r"|\\equal\s*\{(?P<a>[^{}]*)\}\s*\{(?P<b>[^{}]*)\})"
 )

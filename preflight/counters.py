@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 
 _FNSYMBOLS = ["*", "†", "‡", "§", "¶", "‖", "**", "††", "‡‡"]
 _STYLES = ("arabic", "roman", "Roman", "alph", "Alph", "fnsymbol")
@@ -50,7 +50,7 @@ _DROP = {
     "@empty",
     "empty",
 }
-_TOKEN = re.compile(r"\\([A-Za-z@]+)\s*|\\(.)|([{}])|([^\\{}]+)", re.S)
+_TOKEN = lazyre.pattern(r"\\([A-Za-z@]+)\s*|\\(.)|([{}])|([^\\{}]+)", re.S)
 
 
 def format_value(value: int, style: str) -> str:

@@ -39,6 +39,8 @@ Severity = Literal["error", "warning", "info"]
 
 @dataclass(slots=True, kw_only=True)
 class DraftSpan:
+    """Where a result or proof stands: file and 1-based lines (`model.Span`)."""
+
     file: str
     start_line: int
     end_line: int
@@ -47,6 +49,8 @@ class DraftSpan:
 
 @dataclass(slots=True, kw_only=True)
 class DraftProof:
+    """A proof attached to a result (`model.Proof`)."""
+
     span: DraftSpan
     text: str
     attached_by: str = "next"
@@ -55,6 +59,8 @@ class DraftProof:
 
 @dataclass(slots=True, kw_only=True)
 class DraftCitation:
+    """A `\\cite` key in a result's statement, proof or note (`model.Citation`)."""
+
     key: str
     note: str | None = None
     where: Literal["statement", "proof", "note"] = "statement"
@@ -62,30 +68,40 @@ class DraftCitation:
 
 @dataclass(slots=True, kw_only=True)
 class DraftFileEntry:
+    """A project file read, with its digest (`model.FileEntry`)."""
+
     path: str
     sha256: str
 
 
 @dataclass(slots=True, kw_only=True)
 class DraftEquationInfo:
+    """A labelled equation's number and owning result (`model.EquationInfo`)."""
+
     number: str
     result: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
 class DraftBibEntry:
+    """A bibliography entry (`model.BibEntry`)."""
+
     key: str
     text: str
 
 
 @dataclass(slots=True, kw_only=True)
 class DraftMacroParam:
+    """One parameter of a user macro (`model.MacroParam`)."""
+
     kind: Literal["m", "o", "s"]
     default: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
 class DraftMacro:
+    """A user macro definition (`model.Macro`)."""
+
     name: str
     definition: str
     arity: int = 0
@@ -96,6 +112,8 @@ class DraftMacro:
 
 @dataclass(slots=True, kw_only=True)
 class DraftDiagnostic:
+    """A problem found in the source (`model.Diagnostic`)."""
+
     severity: Severity
     file: str
     line: int | None = None
@@ -112,6 +130,8 @@ class DraftDiagnostic:
 
 @dataclass(slots=True, kw_only=True)
 class DraftResult:
+    """A numbered (or unnumbered) result of the paper (`model.Result`)."""
+
     id: str
     env: str
     kind: Kind
@@ -135,6 +155,8 @@ class DraftResult:
 
 @dataclass(slots=True, kw_only=True)
 class DraftInventory:
+    """Everything preflight found (`model.Inventory`)."""
+
     root: str
     files: list[DraftFileEntry] = field(default_factory=list)
     results: list[DraftResult] = field(default_factory=list)

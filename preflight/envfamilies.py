@@ -10,8 +10,7 @@ the common work: owner restored, end code expanded, result and proof spans close
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from paperlint.preflight import declarations as decl
 from paperlint.preflight import equations, sectioning, texscan
@@ -24,8 +23,9 @@ Begin = Callable[["Walker", str, int, int, str], "int | None"]
 Close = Callable[["Walker", Frame], None]
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):
+    """An environment family: what its `\\begin` and its `\\end` do."""
+
     name: str
     begin: Begin
     close: Close | None = None

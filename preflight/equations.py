@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.counters import Counters
 
 SINGLE = {"equation", "multline", "displaymath", "dmath", "math"}
@@ -21,14 +21,14 @@ MULTI = {
     "IEEEeqnarray",
 }
 EQUATION_ENVS = SINGLE | MULTI | {e + "*" for e in SINGLE | MULTI}
-_LABEL = re.compile(r"\\label\s*\{([^}]*)\}")
-_TAG = re.compile(r"\\tag(\*?)\s*\{")
-_NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z@])")
+_LABEL = lazyre.pattern(r"\\label\s*\{([^}]*)\}")
+_TAG = lazyre.pattern(r"\\tag(\*?)\s*\{")
+_NOTAG = lazyre.pattern(r"\\(?:notag|nonumber)(?![A-Za-z@])")
 # What a row split looks at: `\\\\`, braces, environments (and any control word starting with
 # `begin`/`end`: `\\begingroup` nests too), `\\intertext`, and the escapes `\\{`, `\\}`. No
 # other control word matters and nothing starts inside one. Each branch starts with a plain
 # character, so the regex engine skips from one `\\`, `{` or `}` to the next.
-_ROW_TOKEN = re.compile(
+_ROW_TOKEN = lazyre.pattern(
     r"\\(?:\\|(?:begin|end)(?:\s*\{[^}]*\}|[A-Za-z@]*)"
     r"|(?:short)?intertext(?![A-Za-z@])|[^A-Za-z@\n])"
     r"|\{|\}"
@@ -111,8 +111,7 @@ def number_rows(
     return out
 
 
-@dataclass(frozen=True)
-class Referenced:
+class Referenced(NamedTuple):
     """The labels a document references and the displays whose numbers depend on them."""
 
     keys: frozenset[str]
@@ -209,6 +208,6 @@ def _counter_ops(row: str, counters: Counters) -> None:
             counters.step(name)
 
 
-_ROW_SKIP = re.compile(r"\*?\s*(?:\[[^\]]*\])?")
-_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])")
-_OPS = re.compile(r"\\(addtocounter|setcounter|stepcounter|refstepcounter)\s*\{([^}]*)\}")
+_ROW_SKIP = lazyre.pattern(r"\*?\s*(?:\[[^\]]*\])?")
+_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_OPS = lazyre.pattern(r"\\(addtocounter|setcounter|stepcounter|refstepcounter)\s*\{([^}]*)\}")

@@ -19,10 +19,10 @@ keeps its own lines; the body's own text maps to the macro call.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.macros import NO_VALUE, ArgSpec, Definition, parameter_parts
 
 MAX_DEPTH = 16
@@ -31,7 +31,7 @@ MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX
 # a fixed cost, so a bomb of tiny expansions (`\\def\\b{\\a\\a}` twenty times over) is
 # bounded too
 EXPANSION_OVERHEAD = 100
-_WORD = re.compile(r"\\([A-Za-z@]+)")
+_WORD = lazyre.pattern(r"\\([A-Za-z@]+)")
 # kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`,
 # `\\let\\lbl\\label`): what a use of the new name does
 KERNEL = {
@@ -53,8 +53,7 @@ def budget(length: int) -> int:
     return 1_000_000 + 4 * length
 
 
-@dataclass(frozen=True)
-class SourceMap:
+class SourceMap(NamedTuple):
     """Where a snippet's text comes from: `pieces` are (start, end, source) runs of the
     snippet copied from the source at `source`; everything else stands for the macro call
     that made the snippet, which begins at `begin` and is followed by `after`."""
@@ -82,8 +81,9 @@ class SourceMap:
         return out
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(NamedTuple):
+    """One argument of a macro call, with where it stands in the calling text."""
+
     text: str
     start: int | None  # where `text` begins in the calling text; None for a default
 
@@ -137,8 +137,7 @@ def substitute(
     return "".join(out), tuple(pieces)
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """What a definition's body holds, read once: its control words, and whether a use
     drops or repeats an argument (then it must be expanded to be read right)."""
 
@@ -154,8 +153,7 @@ def shape(definition: Definition) -> Shape:
     return Shape(frozenset(_WORD.findall(body)), drops)
 
 
-@dataclass(frozen=True)
-class Relevance:
+class Relevance(NamedTuple):
     """The control words that make a macro worth expanding (see `Expander.active`)."""
 
     always: frozenset[str]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from paperlint.errors import InputError
-from paperlint.preflight import prepass, texscan
+from paperlint.preflight import lazyre, prepass, texscan
 from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry, Severity
 from paperlint.preflight.sourcetree import (
     _INCLUDE,
@@ -38,12 +38,14 @@ from paperlint.preflight.sourcetree import (
 
 _PACKAGE_CMDS = {"usepackage", "RequirePackage"}
 _CLASS_CMDS = {"documentclass", "LoadClass"}
-_BEGIN_DOC = re.compile(r"\\begin\s*\{document\}")
-_END_DOC = re.compile(r"\\end\s*\{document\}")
+_BEGIN_DOC = lazyre.pattern(r"\\begin\s*\{document\}")
+_END_DOC = lazyre.pattern(r"\\end\s*\{document\}")
 
 
 @dataclass
 class _State:
+    """The flattening in progress: the text so far, the include stack, what is loaded."""
+
     flat: FlatSource
     main_dir: Path
     parts: list[str] = field(default_factory=list)

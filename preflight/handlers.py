@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from paperlint.preflight import (
     classcode,
     conditionals,
+    lazyre,
     macros,
     numexpr,
     plaintex,
@@ -135,7 +136,7 @@ def _define(
         walker.out.macros.append((walker.at(at), macro.record()))
 
 
-_STEPS = re.compile(r"\\(?:refstepcounter|stepcounter)\b")
+_STEPS = lazyre.pattern(r"\\(?:refstepcounter|stepcounter)\b")
 
 
 def at_end_of_file(walker: Walker, text: str, m: re.Match[str]) -> int:
@@ -250,9 +251,9 @@ def _new_reference_template(
         _define(walker, at, Definition(f"\\{ref}", body, params))
 
 
-_REGISTER = re.compile(r"\s*\\([A-Za-z@]+)\s*")
-_ASSIGN = re.compile(r"\s*=?\s*")
-_BY = re.compile(r"\s*(?:by\b)?\s*")
+_REGISTER = lazyre.pattern(r"\s*\\([A-Za-z@]+)\s*")
+_ASSIGN = lazyre.pattern(r"\s*=?\s*")
+_BY = lazyre.pattern(r"\s*(?:by\b)?\s*")
 
 
 def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:

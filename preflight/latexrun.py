@@ -24,6 +24,7 @@ from enum import StrEnum
 from pathlib import Path, PurePosixPath
 
 from paperlint.errors import InputError
+from paperlint.preflight import lazyre
 from paperlint.preflight.auxfile import AuxData, parse_aux
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ DEFAULT_TIMEOUT_S = 300.0
 DRAFT_GRAPHICS = r"-usepretex=\PassOptionsToPackage{draft}{graphicx}"
 _LOG_TAIL_LINES = 40
 _MAX_ERRORS = 20
-_ERROR_LINE = re.compile(r"^(?:! |\S+\.(?:tex|sty|cls|bbl|aux):\d+: )")
+_ERROR_LINE = lazyre.pattern(r"^(?:! |\S+\.(?:tex|sty|cls|bbl|aux):\d+: )")
 # Folders never copied into the scratch tree: version control and paperlint's own workdirs.
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
 # Build outputs a user's folder may hold from an earlier compile. Copying them would let
@@ -44,14 +45,14 @@ _BUILD_OUTPUTS = frozenset(
     {".aux", ".fdb_latexmk", ".fls", ".log", ".out", ".toc", ".lof", ".lot", ".blg", ".xdv"}
     | {".bcf", ".run.xml", ".thm", ".loe", ".synctex.gz", ".synctex", ".nav", ".snm", ".vrb"}
 )
-_XETEX_PACKAGE = re.compile(
+_XETEX_PACKAGE = lazyre.pattern(
     r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{[^}]*\b(?:fontspec|unicode-math)\b"
 )
-_PROGRAM_MAGIC = re.compile(r"^%\s*!\s*TEX\s+(?:TS-)?program\s*=\s*(\w+)", re.I | re.M)
+_PROGRAM_MAGIC = lazyre.pattern(r"^%\s*!\s*TEX\s+(?:TS-)?program\s*=\s*(\w+)", re.I | re.M)
 # A latexmkrc is Perl and is never run (-norc), but it is read as text for the engine it asks
 # for: `$pdf_mode = 5` (xelatex) or 4 (lualatex), or an engine named in `$pdflatex = '…'`.
 _RC_NAMES = frozenset({"latexmkrc", ".latexmkrc"})
-_RC_UNICODE_ENGINE = re.compile(
+_RC_UNICODE_ENGINE = lazyre.pattern(
     r"^[^#\n]*(?:\$pdf_mode\s*=\s*[45]\b|\$pdflatex\s*=\s*['\"](?:xe|lua)latex)", re.M
 )
 

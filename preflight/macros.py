@@ -11,27 +11,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.draft import DraftMacro, DraftMacroParam
 
-_NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
-_PARAMS = re.compile(r"[^{]*")
-_UNDELIMITED = re.compile(r"(?:\s*#[1-9])*\s*")
-_CSNAME = re.compile(r"\s*([^\\{}]*?)\s*\\endcsname")
+_NAME = lazyre.pattern(r"\s*\\([A-Za-z@]+|.)")
+_PARAMS = lazyre.pattern(r"[^{]*")
+_UNDELIMITED = lazyre.pattern(r"(?:\s*#[1-9])*\s*")
+_CSNAME = lazyre.pattern(r"\s*([^\\{}]*?)\s*\\endcsname")
 # xparse marks an optional argument that was not given with this text (`\\IfNoValueTF`)
 NO_VALUE = "-NoValue-"
 
 
-@dataclass(frozen=True)
-class ArgSpec:
+class ArgSpec(NamedTuple):
+    """One parameter of a macro: its kind and, for an optional one, its default."""
+
     kind: Literal["m", "o", "s"]  # "m" mandatory, "o" optional [...], "s" star
     default: str | None = None  # what an absent "o" stands for (None: xparse's -NoValue-)
 
 
-@dataclass(frozen=True)
-class Definition:
+class Definition(NamedTuple):
     """A user macro: name (with its backslash), parameters and body. `params` is None when
     a use cannot be read (a `\\def` with delimited parameters, an xparse type we do not
     read): such a macro is kept for the inventory but never expanded."""
@@ -66,6 +66,8 @@ class Definition:
 
 @dataclass
 class EnvDefinition:
+    """A user environment: its arity, default, begin and end code."""
+
     name: str
     arity: int
     default: str | None
@@ -135,7 +137,7 @@ def parse_def(text: str, pos: int) -> tuple[Definition | None, int]:
 
 
 # xparse argument types read here; the rest (r, d, v, e, ...) leave the macro unexpanded
-_XPARSE = re.compile(r"\s*[+!]*\s*(?:(?P<m>m)|(?P<o>o)|O\s*\{(?P<O>[^{}]*)\}|(?P<s>s))")
+_XPARSE = lazyre.pattern(r"\s*[+!]*\s*(?:(?P<m>m)|(?P<o>o)|O\s*\{(?P<O>[^{}]*)\}|(?P<s>s))")
 
 
 def parse_document_command(text: str, pos: int) -> tuple[Definition | None, int]:
@@ -169,7 +171,7 @@ def parse_let(text: str, pos: int) -> tuple[DraftMacro | None, int]:
     return DraftMacro(name=match.group(1), definition=match.group(2), arity=0), match.end()
 
 
-_PARAMETER_NUMBER = re.compile(r"(?<!#)#([1-9])")
+_PARAMETER_NUMBER = lazyre.pattern(r"(?<!#)#([1-9])")
 
 
 def parse_paired_delimiter(text: str, pos: int, *, extended: bool) -> tuple[Definition | None, int]:
@@ -247,7 +249,7 @@ def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int
     return EnvDefinition(name.strip(), arity, default, begin[0], end[0]), end[1]
 
 
-_PARAMETER = re.compile(r"#(#|[1-9])")
+_PARAMETER = lazyre.pattern(r"#(#|[1-9])")
 
 
 def parameter_parts(body: str) -> list[str | int]:

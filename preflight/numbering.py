@@ -14,6 +14,7 @@ from paperlint.preflight import (
     envfamilies,
     equations,
     expansion,
+    lazyre,
     macros,
     plaintext,
     references,
@@ -25,7 +26,7 @@ from paperlint.preflight.draft import Severity
 from paperlint.preflight.sourcetree import Segment
 from paperlint.preflight.walkstate import Frame, Owner, Problem, RawProof, RawResult, WalkOutput
 
-_CS = re.compile(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
+_CS = lazyre.pattern(r"\\(?:([A-Za-z@]+)(\*?)|(\[)|.)", re.S)
 _SECTIONS = (
     "part",
     "chapter",
@@ -35,21 +36,21 @@ _SECTIONS = (
     "paragraph",
     "subparagraph",
 )
-_EXPANDS = re.compile(
+_EXPANDS = lazyre.pattern(
     r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b"
 )
-_STEPS = re.compile(r"\\refstepcounter\s*\{")
-_PROOF_ENV = re.compile(
+_STEPS = lazyre.pattern(r"\\refstepcounter\s*\{")
+_PROOF_ENV = lazyre.pattern(
     r"^(?!prooftree|proofrule|proofbox|prooflist)"
     r"(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$",
     re.I,
 )
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
-_NAMING_PROOF = re.compile(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
+_NAMING_PROOF = lazyre.pattern(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
 MAX_NESTED_WALKS = 16
-_MATH_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])")
-_MATH_EFFECT = re.compile(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
+_MATH_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_MATH_EFFECT = lazyre.pattern(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
 # what makes a macro worth expanding besides the walker's handlers: the conditionals it can
 # evaluate (and the branch words that go with them)
 _EVALUATED = frozenset({"ifcase", "ifnum", "ifodd", "iftrue", "else", "or", "fi"})

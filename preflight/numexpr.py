@@ -23,10 +23,10 @@ import re
 from collections.abc import Iterator
 from typing import Protocol
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 
 MAX_MACRO_DEPTH = 8
-_TOKEN = re.compile(
+_TOKEN = lazyre.pattern(
     r"\s*(?:(?P<digits>\d+)|\\(?P<word>[A-Za-z@]+)\s*|(?P<op>[-+*/()=<>])|\\(?P<char>.))", re.S
 )
 _GROUP_WORDS = ("value", "arabic", "getrefnumber", "ref", "getpagerefnumber", "pageref")

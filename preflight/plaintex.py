@@ -12,17 +12,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import plaintext, texscan
+from paperlint.preflight import lazyre, plaintext, texscan
 from paperlint.preflight.walkstate import Owner, RawProof, RawResult
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
 
-_HEAD = re.compile(
+_HEAD = lazyre.pattern(
     r"\s*(?P<title>[A-Z][A-Za-z]*(?:\s+[A-Z][a-z]+)*)\s*(?P<number>[A-Z]?[\d.]*\d[a-z]?)?"
 )
-_PLAIN_HEAD = re.compile(r"\s*([^\n]{1,120}?)\.(?=\s)")
-_PAR_END = re.compile(r"\\par(?![A-Za-z@])|\n[ \t]*\n|\\proclaim(?![A-Za-z@])")
+_PLAIN_HEAD = lazyre.pattern(r"\s*([^\n]{1,120}?)\.(?=\s)")
+_PAR_END = lazyre.pattern(r"\\par(?![A-Za-z@])|\n[ \t]*\n|\\proclaim(?![A-Za-z@])")
 _ENDERS = {"proclaim": "endproclaim", "demo": "enddemo", "proof": "endproof", "pf": "endpf"}
 
 

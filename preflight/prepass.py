@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import re
 
+from paperlint.preflight import lazyre
+
 VERBATIM_ENVS = (
     "verbatim",
     "verbatim*",
@@ -23,8 +25,8 @@ VERBATIM_ENVS = (
     "filecontents*",
     "spverbatim",
 )
-_EXCLUDE = re.compile(r"\\excludecomment\s*\{([^}]*)\}")
-_CONDITIONAL = re.compile(
+_EXCLUDE = lazyre.pattern(r"\\excludecomment\s*\{([^}]*)\}")
+_CONDITIONAL = lazyre.pattern(
     r"\\(?:(?P<false>iffalse|if\s*0(?![0-9\\]))|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi|repeat))"
     r"(?![A-Za-z@])"
 )
@@ -87,7 +89,7 @@ def blank(text: str) -> str:
 
 # An environment name the scan recognises after `\\begin{`: a verbatim-like one whose name
 # has another character can never be opened.
-_ENV_NAME = re.compile(r"[A-Za-z*]+")
+_ENV_NAME = lazyre.pattern(r"[A-Za-z*]+")
 
 
 @functools.lru_cache(maxsize=64)
@@ -193,7 +195,7 @@ def _blank_matching_fi(text: str, pos: int, spans: list[tuple[int, int]]) -> int
 
 # `\\let\\if@nobreak\\iffalse`, `\\newif\\ifdraft`, `\\def\\ifmine`: a conditional named or
 # assigned, not one that opens a branch
-_NAMED = re.compile(r"\\(?:let|newif|def|gdef|edef|xdef)\s*(?:\\[A-Za-z@]+\s*=?\s*)?$")
+_NAMED = lazyre.pattern(r"\\(?:let|newif|def|gdef|edef|xdef)\s*(?:\\[A-Za-z@]+\s*=?\s*)?$")
 
 
 def is_named_conditional(text: str, start: int) -> bool:

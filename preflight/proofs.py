@@ -6,24 +6,24 @@ from __future__ import annotations
 import bisect
 import re
 
-from paperlint.preflight import references
+from paperlint.preflight import lazyre, references
 from paperlint.preflight.draft import DraftProof, DraftResult, DraftSpan
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import Problem, RawProof, WalkOutput
 
 _GAP_LIMIT = 4000
 _HEADING_WINDOW = 400
-_PROVES = re.compile(r"\\proves\s*\{([^}]*)\}")
-_SECTIONING = re.compile(r"\\(?:part|chapter|section|subsection)\*?\s*[\[{]")
-_PARAGRAPH_HEAD = re.compile(
+_PROVES = lazyre.pattern(r"\\proves\s*\{([^}]*)\}")
+_SECTIONING = lazyre.pattern(r"\\(?:part|chapter|section|subsection)\*?\s*[\[{]")
+_PARAGRAPH_HEAD = lazyre.pattern(
     r"\s*(?:\\noindent\s*)?(?:\\(?:par|medskip|smallskip|bigskip)\s*)*"
     r"(?:\{\\(?:it|bf|em|sc)\s*Proof[^}]{0,200}\}|\\(?:textit|textbf|emph|textsc)\s*\{\s*Proof[^}]{0,200}\}"
     r"|Proof[.:])"
 )
-_PROOF_END = re.compile(
+_PROOF_END = lazyre.pattern(
     r"\\(?:qed|qedhere|square|blacksquare|Box|QED|hfill\s*\$?\\(?:Box|square|blacksquare))\b|\\end\s*\{|\\begin\s*\{|\n\s*\n\s*\n"
 )
-_PROOF_OF = re.compile(r"Proof\s+of\s+(?:the\s+)?", re.I)
+_PROOF_OF = lazyre.pattern(r"Proof\s+of\s+(?:the\s+)?", re.I)
 
 
 def attach(flat: FlatSource, walk: WalkOutput, results: list[DraftResult]) -> dict[int, int]:
@@ -123,17 +123,17 @@ def _preceding(
     return best
 
 
-_FLOATS = re.compile(
+_FLOATS = lazyre.pattern(
     r"\\begin\s*\{(figure|table|algorithm|wrapfigure|center|tikzpicture)\*?\}.*?"
     r"\\end\s*\{\1\*?\}",
     re.S,
 )
-_NOT_PROSE = re.compile(
+_NOT_PROSE = lazyre.pattern(
     r"\\(?:label|vspace|hspace|vskip|hskip|addvspace|index|phantomsection|nopagebreak"
     r"|pagebreak|newpage|clearpage|noindent|par|medskip|smallskip|bigskip|leavevmode|relax"
     r"|FloatBarrier)\b\*?(?:\s*\{[^{}]*\}|\s*\[[^]]*\])*"
 )
-_LEAD_IN = re.compile(r"\b(?:prove|proof|proven|proving|show)\b", re.I)
+_LEAD_IN = lazyre.pattern(r"\b(?:prove|proof|proven|proving|show)\b", re.I)
 
 
 def crosses_prose(gap: str) -> bool:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 
+from paperlint.preflight import lazyre
 from paperlint.preflight.draft import DraftDiagnostic, DraftResult
 from paperlint.preflight.sourcetree import FlatSource
 from paperlint.preflight.walkstate import WalkOutput
 
-_REF = re.compile(
+_REF = lazyre.pattern(
     r"\\(?:ref|eqref|pageref|cref|Cref|cpageref|Cpageref|crefrange|Crefrange|cpagerefrange"
     r"|labelcref|labelcpageref|namecref|nameCref|lcnamecref|namecrefs|autoref|Autoref|nameref"
     r"|vref|Vref|thref|uses|proves|subref|refeq)\*?\s*\{([^}]*)\}(?:\s*\{([^}]*)\})?"
@@ -18,7 +19,7 @@ _REF = re.compile(
 _RANGE_CMDS = ("crefrange", "Crefrange", "cpagerefrange")
 # `\b` before the word is checked apart (`_mentions`): a pattern that starts with a plain
 # word lets the regex engine jump from one candidate first letter to the next.
-_PLAIN = re.compile(
+_PLAIN = lazyre.pattern(
     r"(Theorem|Lemma|Proposition|Corollary|Claim|Definition|Assumption|Conjecture|Remark"
     r"|Example|Fact|Observation|Condition|Hypothesis|Thm|Prop|Lem|Cor|Def)s?\.?(?:~|\s)+"
     r"([A-Z]?\d+(?:\.\d+)*[a-z]?|[A-Z](?:\.\d+)+)"
@@ -50,7 +51,7 @@ def plain_mentions(text: str) -> list[tuple[str, str]]:
     return [(m.group(1).lower(), m.group(2)) for m in _mentions(text)]
 
 
-_WORD = re.compile(r"\w")
+_WORD = lazyre.pattern(r"\w")
 
 
 def _mentions(text: str) -> list[re.Match[str]]:
@@ -113,7 +114,7 @@ def key_owners(walk: WalkOutput, ids: list[str]) -> dict[str, str]:
     return out
 
 
-_REF_IN_BODY = re.compile(
+_REF_IN_BODY = lazyre.pattern(
     r"\\(?:c?ref|Cref|eqref|autoref|Autoref|nameref)\*?\s*\{(?P<prefix>[^{}#\\]*)#(?P<arg>\d)\}"
 )
 
@@ -172,7 +173,7 @@ def resolve_uses(
             result.proof_uses = [r for r in used if r != result.id]
 
 
-_ANY_LABEL = re.compile(r"\\[A-Za-z]*label\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
+_ANY_LABEL = lazyre.pattern(r"\\[A-Za-z]*label\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 
 
 def undefined(flat: FlatSource, known: set[str]) -> list[DraftDiagnostic]:

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperlint.errors import InputError
-from paperlint.preflight import prepass
+from paperlint.preflight import lazyre, prepass
 from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry
 
 HUGE_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 40
-_INCLUDE = re.compile(
+_INCLUDE = lazyre.pattern(
     r"\\(?P<cmd>input|include|subfile|subfileinclude|import|subimport|inputfrom|subinputfrom"
     r"|includefrom|subincludefrom|usepackage|RequirePackage|documentclass|LoadClass"
     r"|includeonly)(?![A-Za-z@])\*?"
@@ -53,6 +53,8 @@ _BAD_HINTS = (
 
 @dataclass
 class SourceFile:
+    """One project file as read: its cleaned text and where its lines start."""
+
     rel: str
     text: str  # the cleaned text, while the project is flattened; "" afterwards
     # 8 bytes a line (a list of ints holds 36): a large paper has a million lines
@@ -61,6 +63,8 @@ class SourceFile:
 
 @dataclass(slots=True)
 class Segment:
+    """A stretch of the flat text and the file offset it was copied from."""
+
     flat_start: int
     length: int
     file: str

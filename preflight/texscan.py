@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 
-CONTROL_WORD = re.compile(r"\\([A-Za-z@]+\*?|.)", re.S)
-_SPACE = re.compile(r"[ \t]*\n?[ \t]*")
+from paperlint.preflight import lazyre
+
+CONTROL_WORD = lazyre.pattern(r"\\([A-Za-z@]+\*?|.)", re.S)
+_SPACE = lazyre.pattern(r"[ \t]*\n?[ \t]*")
 
 
 def skip_spaces(text: str, pos: int, *, newline: bool = True) -> int:
@@ -71,7 +73,7 @@ def find_closing_brace(text: str, pos: int) -> int:
     return len(text)
 
 
-_BRACE_TOKEN = re.compile(r"\\.|[{}]", re.S)
+_BRACE_TOKEN = lazyre.pattern(r"\\.|[{}]", re.S)
 
 
 def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, int] | None:

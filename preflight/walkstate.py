@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from paperlint.preflight.declarations import Registry
 from paperlint.preflight.draft import DraftMacro, Severity
@@ -11,6 +12,8 @@ from paperlint.preflight.macros import Definition
 
 @dataclass(slots=True)
 class RawResult:
+    """A result as the walk found it, in flat-text offsets."""
+
     env: str
     title: str
     number: str | None
@@ -30,6 +33,8 @@ class RawResult:
 
 @dataclass(slots=True)
 class RawProof:
+    """A proof environment as the walk found it, in flat-text offsets."""
+
     env: str
     note: str | None
     begin: int
@@ -50,6 +55,8 @@ class Owner:
 
 @dataclass(slots=True)
 class Frame:
+    """An open environment on the walk's stack."""
+
     name: str
     begin: int
     saved: Owner
@@ -67,8 +74,7 @@ class Frame:
     restore_the: dict[str, str | None] | None = None
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """Something the walk could not model or found wrong, at a flat-text offset (None: the
     whole project); it becomes a `Diagnostic` once offsets are mapped to files and lines."""
 
@@ -80,6 +86,8 @@ class Problem:
 
 @dataclass
 class WalkOutput:
+    """Everything the walk records, for the inventory to assemble."""
+
     registry: Registry
     results: list[RawResult] = field(default_factory=list)
     proofs: list[RawProof] = field(default_factory=list)

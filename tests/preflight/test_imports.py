@@ -1,0 +1,61 @@
+"""Importing preflight does no work the build may not need: no regex compiled (each pattern is
+compiled where first used, `paperlint.preflight.lazyre`), no heavy library, and no more
+dataclasses created than the budget below (creating one costs as much as compiling a regex;
+an immutable record is a `NamedTuple`, about a quarter of that). Counted, not timed, so the
+test holds on a loaded machine: each count runs in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+# The dataclasses created by `import paperlint.preflight.inventory`: the contract's 11 draft
+# records and the walk's mutable state. A new one goes through this budget on purpose.
+DATACLASS_BUDGET = 28
+HEAVY = ("pydantic", "typer", "rich", "click", "litellm", "jinja2", "pdfminer", "networkx")
+
+_PROBE = """
+import dataclasses, json, re, sys
+
+compiled = []
+created = []
+real_compile, real_process = re._compile, dataclasses._process_class
+
+def spy_compile(*args, **kwargs):
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") in ("re", "functools"):
+        frame = frame.f_back
+    compiled.append(frame.f_globals.get("__name__", "?") if frame is not None else "?")
+    return real_compile(*args, **kwargs)
+
+def spy_process(cls, *args, **kwargs):
+    created.append(cls.__module__ + "." + cls.__qualname__)
+    return real_process(cls, *args, **kwargs)
+
+re._compile, dataclasses._process_class = spy_compile, spy_process
+import paperlint.preflight.inventory
+at_import = [m for m in compiled if m.startswith("paperlint.preflight")]
+made = [c for c in created if c.startswith("paperlint.preflight")]
+loaded = sorted({m.split(".")[0] for m in sys.modules})
+from paperlint.preflight import prepass
+prepass.clean("a % comment\\n\\\\verb|x| b")  # shows the spy sees a compile when one happens
+used = [m for m in compiled if m.startswith("paperlint.preflight")]
+print(json.dumps({"at_import": at_import, "made": made, "loaded": loaded, "used": used}))
+"""
+
+
+def _probe() -> dict[str, list[str]]:
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True
+    ).stdout
+    data: dict[str, list[str]] = json.loads(out.splitlines()[-1])
+    return data
+
+
+def test_importing_preflight_compiles_no_regex_and_stays_in_budget() -> None:
+    data = _probe()
+    assert data["used"], "the spy saw no compile at all: the count below would prove nothing"
+    assert data["at_import"] == [], f"compiled at import (use lazyre.pattern): {data['at_import']}"
+    assert len(data["made"]) <= DATACLASS_BUDGET, data["made"]
+    assert not set(HEAVY) & set(data["loaded"]), sorted(set(HEAVY) & set(data["loaded"]))
