@@ -10,26 +10,34 @@ the code where it is declared would switch every option on.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperlint.preflight import expansion, lazyre, texscan
+from paperlint.preflight.record import Record
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
 
 
-@dataclass
-class OptionState:
+class OptionState(Record):
     """Options of the class or package being read, the code its options declared, and the
     macros `\\let` or defined so far (for `\\ifx`)."""
 
-    given: set[str] = field(default_factory=set)
-    passed: dict[str, set[str]] = field(default_factory=dict)
-    declared: dict[str, str] = field(default_factory=dict)
-    lets: dict[str, str] = field(default_factory=dict)
-    defined: set[str] = field(default_factory=set)
-    flag_macros: set[str] = field(default_factory=set)
+    __slots__ = ("given", "passed", "declared", "lets", "defined", "flag_macros")
+    given: set[str]
+    passed: dict[str, set[str]]
+    declared: dict[str, str]
+    lets: dict[str, str]
+    defined: set[str]
+    flag_macros: set[str]
+
+    def __init__(self) -> None:
+        self.given = set()
+        self.passed = {}
+        self.declared = {}
+        self.lets = {}
+        self.defined = set()
+        self.flag_macros = set()
 
     def start(self, options: set[str]) -> None:
         """A class or local package begins: these options were passed to it."""

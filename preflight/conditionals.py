@@ -18,10 +18,10 @@ results or labels turn out to be inside it, a diagnostic names it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperlint.preflight import lazyre, macros, numexpr, prepass, texscan
+from paperlint.preflight.record import Record
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
@@ -39,25 +39,36 @@ _OPAQUE = frozenset(
 )
 
 
-@dataclass
-class Branch:
+class Branch(Record):
     """An open conditional: "true" (reading its true branch), "else" (reading its else
     branch), "case" (reading the selected `\\ifcase` branch) or "unknown" (reading on)."""
 
+    __slots__ = ("state", "pos", "name", "events")
     state: str
-    pos: int = 0
-    name: str = ""
-    events: int = 0
+    pos: int
+    name: str
+    events: int
+
+    def __init__(self, state: str, pos: int = 0, name: str = "", events: int = 0) -> None:
+        self.state = state
+        self.pos = pos
+        self.name = name
+        self.events = events
 
 
-@dataclass
-class Toggles:
+class Toggles(Record):
     """Booleans (`\\newif` and etoolbox's `\\newbool`, one namespace), etoolbox toggles and
     the conditionals open at the walker's position."""
 
-    flags: dict[str, bool] = field(default_factory=dict)
-    toggles: dict[str, bool] = field(default_factory=dict)
-    stack: list[Branch] = field(default_factory=list)
+    __slots__ = ("flags", "toggles", "stack")
+    flags: dict[str, bool]
+    toggles: dict[str, bool]
+    stack: list[Branch]
+
+    def __init__(self) -> None:
+        self.flags = {}
+        self.toggles = {}
+        self.stack = []
 
     def declare(self, name: str) -> None:
         self.flags[name] = False

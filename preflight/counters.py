@@ -8,9 +8,9 @@ internals, other counters' `\\the…`, user macros without arguments, and litera
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from paperlint.preflight import lazyre, texscan
+from paperlint.preflight.record import Record
 
 _FNSYMBOLS = ["*", "†", "‡", "§", "¶", "‖", "**", "††", "‡‡"]
 _STYLES = ("arabic", "roman", "Roman", "alph", "Alph", "fnsymbol")
@@ -102,16 +102,23 @@ def _roman(value: int) -> str:
     return out
 
 
-@dataclass
-class Counters:
+class Counters(Record):
     """Counter values, reset lists and `\\the` templates, mutated in document order."""
 
-    values: dict[str, int] = field(default_factory=dict)
-    children: dict[str, set[str]] = field(default_factory=dict)
-    the: dict[str, str] = field(default_factory=dict)
-    macros: dict[str, str] = field(default_factory=dict)
+    __slots__ = ("values", "children", "the", "macros", "aliases")
+    values: dict[str, int]
+    children: dict[str, set[str]]
+    the: dict[str, str]
+    macros: dict[str, str]
     # aliascnt: `\\newaliascnt{lemma}{theorem}` makes `lemma` another name of `theorem`
-    aliases: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str]
+
+    def __init__(self) -> None:
+        self.values = {}
+        self.children = {}
+        self.the = {}
+        self.macros = {}
+        self.aliases = {}
 
     def real(self, name: str) -> str:
         return self.aliases.get(name, name)

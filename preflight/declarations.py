@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 
 from paperlint.preflight import texscan
 from paperlint.preflight.counters import Counters
 from paperlint.preflight.draft import Kind
+from paperlint.preflight.record import Record
 
 BOOK_CLASSES = {
     "book",
@@ -60,35 +60,67 @@ _LLNCS_OWN = (
 )
 
 
-@dataclass
-class TheoremEnv:
+class TheoremEnv(Record):
     """One theorem-like environment: its counter (None when unnumbered) and printed title."""
 
+    __slots__ = ("name", "title", "counter", "the_key", "numbered")
     name: str
     title: str
     counter: str | None
     the_key: str
-    numbered: bool = True
+    numbered: bool
+
+    def __init__(
+        self, name: str, title: str, counter: str | None, the_key: str, numbered: bool = True
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.counter = counter
+        self.the_key = the_key
+        self.numbered = numbered
 
 
-@dataclass
-class Registry:
+class Registry(Record):
     """Everything the declarations set up: environments, counters and loaded features."""
 
-    counters: Counters = field(default_factory=Counters)
-    envs: dict[str, TheoremEnv] = field(default_factory=dict)
-    doc_class: str = "article"
-    class_options: set[str] = field(default_factory=set)
-    packages: set[str] = field(default_factory=set)
-    ntheorem_numbering: str = "arabic"
-    notes: list[tuple[str, str]] = field(default_factory=list)
+    __slots__ = (
+        "counters",
+        "envs",
+        "doc_class",
+        "class_options",
+        "packages",
+        "ntheorem_numbering",
+        "notes",
+        "only_referenced",
+        "calc_setcounter",
+        "calc_addtocounter",
+    )
+    counters: Counters
+    envs: dict[str, TheoremEnv]
+    doc_class: str
+    class_options: set[str]
+    packages: set[str]
+    ntheorem_numbering: str
+    notes: list[tuple[str, str]]
     # `autonum`, or mathtools' `showonlyrefs`: only equations whose label is referenced
     # get a number; the value names the package (they count different reference commands)
-    only_referenced: str | None = None
+    only_referenced: str | None
     # calc makes `\\setcounter` and `\\addtocounter` evaluate expressions; amstext, loaded
     # after calc, puts the kernel's `\\addtocounter` back (calc.sty, amstext.sty)
-    calc_setcounter: bool = False
-    calc_addtocounter: bool = False
+    calc_setcounter: bool
+    calc_addtocounter: bool
+
+    def __init__(self) -> None:
+        self.counters = Counters()
+        self.envs = {}
+        self.doc_class = "article"
+        self.class_options = set()
+        self.packages = set()
+        self.ntheorem_numbering = "arabic"
+        self.notes = []
+        self.only_referenced = None
+        self.calc_setcounter = False
+        self.calc_addtocounter = False
 
     @property
     def book(self) -> bool:

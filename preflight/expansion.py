@@ -19,11 +19,11 @@ keeps its own lines; the body's own text maps to the macro call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.macros import NO_VALUE, ArgSpec, Definition, parameter_parts
+from paperlint.preflight.record import Record
 
 MAX_DEPTH = 16
 MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX loops)
@@ -160,22 +160,40 @@ class Relevance(NamedTuple):
     with_arguments: frozenset[str]
 
 
-@dataclass
-class Expander:
+class Expander(Record):
     """The macro table of the walk, and the bounds on expanding it."""
 
-    length: int = 0
-    table: dict[str, Definition] = field(default_factory=dict)
-    defined_at: dict[str, int] = field(default_factory=dict)
-    left: int = 0
-    stack: list[str] = field(default_factory=list)
-    reported: set[str] = field(default_factory=set)
-    _shapes: dict[str, Shape] = field(default_factory=dict)
-    _active: dict[str, bool] = field(default_factory=dict)
-    _state: object = None
+    __slots__ = (
+        "length",
+        "table",
+        "defined_at",
+        "left",
+        "stack",
+        "reported",
+        "_shapes",
+        "_active",
+        "_state",
+    )
+    length: int
+    table: dict[str, Definition]
+    defined_at: dict[str, int]
+    left: int
+    stack: list[str]
+    reported: set[str]
+    _shapes: dict[str, Shape]
+    _active: dict[str, bool]
+    _state: object
 
-    def __post_init__(self) -> None:
-        self.left = budget(self.length)
+    def __init__(self, length: int = 0) -> None:
+        self.length = length
+        self.table = {}
+        self.defined_at = {}
+        self.left = budget(length)
+        self.stack = []
+        self.reported = set()
+        self._shapes = {}
+        self._active = {}
+        self._state = None
 
     def define(self, name: str, definition: Definition, at: int = -1) -> None:
         """`name` without its backslash; `at` where the definition is (a source offset)."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from paperlint.errors import InputError
 from paperlint.preflight import lazyre, prepass, texscan
 from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry, Severity
+from paperlint.preflight.record import Record
 from paperlint.preflight.sourcetree import (
     _INCLUDE,
     HUGE_FILE_BYTES,
@@ -42,18 +42,37 @@ _BEGIN_DOC = lazyre.pattern(r"\\begin\s*\{document\}")
 _END_DOC = lazyre.pattern(r"\\end\s*\{document\}")
 
 
-@dataclass
-class _State:
+class _State(Record):
     """The flattening in progress: the text so far, the include stack, what is loaded."""
 
+    __slots__ = (
+        "flat",
+        "main_dir",
+        "parts",
+        "length",
+        "stack",
+        "includeonly",
+        "loaded",
+        "user_comment_env",
+    )
     flat: FlatSource
     main_dir: Path
-    parts: list[str] = field(default_factory=list)
-    length: int = 0
-    stack: list[str] = field(default_factory=list)
-    includeonly: set[str] | None = None
-    loaded: set[str] = field(default_factory=set)
-    user_comment_env: bool = False
+    parts: list[str]
+    length: int
+    stack: list[str]
+    includeonly: set[str] | None
+    loaded: set[str]
+    user_comment_env: bool
+
+    def __init__(self, flat: FlatSource, main_dir: Path, user_comment_env: bool = False) -> None:
+        self.flat = flat
+        self.main_dir = main_dir
+        self.parts = []
+        self.length = 0
+        self.stack = []
+        self.includeonly = None
+        self.loaded = set()
+        self.user_comment_env = user_comment_env
 
     def emit(self, text: str, file: str, offset: int) -> None:
         if not text:

@@ -10,11 +10,11 @@ argument, `o` an optional `[...]` with its default, `s` a star) and its body.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.draft import DraftMacro, DraftMacroParam
+from paperlint.preflight.record import Record
 
 _NAME = lazyre.pattern(r"\s*\\([A-Za-z@]+|.)")
 _PARAMS = lazyre.pattern(r"[^{]*")
@@ -64,15 +64,22 @@ class Definition(NamedTuple):
         )
 
 
-@dataclass
-class EnvDefinition:
+class EnvDefinition(Record):
     """A user environment: its arity, default, begin and end code."""
 
+    __slots__ = ("name", "arity", "default", "begin", "end")
     name: str
     arity: int
     default: str | None
     begin: str
     end: str
+
+    def __init__(self, name: str, arity: int, default: str | None, begin: str, end: str) -> None:
+        self.name = name
+        self.arity = arity
+        self.default = default
+        self.begin = begin
+        self.end = end
 
     @property
     def params(self) -> tuple[ArgSpec, ...]:

@@ -14,12 +14,12 @@ import os
 import re
 import stat
 from array import array
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperlint.errors import InputError
 from paperlint.preflight import lazyre, prepass
 from paperlint.preflight.draft import DraftDiagnostic, DraftFileEntry
+from paperlint.preflight.record import Record
 
 HUGE_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -51,41 +51,77 @@ _BAD_HINTS = (
 )
 
 
-@dataclass
-class SourceFile:
+class SourceFile(Record):
     """One project file as read: its cleaned text and where its lines start."""
 
+    __slots__ = ("rel", "text", "line_starts")
     rel: str
     text: str  # the cleaned text, while the project is flattened; "" afterwards
     # 8 bytes a line (a list of ints holds 36): a large paper has a million lines
     line_starts: array[int]
 
+    def __init__(self, rel: str, text: str, line_starts: array[int]) -> None:
+        self.rel = rel
+        self.text = text
+        self.line_starts = line_starts
 
-@dataclass(slots=True)
-class Segment:
+
+class Segment(Record):
     """A stretch of the flat text and the file offset it was copied from."""
 
+    __slots__ = ("flat_start", "length", "file", "file_offset")
     flat_start: int
     length: int
     file: str
     file_offset: int
 
+    def __init__(self, flat_start: int, length: int, file: str, file_offset: int) -> None:
+        self.flat_start = flat_start
+        self.length = length
+        self.file = file
+        self.file_offset = file_offset
 
-@dataclass
-class FlatSource:
+
+class FlatSource(Record):
     """The flattened document: `text` plus a map from offsets back to (file, line)."""
 
+    __slots__ = (
+        "project",
+        "root",
+        "text",
+        "real_project",
+        "segments",
+        "files",
+        "entries",
+        "diagnostics",
+        "local_packages",
+        "local_classes",
+        "_starts",
+    )
     project: Path
     root: str
-    text: str = ""
-    real_project: str = ""  # `project` with its symlinks resolved (sourcetree.real_path)
-    segments: list[Segment] = field(default_factory=list)
-    files: dict[str, SourceFile] = field(default_factory=dict)
-    entries: list[DraftFileEntry] = field(default_factory=list)
-    diagnostics: list[DraftDiagnostic] = field(default_factory=list)
-    local_packages: set[str] = field(default_factory=set)
-    local_classes: set[str] = field(default_factory=set)
-    _starts: list[int] = field(default_factory=list)
+    text: str
+    real_project: str  # `project` with its symlinks resolved (real_path)
+    segments: list[Segment]
+    files: dict[str, SourceFile]
+    entries: list[DraftFileEntry]
+    diagnostics: list[DraftDiagnostic]
+    local_packages: set[str]
+    local_classes: set[str]
+    _starts: list[int]
+
+    def __init__(self, project: Path, root: str, text: str = "", real_project: str = "") -> None:
+        self.project = project
+        self.root = root
+        self.text = text
+        self.real_project = real_project
+        self.segments = []
+        self.files = {}
+        self.entries = []
+        self.diagnostics = []
+        self.local_packages = set()
+        self.local_classes = set()
+        self._starts = []
 
     def locate(self, pos: int) -> tuple[str, int]:
         """The (file, 1-based line) of an offset in the flat text."""

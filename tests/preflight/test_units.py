@@ -185,3 +185,16 @@ def test_latex_to_text_never_raises(hostile: str) -> None:
     from paperlint.preflight.plaintext import latex_to_text
 
     assert isinstance(latex_to_text(hostile), str)
+
+
+def test_working_records_compare_and_print_as_dataclasses_do() -> None:
+    from paperlint.preflight.walkstate import Frame, Owner
+
+    owner = Owner("2.1", "result", 3)
+    assert owner == Owner("2.1", "result", 3) and owner != Owner("2.1")
+    assert owner != Frame("x", 0, owner) and Owner("1") != ("1", "other", None)
+    assert repr(owner) == "Owner(number='2.1', kind='result', result=3)"
+    with pytest.raises(TypeError):
+        hash(owner)  # mutable: never a dict key by accident
+    with pytest.raises(AttributeError):
+        owner.numbr = "typo"  # type: ignore[attr-defined]  # slotted: a typo is an error
