@@ -6,7 +6,6 @@ the offset in the file: the source map needs no extra bookkeeping.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from paperlint.preflight import lazyre
@@ -87,23 +86,17 @@ def blank(text: str) -> str:
     return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
-# An environment name the scan recognises after `\\begin{`: a verbatim-like one whose name
-# has another character can never be opened.
-_ENV_NAME = lazyre.pattern(r"[A-Za-z*]+")
-
-
-@functools.lru_cache(maxsize=64)
-def _scan_pattern(envs: frozenset[str]) -> re.Pattern[str]:
-    """What `strip_comments_and_verbatim` stops at: `\\verb`, `\\begin{<one of envs>}`, a
-    `%` comment, and the two escapes that change what follows them (`\\\\`, `\\%`). No
-    other `\\x` needs consuming: what follows it starts none of these. Both branches start
-    with a plain character, so the regex engine skips to the next `\\` or `%` without trying
-    the pattern at every position (five times faster on a large paper)."""
-    names = "|".join(re.escape(e) for e in sorted(envs, key=lambda e: (-len(e), e)))
-    venv = rf"begin\s*\{{(?P<venv>{names or '(?!)'})\}}"  # (?!): no environment is verbatim
-    return re.compile(
-        r"\\(?:verb\*?(?P<d>[^A-Za-z\s*])[^\n]*?(?P=d)|" + venv + r"|[\\%])|%[^\n]*", re.S
-    )
+# What `strip_comments_and_verbatim` stops at: `\verb`, `\begin{name}`, a `%` comment, and
+# the two escapes that change what follows them (`\\`, `\%`). No other `\x` needs
+# consuming: what follows it starts none of these. Both branches start with a plain character,
+# so the regex engine skips from one `\` or `%` to the next instead of trying the pattern at
+# every position (five times faster on a large paper). Whether `name` is verbatim-like is a
+# set lookup, not part of the pattern: a paper's `\excludecomment` list can be long.
+_SCAN = lazyre.pattern(
+    r"\\(?:verb\*?(?P<d>[^A-Za-z\s*])[^\n]*?(?P=d)|begin\s*\{(?P<venv>[A-Za-z*]+)\}|[\\%])"
+    r"|%[^\n]*",
+    re.S,
+)
 
 
 def strip_comments_and_verbatim(
@@ -113,14 +106,14 @@ def strip_comments_and_verbatim(
     if "%" not in text and "\\verb" not in text and "\\begin" not in text:
         return text
     envs = (set(VERBATIM_ENVS) | set(extra_envs)) - set(keep)
-    search = _scan_pattern(frozenset(e for e in envs if _ENV_NAME.fullmatch(e))).search
+    search = _SCAN.search
     out: list[str] = []
     copied = pos = 0  # text[:copied] is in `out`; the scan resumes at `pos`
     while (match := search(text, pos)) is not None:
         start, end = match.span()
         if text[start] == "\\" and match.group("d") is None:
             name = match.group("venv")
-            if name is None:  # an escape: `\\` or `\%`
+            if name is None or name not in envs:  # an escape, or an environment to read
                 pos = end
                 continue
             closing = text.find("\\end{" + name + "}", end)
