@@ -110,11 +110,9 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
             path=main,
             hint="pass the main .tex file or the project folder",
         )
-    real_project = real_path(project)
-    rel = _relative(real_project, main)
-    flat = FlatSource(project=project, root=rel, real_project=real_project)
-    comment_env = _user_comment_env(project, real_project)
-    state = _State(flat=flat, main_dir=main.parent, user_comment_env=comment_env)
+    flat = FlatSource(project=project, root="", real_project=real_path(project))
+    flat.root = rel = flat.relative(main)
+    state = _State(flat=flat, main_dir=main.parent, user_comment_env=_user_comment_env(flat))
     _expand(state, rel, main.parent, depth=0, mode="root")
     for source in flat.files.values():
         source.text = ""  # read only while expanding: the flat text holds what the walk needs
@@ -129,18 +127,12 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _relative(real_project: str, path: Path) -> str:
-    """`path` (inside the project) as a project-relative POSIX path, symlinks resolved."""
-    return Path(real_path(path)).relative_to(real_project).as_posix()
-
-
-def _user_comment_env(project: Path, real_project: str) -> bool:
+def _user_comment_env(flat: FlatSource) -> bool:
     # A paper that defines its own `comment` environment uses it as content (a math gloss).
     for pattern in ("*.sty", "*.cls", "*.tex"):
-        for path in sorted(project.rglob(pattern))[:200]:
+        for path in sorted(flat.project.rglob(pattern))[:200]:
             try:
-                within = inside(project, path, real_project=real_project)
-                data = read_regular(path, HUGE_FILE_BYTES) if within else None
+                data = read_regular(path, HUGE_FILE_BYTES) if flat.holds(path) else None
                 if data is not None and prepass.defines_comment_env(decode(data)[0]):
                     return True
             except OSError:
@@ -299,7 +291,7 @@ def _include(
     if path is None:
         return
     flat = state.flat
-    rel = _relative(flat.real_project, path)
+    rel = flat.relative(path)
     if rel in state.stack or depth >= MAX_DEPTH:
         cycle = " -> ".join([*state.stack, rel])
         message = f"{name!r} includes itself ({cycle})"
@@ -339,9 +331,7 @@ def _input_path(
     names = [name] if name.endswith((".tex", ".ltx")) else [name + ".tex", name]
     bases = (base, state.main_dir, (flat.project / source.rel).parent)
     tries = [b / n for b in bases for n in names]
-    if any(
-        not inside(flat.project, p, real_project=flat.real_project) for p in tries[: len(names)]
-    ):
+    if any(not flat.holds(p) for p in tries[: len(names)]):
         message = f"{name!r} leaves the project folder and is never read"
         _diag(flat, "error", source.rel, line, "path-outside-project", message, column)
         return None
@@ -355,7 +345,7 @@ def _input_path(
 def _first_existing(state: _State, paths: list[Path]) -> Path | None:
     flat = state.flat
     for path in paths:  # a stat before resolving: most candidates do not exist
-        if is_file(path) and inside(flat.project, path, real_project=flat.real_project):
+        if is_file(path) and flat.holds(path):
             return path
     return None
 
@@ -364,7 +354,7 @@ def read_project_text(flat: FlatSource, rel: str) -> str | None:
     """A project file's text by a path relative to the main file's folder (never outside)."""
     main_dir = (flat.project / flat.root).parent
     for path in (main_dir / rel, flat.project / rel):
-        if is_file(path) and inside(flat.project, path, real_project=flat.real_project):
+        if is_file(path) and flat.holds(path):
             data = read_regular(path)
             if data is None or looks_binary(data):
                 return None

@@ -97,6 +97,7 @@ class FlatSource(Record):
         "local_packages",
         "local_classes",
         "_starts",
+        "_reals",
     )
     project: Path
     root: str
@@ -109,6 +110,7 @@ class FlatSource(Record):
     local_packages: set[str]
     local_classes: set[str]
     _starts: list[int]
+    _reals: dict[str, str]  # each path resolved once a build (`real`)
 
     def __init__(self, project: Path, root: str, text: str = "", real_project: str = "") -> None:
         self.project = project
@@ -122,6 +124,24 @@ class FlatSource(Record):
         self.local_packages = set()
         self.local_classes = set()
         self._starts = []
+        self._reals = {}
+
+    def real(self, path: Path) -> str:
+        """`real_path(path)`, worked out once a build (an `\\input`'s candidates are checked
+        and then read by the same name)."""
+        key = os.fspath(path)
+        found = self._reals.get(key)
+        if found is None:
+            found = self._reals[key] = real_path(path)
+        return found
+
+    def holds(self, path: Path) -> bool:
+        """Whether `path`, with symlinks resolved, lies inside the project folder."""
+        return _within(self.real_project or real_path(self.project), self.real(path))
+
+    def relative(self, path: Path) -> str:
+        """`path` (inside the project) relative to the project, symlinks resolved."""
+        return Path(self.real(path)).relative_to(self.real_project).as_posix()
 
     def locate(self, pos: int) -> tuple[str, int]:
         """The (file, 1-based line) of an offset in the flat text."""
@@ -173,11 +193,13 @@ def real_path(path: Path | str) -> str:
     return real  # a name that does not exist (yet) still lies somewhere
 
 
-def inside(project: Path, path: Path, *, real_project: str = "") -> bool:
-    """Whether `path`, with symlinks resolved, lies inside the project folder (`real_project`:
-    the folder already resolved, which saves resolving it again for every file)."""
-    root = real_project or real_path(project)
-    real = real_path(path)
+def inside(project: Path, path: Path) -> bool:
+    """Whether `path`, with symlinks resolved, lies inside the project folder."""
+    return _within(real_path(project), real_path(path))
+
+
+def _within(root: str, real: str) -> bool:
+    """Whether the resolved path `real` lies in the resolved folder `root` ("": unresolvable)."""
     if not root or not real:
         return False
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
