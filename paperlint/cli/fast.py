@@ -85,14 +85,13 @@ def parse(argv: list[str]) -> dict[str, Any] | None:
                 return None  # `--quiet=yes`: click's error
             values[option.name] = True
             continue
-        if not eq:
-            value = next(rest, None)
-        if value is None or not _plain_value(option, value):
+        given = value if eq else next(rest, None)
+        if given is None or not _plain_value(option, given):
             return None
         if option.multiple:
-            values[option.name].append(value)
+            values[option.name].append(given)
         else:
-            values[option.name] = value  # given twice: the last one, as click does
+            values[option.name] = given  # given twice: the last one, as click does
     return values
 
 
