@@ -4,6 +4,7 @@ on every case below, and the pre-commit hook's command imports neither typer nor
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -18,7 +19,7 @@ import pytest
 from typer import _click as click  # the click typer vendors
 from typer.core import TyperArgument, TyperOption
 
-from paperlint.cli import fast
+from paperlint.cli import boundary, fast
 from paperlint.cli.root import command
 from tests.cli.papers import CLEAN, DUPLICATE
 
@@ -101,6 +102,8 @@ def _repo(tmp_path: Path) -> Path:
     (repo / "paper.tex").write_text(WARNED, encoding="utf-8")
     (repo / "alt.toml").write_text('[preflight]\nignore = ["duplicate-label"]\n')
     (repo / "scan.pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
+    # a hostile label: a terminal colour code (diagnostics print it escaped)
+    (repo / "ansi.tex").write_text(DUPLICATE.replace("lem:a", "lem:\x1b[31ma"), encoding="utf-8")
     two = repo / "two"
     two.mkdir()
     (two / "a.tex").write_text(CLEAN, encoding="utf-8")
@@ -125,6 +128,13 @@ CASES = [
     (["preflight", "paper.tex", "--format=json", "--quiet", "--fail-on", "error"], True),
     (["preflight", "paper.tex", "-v", "--fail-on", "error", "--fail-on", "warning"], True),
     (["preflight", "scan.pdf", "--latex"], True),  # refused: --latex needs the sources
+    pytest.param(
+        ["preflight", "paper.tex", "--latex", "-q"],
+        True,
+        marks=pytest.mark.skipif(shutil.which("latexmk") is None, reason="needs latexmk (TeX)"),
+    ),
+    (["preflight", "ansi.tex"], True),
+    (["preflight", "ansi.tex", "--format", "json"], True),
     (["preflight", "gone.tex"], True),  # no such file
     (["preflight", "gone.tex", "--format", "json"], True),  # ... as a JSON error object
     (["preflight", "two"], True),  # two candidate main files
@@ -154,7 +164,11 @@ def _run(code: str, argv: list[str], cwd: Path) -> tuple[str, str, int, str | No
     return done.stdout, done.stderr, done.returncode, written
 
 
-@pytest.mark.parametrize(("argv", "taken"), CASES, ids=[" ".join(a) for a, _ in CASES])
+def _id(case: Any) -> str:
+    return " ".join(case.values[0] if hasattr(case, "values") else case[0])
+
+
+@pytest.mark.parametrize(("argv", "taken"), CASES, ids=[_id(c) for c in CASES])
 def test_both_paths_print_the_same_bytes_and_exit_the_same(tmp_path, argv, taken):
     assert (fast.parse(argv) is not None) is taken
     repo = _repo(tmp_path)
@@ -176,6 +190,39 @@ def test_the_cases_say_something(tmp_path):
     assert "gone.tex: error: no such file or folder" in err
     out, err, code, _ = _run(FAST, ["preflight", "--fail-on", "warnings"], repo)
     assert code == 2 and "Invalid value" in err and "'warnings'" in err
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("tty", [False, True])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain",
+        "",
+        "\x1b[31merror\x1b[0m: x",
+        "a\x1b[2;33mb\x1b[?25l",
+        "\x1b]8;;u\x07é\n",
+        "\x1b[xyz",
+    ],
+)
+def test_echo_writes_what_click_echo_writes(monkeypatch, tty, text):
+    """`boundary.echo`, the fast path's, against the echo typer's path used before."""
+    for err in (False, True):
+        ours, theirs = _Stream(tty), _Stream(tty)
+        monkeypatch.setattr(sys, "stderr" if err else "stdout", ours)
+        boundary.echo(text, err=err)
+        monkeypatch.setattr(sys, "stderr" if err else "stdout", theirs)
+        click.echo(text, err=err)
+        monkeypatch.undo()
+        assert ours.getvalue() == theirs.getvalue()
 
 
 @pytest.mark.parametrize(
