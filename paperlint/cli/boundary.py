@@ -93,6 +93,12 @@ def guarded(call: Callable[[], int], as_json: bool) -> int:
         return _crashed(exc, as_json)
 
 
+def aborted(as_json: bool) -> int:
+    """A command click aborted (typer's `main` turns an end of input into an abort)."""
+    echo("Interrupted (^C)", err=True)
+    return failed(as_json, ExitCode.INTERRUPTED, "interrupted", "interrupted (^C)")
+
+
 DISK_ERRORS = {
     errno.ENOSPC: "the disk is full",
     errno.EDQUOT: "the disk quota is used up",

@@ -16,18 +16,23 @@ paths to the same output, byte for byte.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
 from paperlint.cli.boundary import (
+    aborted,
     configure_logging,
+    echo,
     exit_with,
     guarded,
     json_requested,
     raise_verbosity,
 )
+from paperlint.exitcodes import ExitCode
 from paperlint.secrets import scrubbed_terminal
 
 
@@ -123,8 +128,26 @@ def _plain_path(value: str) -> bool:
 
 def run(argv: list[str], values: dict[str, Any]) -> int:
     """`paperlint preflight` with the parameters `parse` read from `argv`: the exit code."""
+    as_json = json_requested(argv)
     with scrubbed_terminal():
-        return guarded(lambda: _preflight(dict(values)), json_requested(argv))
+        return guarded(lambda: _as_typer_main(lambda: _preflight(dict(values)), as_json), as_json)
+
+
+def _as_typer_main(call: Callable[[], int], as_json: bool) -> int:
+    """What typer's `main` makes of these around a command (typer.core._main, not standalone,
+    as `paperlint.cli.root` runs it): ^C is exit 130 and nothing printed; an end of input
+    a blank line and an abort; a broken pipe exit 1, quietly."""
+    try:
+        return call()
+    except EOFError:
+        echo("", err=True)
+        return aborted(as_json)
+    except KeyboardInterrupt:
+        return int(ExitCode.INTERRUPTED)
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        return 1
 
 
 def _preflight(values: dict[str, Any]) -> int:

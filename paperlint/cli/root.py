@@ -24,6 +24,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from paperlint import __version__
 from paperlint.cli.boundary import (
+    aborted,
     configure_logging,
     echo,
     exit_with,
@@ -236,8 +237,7 @@ def _click_run(argv: list[str] | None, as_json: bool) -> int:
     except SystemExit as exc:  # shell completion (`--show-completion`, `_PAPERLINT_COMPLETE`)
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     except Abort:
-        echo("Interrupted (^C)", err=True)
-        return failed(as_json, ExitCode.INTERRUPTED, "interrupted", "interrupted (^C)")
+        return aborted(as_json)
     except TyperException as exc:
         # A usage error, or no arguments (the help). typer >= 0.28 derives the exceptions of
         # the click it vendors from this public class; their `show` prints usage or help.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,7 +151,8 @@ CASES = [
 
 
 def _run(code: str, argv: list[str], cwd: Path) -> tuple[str, str, int, str | None]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_COMPLETE")} | {"NO_COLOR": "1"}
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_COMPLETE")}
+    env |= {"NO_COLOR": "1", "TMPDIR": str(cwd.parent)}  # a crash log lands beside the repo
     done = subprocess.run(
         [sys.executable, "-c", code, *argv],
         cwd=cwd,
@@ -177,6 +179,46 @@ def test_both_paths_print_the_same_bytes_and_exit_the_same(tmp_path, argv, taken
     want = _run(TYPER, argv, typer_repo)
     assert got == want
     assert want[2] in (0, 1, 2), want  # each case is one of preflight's answers, not a crash
+
+
+# preflight's body raising (patched before either path imports it): what each path makes of it
+RAISING = """
+import errno, sys
+from paperlint.cli import preflight_run
+from paperlint.errors import InputError, StateError
+
+def boom(*args, **kwargs):
+    raise {exc}
+
+preflight_run.preflight = boom
+{start}
+"""
+EXCEPTIONS = [
+    "KeyboardInterrupt()",
+    "EOFError()",
+    "OSError(errno.EPIPE, 'Broken pipe')",
+    "OSError(errno.ENOSPC, 'No space left on device', 'inventory.json')",
+    "PermissionError(errno.EACCES, 'Permission denied', 'inventory.json')",
+    "OSError(errno.EIO, 'I/O error')",
+    "InputError('bad', path='p.tex', line=3, hint='fix it')",
+    "StateError('locked')",
+    "RuntimeError('boom')",
+]
+
+
+@pytest.mark.parametrize("fmt", [[], ["--format", "json"]], ids=["text", "json"])
+@pytest.mark.parametrize("exc", EXCEPTIONS)
+def test_both_paths_report_an_error_alike(tmp_path, exc, fmt):
+    """The one error boundary (and typer's own handling of ^C, EOF and a broken pipe)."""
+    argv = ["preflight", "paper.tex", *fmt]
+    assert fast.parse(argv) is not None
+    repo = _repo(tmp_path)
+    got, want = (_run(RAISING.format(exc=exc, start=start), argv, repo) for start in (FAST, TYPER))
+    crash = re.compile(r"crash-\d{8}T\d{6}Z-\d+\.log")  # the time and the process id
+    assert [crash.sub("crash.log", str(part)) for part in got] == [
+        crash.sub("crash.log", str(part)) for part in want
+    ]
+    assert want[2] in (1, 2, 3, 130), want
 
 
 def test_the_cases_say_something(tmp_path):
