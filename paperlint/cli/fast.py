@@ -1,14 +1,14 @@
 """`paperlint preflight` without typer: the pre-commit hook's command starts in a fraction of
 typer's start-up.
 
-Importing typer and the click it vendors costs more than a short paper's whole preflight (a
-bare interpreter's start again, measured in docs/cli.md). `main`, the console script, reads
-`paperlint preflight ARGS` with a small parser when every argument is one it knows — a path,
-the preflight options of `PREFLIGHT`, each once or repeated as click allows — and calls the same
-function the typer command calls (`paperlint.cli.preflight_run.preflight`) inside the same error
-boundary (`paperlint.cli.boundary.guarded`), logging setup and masked terminal. Anything else —
-another command, `--help`, an option this parser does not know, a value it cannot vouch for (a
-choice not offered, an unreadable path, a value starting with `-`, combined short flags) —
+Importing typer, the click it vendors and the typer app costs about as long as a bare
+interpreter's start, a fifth of a short paper's whole preflight (docs/ci.md). `main`, the
+console script, reads `paperlint preflight ARGS` with a small parser when every argument is one
+it knows (a path, the options of `PREFLIGHT`, each once or repeated as click allows) and calls
+the function the typer command calls (`paperlint.cli.preflight_run.preflight`) inside the same
+error boundary (`paperlint.cli.boundary.guarded`), logging setup and masked terminal. Anything
+else (another command, `--help`, an option this parser does not know, a value it cannot vouch
+for: a choice not offered, an unreadable path, a value starting with `-`, combined short flags)
 goes to the typer app, which answers it (help, usage errors) as it always has.
 `tests/cli/test_fast_preflight.py` holds `PREFLIGHT` to the typer command's options and both
 paths to the same output, byte for byte.
