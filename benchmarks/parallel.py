@@ -16,15 +16,17 @@ latencies (tens of seconds) so the benchmark runs in a minute; the ratio is what
 Every check runs in a cold process of its own (`--child`), as the CLI would: threads at each N;
 with `--ray`, `--executor ray` at the largest N starting its own local cluster; with
 `--prestarted` also joining a cluster started beforehand (`ray start --head`, in a temporary
-folder of its own, stopped by its process group at the end). The configurations run
-interleaved, `--repeats` rounds. Each row gives the whole process's wall time, its imports,
-the check itself, the load average, whether `results.json` is byte for byte the first run's,
-and for Ray how many actions ran on actors (the rest ran on the driver while they started) and
-each actor's first-task cost: start (the driver's request to its constructor), imports,
-opening the run (ahead of its first action), first action; an actor kept from an earlier run
-shows kept+opening+first action. The summary gives medians and ratios. The issue's
-targets (#30): Ray at 4 jobs at most 1.2 x threads at 4 from cold, at most 1.0 x on a
-pre-started cluster; (#14) threads at 4 jobs at most 0.35 of 1 job.
+folder of its own, stopped by its process group at the end). The configurations run interleaved,
+`--repeats` rounds. Each row gives the whole process's wall time, its imports, the check itself,
+the span of its actions (first start to last end) and the sum of the actions' own seconds (where
+two executors' sums agree, they ran the actions equally fast and their difference lies outside
+the actions), the load average, whether `results.json` is byte for byte the first run's, and for
+Ray how many actions ran on actors (the rest ran on the driver while they started) and each
+actor's first-task cost: start (the driver's request to its constructor), imports, opening the
+run (ahead of its first action), first action; an actor kept from an earlier run shows
+kept+opening+first action. The summary gives medians and ratios. The issue's targets (#30): Ray
+at 4 jobs at most 1.2 x threads at 4 from cold, at most 1.0 x on a pre-started cluster; (#14)
+threads at 4 jobs at most 0.35 of 1 job.
 
 With `--prestarted`, the cluster's first run starts the action actors it keeps (on a running
 cluster they outlive the driver: docs/ray.md); that run is printed on its own row and left out
@@ -248,11 +250,14 @@ def child(args: argparse.Namespace) -> int:
     run = RunOptions(jobs=args.jobs, executor=args.executor, address=args.address)
     imports = time.perf_counter() - STARTED
     wall, text = timed_check(args.paper, args.replay, args.workdir, run)
+    span_s, action_s = action_times(args.workdir / "events.jsonl")
     print(
         json.dumps(
             {
                 "imports_s": imports,
                 "check_s": wall,
+                "span_s": span_s,
+                "action_s": action_s,
                 "actors": costs,
                 "ran": ran,
                 "results": text,
@@ -260,6 +265,32 @@ def child(args: argparse.Namespace) -> int:
         )
     )
     return 0
+
+
+def action_times(events: Path) -> tuple[float, float]:
+    """From the run's `events.jsonl`: seconds from the first action's start to the last one's
+    end, and the sum of every action's own seconds (its `action_started` to its
+    `action_finished` line). The sum is the same whichever executor ran the actions when
+    they cost the same; what a check spends outside the span is joining, opening and leaving."""
+    from datetime import datetime
+
+    started: dict[tuple[Any, ...], float] = {}
+    first = last = None
+    total = 0.0
+    for line in events.read_text(encoding="utf-8").splitlines():
+        event = json.loads(line)
+        action = event.get("action")
+        if event.get("type") not in ("action_started", "action_finished") or not action:
+            continue
+        at = datetime.fromisoformat(event["ts"]).timestamp()
+        key = tuple(action.get(k) for k in ("kind", "result", "obligation", "attempt", "model"))
+        if event["type"] == "action_started":
+            started[key] = at
+            first = at if first is None else first
+        elif key in started:
+            total += at - started.pop(key)
+            last = at
+    return (last - first if first is not None and last is not None else 0.0), total
 
 
 def cold_run(
@@ -391,7 +422,8 @@ def bench(
 
 def summary(runs: list[dict[str, Any]], modes: list[tuple[str, int, bool]], top: int) -> list:
     """Per configuration: the median whole-process wall time, and the ratio to threads at the
-    largest N (and to threads at one job)."""
+    largest N (and to threads at one job); beside it the median span of the actions, the sum
+    of their own seconds and the time outside the span (start-up, joining, leaving)."""
     rows = []
 
     def key(row: dict[str, Any]) -> tuple[str, int, str]:
@@ -400,9 +432,20 @@ def summary(runs: list[dict[str, Any]], modes: list[tuple[str, int, bool]], top:
     medians = {}
     for executor, count, joined in modes:
         k = (executor, count, "running" if joined else ("started" if executor == "ray" else ""))
-        walls = [r["wall_s"] for r in runs if key(r) == k]
+        mine = [r for r in runs if key(r) == k]
+        walls = [r["wall_s"] for r in mine]
         medians[k] = statistics.median(walls)
-        rows.append({"executor": executor, "jobs": count, "cluster": k[2], "walls": walls})
+        rows.append(
+            {
+                "executor": executor,
+                "jobs": count,
+                "cluster": k[2],
+                "walls": walls,
+                "span_s": statistics.median(r["span_s"] for r in mine),
+                "action_s": statistics.median(r["action_s"] for r in mine),
+                "outside_s": statistics.median(r["wall_s"] - r["span_s"] for r in mine),
+            }
+        )
     threads_top = medians[("threads", top, "")]
     threads_one = medians.get(("threads", 1, ""), threads_top)
     for row in rows:
@@ -461,7 +504,7 @@ def render(report: dict[str, Any]) -> str:
         f"model {report['model_s']} s, Lean {report['lean_s']} s per answer; "
         "every run a cold process, in this order:",
         f"{'executor':<8} {'jobs':>4} {'cluster':<8} {'wall s':>7} {'import s':>8} "
-        f"{'check s':>7} {'load':>5}  results.json  "
+        f"{'check s':>7} {'span s':>6} {'sum s':>6} {'load':>5}  results.json  "
         "actions on actors; per actor: start+import+open+first action s",
     ]
     for row in report["runs"]:
@@ -472,6 +515,7 @@ def render(report: dict[str, Any]) -> str:
         lines.append(
             f"{row['executor']:<8} {row['jobs']:>4} {row['cluster']:<8} {row['wall_s']:>7.2f} "
             f"{row['imports_s']:>8.2f} {row['check_s']:>7.2f} "
+            f"{row['span_s']:>6.2f} {row['action_s']:>6.1f} "
             f"{row['load']:>5.2f}  {same:<12}  {firsts}"
         )
     lines.append("median whole-process wall time:")
@@ -479,7 +523,8 @@ def render(report: dict[str, Any]) -> str:
         lines.append(
             f"{row['executor']:<8} {row['jobs']:>4} {row['cluster']:<8} {row['median_s']:>7.2f} "
             f"{row['of_threads_top']:.3f} of threads at the largest N, "
-            f"{row['of_one_job']:.3f} of one job"
+            f"{row['of_one_job']:.3f} of one job; actions: span {row['span_s']:.2f} s, "
+            f"sum {row['action_s']:.1f} s; outside them {row['outside_s']:.2f} s"
         )
     return "\n".join(lines)
 

@@ -8,7 +8,6 @@ out without it.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -65,6 +64,8 @@ def _folders_up(start: Path) -> Iterator[Path]:
 
 
 def _has_paperlint_table(pyproject: Path) -> bool:
+    import tomllib  # here: most paper folders hold no pyproject.toml (~3 ms at start-up)
+
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -16,7 +16,6 @@ corrupt ordinary text, and no provider issues keys that short.
 from __future__ import annotations
 
 import contextlib
-import html
 import io
 import json
 import os
@@ -37,6 +36,8 @@ _encoded: tuple[bytes, ...] = ()
 
 def forms(value: str) -> set[str]:
     """`value` as written raw, inside a JSON string, in HTML and in a Python repr."""
+    import html  # here: every command starts through this module, few register a secret
+
     found = {value, json.dumps(value)[1:-1], html.escape(value), repr(value)[1:-1]}
     found.add(json.dumps(value, ensure_ascii=False)[1:-1])
     return {form for form in found if len(form) >= MIN_LENGTH}

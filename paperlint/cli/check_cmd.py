@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from paperlint.cli.boundary import crash_dir
 from paperlint.cli.options import (
     ADDRESS,
     EXECUTOR,
@@ -24,7 +25,7 @@ from paperlint.cli.options import (
     resolve_jobs,
 )
 from paperlint.cli.progress import StatusLine
-from paperlint.cli.root import app, crash_dir
+from paperlint.cli.root import app
 from paperlint.exitcodes import ExitCode
 
 if TYPE_CHECKING:

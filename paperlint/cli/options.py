@@ -2,48 +2,31 @@
 
 - `--format` is a choice (`text` or `json`) everywhere: an unknown one (`yaml`) is refused
   with exit 2 and the choices, and `--help` lists them.
-- A paper must be a `.tex`/`.ltx` file, a PDF, or a folder holding one: any other file is
-  refused with exit 2 before anything is written.
-- Colour only on a terminal, never when `NO_COLOR` is set (https://no-color.org).
+- What a paper is, and colour on a terminal: `paperlint.cli.plain` (no typer), named here too.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from enum import StrEnum
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import typer
 
-from paperlint.errors import InputError
-
-PAPER_SUFFIXES = (".tex", ".ltx", ".latex", ".pdf")
-
-
-class Format(StrEnum):
-    TEXT = "text"
-    JSON = "json"
-
+from paperlint.cli.boundary import raise_verbosity
+from paperlint.cli.plain import Format as Format  # here too, beside the option objects
+from paperlint.cli.plain import colour as colour
+from paperlint.cli.plain import paint as paint
+from paperlint.cli.plain import require_paper as require_paper
 
 # Shared option objects (typer reads them as defaults; one definition, the same everywhere).
 FORMAT: Any = typer.Option(Format.TEXT, "--format", help="Output: text or json.")
 QUIET: Any = typer.Option(False, "--quiet", "-q", help="Print no progress; only the outcome.")
 
 
-def _verbose(value: bool) -> bool:
-    # The root callback (`paperlint -v CMD`) configured logging before this command's options
-    # are parsed; `paperlint CMD -v` raises the level the same way.
-    if value:
-        import logging
-
-        logging.getLogger().setLevel(logging.INFO)
-    return value
-
-
+# The root callback (`paperlint -v CMD`) configured logging before this command's options are
+# parsed; `paperlint CMD -v` raises the level the same way.
 VERBOSE: Any = typer.Option(
-    False, "--verbose", "-v", help="Log progress to stderr.", callback=_verbose
+    False, "--verbose", "-v", help="Log progress to stderr.", callback=raise_verbosity
 )
 
 
@@ -73,43 +56,3 @@ def resolve_jobs(jobs: int | None) -> int:
     from paperlint.lean.jobs import default_jobs
 
     return default_jobs()
-
-
-def require_paper(path: Path) -> Path:
-    """Refuse what is not a paper (exit 2), naming what is accepted."""
-    if not path.exists():
-        raise InputError("no such file or folder", path=path, hint="pass the paper's .tex file")
-    if path.is_dir():
-        if not any(p.suffix.lower() in PAPER_SUFFIXES for p in path.rglob("*") if p.is_file()):
-            raise InputError(
-                "no .tex or .pdf file in this folder", path=path, hint="pass the paper's folder"
-            )
-        return path
-    if path.suffix.lower() not in PAPER_SUFFIXES:
-        raise InputError(
-            f"not a paper: {path.suffix or 'no suffix'}",
-            path=path,
-            hint="pass a .tex file, a PDF, or the paper's folder (with --root for its main file)",
-        )
-    return path
-
-
-def colour(stream: IO[str] | None = None) -> bool:
-    """Colour on a terminal unless NO_COLOR is set (to anything) or TERM is dumb."""
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
-        return False
-    return bool(getattr(stream, "isatty", lambda: False)())
-
-
-_STYLES = {
-    "error": "\033[31;1m",
-    "warning": "\033[33m",
-    "info": "\033[36m",
-    "ok": "\033[32m",
-    "dim": "\033[2m",
-}
-
-
-def paint(text: str, style: str, *, enabled: bool) -> str:
-    return f"{_STYLES[style]}{text}\033[0m" if enabled and style in _STYLES else text

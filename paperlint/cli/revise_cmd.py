@@ -8,8 +8,9 @@ from typing import Any
 
 import typer
 
+from paperlint.cli.boundary import crash_dir
 from paperlint.cli.options import FORMAT, VERBOSE, Format, require_paper
-from paperlint.cli.root import app, crash_dir
+from paperlint.cli.root import app
 from paperlint.errors import InputError
 
 

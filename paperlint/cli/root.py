@@ -1,23 +1,20 @@
-"""The typer app and the one error boundary (docs/design.md §8).
+"""The typer app, behind the one error boundary (`paperlint.cli.boundary`, docs/design.md §8).
 
 Commands live in their own modules and register on `app` (or `lean_app`) when imported, and a
 module is imported only when its command runs (`COMMANDS`, `_LazyGroup`): `paperlint --help`
 lists every command from the table below without importing one, and `paperlint preflight`
 imports the preflight command alone. Heavy libraries (lean-interact, litellm, pdfminer) are
 imported inside command bodies only. `tests/cli/test_lazy_commands.py` keeps the table in step
-with the commands and holds `--help` to a budget.
+with the commands and holds `--help` to a budget. `paperlint preflight` with arguments a small
+parser knows starts without this module (`paperlint.cli.fast`).
 """
 
 from __future__ import annotations
 
-import errno
 import importlib
-import json
-import os
 import sys
 from functools import cache
-from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 import typer
 import typer.main
@@ -26,10 +23,18 @@ from typer import _click as click  # the click typer >= 0.28 vendors: its types 
 from typer.core import TyperCommand, TyperGroup
 
 from paperlint import __version__
+from paperlint.cli.boundary import (
+    aborted,
+    configure_logging,
+    echo,
+    exit_with,
+    failed,
+    guarded,
+    json_requested,
+)
 from paperlint.cli.options import VERBOSE
-from paperlint.errors import InputError, PaperlintError
 from paperlint.exitcodes import ExitCode
-from paperlint.secrets import scrub, scrubbed_terminal
+from paperlint.secrets import scrubbed_terminal
 
 
 class CommandEntry(NamedTuple):
@@ -162,9 +167,6 @@ lean_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-# Where a crash log goes when a command knows its workspace (set by that command).
-crash_dir: list[Path] = []
-
 
 def _version(value: bool) -> None:
     if value:
@@ -180,12 +182,7 @@ def _root(
     verbose: bool = VERBOSE,
 ) -> None:
     """paperlint: every numbered result gets a verdict backed by Lean evidence."""
-    import logging  # here, not at the top: `--help` never configures logging
-
-    logging.basicConfig(format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    # Set on every run (basicConfig only configures once per process); each command's own
-    # `-v` (paperlint.cli.options.VERBOSE) raises it again after this.
-    logging.getLogger().setLevel(logging.INFO if verbose else logging.WARNING)
+    configure_logging(verbose)
 
 
 def _register_commands() -> None:
@@ -194,29 +191,6 @@ def _register_commands() -> None:
     for entry in COMMANDS.values():
         for module in entry.modules:
             importlib.import_module(f"paperlint.cli.{module}")
-
-
-def _write_crash_log(exc: BaseException) -> Path:
-    import datetime as _dt
-    import platform
-    import tempfile
-    import traceback
-
-    folder = crash_dir[-1] if crash_dir else Path(tempfile.gettempdir())
-    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = folder / (f"crash-{stamp}-{os.getpid()}.log")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        text = (
-            f"paperlint {__version__} on Python {platform.python_version()} "
-            f"({platform.platform()})\n"
-            f"argv: {' '.join(sys.argv)}\n\n" + "".join(traceback.format_exception(exc))
-        )
-        path.write_text(scrub(text), encoding="utf-8")
-    except OSError:
-        path = Path(tempfile.gettempdir()) / path.name
-        path.write_text(scrub("".join(traceback.format_exception(exc))), encoding="utf-8")
-    return path
 
 
 @cache
@@ -243,14 +217,19 @@ def _plain_params(command: click.Command, ctx: click.Context) -> None:
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI and return the exit code; the terminal masks every API key the command
     was given (`paperlint.secrets`). Under `--format json` an error is also one JSON object
-    on stdout (`json_error`)."""
+    on stdout (`paperlint.cli.boundary.json_error`)."""
     with scrubbed_terminal():
         return _run(argv)
 
 
 def _run(argv: list[str] | None) -> int:
-    """The only place that catches broadly."""
+    """The error boundary (`guarded`) around click: this adds only click's own exits, help
+    and usage errors."""
     as_json = json_requested(sys.argv[1:] if argv is None else argv)
+    return guarded(lambda: _click_run(argv, as_json), as_json)
+
+
+def _click_run(argv: list[str] | None, as_json: bool) -> int:
     try:
         rc = command()(args=argv, standalone_mode=False)
     except Exit as exc:
@@ -258,8 +237,7 @@ def _run(argv: list[str] | None) -> int:
     except SystemExit as exc:  # shell completion (`--show-completion`, `_PAPERLINT_COMPLETE`)
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     except Abort:
-        typer.echo("Interrupted (^C)", err=True)
-        return _failed(as_json, ExitCode.INTERRUPTED, "interrupted", "interrupted (^C)")
+        return aborted(as_json)
     except TyperException as exc:
         # A usage error, or no arguments (the help). typer >= 0.28 derives the exceptions of
         # the click it vendors from this public class; their `show` prints usage or help.
@@ -267,94 +245,11 @@ def _run(argv: list[str] | None) -> int:
         if callable(show):
             show()
         else:
-            typer.echo(f"Error: {exc.format_message()}", err=True)
-        return _failed(as_json, ExitCode.USAGE, "usage", exc.format_message())
-    except KeyboardInterrupt:
-        typer.echo("Interrupted (^C); the last complete record is saved.", err=True)
-        return _failed(as_json, ExitCode.INTERRUPTED, "interrupted", "interrupted (^C)")
-    except InputError as exc:
-        typer.echo(str(exc), err=True)
-        return _failed(as_json, ExitCode.USAGE, "input", exc.message, exc)
-    except PaperlintError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        if exc.hint:
-            typer.echo(f"  hint: {exc.hint}", err=True)
-        return _failed(as_json, ExitCode.USAGE, "state", str(exc), exc)
-    except OSError as exc:
-        if exc.errno not in DISK_ERRORS:
-            return _crashed(exc, as_json)
-        what = f"{DISK_ERRORS[exc.errno]}: {exc.filename or exc}"
-        typer.echo(f"error: {what}", err=True)
-        typer.echo(f"  hint: {DISK_HINT}", err=True)
-        return _failed(as_json, ExitCode.USAGE, "disk", what)
-    except Exception as exc:  # the error boundary: anything else is our bug
-        return _crashed(exc, as_json)
+            echo(f"Error: {exc.format_message()}", err=True)
+        return failed(as_json, ExitCode.USAGE, "usage", exc.format_message())
     return int(rc or 0)
 
 
-DISK_ERRORS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EROFS: "the folder is on a read-only file system",
-    errno.EACCES: "no permission to write",
-    errno.EPERM: "no permission to write",
-}
-"""Write failures that are the machine's, not a bug: exit 2 with what to do, no crash log."""
-DISK_HINT = (
-    "every record written before this is complete (writes are atomic); make room or use a "
-    "writable folder, then run the command again (`paperlint resume DIR` continues a check)"
-)
-
-
-def _crashed(exc: Exception, as_json: bool) -> int:
-    path = _write_crash_log(exc)
-    typer.echo(f"internal error: {exc!r}\n  a crash log was written to {path}", err=True)
-    return _failed(as_json, ExitCode.INTERNAL, "internal", repr(exc), crash_log=path)
-
-
-def json_requested(argv: list[str]) -> bool:
-    """`--format json` (or `-f json`, `--format=json`) is among the arguments."""
-    pairs = zip(argv, argv[1:], strict=False)
-    return "--format=json" in argv or any(a in ("--format", "-f") and b == "json" for a, b in pairs)
-
-
-def _failed(
-    as_json: bool,
-    code: ExitCode,
-    kind: str,
-    message: str,
-    exc: PaperlintError | None = None,
-    crash_log: Path | None = None,
-) -> int:
-    if as_json:
-        typer.echo(json.dumps(json_error(code, kind, message, exc, crash_log), indent=2))
-    return int(code)
-
-
-def json_error(
-    code: ExitCode,
-    kind: str,
-    message: str,
-    exc: PaperlintError | None = None,
-    crash_log: Path | None = None,
-) -> dict[str, object]:
-    """An error as `--format json` prints it: `ok` false, the exit code, and what happened."""
-    error: dict[str, object] = {"kind": kind, "message": message}
-    if isinstance(exc, InputError):
-        error |= {"path": exc.path, "line": exc.line}
-    if exc is not None and exc.hint:
-        error["hint"] = exc.hint
-    if crash_log is not None:
-        error["crash_log"] = str(crash_log)
-    return {"ok": False, "exit_code": int(code), "error": error}
-
-
-def main() -> None:
-    code = run()
-    if code == ExitCode.INTERRUPTED:
-        # After ^C every record is written; a thread still waiting on a hung request (it
-        # was abandoned) must not hold the exit, as the interpreter's join at exit would.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    sys.exit(code)
+def main() -> NoReturn:
+    """The typer path of the console script (`paperlint.cli.fast.main` decides)."""
+    exit_with(run())

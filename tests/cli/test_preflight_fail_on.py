@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.cli.preflight_cmd import FailOn, failing
+from paperlint.cli.preflight_run import FailOn, failing
 from paperlint.cli.root import run
 from paperlint.preflight.model import Diagnostic
 from tests.cli.papers import CLEAN, DUPLICATE, UNCLOSED, UNDEFINED
