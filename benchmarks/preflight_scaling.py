@@ -86,7 +86,7 @@ def run_child(size: int, folder: Path, breakdown: bool = False, contract: bool =
 
 def live_bytes(root: object) -> dict[str, int]:
     """Bytes the object graph under `root` holds, by kind (`sys.getsizeof`, each object once)."""
-    import dataclasses
+    from paperlint.preflight.record import Record
 
     base_model = getattr(sys.modules.get("pydantic"), "BaseModel", ())  # only if imported
     seen: set[int] = set()
@@ -97,9 +97,9 @@ def live_bytes(root: object) -> dict[str, int]:
         if id(obj) in seen:
             continue
         seen.add(id(obj))
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):  # slotted records
+        if isinstance(obj, Record):  # preflight's slotted records
             held[f"{type(obj).__name__} instance"] += sys.getsizeof(obj)
-            pending += [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+            pending += [getattr(obj, name) for name in obj.__slots__]
         elif isinstance(obj, base_model):
             name = type(obj).__name__
             held[f"{name} instance"] += sys.getsizeof(obj)

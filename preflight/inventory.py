@@ -6,7 +6,6 @@ import bisect
 import hashlib
 import logging
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -165,7 +164,16 @@ def _macros(flat: FlatSource, walk: WalkOutput) -> list[DraftMacro]:
     out: list[DraftMacro] = []
     for pos, macro in walk.macros:
         file, line = flat.locate(pos)
-        out.append(replace(macro, file=file, line=line))
+        out.append(
+            DraftMacro(
+                name=macro.name,
+                definition=macro.definition,
+                arity=macro.arity,
+                file=file,
+                line=line,
+                params=macro.params,
+            )
+        )
     return out
 
 
