@@ -1,9 +1,11 @@
-"""`Record`: the base of preflight's mutable working records (the walk's, the source tree's).
+"""`Record`: the base of preflight's mutable records (the draft inventory's, the walk's, the
+source tree's).
 
 Each subclass lists its fields in `__slots__` and writes its `__init__`; `Record` gives it a
 dataclass's `__eq__` (same class, equal fields) and `__repr__`. Written out rather than made
-by `@dataclass`, whose generated methods are compiled at every import: a dataclass costs about
-0.3 ms to create, and the walk's records alone were a sixth of preflight's import.
+by `@dataclass`, whose generated methods are compiled at every import: creating preflight's 37
+dataclasses took about 25 of the 38 ms its import took (CPython 3.11), and `dataclasses`
+itself imports `inspect`.
 """
 
 from __future__ import annotations
