@@ -32,27 +32,22 @@ With `--prestarted`, the cluster's first run starts the action actors it keeps (
 cluster they outlive the driver: docs/ray.md); that run is printed on its own row and left out
 of the medians, and the timed runs on that cluster take the kept actors.
 
-Measured on the shared 2-core development machine, other helpers' test suites running, ray
-2.60, 2026-12-03, `--results 60 --jobs 4 --ray --prestarted --repeats 3` (load average at each
-run in brackets):
+Measured on the 2-core development machine with nothing else running (load 0.2-1.0), ray
+2.60, 2026-12-03 22:06, `--results 60 --jobs 4 --ray --prestarted --repeats 3`:
 
-    executor jobs cluster   wall s   (three rounds, load)                median  of threads
-    ray         4 first     48.15 [8.5]   (actors started; not a round)
-    threads     4           42.74 [6.3]  42.93 [5.4]  44.31 [8.6]       42.93   1.000
-    ray         4 started   45.02 [6.1]  55.80 [9.5]  48.17 [6.3]       48.17   1.122
-    ray         4 running   38.90 [4.6]  48.88 [11.1] 40.43 [4.9]       40.43   0.942
+    executor jobs cluster   wall s (three rounds)   median  of threads  span s  sum s  outside s
+    threads     4           35.46  35.43  35.16      35.43   1.000      34.39  136.0   0.92
+    ray         4 started   38.67  39.34  38.39      38.67   1.092      36.05  142.0   2.62
+    ray         4 running   37.02  36.22  36.54      36.54   1.031      34.99  138.1   1.55
 
-    actions on actors: 189-206 of 300 from cold, 286-290 on the running cluster (the rest
-    ran on the driver while the actors opened the run); per actor from cold: start 2.6-7.5 s,
-    imports 0.2-1.7 s, opening 0.05-0.5 s; a kept actor: opening 0.02-0.2 s, no start or
-    import; results.json identical in every run. Before actors were kept (same command, two
-    rounds, load 4.6-10): threads 49.27, Ray from cold 1.098 x, on a running cluster 1.007 x.
-
-    The same command again right after (load 5.3-17.8): threads 45.63 56.60 38.47, Ray from
-    cold 64.17 65.88 41.87 (1.406 x), on the running cluster 51.60 43.64 40.10 (0.956 x).
-    Over both runs' six rounds, each Ray run over the threads run of its round: on a running
-    cluster 0.77-1.14, median 0.977; from cold 1.05-1.41, median 1.126. The load on this
-    shared machine moves a run by +-15 %, more than the difference measured.
+    Ray on a running cluster loses 0.63 s outside the actions (importing Ray ~0.45 s on a
+    thread of its own, `ray.shutdown()` ~0.3 s at the end) and 0.6 s of span: the actions' own
+    seconds sum 1.5 % higher (~7 ms an action: the call to the actor, the records shipped).
+    Actions on actors: 248-268 of 300 from cold, 287-289 on the running cluster; a kept actor
+    opens the run in 0.03-0.07 s. results.json identical in every run. An earlier run of the
+    same command at load 0.4-1.2 gave 1.128 x from cold and 1.057 x on the running cluster;
+    runs on a loaded machine (other helpers' test suites, load 4-18) gave 0.94-1.41 x: the
+    load moved a run by +-15 %, more than the difference measured.
 """
 
 from __future__ import annotations
