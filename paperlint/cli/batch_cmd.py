@@ -10,16 +10,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from paperlint.cli.check_cmd import _run_options
-from paperlint.cli.options import (
-    ADDRESS,
-    EXECUTOR,
-    FORMAT,
-    JOBS,
-    QUIET,
-    VERBOSE,
-    Executor,
-    Format,
-)
+from paperlint.cli.options import ADDRESS, EXECUTOR, FORMAT, JOBS, QUIET, VERBOSE, Executor
+from paperlint.cli.plain import Format
 from paperlint.cli.root import app
 
 if TYPE_CHECKING:
@@ -47,7 +39,7 @@ def batch(
     verbose: bool = VERBOSE,
 ) -> int:
     """Check every paper in its own workspace; print one summary table."""
-    from paperlint.cli.options import require_paper
+    from paperlint.cli.plain import require_paper
     from paperlint.config import load_config
     from paperlint.engine.batch import BatchRequest, batch_exit_code, render_table, run_batch
 

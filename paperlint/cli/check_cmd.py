@@ -20,10 +20,9 @@ from paperlint.cli.options import (
     QUIET,
     VERBOSE,
     Executor,
-    Format,
-    require_paper,
     resolve_jobs,
 )
+from paperlint.cli.plain import Format, require_paper
 from paperlint.cli.progress import StatusLine
 from paperlint.cli.root import app
 from paperlint.exitcodes import ExitCode

@@ -10,7 +10,8 @@ from typing import Any
 
 import typer
 
-from paperlint.cli.options import FORMAT, VERBOSE, Format
+from paperlint.cli.options import FORMAT, VERBOSE
+from paperlint.cli.plain import Format
 from paperlint.cli.root import app
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from paperlint.cli.options import FORMAT, VERBOSE, Format
+from paperlint.cli.options import FORMAT, VERBOSE
+from paperlint.cli.plain import Format
 from paperlint.cli.root import app, lean_app
 from paperlint.diagnostics import gnu_line
 from paperlint.errors import InputError

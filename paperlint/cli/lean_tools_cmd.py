@@ -11,7 +11,8 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, VERBOSE, Format
+from paperlint.cli.options import FORMAT, VERBOSE
+from paperlint.cli.plain import Format
 from paperlint.cli.root import lean_app
 from paperlint.errors import InputError
 from paperlint.exitcodes import ExitCode

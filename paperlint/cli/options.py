@@ -2,7 +2,7 @@
 
 - `--format` is a choice (`text` or `json`) everywhere: an unknown one (`yaml`) is refused
   with exit 2 and the choices, and `--help` lists them.
-- What a paper is, and colour on a terminal: `paperlint.cli.plain` (no typer), named here too.
+- The formats, what a paper is, and colour on a terminal: `paperlint.cli.plain` (no typer).
 """
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ from typing import Any
 import typer
 
 from paperlint.cli.boundary import raise_verbosity
-from paperlint.cli.plain import Format as Format  # here too, beside the option objects
-from paperlint.cli.plain import colour as colour
-from paperlint.cli.plain import paint as paint
-from paperlint.cli.plain import require_paper as require_paper
+from paperlint.cli.plain import Format
 
 # Shared option objects (typer reads them as defaults; one definition, the same everywhere).
 FORMAT: Any = typer.Option(Format.TEXT, "--format", help="Output: text or json.")

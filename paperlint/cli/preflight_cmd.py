@@ -8,7 +8,8 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, VERBOSE, Format
+from paperlint.cli.options import FORMAT, VERBOSE
+from paperlint.cli.plain import Format
 from paperlint.cli.preflight_run import FailOn
 from paperlint.cli.preflight_run import preflight as run_preflight
 from paperlint.cli.root import app

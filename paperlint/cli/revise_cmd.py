@@ -9,7 +9,8 @@ from typing import Any
 import typer
 
 from paperlint.cli.boundary import crash_dir
-from paperlint.cli.options import FORMAT, VERBOSE, Format, require_paper
+from paperlint.cli.options import FORMAT, VERBOSE
+from paperlint.cli.plain import Format, require_paper
 from paperlint.cli.root import app
 from paperlint.errors import InputError
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from paperlint.cli.options import FORMAT, VERBOSE, Format
+from paperlint.cli.options import FORMAT, VERBOSE
+from paperlint.cli.plain import Format
 from paperlint.cli.root import app
 from paperlint.exitcodes import ExitCode
 

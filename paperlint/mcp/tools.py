@@ -75,7 +75,7 @@ MAX_TEXT: Final = 16_000
 MAX_JSON: Final = 200_000
 TIMEOUT_S: Final = 600.0
 EXIT_ERRORS: Final = {2: "usage", 3: "internal", 130: "interrupted"}
-_TEXT: Final = "text"  # the default of a text-or-json `--format` (paperlint.cli.options.Format)
+_TEXT: Final = "text"  # the default of a text-or-json `--format` (paperlint.cli.plain.Format)
 
 
 @dataclass(frozen=True)

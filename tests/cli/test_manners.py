@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.cli.options import colour, paint
+from paperlint.cli.plain import colour, paint
 from paperlint.cli.progress import StatusLine, status_text
 from paperlint.cli.root import run
 
