@@ -57,7 +57,7 @@ def unresolved(flat: FlatSource, known: set[str]) -> list[DraftDiagnostic]:
     for match in _CITE.finditer(flat.text):
         args, _ = texscan.read_args(flat.text, match.end(), "[[{")
         for key in texscan.split_keys(args[2] or ""):
-            if key in known or key == "*" or key in out:
+            if key in known or key == "*" or key in out or "#" in key:  # `#1`: in a definition
                 continue
             file, line, column = flat.position(match.start())
             message = f"citation key {key!r} not in the bibliography"

@@ -80,6 +80,22 @@ def test_citation_notes() -> None:
     ]
 
 
+def test_a_cite_of_a_macro_parameter_is_not_an_unresolved_key(tmp_path) -> None:
+    from paperlint.preflight.inventory import build_inventory
+
+    (tmp_path / "b.bib").write_text("@article{a, title={T}, year={2000}}\n", encoding="utf-8")
+    (tmp_path / "p.tex").write_text(
+        "\\documentclass{article}\n"
+        "\\newcommand {\\Ref}[1] {Reference~\\cite{#1}}\n"
+        "\\def\\Refs#1#2{\\citep{#1,#2}}\n"
+        "\\begin{document}\n\\Ref{a} \\cite{a,missing}\n\\bibliography{b}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    found = build_inventory(tmp_path, root="p.tex").diagnostics
+    messages = [d.message for d in found if d.code == "unresolved-citation"]
+    assert messages == ["citation key 'missing' not in the bibliography"]
+
+
 def test_macro_parsers() -> None:
     macro, end = macros.parse_newcommand("{\\E}[1][x]{\\mathbb{E}[#1]} rest", 0)
     assert macro is not None and (macro.name, macro.arity, macro.definition) == (
