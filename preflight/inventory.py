@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import bisect
-import hashlib
-import logging
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,13 +20,11 @@ from paperlint.preflight.draft import (
 )
 from paperlint.preflight.flatten import load_project
 from paperlint.preflight.numbering import Walker
-from paperlint.preflight.sourcetree import FlatSource
+from paperlint.preflight.sourcetree import FlatSource, sha256_hex
 from paperlint.preflight.walkstate import WalkOutput
 
 if TYPE_CHECKING:
     from paperlint.preflight import model
-
-log = logging.getLogger(__name__)
 
 
 def build_inventory(path: Path, *, root: str | None = None) -> model.Inventory:
@@ -65,7 +62,9 @@ def build_draft(path: Path, *, root: str | None = None) -> DraftInventory:
     del walk  # the walk's records (a third of a large paper's peak) go before the last scans
     citations.attach(flat, inventory)
     inventory.diagnostics.extend(references.undefined(flat, labels))
-    log.info("preflight: %d results in %s", len(results), flat.root)
+    logging = sys.modules.get("logging")  # not imported: nothing set up to show an INFO line
+    if logging is not None:
+        logging.getLogger(__name__).info("preflight: %d results in %s", len(results), flat.root)
     return inventory
 
 
@@ -133,7 +132,7 @@ def _assign_ids(walk: WalkOutput, results: list[DraftResult], owners: dict[int, 
         elif result.number:
             rid = f"{result.env}:{result.number}"
         else:
-            digest = hashlib.sha256(_normalise(result.statement).encode()).hexdigest()[:8]
+            digest = sha256_hex(_normalise(result.statement).encode())[:8]
             rid = f"{result.env}@{digest}"
         base, n = rid, 2
         while rid in seen:

@@ -151,8 +151,13 @@ def _as_typer_main(call: Callable[[], int], as_json: bool) -> int:
 
 
 def _preflight(values: dict[str, Any]) -> int:
-    configure_logging(False)  # as the root callback does: `paperlint -v` goes to typer
-    raise_verbosity(values.pop("verbose"))
+    verbose = values.pop("verbose")
+    if verbose or values["latex"]:
+        # as the root callback does (`paperlint -v` goes to typer). Only then: without `-v`
+        # or `--latex` (latexrun logs) nothing on this path imports `logging` (~7 ms of the
+        # hook's start-up), so nothing can log.
+        configure_logging(False)
+        raise_verbosity(verbose)
     from paperlint.cli.plain import Format
     from paperlint.cli.preflight_run import FailOn, preflight
 

@@ -56,3 +56,20 @@ def test_importing_preflight_compiles_no_regex_and_stays_in_budget() -> None:
     assert data["at_import"] == [], f"compiled at import (use lazyre.pattern): {data['at_import']}"
     assert data["made"] == [], f"dataclasses made at import: {data['made']}"
     assert not set(HEAVY) & set(data["loaded"]), sorted(set(HEAVY) & set(data["loaded"]))
+
+
+def test_sha256_hex_is_sha256() -> None:
+    """Preflight's SHA-256 (CPython's own module, not OpenSSL's) gives hashlib's digests."""
+    import hashlib
+
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from paperlint.preflight.sourcetree import sha256_hex
+
+    @given(st.binary(max_size=5000))
+    def same(data: bytes) -> None:
+        assert sha256_hex(data) == hashlib.sha256(data).hexdigest()
+
+    same()
+    assert sha256_hex(b"abc").startswith("ba7816bf")  # FIPS 180-2's example
