@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 import socket
 import sys
 import threading
@@ -155,9 +156,16 @@ class _NotMainThread(logging.Filter):
         return "SIGTERM handler is not set" not in record.getMessage()
 
 
+TASK_EVENTS = "RAY_task_events_report_interval_ms"
+"""Ray's task events feed its dashboard and State API, which a run never opens: "0" turns them
+off in this driver (and in a cluster it starts), and leaving the cluster then takes ~0.03 s
+instead of ~0.28 s (docs/ray.md). A value the user set is kept."""
+
+
 def _join(run: RunOptions) -> None:
     import ray
 
+    os.environ.setdefault(TASK_EVENTS, "0")  # read when `ray.init` starts this core worker
     quiet = _NotMainThread()
     ray_worker_log = logging.getLogger("ray._private.worker")
     ray_worker_log.addFilter(quiet)

@@ -703,6 +703,23 @@ def test_the_address_of_a_running_cluster_is_reachable(ray_session):
     executors.reachable(ray_session.get_runtime_context().gcs_address)
 
 
+@pytest.mark.parametrize(("set_by_user", "seen"), [(None, "0"), ("1000", "1000")])
+def test_ray_starts_with_task_events_off_unless_the_user_set_them(monkeypatch, set_by_user, seen):
+    """Ray reads `RAY_task_events_report_interval_ms` when `ray.init` starts the driver's core
+    worker: the default is set before that call, and a value the user set stands (docs/ray.md).
+    The one stand-in: `ray.init`, which records the variable as it would read it."""
+    import ray
+
+    if set_by_user is None:
+        monkeypatch.delenv(executors.TASK_EVENTS, raising=False)
+    else:
+        monkeypatch.setenv(executors.TASK_EVENTS, set_by_user)
+    read: list[str | None] = []
+    monkeypatch.setattr(ray, "init", lambda **_: read.append(os.environ.get(executors.TASK_EVENTS)))
+    executors._join(RunOptions(executor="ray", jobs=2))
+    assert read == [seen]
+
+
 def test_an_actor_keeps_a_warm_repl_for_the_next_paper_only_if_its_lean_settings_match(tmp_path):
     from paperlint.engine.opening import lean_kept_by
     from paperlint.spec import Edges, spec_for
