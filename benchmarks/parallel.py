@@ -32,22 +32,26 @@ With `--prestarted`, the cluster's first run starts the action actors it keeps (
 cluster they outlive the driver: docs/ray.md); that run is printed on its own row and left out
 of the medians, and the timed runs on that cluster take the kept actors.
 
-Measured on the 2-core development machine with nothing else running (load 0.2-1.0), ray
-2.60, 2026-12-03 22:06, `--results 60 --jobs 4 --ray --prestarted --repeats 3`:
+Measured on the 2-core development machine with nothing else running (load 0.2-0.7), ray
+2.60, 2026-12-04 00:49, `--results 60 --jobs 4 --ray --prestarted --repeats 3`, after task
+events were turned off in the driver (`paperlint.engine.executors.TASK_EVENTS`, docs/ray.md):
 
     executor jobs cluster   wall s (three rounds)   median  of threads  span s  sum s  outside s
-    threads     4           35.46  35.43  35.16      35.43   1.000      34.39  136.0   0.92
-    ray         4 started   38.67  39.34  38.39      38.67   1.092      36.05  142.0   2.62
-    ray         4 running   37.02  36.22  36.54      36.54   1.031      34.99  138.1   1.55
+    threads     4           35.20  35.26  35.33      35.26   1.000      34.42  136.1   0.87
+    ray         4 started   37.84  37.81  37.97      37.84   1.073      35.63  140.7   2.34
+    ray         4 running   35.82  35.88  35.80      35.82   1.016      34.78  137.4   1.04
 
-    Ray on a running cluster loses 0.63 s outside the actions (importing Ray ~0.45 s on a
-    thread of its own, `ray.shutdown()` ~0.3 s at the end) and 0.6 s of span: the actions' own
-    seconds sum 1.5 % higher (~7 ms an action: the call to the actor, the records shipped).
-    Actions on actors: 248-268 of 300 from cold, 287-289 on the running cluster; a kept actor
-    opens the run in 0.03-0.07 s. results.json identical in every run. An earlier run of the
-    same command at load 0.4-1.2 gave 1.128 x from cold and 1.057 x on the running cluster;
-    runs on a loaded machine (other helpers' test suites, load 4-18) gave 0.94-1.41 x: the
-    load moved a run by +-15 %, more than the difference measured.
+    On the running cluster Ray now loses 0.17 s outside the actions (before: 0.63 s, of which
+    `ray.shutdown()` ~0.28 s waiting on the last flush of task events; now ~0.03 s) and 0.36 s
+    of span: the actions' own seconds sum 1.0 % higher (~4.4 ms an action). What an action
+    ships is small (median 4.6 KB of records out, 0.9 KB back, ~0.7 ms to pickle and unpickle
+    both ways, measured on the same paper in one process) and a bare call to an actor takes
+    0.8-1.0 ms; the rest is the hops between the driver's threads and Ray's. Actions on
+    actors: 250-266 of 300 from cold, 286-288 on the running cluster; results.json identical
+    in every run. Before this change (2026-12-03 22:06, same command, load 0.2-1.0): threads
+    35.43, Ray from cold 38.67 (1.092 x), on the running cluster 36.54 (1.031 x); an earlier
+    run 1.128 x and 1.057 x. Runs on a loaded machine (load 4-18) moved by +-15 %, more than
+    the difference measured.
 """
 
 from __future__ import annotations
