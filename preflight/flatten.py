@@ -26,7 +26,6 @@ from paperlint.preflight.sourcetree import (
     Segment,
     SourceFile,
     decode,
-    file_digest,
     find_root,
     inside,
     is_file,
@@ -34,6 +33,7 @@ from paperlint.preflight.sourcetree import (
     read_head,
     read_regular,
     real_path,
+    sha256_hex,
 )
 
 _PACKAGE_CMDS = {"usepackage", "RequirePackage"}
@@ -168,7 +168,7 @@ def _load(state: _State, rel: str) -> SourceFile | None:
         return None
     if size > HUGE_FILE_BYTES:
         _diag(flat, "warning", rel, None, "huge-file", f"very large source file ({size} bytes)")
-    flat.entries.append(DraftFileEntry(path=rel, sha256=file_digest(data)))
+    flat.entries.append(DraftFileEntry(path=rel, sha256=sha256_hex(data)))
     text, fallback = decode(data)
     del data, regular  # each copy of a large file's text is freed as soon as the next exists
     if fallback:

@@ -337,10 +337,6 @@ def find_root(project: Path) -> Path:
     return scored[0][1]
 
 
-def file_digest(data: bytes) -> str:
-    return sha256_hex(data)
-
-
 def sha256_hex(data: bytes) -> str:
     """SHA-256 of `data` in hex, from CPython's own implementation when it has one: the one
     `hashlib` falls back to without OpenSSL, importable without loading libcrypto (`hashlib`
