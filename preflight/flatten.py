@@ -54,6 +54,7 @@ class _State(Record):
         "includeonly",
         "loaded",
         "user_comment_env",
+        "defines_comment_env",
     )
     flat: FlatSource
     main_dir: Path
@@ -63,6 +64,8 @@ class _State(Record):
     includeonly: set[str] | None
     loaded: set[str]
     user_comment_env: bool
+    defines_comment_env: bool
+    """A file read defines an environment `comment` (`_flatten`)."""
 
     def __init__(self, flat: FlatSource, main_dir: Path, user_comment_env: bool = False) -> None:
         self.flat = flat
@@ -73,6 +76,7 @@ class _State(Record):
         self.includeonly = None
         self.loaded = set()
         self.user_comment_env = user_comment_env
+        self.defines_comment_env = False
 
     def emit(self, text: str, file: str, offset: int) -> None:
         if not text:
@@ -110,10 +114,25 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
             path=main,
             hint="pass the main .tex file or the project folder",
         )
+    flat = _flatten(project, main, user_comment_env=False)
+    if flat is None:  # a file it read defines `comment`: read again, keeping those blocks
+        flat = _flatten(project, main, user_comment_env=True)
+        assert flat is not None
+    return flat
+
+
+def _flatten(project: Path, main: Path, *, user_comment_env: bool) -> FlatSource | None:
+    """The paper from `main` as one text. A paper that defines its own `comment` environment
+    uses it as content (a math gloss), not as the `comment` package's block LaTeX skips:
+    whether it does is known once its files are read, so a reading that dropped such blocks
+    and then met a file defining `comment` gives None, to be read again keeping them. Only
+    the files the paper reads count, never another file of its folder."""
     flat = FlatSource(project=project, root="", real_project=real_path(project))
     flat.root = rel = flat.relative(main)
-    state = _State(flat=flat, main_dir=main.parent, user_comment_env=_user_comment_env(flat))
+    state = _State(flat=flat, main_dir=main.parent, user_comment_env=user_comment_env)
     _expand(state, rel, main.parent, depth=0, mode="root")
+    if state.defines_comment_env and not user_comment_env:
+        return None
     for source in flat.files.values():
         source.text = ""  # read only while expanding: the flat text holds what the walk needs
     flat.text = "".join(state.parts)
@@ -125,19 +144,6 @@ def _is_dir(path: Path) -> bool:
         return path.is_dir()
     except (OSError, ValueError):
         return False
-
-
-def _user_comment_env(flat: FlatSource) -> bool:
-    # A paper that defines its own `comment` environment uses it as content (a math gloss).
-    for pattern in ("*.sty", "*.cls", "*.tex"):
-        for path in sorted(flat.project.rglob(pattern))[:200]:
-            try:
-                data = read_regular(path, HUGE_FILE_BYTES) if flat.holds(path) else None
-                if data is not None and prepass.defines_comment_env(decode(data)[0]):
-                    return True
-            except OSError:
-                continue
-    return False
 
 
 def _load(state: _State, rel: str) -> SourceFile | None:
@@ -174,6 +180,8 @@ def _load(state: _State, rel: str) -> SourceFile | None:
     if fallback:
         _diag(flat, "warning", rel, None, "decoding", "not valid UTF-8; read as Latin-1")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not state.user_comment_env and prepass.defines_comment_env(text):
+        state.defines_comment_env = True
     starts = array("q", [0])
     starts.extend(map(re.Match.end, re.finditer("\n", text)))
     source = SourceFile(

@@ -231,3 +231,59 @@ def test_random_token_soup_never_raises(tmp_path: Path, seed: int) -> None:
         folder.mkdir()
         (folder / "paper.tex").write_text(HEAD + body, encoding="utf-8")
         build_inventory(folder / "paper.tex")
+
+
+COMMENT_BLOCK = (
+    "\\begin{comment}\n\\begin{theorem}\\label{thm:in}Kept?\\end{theorem}\n\\end{comment}\n"
+)
+DEFINES_COMMENT = "\\newenvironment{comment}{\\par\\emph{Comment.} }{\\par}\n"
+
+
+@pytest.mark.parametrize(
+    ("where", "kept"),
+    [
+        (None, False),  # the comment package's block: LaTeX skips it
+        ("paper", True),  # the paper's own environment: content
+        ("package", True),  # defined in a package of the paper's folder it loads
+        ("input", True),  # defined in a file it inputs after the block
+        ("unread", False),  # a file of the folder the paper never reads does not count
+        ("unread-deep", False),
+    ],
+)
+def test_a_comment_block_is_content_only_where_the_paper_defines_comment(
+    tmp_path: Path, where: str | None, kept: bool
+) -> None:
+    """What a block `comment` holds counts only if a file the paper reads defines the
+    environment; the rest of its folder is never read, however large."""
+    body = "\\usepackage{mine}\n" if where == "package" else ""
+    body += DEFINES_COMMENT if where == "paper" else ""
+    text = COMMENT_BLOCK + ("\\input{defs}\n" if where == "input" else "")
+    paper = _paper(tmp_path, text)
+    paper.write_text(paper.read_text(encoding="utf-8").replace(HEAD, HEAD + body), encoding="utf-8")
+    (tmp_path / "mine.sty").write_text(DEFINES_COMMENT if where == "package" else "", "utf-8")
+    (tmp_path / "defs.tex").write_text(DEFINES_COMMENT if where == "input" else "", "utf-8")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "draft.tex").write_text(DEFINES_COMMENT if where == "unread" else "")
+    deep = tmp_path / "data" / "a" / "b"
+    deep.mkdir(parents=True)
+    (deep / "x.sty").write_text(DEFINES_COMMENT if where == "unread-deep" else "", "utf-8")
+    labels = [r.labels for r in build_inventory(paper).results]
+    assert labels == ([["thm:in"]] if kept else [])
+
+
+def test_a_named_main_file_walks_no_folder(tmp_path: Path, monkeypatch) -> None:
+    """Given its main file, preflight reads what the paper reads: no walk of the folder (a
+    data folder of a paper's repository can hold tens of thousands of files)."""
+    paper = _paper(tmp_path, "\\input{sec}\n\\begin{theorem}T\\end{theorem}")
+    (tmp_path / "sec.tex").write_text("\\begin{theorem}S\\end{theorem}\n", encoding="utf-8")
+
+    def refuse(*_: object, **__: object) -> object:
+        raise AssertionError("walked the folder")
+
+    monkeypatch.setattr(Path, "rglob", refuse)
+    monkeypatch.setattr(Path, "glob", refuse)
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    monkeypatch.setattr(os, "walk", refuse)
+    monkeypatch.setattr(os, "scandir", refuse)
+    monkeypatch.setattr(os, "listdir", refuse)
+    assert len(build_inventory(paper).results) == 2
