@@ -300,10 +300,24 @@ def _score(path: Path, text: str, project: Path) -> int:
     return score
 
 
+def _tex_files(project: Path) -> list[Path]:
+    """The `.tex` files under `project`, as `project.rglob("*.tex")` lists them (symbolic links
+    to folders not entered), faster: a paper's repository may hold tens of thousands of data
+    files (50,012 in 2,000 folders: 0.11 -> 0.06 s; docs/preflight.md)."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(project):
+        names = [name for name in files if name.endswith(".tex")]
+        names += [name for name in dirs if name.endswith(".tex")]  # rglob lists these too
+        if names:
+            base = Path(folder)
+            found.extend(base / name for name in names)
+    return found
+
+
 def find_root(project: Path) -> Path:
     """Rank the main-file candidates of a folder; raise InputError on none or a tie."""
     texts: dict[Path, str] = {}
-    for path in sorted(project.rglob("*.tex")):
+    for path in sorted(_tex_files(project)):
         data = read_bytes_safely(project, path)
         if data is not None and not looks_binary(data):
             texts[path] = decode(data)[0]

@@ -287,3 +287,22 @@ def test_a_named_main_file_walks_no_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(os, "scandir", refuse)
     monkeypatch.setattr(os, "listdir", refuse)
     assert len(build_inventory(paper).results) == 2
+
+
+def test_the_tex_files_of_a_folder_are_those_rglob_lists(tmp_path: Path) -> None:
+    """`find_root`'s candidates: what `Path.rglob("*.tex")` lists (a folder named `x.tex`, a
+    broken link, a link to a file), without entering a link to a folder (a loop here)."""
+    from paperlint.preflight.sourcetree import _tex_files
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("main.tex", "a/one.tex", "a/b/two.tex", "a/b/data.csv", "notes.TEX"):
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    (tmp_path / "odd.tex").mkdir()
+    (tmp_path / "link.tex").symlink_to(tmp_path / "main.tex")
+    (tmp_path / "gone.tex").symlink_to(tmp_path / "nowhere.tex")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "h.tex").write_text("x", encoding="utf-8")
+    expected = sorted(tmp_path.rglob("*.tex"))
+    assert sorted(_tex_files(tmp_path)) == expected
+    assert len(expected) == 7
