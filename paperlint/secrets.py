@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import re
 import sys
-import threading
+from _thread import allocate_lock  # threading's Lock; not threading (~1 ms at start-up)
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, TextIO
 
@@ -29,7 +28,7 @@ MASK = "[redacted]"
 MIN_LENGTH = 8
 _CREDENTIAL_HEADER = re.compile(r"auth|key|token|secret|cookie|password", re.IGNORECASE)
 
-_lock = threading.Lock()
+_lock = allocate_lock()
 _values: tuple[str, ...] = ()
 _encoded: tuple[bytes, ...] = ()
 
@@ -37,6 +36,7 @@ _encoded: tuple[bytes, ...] = ()
 def forms(value: str) -> set[str]:
     """`value` as written raw, inside a JSON string, in HTML and in a Python repr."""
     import html  # here: every command starts through this module, few register a secret
+    import json
 
     found = {value, json.dumps(value)[1:-1], html.escape(value), repr(value)[1:-1]}
     found.add(json.dumps(value, ensure_ascii=False)[1:-1])
