@@ -232,6 +232,12 @@ def test_the_cases_say_something(tmp_path):
     assert "gone.tex: error: no such file or folder" in err
     out, err, code, _ = _run(FAST, ["preflight", "--fail-on", "warnings"], repo)
     assert code == 2 and "Invalid value" in err and "'warnings'" in err
+    # `-v` sets logging up, so the inventory's progress line (logged only once `logging` is
+    # imported) shows; without it nothing imports logging and nothing shows
+    _, err, code, _ = _run(FAST, ["preflight", "paper.tex", "-q", "-v"], repo)
+    assert "INFO paperlint.preflight.inventory: preflight: " in err, err
+    _, err, code, _ = _run(FAST, ["preflight", "paper.tex", "-q"], repo)
+    assert "INFO" not in err, err
 
 
 class _Stream(io.StringIO):
