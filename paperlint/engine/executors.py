@@ -103,6 +103,10 @@ def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future
     imported = sys.modules.get("ray")
     joined_here = imported is None or not imported.is_initialized()
     left = threading.Event()
+    if joined_here:
+        # on this thread, before any thread of the run starts a process: read when
+        # `ray.init` starts this driver's core worker
+        os.environ.setdefault(TASK_EVENTS, "0")
     if not joined_here:
         ready.set_result(None)
     elif background:
@@ -165,7 +169,6 @@ instead of ~0.28 s (docs/ray.md). A value the user set is kept."""
 def _join(run: RunOptions) -> None:
     import ray
 
-    os.environ.setdefault(TASK_EVENTS, "0")  # read when `ray.init` starts this core worker
     quiet = _NotMainThread()
     ray_worker_log = logging.getLogger("ray._private.worker")
     ray_worker_log.addFilter(quiet)

@@ -706,8 +706,9 @@ def test_the_address_of_a_running_cluster_is_reachable(ray_session):
 @pytest.mark.parametrize(("set_by_user", "seen"), [(None, "0"), ("1000", "1000")])
 def test_ray_starts_with_task_events_off_unless_the_user_set_them(monkeypatch, set_by_user, seen):
     """Ray reads `RAY_task_events_report_interval_ms` when `ray.init` starts the driver's core
-    worker: the default is set before that call, and a value the user set stands (docs/ray.md).
-    The one stand-in: `ray.init`, which records the variable as it would read it."""
+    worker: the default is set before that call (on the caller's thread, before the one that
+    joins), and a value the user set stands (docs/ray.md). Stand-ins: `ray.init`, which
+    records the variable as it would read it, and the session's cluster seen as not joined."""
     import ray
 
     if set_by_user is None:
@@ -716,7 +717,10 @@ def test_ray_starts_with_task_events_off_unless_the_user_set_them(monkeypatch, s
         monkeypatch.setenv(executors.TASK_EVENTS, set_by_user)
     read: list[str | None] = []
     monkeypatch.setattr(ray, "init", lambda **_: read.append(os.environ.get(executors.TASK_EVENTS)))
-    executors._join(RunOptions(executor="ray", jobs=2))
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # this session's is joined
+    monkeypatch.setattr(ray, "shutdown", lambda: None)
+    with executors.ray_cluster(RunOptions(executor="ray", jobs=2), background=True) as ready:
+        ready.result(timeout=60)
     assert read == [seen]
 
 
