@@ -80,6 +80,12 @@ def on_leaving_cluster(cleanup: Callable[[], None]) -> None:
         SESSION.on_leave.append(cleanup)
 
 
+TASK_EVENTS = "RAY_task_events_report_interval_ms"
+"""Ray's task events feed its dashboard and State API, which a run never opens: "0" turns them
+off in this driver (and in a cluster it starts), and leaving the cluster then takes ~0.03 s
+instead of ~0.28 s (docs/ray.md). A value the user set is kept."""
+
+
 @contextmanager
 def ray_cluster(run: RunOptions, *, background: bool = False) -> Iterator[Future[None]]:
     """Join the cluster at `run.address` (None: start a local one) unless this process already
@@ -158,12 +164,6 @@ class _NotMainThread(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return "SIGTERM handler is not set" not in record.getMessage()
-
-
-TASK_EVENTS = "RAY_task_events_report_interval_ms"
-"""Ray's task events feed its dashboard and State API, which a run never opens: "0" turns them
-off in this driver (and in a cluster it starts), and leaving the cluster then takes ~0.03 s
-instead of ~0.28 s (docs/ray.md). A value the user set is kept."""
 
 
 def _join(run: RunOptions) -> None:
