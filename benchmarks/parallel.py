@@ -48,7 +48,9 @@ events were turned off in the driver (`paperlint.engine.executors.TASK_EVENTS`, 
     both ways, measured on the same paper in one process) and a bare call to an actor takes
     0.8-1.0 ms; the rest is the hops between the driver's threads and Ray's. Actions on
     actors: 250-266 of 300 from cold, 286-288 on the running cluster; results.json identical
-    in every run. Before this change (2026-12-03 22:06, same command, load 0.2-1.0): threads
+    in every run. Again at 01:50 (load 0.3-1.4): threads 34.90, Ray from cold 37.69
+    (1.080 x), on the running cluster 35.59 (1.020 x; 0.14 s outside, 0.42 s of span).
+    Before this change (2026-12-03 22:06, same command, load 0.2-1.0): threads
     35.43, Ray from cold 38.67 (1.092 x), on the running cluster 36.54 (1.031 x); an earlier
     run 1.128 x and 1.057 x. Runs on a loaded machine (load 4-18) moved by +-15 %, more than
     the difference measured.
