@@ -114,29 +114,26 @@ def load_project(path: Path, root: str | None = None) -> FlatSource:
             path=main,
             hint="pass the main .tex file or the project folder",
         )
-    flat = _flatten(project, main, user_comment_env=False)
-    if flat is None:  # a file it read defines `comment`: read again, keeping those blocks
-        flat = _flatten(project, main, user_comment_env=True)
-        assert flat is not None
+    flat, defines_comment = _flatten(project, main, user_comment_env=False)
+    if defines_comment:  # a file it read defines `comment`: read again, keeping those blocks
+        flat, _ = _flatten(project, main, user_comment_env=True)
     return flat
 
 
-def _flatten(project: Path, main: Path, *, user_comment_env: bool) -> FlatSource | None:
-    """The paper from `main` as one text. A paper that defines its own `comment` environment
-    uses it as content (a math gloss), not as the `comment` package's block LaTeX skips:
-    whether it does is known once its files are read, so a reading that dropped such blocks
-    and then met a file defining `comment` gives None, to be read again keeping them. Only
-    the files the paper reads count, never another file of its folder."""
+def _flatten(project: Path, main: Path, *, user_comment_env: bool) -> tuple[FlatSource, bool]:
+    """The paper from `main` as one text, and whether a file it read defines an environment
+    `comment`. A paper that does uses it as content (a math gloss), not as the `comment`
+    package's block LaTeX skips; that is known only once its files are read, so a reading that
+    dropped such blocks and then met the definition is done again keeping them. Only the
+    files the paper reads count, never another file of its folder."""
     flat = FlatSource(project=project, root="", real_project=real_path(project))
     flat.root = rel = flat.relative(main)
     state = _State(flat=flat, main_dir=main.parent, user_comment_env=user_comment_env)
     _expand(state, rel, main.parent, depth=0, mode="root")
-    if state.defines_comment_env and not user_comment_env:
-        return None
     for source in flat.files.values():
         source.text = ""  # read only while expanding: the flat text holds what the walk needs
     flat.text = "".join(state.parts)
-    return flat
+    return flat, state.defines_comment_env
 
 
 def _is_dir(path: Path) -> bool:
@@ -180,7 +177,7 @@ def _load(state: _State, rel: str) -> SourceFile | None:
     if fallback:
         _diag(flat, "warning", rel, None, "decoding", "not valid UTF-8; read as Latin-1")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not state.user_comment_env and prepass.defines_comment_env(text):
+    if prepass.defines_comment_env(text):
         state.defines_comment_env = True
     starts = array("q", [0])
     starts.extend(map(re.Match.end, re.finditer("\n", text)))
