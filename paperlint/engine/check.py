@@ -237,6 +237,15 @@ MARKER = ".paperlint-workspace"
 the first seconds) still leaves a folder `check --fresh` recognises as its own."""
 
 
+GITIGNORE = (
+    "# Written by paperlint: this check's workspace (records, evidence, a copy of the paper)\n"
+    "# stays out of git. Delete this file to commit it (only `check --fresh` writes it again).\n"
+    "*\n"
+)
+"""Written into a new work folder, as pytest, mypy and ruff do with their caches: a check run
+inside the paper's repository leaves `git status` and `git add -A` as they were."""
+
+
 def claim_folder(ws: Workspace, *, fresh: bool, paper: Path | None = None) -> WorkspaceLock:
     """Lock the work folder for this run and make it ready; the lock is returned held.
 
@@ -255,6 +264,7 @@ def claim_folder(ws: Workspace, *, fresh: bool, paper: Path | None = None) -> Wo
     try:
         _prepare_folder(ws, fresh=fresh, paper=paper)
         (ws.root / MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
+        (ws.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     except OSError as exc:
         lock.release()
         raise InputError(

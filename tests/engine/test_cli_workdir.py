@@ -2,13 +2,15 @@
 validated `--until` values."""
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from paperlint.cli.root import run
 from paperlint.records import WorkspaceLock
-from tests.engine.conftest import check_argv
+from tests.engine.conftest import check_argv, example
 
 
 def _check(workdir, *more):
@@ -68,3 +70,34 @@ def test_until_planned_plans_every_result_and_stops(tmp_path):
         r["id"]: r["stage"] for r in json.loads((workdir / "results.json").read_text())["results"]
     }
     assert stages["thm:product"] == "planned" and stages["lem:mean-max"] == "planned"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_check_inside_a_repository_leaves_git_status_as_it_was(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "paper.tex").write_bytes((example("sample-variance") / "paper.tex").read_bytes())
+    git = ["git", "-C", str(repo)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "paper.tex"], check=True)
+
+    def untracked() -> str:
+        return subprocess.run(
+            [*git, "status", "--porcelain", "--untracked-files=all"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    before = untracked()
+    argv = check_argv("sample-variance", repo / "paper.paperlint")
+    argv[1] = str(repo / "paper.tex")
+    assert run(argv) == 1
+    assert (repo / "paper.paperlint" / "results.json").is_file()
+    assert untracked() == before == "A  paper.tex\n"
+    # deleted by an author who commits the evidence: a resume leaves it deleted
+    (repo / "paper.paperlint" / ".gitignore").unlink()
+    assert run(["resume", str(repo / "paper.paperlint")]) in (0, 1)
+    assert "paper.paperlint/results.json" in untracked()
+    assert run([*argv, "--fresh"]) == 1  # a fresh check is a new workspace: ignored again
+    assert untracked() == before
