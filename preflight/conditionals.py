@@ -9,7 +9,9 @@ them, from the state the document has built so far:
   ifthen's `\\newboolean`, `\\setboolean` and `\\ifthenelse` on `\\boolean`, `\\equal`,
   `\\isodd` and number comparisons;
 - `\\ifcase`, `\\ifnum`, `\\ifodd` on counters, registers and macros with a known value;
-- `\\ifdefined`, `\\ifcsname`, `\\ifx` and etoolbox's `\\ifdef` on macros the paper defines.
+- `\\ifdefined`, `\\ifcsname`, `\\ifx` and etoolbox's `\\ifdef` on macros the paper defines;
+- etoolbox's tests with arguments (`etoolbox_test`): strings as written, the paper's macros'
+  definitions, `\\numexpr` comparisons, `\\ifboolexpr` over all of these.
 
 A condition whose value is not known keeps the old reading (both branches are read); when
 results or labels turn out to be inside it, a diagnostic names it.
@@ -362,29 +364,196 @@ def settoggle(walker: Walker, text: str, m: re.Match[str]) -> int:
     return pos
 
 
-def iftoggle(walker: Walker, text: str, m: re.Match[str]) -> int:
-    """`\\iftoggle{T}{yes}{no}`, `\\ifbool{B}{yes}{no}` and their `\\not…` forms: only the
-    branch taken is read (both when the name was never declared)."""
-    args, pos = texscan.read_args(text, m.end(), "{")
-    name = (args[0] or "").strip()
+def etoolbox_test(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """An etoolbox test (`prepass.ETOOLBOX_TESTS`: `\\iftoggle{T}`, `\\ifdefstring{\\cmd}{s}`,
+    `\\ifnumcomp{a}{<}{b}`, `\\ifboolexpr{…}`, …) and its `{true}{false}`: only the branch
+    taken is read; both when the value is not known here (a name never declared, a macro the
+    paper does not define, a dimension), and then results or labels inside are reported."""
     word = m.group(1)
-    table = walker.toggles.toggles if word.endswith("toggle") else walker.toggles.flags
-    value = table.get(name)
-    if value is not None and word.startswith("not"):
-        value = not value
-    return two_branches(walker, text, m.start(), pos, value, f"{word}{{{name}}}")
+    args, pos = texscan.read_args(text, m.end(), "{" * prepass.ETOOLBOX_TESTS[word])
+    given = [arg or "" for arg in args]
+    value = test_value(walker, word, given) if None not in args else None
+    shown = word + "".join(f"{{{arg.strip()}}}" for arg in given)
+    return two_branches(walker, text, m.start(), pos, value, shown[:80])
 
 
-def ifdef(walker: Walker, text: str, m: re.Match[str]) -> int:
-    """etoolbox `\\ifdef{\\cmd}{yes}{no}` / `\\ifundef`, `\\ifcsdef{name}` / `\\ifcsundef`."""
-    args, pos = texscan.read_args(text, m.end(), "{")
-    word = m.group(1)
-    raw = (args[0] or "").strip()
-    macro = raw if word in ("ifdef", "ifundef") else "\\" + raw
-    value: bool | None = True if _defined(walker, macro) else None
-    if value is not None and word in ("ifundef", "ifcsundef"):
-        value = not value
-    return two_branches(walker, text, m.start(), pos, value, f"{word}{{{raw}}}")
+def test_value(walker: Walker, word: str, args: list[str], depth: int = 0) -> bool | None:
+    """The value of etoolbox's test `word` on its arguments, as etoolbox.sty computes it;
+    None when the walk does not know it."""
+    if word in ("iftoggle", "nottoggle", "ifbool", "notbool"):
+        table = walker.toggles.toggles if word.endswith("toggle") else walker.toggles.flags
+        value = table.get(args[0].strip())
+        return None if value is None else value != word.startswith("not")
+    if word in ("ifdef", "ifundef", "ifcsdef", "ifcsundef"):
+        # defined: known; not defined here: a class or package may define it
+        return (word in ("ifdef", "ifcsdef")) if _defined(walker, _command(word, args[0])) else None
+    if word in ("ifboolexpr", "ifboolexpe"):
+        return _boolexpr(walker, args[0], depth)
+    if word in ("ifstrequal", "ifstrempty", "ifblank", "notblank"):
+        # the arguments as written, never expanded (etoolbox detokenizes them)
+        if word == "ifstrequal":
+            return _detokenized(args[0]) == _detokenized(args[1])
+        if word == "ifstrempty":
+            return args[0] == ""
+        return (args[0].strip() == "") == (word == "ifblank")
+    if word in ("ifnumcomp", "ifnumequal", "ifnumgreater", "ifnumless", "ifnumodd"):
+        return _number_test(walker, word, args)
+    return _macro_test(walker, word, args)
+
+
+def _command(word: str, arg: str) -> str:
+    """The command a test names: `\\ifdef{\\cmd}` names it, `\\ifcsdef{cmd}` spells it."""
+    return "\\" + arg.strip() if word.startswith(("ifcs", "xifinlistcs")) else arg.strip()
+
+
+def _number_test(walker: Walker, word: str, args: list[str]) -> bool | None:
+    """`\\ifnumcomp{a}{rel}{b}`, `\\ifnumequal{a}{b}` (`greater`, `less`), `\\ifnumodd{a}`:
+    each operand a `\\numexpr`."""
+    if word == "ifnumodd":
+        odd = numexpr.expression(args[0], walker)
+        return None if odd is None else odd % 2 == 1
+    relation = {"ifnumequal": "=", "ifnumgreater": ">", "ifnumless": "<"}.get(word)
+    if relation is None:
+        args, relation = [args[0], args[2]], args[1].strip()
+    if relation not in ("<", "=", ">"):
+        return None
+    left, right = (numexpr.expression(arg, walker) for arg in args)
+    return None if left is None or right is None else numexpr.compare(left, relation, right)
+
+
+_DEFINITION_TESTS = frozenset(
+    {"ifdefmacro", "ifcsmacro", "ifdefempty", "ifcsempty", "ifdefvoid", "ifcsvoid"}
+    | {"ifdefstring", "ifcsstring", "ifdefstrequal", "ifcsstrequal"}
+)
+
+
+def _macro_test(walker: Walker, word: str, args: list[str]) -> bool | None:
+    """Tests of a macro's definition, on the macros the paper defines (`\\newcommand`,
+    `\\def`, …): one the walk does not know may be defined by a class or package, so its
+    tests are not known here. Tests of primitives' meanings (prefixes, protection, registers,
+    lengths, dimensions, list contents) are not known either."""
+    if word == "ifltxcounter":
+        return True if walker.counter(args[0].strip()) is not None else None
+    if word not in _DEFINITION_TESTS:
+        return None
+    found = walker.expander.table.get(_command(word, args[0])[1:])
+    if found is None:
+        return None
+    if word in ("ifdefmacro", "ifcsmacro"):
+        return True
+    if word in ("ifdefstrequal", "ifcsstrequal"):
+        other = walker.expander.table.get(_command(word, args[1])[1:])
+        if other is None or found.params is None or other.params is None:
+            return None
+        return _meaning(found) == _meaning(other)
+    if found.params != ():  # a macro with parameters is neither empty nor any string
+        return False
+    if word in ("ifdefstring", "ifcsstring"):
+        return _detokenized(found.body) == _detokenized(args[1])
+    return _detokenized(found.body) == ""
+
+
+def _meaning(found: macros.Definition) -> tuple[object, str]:
+    return found.params, _detokenized(found.body)
+
+
+_SPACES = lazyre.pattern(r"(\\[A-Za-z@]+)\s*|\s+")
+
+
+def _detokenized(text: str) -> str:
+    """`text` as TeX's `\\detokenize` (and `\\meaning`) print it, for comparing: a run of
+    spaces and newlines is one space, and a control word is followed by exactly one."""
+    return _SPACES.sub(lambda m: m.group(1) + " " if m.group(1) else " ", text)
+
+
+_BOOL_TOKEN = lazyre.pattern(
+    r"\s*(?:(?P<op>not|and|or)\b|(?P<paren>[()])|(?P<kind>bool|togl|test)\s*)"
+)
+
+
+MAX_BOOLEXPR = 32
+"""Operators, parentheses and operands one `\\ifboolexpr` may hold for preflight to read it
+(more: not known). The parser recurses on parentheses and `not`s, so this bounds its depth."""
+MAX_NESTED_TESTS = 3
+"""`\\ifboolexpr` in a `test {…}` in an `\\ifboolexpr`…: deeper is not known."""
+
+
+def _boolexpr(walker: Walker, expression: str, depth: int) -> bool | None:
+    """etoolbox's `\\ifboolexpr`: `not`, `and`, `or` (in that precedence) and parentheses
+    over `bool {name}`, `togl {name}` and `test {\\ifstrequal{a}{b}}` (any etoolbox test
+    above, without its branches); None for anything else or any operand not known."""
+    items: list[str | bool | None] = []
+    pos = 0
+    while (match := _BOOL_TOKEN.match(expression, pos)) is not None:
+        pos = match.end()
+        if len(items) >= MAX_BOOLEXPR:
+            return None
+        if match.group("kind") is None:
+            items.append(match.group("op") or match.group("paren"))
+            continue
+        group = texscan.read_group(expression, pos)
+        if group is None:
+            return None
+        operand, pos = group
+        kind = match.group("kind")
+        if kind == "test":
+            items.append(_test_operand(walker, operand, depth + 1))
+        else:
+            items.append(test_value(walker, "iftoggle" if kind == "togl" else "ifbool", [operand]))
+    if expression[pos:].strip():
+        return None
+    value, end = _or(items, 0)
+    return value if end == len(items) else None
+
+
+def _test_operand(walker: Walker, code: str, depth: int) -> bool | None:
+    if depth > MAX_NESTED_TESTS:
+        return None
+    code = code.strip()
+    word = texscan.CONTROL_WORD.match(code)
+    if word is None or word.group(1) not in prepass.ETOOLBOX_TESTS:
+        return None
+    name = word.group(1)
+    args, end = texscan.read_args(code, word.end(), "{" * prepass.ETOOLBOX_TESTS[name])
+    if None in args or code[end:].strip():
+        return None
+    return test_value(walker, name, [arg or "" for arg in args], depth)
+
+
+_Items = list[str | bool | None]
+
+
+def _or(items: _Items, pos: int) -> tuple[bool | None, int]:
+    value, pos = _and(items, pos)
+    while pos < len(items) and items[pos] == "or":
+        other, pos = _and(items, pos + 1)
+        value = True if True in (value, other) else (None if None in (value, other) else False)
+    return value, pos
+
+
+def _and(items: _Items, pos: int) -> tuple[bool | None, int]:
+    value, pos = _not(items, pos)
+    while pos < len(items) and items[pos] == "and":
+        other, pos = _not(items, pos + 1)
+        value = False if False in (value, other) else (None if None in (value, other) else True)
+    return value, pos
+
+
+def _not(items: _Items, pos: int) -> tuple[bool | None, int]:
+    if pos >= len(items):
+        return None, len(items) + 1  # an operator with nothing after it: not read
+    item = items[pos]
+    if item == "not":
+        value, pos = _not(items, pos + 1)
+        return (None if value is None else not value), pos
+    if item == "(":
+        value, pos = _or(items, pos + 1)
+        if pos >= len(items) or items[pos] != ")":
+            return None, len(items) + 1
+        return value, pos + 1
+    if isinstance(item, str):  # `and`, `or`, `)` where an operand belongs
+        return None, len(items) + 1
+    return item, pos + 1
 
 
 def ifthenelse(walker: Walker, text: str, m: re.Match[str]) -> int:

@@ -235,6 +235,17 @@ def evaluate(text: str, lookup: Lookup, *, calc: bool) -> int | None:
     return value if stream.peek() is None else None  # calc stops on anything left over
 
 
+def expression(text: str, lookup: Lookup) -> int | None:
+    """`text` read whole as `\\numexpr text\\relax` (etoolbox's `\\ifnumcomp{text}{<}{…}` and
+    its kin): None when unknown or when anything is left over."""
+    stream = _Tokens(text, 0, lookup)
+    try:
+        value = _numexpr(stream, lookup)
+    except _Unknown:
+        return None
+    return value if stream.peek() is None else None
+
+
 def read_number(text: str, pos: int, lookup: Lookup) -> tuple[int | None, int]:
     """TeX's `<number>` at `pos` of running text (after `\\ifcase`, `\\ifnum`, a register
     assignment): its value (None when unknown) and where it ends."""

@@ -29,53 +29,29 @@ _CONDITIONAL = lazyre.pattern(
     r"\\(?:(?P<false>iffalse|if\s*0(?![0-9\\]))|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi|repeat))"
     r"(?![A-Za-z@])"
 )
+# etoolbox's tests (etoolbox.sty v2.5k, 2020/10/05): each reads this many arguments, then
+# `{true}{false}`; none opens a branch that a `\\fi` closes (`conditionals.etoolbox_test`)
+ETOOLBOX_TESTS: dict[str, int] = {
+    **dict.fromkeys(("iftoggle", "nottoggle", "ifbool", "notbool", "ifboolexpr", "ifboolexpe"), 1),
+    **dict.fromkeys(("ifdef", "ifundef", "ifcsdef", "ifcsundef", "ifdefmacro", "ifcsmacro"), 1),
+    **dict.fromkeys(("ifdefparam", "ifcsparam", "ifdefprefix", "ifcsprefix"), 1),
+    **dict.fromkeys(("ifdefprotected", "ifcsprotected", "ifdefltxprotect", "ifcsltxprotect"), 1),
+    **dict.fromkeys(("ifdefempty", "ifcsempty", "ifdefvoid", "ifcsvoid"), 1),
+    **dict.fromkeys(("ifdefcounter", "ifcscounter", "ifltxcounter"), 1),
+    **dict.fromkeys(("ifdeflength", "ifcslength", "ifdefdimen", "ifcsdimen"), 1),
+    **dict.fromkeys(("ifstrempty", "ifblank", "notblank", "ifnumodd", "ifrmnum"), 1),
+    **dict.fromkeys(("ifdefequal", "ifcsequal", "ifdefstring", "ifcsstring"), 2),
+    **dict.fromkeys(("ifdefstrequal", "ifcsstrequal", "ifstrequal"), 2),
+    **dict.fromkeys(("ifnumequal", "ifnumgreater", "ifnumless"), 2),
+    **dict.fromkeys(("ifdimequal", "ifdimgreater", "ifdimless"), 2),
+    **dict.fromkeys(("ifinlist", "xifinlist", "ifinlistcs", "xifinlistcs"), 2),
+    **dict.fromkeys(("ifnumcomp", "ifdimcomp"), 3),
+}
 # commands whose names start with `if` but take arguments instead of opening a branch that a
-# `\\fi` closes (LaTeX's ifthen, etoolbox, xifthen)
+# `\\fi` closes (etoolbox, LaTeX's ifthen, xifthen)
 NOT_CONDITIONALS = frozenset(
-    {
-        "ifthenelse",
-        "iftoggle",
-        "ifboolexpr",
-        "ifboolexpe",
-        "ifbool",
-        "ifstrequal",
-        "ifstrempty",
-        "ifblank",
-        "ifdefstring",
-        "ifdefstrequal",
-        "ifcsstring",
-        "ifdef",
-        "ifundef",
-        "ifcsdef",
-        "ifcsundef",
-        "ifdefmacro",
-        "ifcsmacro",
-        "ifdefempty",
-        "ifcsempty",
-        "ifdefvoid",
-        "ifcsvoid",
-        "ifdefequal",
-        "ifcsequal",
-        "ifdefltxprotect",
-        "ifdefcounter",
-        "ifcscounter",
-        "ifltxcounter",
-        "ifdeflength",
-        "ifcslength",
-        "ifnumcomp",
-        "ifnumequal",
-        "ifnumgreater",
-        "ifnumless",
-        "ifnumodd",
-        "ifdimcomp",
-        "ifdimequal",
-        "ifdimgreater",
-        "ifdimless",
-        "ifinlist",
-        "ifinlistcs",
-        "ifrmnum",
-        "ifnottoggle",
-    }
+    {name for name in ETOOLBOX_TESTS if name.startswith("if")}
+    | {"ifthenelse", "ifnottoggle", "ifpatchable"}
 )
 
 

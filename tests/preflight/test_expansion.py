@@ -6,15 +6,17 @@ what the .aux cannot show: spans, diagnostics, bounds, and the arithmetic itself
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import pytest
 
-from paperlint.preflight import expansion, numexpr
+from paperlint.preflight import conditionals, expansion, numexpr, prepass, texscan
 from paperlint.preflight.inventory import build_inventory
 from paperlint.preflight.macros import ArgSpec, Definition
 from paperlint.preflight.model import Inventory
+from paperlint.preflight.numbering import Walker
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preflight"
 HEAD = "\\documentclass{article}\n\\usepackage{amsthm,etoolbox}\n\\newtheorem{theorem}{Theorem}\n"
@@ -286,3 +288,93 @@ def test_a_chain_of_ten_thousand_macros_is_bounded(tmp_path: Path) -> None:
         f"\\{_macro_name(0)}\n",
     )
     assert any("nest more than 16 deep" in m for m in _codes(inventory, "macro-expansion"))
+
+
+def test_etoolbox_tests_read_only_the_branch_latex_takes() -> None:
+    # every test of the fixture has a theorem in each branch: LaTeX's .aux holds one label per
+    # test, and preflight must find exactly those (reading both branches finds 26 more and
+    # shifts every number after the first test)
+    folder = FIXTURES / "etoolbox_tests"
+    latex = json.loads((folder / "expected" / "latex.json").read_text(encoding="utf-8"))
+    inventory = build_inventory(folder, root="paper.tex")
+    assert inventory.labels == latex["labels"]
+    assert [r.number for r in inventory.results] == [str(n) for n in range(1, 27)]
+    unknown = _codes(inventory, "unknown-condition")
+    assert [m.split(":")[0] for m in unknown] == [
+        "\\ifdimcomp{\\textwidth}{>}{10cm}",
+        "\\ifdefstring{\\undefinedhere}{x}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("test", "value"),
+    [
+        ("\\ifstrequal{a}{a}", True),
+        ("\\ifstrequal{a}{ a}", False),  # a space token after `{` is kept
+        ("\\ifstrequal{\\x  y}{\\x y}", True),
+        ("\\ifstrempty{}", True),
+        ("\\ifstrempty{ }", False),
+        ("\\ifblank{  }", True),
+        ("\\notblank{}", False),
+        ("\\ifnumcomp{5}{<}{3}", False),
+        ("\\ifnumcomp{5}{!}{3}", None),  # not a relation
+        ("\\ifnumgreater{-7/2}{-4}", False),  # \numexpr rounds -3.5 to -4
+        ("\\ifnumodd{-3}", True),
+        ("\\ifnumequal{\\value{nosuch}}{0}", None),
+        ("\\ifboolexpr{togl {t} and}", None),  # an operator with nothing after it
+        ("\\ifboolexpr{(togl {t}}", None),
+        # known whatever the toggle preflight does not know (declared where it does not read:
+        # in LaTeX an undeclared one is an error, and the value error recovery gives)
+        ("\\ifboolexpr{togl {t} or togl {nosuch}}", True),
+        ("\\ifboolexpr{bool {b} and togl {nosuch}}", False),
+        ("\\ifboolexpr{togl {t} and togl {nosuch}}", None),
+        ("\\ifboolexpr{test {\\ifnosuchtest{x}}}", None),
+        ("\\ifboolexpr{{\\ifdraft}}", None),  # a TeX conditional as an operand: not read
+        ("\\ifdefstring{\\m}{A \\B}", True),
+        ("\\ifdefstring{\\p}{#1}", False),  # a macro with parameters is no string
+        ("\\ifdefempty{\\e}", True),
+        ("\\ifdefvoid{\\nosuch}", None),  # undefined here: a package may define it
+        ("\\ifdefstrequal{\\m}{\\n}", True),
+        ("\\ifltxcounter{theorem}", True),
+        ("\\ifltxcounter{nosuch}", None),
+        ("\\ifdimless{1pt}{2pt}", None),
+        ("\\ifinlist{a}{\\list}", None),
+    ],
+)
+def test_etoolbox_test_values(test: str, value: bool | None) -> None:
+    # every known value here is what pdflatex gives with etoolbox v2.5k (checked 2026-12-04),
+    # but for the two `nosuch` toggles above; None: preflight does not know it
+    walker = Walker(
+        HEAD
+        + "\\newtoggle{t}\\toggletrue{t}\\newbool{b}\\newcommand{\\m}{A  \\B}\\def\\n{A \\B}"
+        + "\\newcommand{\\p}[1]{#1}\\newcommand{\\e}{}\n",
+        [],
+    )
+    walker.run()
+    word = test[1 : test.index("{")]
+    args, _ = texscan.read_args(test, len(word) + 1, "{" * prepass.ETOOLBOX_TESTS[word])
+    assert conditionals.test_value(walker, word, [a or "" for a in args]) is value
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "not " * 50_000 + "togl {t}",
+        "(" * 50_000 + "togl {t}" + ")" * 50_000,
+        "togl {t} and " * 50_000 + "togl {t}",
+        "test {\\ifboolexpr{" * 2_000 + "togl {t}" + "}}" * 2_000,
+    ],
+    ids=["nots", "parentheses", "ands", "nested-tests"],
+)
+def test_a_hostile_boolean_expression_is_not_known_and_cheap(
+    tmp_path: Path, expression: str
+) -> None:
+    start = time.process_time()
+    inventory = _paper(
+        tmp_path,
+        "\\newtoggle{t}\\toggletrue{t}\n",
+        f"\\ifboolexpr{{{expression}}}{{\\begin{{theorem}}\\label{{a}}A.\\end{{theorem}}}}{{}}\n",
+    )
+    assert time.process_time() - start < 5
+    assert [r.id for r in inventory.results] == ["a"]  # both branches read, and said so
+    assert _codes(inventory, "unknown-condition")
