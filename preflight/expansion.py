@@ -32,14 +32,19 @@ MAX_SAME_MACRO = 2  # a macro may be expanded inside its own expansion once (TeX
 # bounded too
 EXPANSION_OVERHEAD = 100
 _WORD = lazyre.pattern(r"\\([A-Za-z@]+)")
-# kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`,
-# `\\let\\lbl\\label`): what a use of the new name does
-KERNEL = {
+# the kernel's macros that keep or drop their arguments: known to every walk (a paper's
+# `\\newcommand{\\arxivonly}{\\@firstoftwo}`, or `\\@secondoftwo{…}{…}` itself, reads one)
+PICKERS = {
     "\\@gobble": Definition("\\@gobble", "", (ArgSpec("m"),)),
     "\\@gobbletwo": Definition("\\@gobbletwo", "", (ArgSpec("m"), ArgSpec("m"))),
     "\\@firstofone": Definition("\\@firstofone", "#1", (ArgSpec("m"),)),
     "\\@firstoftwo": Definition("\\@firstoftwo", "#1", (ArgSpec("m"), ArgSpec("m"))),
     "\\@secondoftwo": Definition("\\@secondoftwo", "#2", (ArgSpec("m"), ArgSpec("m"))),
+}
+# kernel macros a paper may `\\let` its own to (`\\let\\ignore\\@gobble`,
+# `\\let\\lbl\\label`): what a use of the new name does
+KERNEL = {
+    **PICKERS,
     **{
         f"\\{name}": Definition(f"\\{name}", f"\\{name}{{#1}}", (ArgSpec("m"),))
         for name in ("label", "refstepcounter", "stepcounter", "begin", "end")
@@ -186,7 +191,7 @@ class Expander(Record):
 
     def __init__(self, length: int = 0) -> None:
         self.length = length
-        self.table = {}
+        self.table = {name[1:]: definition for name, definition in PICKERS.items()}
         self.defined_at = {}
         self.left = budget(length)
         self.stack = []
@@ -194,6 +199,22 @@ class Expander(Record):
         self._shapes = {}
         self._active = {}
         self._state = None
+
+    def alias(self, name: str) -> str:
+        """The macro a use of `name` stands for when its whole body is another macro that takes
+        arguments, directly or through such aliases (`\\newcommand{\\arxivonly}{\\@firstoftwo}`):
+        TeX reads that macro's arguments from the text after the use, where an expansion read
+        on its own has none. Otherwise `name` itself."""
+        current = name
+        for _ in range(MAX_DEPTH):
+            definition = self.table[current]
+            if definition.params:
+                return current
+            word = _WORD.fullmatch(definition.body.strip()) if definition.params == () else None
+            if word is None or word.group(1) not in self.table:
+                return name
+            current = word.group(1)
+        return name
 
     def define(self, name: str, definition: Definition, at: int = -1) -> None:
         """`name` without its backslash; `at` where the definition is (a source offset)."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from paperlint.preflight import (
     classcode,
     conditionals,
+    expansion,
     lazyre,
     macros,
     numexpr,
@@ -214,6 +215,8 @@ def let(walker: Walker, text: str, m: re.Match[str]) -> int:
         # `\\let\\oldnorm\\norm` copies the paper's macro as it is now: the record is that
         # copy, so a later `\\def\\norm{…\\oldnorm…}` does not make the two one loop
         meaning = walker.expander.table.get(macro.definition[1:])
+        if meaning is expansion.PICKERS.get(macro.definition):
+            meaning = None  # the kernel's `\\@gobble`: recorded as written
         classcode.record_let(walker, macro.name, macro.definition)
         copied = meaning.record(macro.name) if meaning is not None else macro
         walker.out.macros.append((walker.at(m.start()), copied))

@@ -281,6 +281,7 @@ class Walker:
         """Replace a use of a user macro by its expansion and read that (as text when it
         cannot be read, nests too deep, recurses, or the expansion budget is spent)."""
         expander = self.expander
+        name = expander.alias(name)
         definition = expander.table[name]
         refused = expander.refuse(name)
         call = expansion.read_call(text, m.end(), definition.params or ()) if not refused else None
