@@ -377,6 +377,58 @@ def etoolbox_test(walker: Walker, text: str, m: re.Match[str]) -> int:
     return two_branches(walker, text, m.start(), pos, value, shown[:80])
 
 
+KERNEL_TESTS = ("@ifundefined", "@ifpackageloaded", "@ifclassloaded", "IfFileExists")
+"""LaTeX's own tests of one argument followed by `{true}{false}`."""
+
+
+def kernel_test(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\@ifundefined{name}`, `\\@ifpackageloaded{pkg}`, `\\@ifclassloaded{cls}`,
+    `\\IfFileExists{file}` and their `{true}{false}`: known where the walk saw the answer
+    (the paper defined `name`, loaded `pkg` or `cls` so far; `file` is beside the paper);
+    otherwise both branches are read (a package may define or load what the paper does not,
+    and TeX finds files in its own tree too)."""
+    word = m.group(1)
+    args, pos = texscan.read_args(text, m.end(), "{")
+    name = (args[0] or "").strip()
+    value: bool | None
+    if word == "@ifundefined":
+        value = False if _defined_name(walker, name) else None
+    elif word == "@ifclassloaded" and walker.classes and walker.classes <= LEAF_CLASSES:
+        value = name in walker.classes  # every class loaded is known, and loads no other
+    else:
+        value = True if _seen(walker, word, name) else None
+    return two_branches(walker, text, m.start(), pos, value, f"{word}{{{name}}}"[:80])
+
+
+LEAF_CLASSES = frozenset(
+    {"article", "report", "book", "amsart", "amsbook", "IEEEtran", "revtex4-1", "revtex4-2"}
+    | {"scrartcl", "scrreprt", "scrbook", "memoir"}
+)
+"""Classes whose TeX Live copy (2022) holds no `\\LoadClass`: a paper of one of these (and of
+no class the walk did not see) has loaded no other class."""
+
+
+def _seen(walker: Walker, word: str, name: str) -> bool:
+    if word == "@ifpackageloaded":
+        return name in walker.reg.packages
+    if word == "@ifclassloaded":
+        return name in walker.classes
+    return bool(name) and walker.exists is not None and walker.exists(name)
+
+
+def _defined_name(walker: Walker, name: str) -> bool:
+    """Whether the control sequence `\\name` is one the walk saw defined: a macro (the
+    paper's, a `\\let`, a flag), a counter (`c@x`, `thex`) or an environment."""
+    counters = walker.reg.counters
+    return (
+        _defined(walker, "\\" + name)
+        or (name.startswith("c@") and counters.exists(name[2:]))
+        or (name.startswith("the") and counters.exists(name[3:]))
+        or name in walker.reg.envs
+        or name in walker.wrappers
+    )
+
+
 def test_value(walker: Walker, word: str, args: list[str], depth: int = 0) -> bool | None:
     """The value of etoolbox's test `word` on its arguments, as etoolbox.sty computes it;
     None when the walk does not know it."""

@@ -355,6 +355,20 @@ def _first_existing(state: _State, paths: list[Path]) -> Path | None:
     return None
 
 
+def project_file_exists(flat: FlatSource, name: str) -> bool:
+    """Whether `\\IfFileExists{name}` finds `name` beside the paper: as written or, without an
+    extension, with `.tex` (TeX's `\\openin` tries both), in the main file's folder or the
+    project's, never outside it. False says only that it is not there: TeX also searches its
+    own tree."""
+    main_dir = (flat.project / flat.root).parent
+    names = [name] if Path(name).suffix else [name + ".tex", name]
+    return any(
+        is_file(path) and flat.holds(path)
+        for rel in names
+        for path in (main_dir / rel, flat.project / rel)
+    )
+
+
 def read_project_text(flat: FlatSource, rel: str) -> str | None:
     """A project file's text by a path relative to the main file's folder (never outside)."""
     main_dir = (flat.project / flat.root).parent

@@ -454,6 +454,7 @@ def documentclass(walker: Walker, text: str, m: re.Match[str]) -> int:
     if m.group(1) == "documentclass" and walker.class_loaded:
         return pos  # LaTeX allows one \\documentclass; a second one is an error
     walker.class_loaded = walker.class_loaded or m.group(1) == "documentclass"
+    walker.classes.add(name)
     if m.group(1) == "documentclass" or name in decl.BOOK_CLASSES:
         decl.apply_class(walker.reg, name, options | walker.reg.class_options)
     walker.options.passed[name] = options | walker.reg.class_options
@@ -614,6 +615,7 @@ def _table() -> dict[str, Handler]:
         "boolfalse": conditionals.setbool,
         "ifthenelse": conditionals.ifthenelse,
         **dict.fromkeys(prepass.ETOOLBOX_TESTS, conditionals.etoolbox_test),
+        **dict.fromkeys(conditionals.KERNEL_TESTS, conditionals.kernel_test),
         **dict.fromkeys(conditionals.XPARSE_TESTS, conditionals.xparse_test),
         "newref": newref,
         "newcount": newcount,

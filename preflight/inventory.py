@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from paperlint.preflight.draft import (
     DraftResult,
     DraftSpan,
 )
-from paperlint.preflight.flatten import load_project
+from paperlint.preflight.flatten import load_project, project_file_exists
 from paperlint.preflight.numbering import Walker
 from paperlint.preflight.sourcetree import FlatSource, sha256_hex
 from paperlint.preflight.walkstate import WalkOutput
@@ -43,7 +44,7 @@ def build_draft(path: Path, *, root: str | None = None) -> DraftInventory:
     """`build_inventory` of a .tex file or project folder, as preflight's own records (no
     pydantic: `paperlint.preflight.draft`)."""
     flat = load_project(Path(path), root)
-    walk = Walker(flat.text, flat.segments).run()
+    walk = Walker(flat.text, flat.segments, exists=partial(project_file_exists, flat)).run()
     results = _results(flat, walk)
     owners = proofs.attach(flat, walk, results)
     ids = _assign_ids(walk, results, owners)

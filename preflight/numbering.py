@@ -74,9 +74,17 @@ Handler = Callable[["Walker", str, re.Match[str]], int]
 class Walker:
     """Walk the flat text once; `run` returns everything the inventory needs."""
 
-    def __init__(self, text: str, segments: Sequence[Segment] = ()) -> None:
+    def __init__(
+        self,
+        text: str,
+        segments: Sequence[Segment] = (),
+        exists: Callable[[str], bool] | None = None,
+    ) -> None:
         self.text = text
         self.segments = tuple(segments)
+        # whether a file `\\IfFileExists` names is beside the paper (None: not known)
+        self.exists = exists
+        self.classes: set[str] = set()  # `\\documentclass` and `\\LoadClass`'s, so far
         # `\\AtEndOfClass`/`\\AtEndOfPackage` code, run where its file's inlined text ends
         self.deferred: list[tuple[int, str]] = []
         self.out = WalkOutput(registry=Registry())

@@ -1,9 +1,9 @@
 """The expansion layer (issue 26): user macros, conditionals and counter expressions as
 LaTeX evaluates them. The label numbers of the fixtures `expansion_macros`,
 `conditionals_bools`, `conditionals_case`, `counter_calc`, `label_wrappers`, `label_counters`,
-`etoolbox_tests` and `macro_aliases` are checked against LaTeX's own .aux in test_fixtures.py;
-these tests pin what the .aux cannot show: spans, diagnostics, bounds, and the arithmetic
-itself."""
+`etoolbox_tests`, `kernel_tests` and `macro_aliases` are checked against LaTeX's own .aux in
+test_fixtures.py; these tests pin what the .aux cannot show: spans, diagnostics, bounds, and
+the arithmetic itself."""
 
 from __future__ import annotations
 
@@ -385,3 +385,31 @@ def test_a_hostile_boolean_expression_is_not_known_and_cheap(
     assert time.process_time() - start < 5
     assert [r.id for r in inventory.results] == ["a"]  # both branches read, and said so
     assert _codes(inventory, "unknown-condition")
+
+
+def test_kernel_tests_read_only_the_branch_latex_takes() -> None:
+    folder = FIXTURES / "kernel_tests"
+    latex = json.loads((folder / "expected" / "latex.json").read_text(encoding="utf-8"))
+    inventory = build_inventory(folder, root="paper.tex")
+    assert inventory.labels == latex["labels"]  # old code: 26 results, both branches of each
+    assert [m.split(":")[0] for m in _codes(inventory, "unknown-condition")] == [
+        "\\@ifpackageloaded{nosuchpackage}",
+        "\\@ifundefined{nosuchmacro}",
+        "\\IfFileExists{nosuchfile.tex}",
+    ]
+
+
+def test_if_file_exists_never_looks_outside_the_paper(tmp_path: Path) -> None:
+    (tmp_path / "outside.tex").write_text("x", encoding="utf-8")
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "paper.tex").write_text(
+        HEAD + "\\begin{document}\n"
+        "\\IfFileExists{../outside.tex}{}{\\begin{theorem}\\label{a}A.\\end{theorem}}\n"
+        "\\IfFileExists{/etc/hostname}{}{\\begin{theorem}\\label{b}B.\\end{theorem}}\n"
+        "\\end{document}\n",
+        encoding="utf-8",
+    )
+    inventory = build_inventory(paper / "paper.tex")
+    assert [r.id for r in inventory.results] == ["a", "b"]  # not known: read, and said
+    assert len(_codes(inventory, "unknown-condition")) == 2
