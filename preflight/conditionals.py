@@ -172,28 +172,47 @@ def _evaluate(walker: Walker, text: str, pos: int, name: str) -> tuple[bool | in
 
 
 def _if_characters(walker: Walker, text: str, pos: int) -> tuple[bool | None, int]:
-    """TeX's `\\if`: compare the next two tokens after expansion, here characters and the
-    paper's own argument-free macros (JASA's `\\if0\\blind`, `\\newcommand{\\blind}{1}`)."""
-    chars: list[str] = []
-    while len(chars) < 2 and pos < len(text):
+    """TeX's `\\if`: compare the next two tokens after expansion, here characters, the
+    paper's own argument-free macros (JASA's `\\if0\\blind`, `\\newcommand{\\blind}{1}`),
+    `\\detokenize{…}` (its characters) and `\\relax`, which `\\if` compares equal to any other
+    unexpandable command: the emptiness test `\\if\\relax\\detokenize{#1}\\relax`."""
+    tokens: list[str] = []
+    while len(tokens) < 2 and pos < len(text):
         if text[pos] in "{}%":
             return None, pos
         if text[pos] != "\\":
-            chars.append(text[pos])
+            tokens.append(text[pos])
             pos += 1
             continue
         word = texscan.CONTROL_WORD.match(text, pos)
         assert word is not None
-        body = walker.macro_body(word.group(1))
+        name = word.group(1)
+        if name == "relax":
+            tokens.append(_UNEXPANDABLE)
+            pos = texscan.skip_spaces(text, word.end(), newline=False)
+            continue
+        if name == "detokenize":
+            start = texscan.skip_spaces(text, word.end())
+            group = texscan.read_group_span(text, start) if text.startswith("{", start) else None
+            if group is None:
+                return None, pos
+            tokens.extend(_detokenized(text[group[0] : group[1]])[: 2 - len(tokens)])
+            pos = group[2]
+            continue
+        body = walker.macro_body(name)
         expanded = walker.expand_text(body) if body is not None else None
         if not expanded:
             # `\\if0` before a macro not known here is false, as the pre-pass always took it
-            return (False, pos) if chars == ["0"] else (None, pos)
-        chars.extend(expanded[: 2 - len(chars)])
+            return (False, pos) if tokens == ["0"] else (None, pos)
+        tokens.extend(expanded[: 2 - len(tokens)])
         pos = texscan.skip_spaces(text, word.end(), newline=False)
-    if len(chars) < 2:
+    if len(tokens) < 2:
         return None, pos
-    return chars[0] == chars[1], pos
+    return tokens[0] == tokens[1], pos
+
+
+_UNEXPANDABLE = "\\relax"
+"""What `\\if` reads `\\relax` as: character code 256, equal to any unexpandable command's."""
 
 
 def branch(walker: Walker, text: str, pos: int, value: bool) -> int:

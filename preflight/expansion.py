@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from paperlint.preflight import lazyre, texscan
-from paperlint.preflight.macros import NO_VALUE, ArgSpec, Definition, parameter_parts
+from paperlint.preflight.macros import NO_VALUE, ArgSpec, Definition, glues, parameter_parts
 from paperlint.preflight.record import Record
 
 MAX_DEPTH = 16
@@ -127,6 +127,10 @@ def substitute(
     pieces: list[tuple[int, int, int]] = []
     length = 0
     for part in parameter_parts(body):
+        text = args[part].text if isinstance(part, int) and part < len(args) else part
+        if out and isinstance(text, str) and glues(out[-1], text):
+            out.append(" ")  # `\\relax#1` with `x`: two tokens, not `\\relaxx`
+            length += 1
         if isinstance(part, int):
             if part >= len(args):
                 continue

@@ -280,8 +280,24 @@ def parameter_parts(body: str) -> list[str | int]:
 
 
 def substitute(body: str, args: list[str]) -> str:
-    """Replace `#1`…`#9` by the arguments (a missing one by nothing) and `##` by `#`."""
-    return "".join(
-        part if isinstance(part, str) else (args[part] if part < len(args) else "")
-        for part in parameter_parts(body)
-    )
+    """Replace `#1`…`#9` by the arguments (a missing one by nothing) and `##` by `#`; a space
+    where a control word would run into a letter (`glues`)."""
+    out: list[str] = []
+    for part in parameter_parts(body):
+        text = part if isinstance(part, str) else (args[part] if part < len(args) else "")
+        if out and glues(out[-1], text):
+            out.append(" ")
+        out.append(text)
+    return "".join(out)
+
+
+_ENDS_IN_WORD = lazyre.pattern(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+$")
+
+
+def glues(before: str, after: str) -> bool:
+    """Whether `before` ends in a control word and `after` starts with a letter. TeX read a
+    body and its argument as separate tokens (`\\langle#1` with `He` is `\\langle` then `He`);
+    side by side as text they would read as one longer control word (`\\langleHe`)."""
+    if not after or not (after[0] == "@" or (after[0].isascii() and after[0].isalpha())):
+        return False
+    return _ENDS_IN_WORD.search(before[-64:]) is not None

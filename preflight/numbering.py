@@ -172,7 +172,8 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            if (name.startswith("if") and handler is None) or name in _BRANCH_WORDS:
+            conditional = name.startswith("if") and name not in self.expander.table
+            if (conditional and handler is None) or name in _BRANCH_WORDS:
                 pos = conditionals.primitive(self, text, match, name)
             elif name.endswith(("true", "false")) and self.toggles.assign(name):
                 pos = match.end()

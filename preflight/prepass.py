@@ -24,7 +24,8 @@ VERBATIM_ENVS = (
     "filecontents*",
     "spverbatim",
 )
-_EXCLUDE = lazyre.pattern(r"\\excludecomment\s*\{([^}]*)\}")
+# comment's `\excludecomment{name}`, version's and versions' `\excludeversion[text]{name}`
+_EXCLUDE = lazyre.pattern(r"\\exclude(?:comment|version)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
 _CONDITIONAL = lazyre.pattern(
     r"\\(?:(?P<false>iffalse|if\s*0(?![0-9\\]))|(?P<open>if[A-Za-z@]*)|(?P<else>else)|(?P<fi>fi|repeat))"
     r"(?![A-Za-z@])"
@@ -104,7 +105,8 @@ def strip_comments_and_verbatim(
 
 
 def excluded_comment_envs(text: str) -> tuple[str, ...]:
-    """Environments declared with `\\excludecomment{name}` (comment package)."""
+    """Environments declared with `\\excludecomment{name}` (comment package) or
+    `\\excludeversion{name}` (version and versions packages): their content is not typeset."""
     return tuple(m.group(1).strip() for m in _EXCLUDE.finditer(text))
 
 

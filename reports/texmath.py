@@ -129,8 +129,7 @@ def _expand_one(
         if found is None:
             return None
         args = found
-    # `\\langle#1` with `He` is `\\langle He`, not `\\langleHe`: a control word ends at the #.
-    return substitute(_WORD_BEFORE_PARAMETER.sub(r"\1 #", macro.definition), args), end
+    return substitute(macro.definition, args), end
 
 
 # xparse's tests on what the expansion put in for a star (`\\BooleanTrue`) or an absent
@@ -166,7 +165,6 @@ def _xparse_test(tex: str, pos: int, name: str) -> tuple[str, int] | None:
 _NOT_AN_ARGUMENT: Final = frozenset(
     ("$", "\\begin", "\\end", "\\\\", "&", "\\item", "\\label", *"()[],.;:=<>+-|")
 )
-_WORD_BEFORE_PARAMETER = re.compile(r"(\\[A-Za-z@]+)#")
 
 
 @lru_cache(maxsize=16)

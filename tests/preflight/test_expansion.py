@@ -1,9 +1,9 @@
 """The expansion layer (issue 26): user macros, conditionals and counter expressions as
 LaTeX evaluates them. The label numbers of the fixtures `expansion_macros`,
 `conditionals_bools`, `conditionals_case`, `counter_calc`, `label_wrappers`, `label_counters`,
-`etoolbox_tests`, `kernel_tests` and `macro_aliases` are checked against LaTeX's own .aux in
-test_fixtures.py; these tests pin what the .aux cannot show: spans, diagnostics, bounds, and
-the arithmetic itself."""
+`etoolbox_tests`, `kernel_tests`, `macro_aliases` and `emptiness_versions` are checked against
+LaTeX's own .aux in test_fixtures.py; these tests pin what the .aux cannot show: spans,
+diagnostics, bounds, and the arithmetic itself."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlint.preflight import conditionals, expansion, numexpr, prepass, texscan
+from paperlint.preflight import conditionals, expansion, macros, numexpr, prepass, texscan
 from paperlint.preflight.inventory import build_inventory
 from paperlint.preflight.macros import ArgSpec, Definition
 from paperlint.preflight.model import Inventory
@@ -413,3 +413,24 @@ def test_if_file_exists_never_looks_outside_the_paper(tmp_path: Path) -> None:
     inventory = build_inventory(paper / "paper.tex")
     assert [r.id for r in inventory.results] == ["a", "b"]  # not known: read, and said
     assert len(_codes(inventory, "unknown-condition")) == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "arg", "expanded"),
+    [
+        ("\\if\\relax#1\\relax", "x", "\\if\\relax x\\relax"),  # not `\relaxx`
+        ("\\langle#1", "He", "\\langle He"),
+        ("\\langle#1", "(", "\\langle("),  # no letter after: nothing to separate
+        ("#1x", "\\alpha", "\\alpha x"),  # the argument's last word, the body's letter
+        ("\\\\#1", "x", "\\\\x"),  # `\\` is a control symbol: `x` is not part of it
+        ("\\\\\\a#1", "b", "\\\\\\a b"),
+        ("\\a#1#2", "\\b", "\\a\\b"),  # a backslash is no letter
+        ("\\@gobble#1", "@x", "\\@gobble @x"),
+    ],
+)
+def test_a_control_word_never_runs_into_an_argument(body: str, arg: str, expanded: str) -> None:
+    # TeX tokenized the body and the argument apart; as text, side by side, they must read as
+    # the same tokens (both substitutions: the walk's, and the report's math)
+    args = [expansion.Arg(arg, 0), expansion.Arg("", 0)]
+    assert expansion.substitute(body, args, None)[0] == expanded
+    assert macros.substitute(body, [arg, ""]) == expanded
