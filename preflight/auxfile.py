@@ -108,6 +108,9 @@ def parse_aux_text(text: str) -> AuxData:
     return parse_aux("main.aux", read=lambda name: text if name == "main.aux" else None)
 
 
+_SPACES = frozenset({"nobreakspace", "space", " "})
+
+
 def normalise_number(raw: str) -> str:
     """The printed form of a label's field 1: `1.{1}` → `1.1`, `\\textup{(a)}` → `(a)`.
 
@@ -124,7 +127,10 @@ def normalise_number(raw: str) -> str:
             i = end + 1
         elif ch == "\\":
             name, after = _read_control(raw, i)
-            if name in _DROP or name in _UNWRAP:
+            if name in _SPACES:  # `~` is written to the .aux as `\\nobreakspace {}`
+                out.append(" ")
+                i = _skip_spaces(raw, after)
+            elif name in _DROP or name in _UNWRAP:
                 i = _skip_spaces(raw, after)
             else:
                 out.append(raw[i:after])

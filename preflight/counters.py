@@ -181,7 +181,10 @@ class Counters(Record):
 
     def render(self, name: str) -> str:
         """The printed `\\the<name>` now."""
-        template = self.the.get(name, f"\\arabic{{{name}}}")
+        return self.render_template(self.the.get(name, f"\\arabic{{{name}}}"))
+
+    def render_template(self, template: str) -> str:
+        """What `template` (`\\thesection.\\arabic{theorem}`, …) prints now."""
         return texscan.strip_braces(self.expand(template, depth=0)).replace("~", " ").strip()
 
     def expand(self, template: str, depth: int) -> str:

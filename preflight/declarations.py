@@ -226,6 +226,16 @@ def spnewtheorem(
 IEEE_THM_SECTION = "@IEEEthmcounterinsection"
 
 
+ENUM_PREFIXES = {
+    "p@enumi": "",
+    "p@enumii": "\\theenumi",
+    "p@enumiii": "\\theenumi(\\theenumii)",
+    "p@enumiv": "\\p@enumiii\\theenumiii",
+}
+"""The kernel's `\\p@enumii` … (latex.ltx, the same in article, report and book): an item's
+label at depth 3 is `1(a)i`."""
+
+
 def apply_class(reg: Registry, name: str, options: set[str]) -> None:
     """The class's counters and the theorem environments it predefines (docs/latex-notes.md §12)."""
     reg.doc_class = name
@@ -399,3 +409,5 @@ def _standard_counters(counters: Counters, *, book: bool) -> None:
     counters.set("secnumdepth", 2 if book else 3)
     for level, style in (("i", "arabic"), ("ii", "alph"), ("iii", "roman"), ("iv", "Alph")):
         counters.new("enum" + level, template=f"\\{style}{{enum{level}}}")
+    # what a label in an item writes before `\\the<level>` (the kernel's `\\p@enum…`)
+    counters.macros.update(ENUM_PREFIXES)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperlint.preflight import declarations as decl
-from paperlint.preflight import equations, sectioning, texscan
+from paperlint.preflight import enumlabels, equations, sectioning, texscan
 from paperlint.preflight.walkstate import Frame, Owner
 
 if TYPE_CHECKING:
@@ -123,15 +123,39 @@ def _close_appendix(walker: Walker, frame: Frame) -> None:
 def _enumerate(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
     if name not in ("enumerate", "enumerate*"):
         return None
-    _open(walker, start, name, "enumerate")
+    frame = _open(walker, start, name, "enumerate")
     walker.enum_depth += 1
-    if walker.enum_depth <= len(sectioning.ENUM_LEVELS):
-        walker.reg.counters.set("enum" + sectioning.ENUM_LEVELS[walker.enum_depth - 1], 0)
+    if walker.enum_depth > len(sectioning.ENUM_LEVELS):
+        return pos
+    level = "enum" + sectioning.ENUM_LEVELS[walker.enum_depth - 1]
+    counters = walker.reg.counters
+    frame.restore = {"prefix": counters.macros.get(f"p@{level}", "")}
+    packages = walker.reg.packages
+    options = texscan.read_optional(text, pos, newline=False) if packages & _LIST_PACKAGES else None
+    if options is not None:
+        pos = options[1]
+    keys = enumlabels.keys(walker, walker.enum_depth, options[0] if options else None)
+    style = enumlabels.reference(keys, level, enumitem="enumitem" in packages)
+    if style is not None:
+        template, prefix = style
+        walker.set_the(level, template, local=True)
+        if prefix is not None:
+            counters.macros[f"p@{level}"] = prefix
+    if "resume" not in keys and "resume*" not in keys:
+        start_at = enumlabels.start(keys)
+        counters.set(level, start_at - 1)
     return pos
+
+
+_LIST_PACKAGES = frozenset({"enumitem", "enumerate"})
+"""Packages that give `\\begin{enumerate}` an optional argument (the kernel's has none)."""
 
 
 def _close_enumerate(walker: Walker, frame: Frame) -> None:
     walker.enum_depth = max(walker.enum_depth - 1, 0)
+    if "prefix" in frame.restore:
+        level = "enum" + sectioning.ENUM_LEVELS[walker.enum_depth]
+        walker.reg.counters.macros[f"p@{level}"] = frame.restore["prefix"]
 
 
 def _other(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:

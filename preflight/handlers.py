@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from paperlint.preflight import (
     classcode,
     conditionals,
+    enumlabels,
     expansion,
     lazyre,
     macros,
@@ -614,6 +615,8 @@ def _table() -> dict[str, Handler]:
         "booltrue": conditionals.setbool,
         "boolfalse": conditionals.setbool,
         "ifthenelse": conditionals.ifthenelse,
+        "setlist": enumlabels.setlist,
+        "setenumerate": enumlabels.setlist,
         **dict.fromkeys(prepass.ETOOLBOX_TESTS, conditionals.etoolbox_test),
         **dict.fromkeys(conditionals.KERNEL_TESTS, conditionals.kernel_test),
         **dict.fromkeys(conditionals.XPARSE_TESTS, conditionals.xparse_test),

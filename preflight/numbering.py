@@ -115,6 +115,8 @@ class Walker:
             expansion.Relevance(frozenset(), frozenset()),
         )
         self.enum_depth = 0
+        # enumitem's `\\setlist` keys by level (0: every level)
+        self.list_settings: dict[int, dict[str, str]] = {}
         self.appendix_active = False
         self.options = classcode.OptionState()
         self.saved_the: dict[str, str] = {}

@@ -135,8 +135,8 @@ def item(walker: Walker, text: str, m: re.Match[str]) -> int:
     level = "enum" + ENUM_LEVELS[walker.enum_depth - 1]
     counters = walker.reg.counters
     counters.step(level)
-    prefix = "".join(counters.render("enum" + lv) for lv in ENUM_LEVELS[: walker.enum_depth - 1])
-    walker.current = Owner(prefix + counters.render(level), "item", walker.enclosing_result())
+    number = counters.render_template(f"\\p@{level}\\the{level}")
+    walker.current = Owner(number, "item", walker.enclosing_result())
     return m.end()
 
 
