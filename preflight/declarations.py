@@ -149,8 +149,10 @@ def newtheorem(
     shared: str | None = None,
     within: str | None = None,
     numbered: bool = True,
+    own_the: bool = False,
 ) -> None:
-    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (docs/latex-notes.md §2)."""
+    """Kernel/amsthm/ntheorem `\\newtheorem` in all forms (docs/latex-notes.md §2); with
+    `own_the` (thmtools), a shared counter's environment prints its own `\\the<env>`."""
     env = env.strip()
     counters = reg.counters
     if not numbered:
@@ -164,7 +166,11 @@ def newtheorem(
         counters.the.setdefault(env, f"\\the{shared}")
         if env != shared:
             counters.the[env] = f"\\the{shared}"
-        reg.envs[env] = TheoremEnv(env, title, shared, env)
+        # the kernel, amsthm and ntheorem print (and label with) `\\the<shared>`, so a later
+        # `\\renewcommand\\the<env>` changes nothing; thmtools (its sibling, and any
+        # `\\newtheorem` once it is loaded) prints `\\the<env>`
+        own_the = own_the or "thmtools" in reg.packages
+        reg.envs[env] = TheoremEnv(env, title, shared, env if own_the else shared)
         _ntheorem_star(reg, env)
         return
     style = reg.ntheorem_numbering if "ntheorem" in reg.packages else "arabic"
@@ -207,7 +213,9 @@ def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
             or keys.get("heading")
             or env[:1].upper() + env[1:]
         )
-        newtheorem(reg, env, title, shared=sibling, within=parent, numbered=numbered)
+        newtheorem(
+            reg, env, title, shared=sibling, within=parent, numbered=numbered, own_the=True
+        )
 
 
 def spnewtheorem(
