@@ -213,9 +213,7 @@ def declaretheorem(reg: Registry, envs: str, keys: dict[str, str]) -> None:
             or keys.get("heading")
             or env[:1].upper() + env[1:]
         )
-        newtheorem(
-            reg, env, title, shared=sibling, within=parent, numbered=numbered, own_the=True
-        )
+        newtheorem(reg, env, title, shared=sibling, within=parent, numbered=numbered, own_the=True)
 
 
 def spnewtheorem(

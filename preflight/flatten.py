@@ -55,6 +55,8 @@ class _State(Record):
         "loaded",
         "user_comment_env",
         "defines_comment_env",
+        "path_macros",
+        "scanned",
     )
     flat: FlatSource
     main_dir: Path
@@ -66,6 +68,10 @@ class _State(Record):
     user_comment_env: bool
     defines_comment_env: bool
     """A file read defines an environment `comment` (`_flatten`)."""
+    path_macros: dict[str, str]
+    """Argument-free macros with a plain body defined in the text read so far (`_path`)."""
+    scanned: int
+    """How many of `parts` `path_macros` holds the definitions of."""
 
     def __init__(self, flat: FlatSource, main_dir: Path, user_comment_env: bool = False) -> None:
         self.flat = flat
@@ -77,6 +83,8 @@ class _State(Record):
         self.loaded = set()
         self.user_comment_env = user_comment_env
         self.defines_comment_env = False
+        self.path_macros = {}
+        self.scanned = 0
 
     def emit(self, text: str, file: str, offset: int) -> None:
         if not text:
@@ -231,6 +239,9 @@ def _expand(state: _State, rel: str, base: Path, *, depth: int, mode: str) -> No
         if match.start() < pos:
             continue
         args_end, targets = _targets(state, match, text, base, rel)
+        if any("\\" in target[0] for target in targets):
+            before = text[pos : match.start()]
+            targets = [(_path(state, name, before), kind, at) for name, kind, at in targets]
         state.emit(text[pos:args_end], rel, pos)
         pos = args_end
         for target, kind, new_base in targets:
@@ -272,6 +283,32 @@ def _targets(
         name, pos = bare.group(1), bare.end()
     kind = "subfile" if cmd.startswith("subfile") else cmd
     return pos, [(name.strip().strip('"'), kind, base)]
+
+
+_PATH_MACRO = lazyre.pattern(
+    r"\\(?:(?:re|provide|new)command\*?\s*\{?\s*\\(?P<name>[A-Za-z@]+)\s*\}?"
+    r"|[gex]?def\s*\\(?P<dname>[A-Za-z@]+))\s*\{(?P<body>[^{}#%]*)\}"
+)
+_PATH_WORD = lazyre.pattern(r"\\([A-Za-z@]+)\s*")
+
+
+def _path(state: _State, name: str, before: str) -> str:
+    """A file name written with argument-free macros, as TeX expands it: `\\jobname` is the
+    main file's name without its extension, a macro defined in the text read before the
+    command (`\\newcommand{\\dir}{sections}`, `\\def\\dir{…}`, the last definition) is its
+    body (`\\input{\\dir/intro}`). Any other macro is left as written (not found, and said)."""
+    parts = state.parts
+    for text in [*parts[state.scanned :], before]:
+        for match in _PATH_MACRO.finditer(text):
+            state.path_macros[match.group("name") or match.group("dname")] = match.group("body")
+    state.scanned = len(parts)
+    known = {**state.path_macros, "jobname": PurePosixPath(state.flat.root).stem}
+    for _ in range(8):  # a macro naming a macro; a loop stops here
+        expanded = _PATH_WORD.sub(lambda m: known.get(m.group(1), m.group(0)), name)
+        if expanded == name:
+            break
+        name = expanded
+    return name
 
 
 def _include(

@@ -434,3 +434,23 @@ def test_a_control_word_never_runs_into_an_argument(body: str, arg: str, expande
     args = [expansion.Arg(arg, 0), expansion.Arg("", 0)]
     assert expansion.substitute(body, args, None)[0] == expanded
     assert macros.substitute(body, [arg, ""]) == expanded
+
+
+def test_a_file_name_expands_only_macros_defined_before_it(tmp_path: Path) -> None:
+    inventory = _paper(
+        tmp_path,
+        "\\def\\loop{\\loop}\n",
+        "\\input{\\dir/a}\n"  # defined only after: TeX cannot find it, and neither may we
+        "\\newcommand{\\dir}{sub}\n"
+        "\\input{\\dir/a}\n"
+        "\\input{\\loop}\n",  # a macro naming itself: expanded a few times, then not found
+    )
+    (tmp_path / "sub").mkdir(exist_ok=True)
+    assert [r.id for r in inventory.results] == []  # nothing read: `sub/a.tex` did not exist
+    (tmp_path / "sub" / "a.tex").write_text(
+        "\\begin{theorem}\\label{a}A.\\end{theorem}\n", encoding="utf-8"
+    )
+    inventory = build_inventory(tmp_path / "paper.tex")
+    assert [r.id for r in inventory.results] == ["a"]
+    missing = _codes(inventory, "missing-input")
+    assert any("\\\\dir/a" in m for m in missing) and any("\\\\loop" in m for m in missing)
