@@ -228,6 +228,34 @@ def _body_window(text: str, mode: str) -> tuple[int, int]:
     return start, end
 
 
+_ENDINPUT_SCAN = lazyre.pattern(
+    r"\\(?P<word>endinput|if[A-Za-z@]*|fi)(?![A-Za-z@])|\\.|(?P<brace>[{}])", re.S
+)
+
+
+def _endinput(text: str, pos: int, end: int) -> int:
+    """Where TeX stops reading a file: the end of the line holding its `\\endinput` (the rest
+    of that line is still read), for an `\\endinput` outside every group and conditional; one
+    inside them is code that may never run (a package's `\\ifdefined\\x\\endinput\\fi` guard, a
+    definition holding it), and the file is read to its end."""
+    if "\\endinput" not in text:
+        return end
+    braces = conditionals = 0
+    for match in _ENDINPUT_SCAN.finditer(text, pos, end):
+        word = match.group("word")
+        if match.group("brace") is not None:
+            braces += 1 if match.group("brace") == "{" else -1
+        elif word == "fi":
+            conditionals = max(conditionals - 1, 0)
+        elif word is not None and word.startswith("if"):
+            named = prepass.is_named_conditional(text, match.start())
+            conditionals += word not in prepass.NOT_CONDITIONALS and not named
+        elif word == "endinput" and braces <= 0 and conditionals == 0:
+            newline = text.find("\n", match.end(), end)
+            return end if newline < 0 else newline + 1
+    return end
+
+
 def _expand(state: _State, rel: str, base: Path, *, depth: int, mode: str) -> None:
     source = _load(state, rel)
     if source is None:
@@ -235,6 +263,7 @@ def _expand(state: _State, rel: str, base: Path, *, depth: int, mode: str) -> No
     state.stack.append(rel)
     text = source.text
     pos, end = _body_window(text, mode)
+    end = _endinput(text, pos, end)
     for match in _INCLUDE.finditer(text, pos, end):
         if match.start() < pos:
             continue

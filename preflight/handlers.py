@@ -446,6 +446,25 @@ def skip_args(spec: str) -> Handler:
     return handler
 
 
+DOCUMENT_HOOKS = {"AtEndPreamble": 0, "AtBeginDocument": 1, "AfterEndPreamble": 2}
+"""etoolbox's and the kernel's hooks into `\\begin{document}`, in the order LaTeX runs them
+there (pdflatex, 2026-12-04: `\\AtEndPreamble`'s code ran before `\\AtBeginDocument`'s written
+earlier)."""
+
+
+def document_hook(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\AtBeginDocument{code}` and its kin in the preamble: the code runs at
+    `\\begin{document}`, after the rest of the preamble (a `\\renewcommand\\thesection` there
+    outlasts a later class default); in the document, at once."""
+    if walker.in_document:
+        return m.end()  # read on: the group's code is read where it stands
+    args, pos = texscan.read_args(text, m.end(), "{")
+    if args[0] is None:
+        return m.end()
+    walker.document_hooks.append((DOCUMENT_HOOKS[m.group(1)], args[0], walker.at(m.start())))
+    return pos
+
+
 def documentclass(walker: Walker, text: str, m: re.Match[str]) -> int:
     args, pos = texscan.read_args(text, m.end(), "[{")
     options = set(texscan.split_keys(args[0] or ""))
@@ -616,6 +635,7 @@ def _table() -> dict[str, Handler]:
         "boolfalse": conditionals.setbool,
         "ifthenelse": conditionals.ifthenelse,
         "setlist": enumlabels.setlist,
+        **dict.fromkeys(DOCUMENT_HOOKS, document_hook),
         "setenumerate": enumlabels.setlist,
         **dict.fromkeys(prepass.ETOOLBOX_TESTS, conditionals.etoolbox_test),
         **dict.fromkeys(conditionals.KERNEL_TESTS, conditionals.kernel_test),

@@ -115,6 +115,9 @@ class Walker:
             expansion.Relevance(frozenset(), frozenset()),
         )
         self.enum_depth = 0
+        # code for `\\begin{document}` (`\\AtEndPreamble`, `\\AtBeginDocument`,
+        # `\\AfterEndPreamble`): (when, code, where it was written), run in that order there
+        self.document_hooks: list[tuple[int, str, int]] = []
         # enumitem's `\\setlist` keys by level (0: every level)
         self.list_settings: dict[int, dict[str, str]] = {}
         self.appendix_active = False
@@ -479,8 +482,16 @@ class Walker:
             return m.end()
         name, pos = group[0].strip(), group[1]
         if name == "document":
+            hooks = sorted(self.document_hooks, key=lambda hook: hook[0])
+            self.document_hooks = []
+            for when, code, at in hooks:
+                if when == 0:  # `\\AtEndPreamble`: before the document starts
+                    self.expand_snippet(code, at, at)
             self.in_document = True
             decl.apply_begin_document(self.reg)
+            for when, code, at in hooks:
+                if when > 0:
+                    self.expand_snippet(code, at, at)
             return pos
         if not self.in_document:
             return pos
