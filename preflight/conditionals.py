@@ -20,6 +20,7 @@ results or labels turn out to be inside it, a diagnostic names it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from paperlint.preflight import lazyre, macros, numexpr, prepass, texscan
@@ -595,18 +596,29 @@ _Items = list[str | bool | None]
 
 
 def _or(items: _Items, pos: int) -> tuple[bool | None, int]:
-    value, pos = _and(items, pos)
-    while pos < len(items) and items[pos] == "or":
-        other, pos = _and(items, pos + 1)
-        value = True if True in (value, other) else (None if None in (value, other) else False)
-    return value, pos
+    return _joined(items, pos, "or", _and)
 
 
 def _and(items: _Items, pos: int) -> tuple[bool | None, int]:
-    value, pos = _not(items, pos)
-    while pos < len(items) and items[pos] == "and":
-        other, pos = _not(items, pos + 1)
-        value = False if False in (value, other) else (None if None in (value, other) else True)
+    return _joined(items, pos, "and", _not)
+
+
+def _joined(
+    items: _Items,
+    pos: int,
+    word: str,
+    operand: Callable[[_Items, int], tuple[bool | None, int]],
+) -> tuple[bool | None, int]:
+    """Operands joined by `word` (`or`, `and`): one operand true (for `or`; false for `and`)
+    decides, whatever the others; else not known if any operand is not."""
+    deciding = word == "or"
+    value, pos = operand(items, pos)
+    while pos < len(items) and items[pos] == word:
+        other, pos = operand(items, pos + 1)
+        if deciding in (value, other):
+            value = deciding
+        else:
+            value = None if None in (value, other) else not deciding
     return value, pos
 
 
