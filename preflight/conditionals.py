@@ -436,6 +436,67 @@ def _seen(walker: Walker, word: str, name: str) -> bool:
     return bool(name) and walker.exists is not None and walker.exists(name)
 
 
+LOOK_AHEAD = ("@ifstar", "@ifnextchar")
+"""The kernel's tests of the character after them."""
+
+
+def look_ahead(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\@ifstar{starred}{plain}` (a `*` after them is taken) and `\\@ifnextchar[{yes}{no}`:
+    the branch the next character picks, spaces skipped. Not known where they end the text
+    being read, a macro's body (`\\newcommand{\\thm}{\\@ifstar{…}{…}}`): its next character
+    comes after the macro's use, so both branches are read, with the warning."""
+    word, pos = m.group(1), m.end()
+    wanted = "*"
+    if word == "@ifnextchar":
+        at = texscan.skip_spaces(text, pos)
+        if at >= len(text) or text[at] in "{}\\":
+            return pos
+        wanted, pos = text[at], at + 1
+    yes = texscan.read_group_span(text, pos)
+    no = texscan.read_group_span(text, yes[2]) if yes is not None else None
+    if yes is None or no is None:
+        return pos
+    after = texscan.skip_spaces(text, no[2])
+    value: bool | None = text.startswith(wanted, after)
+    if after >= len(text) and text is not walker.text:
+        value = None
+    end = two_branches(walker, text, m.start(), pos, value, f"{word}")
+    return after + 1 if value and word == "@ifstar" else end
+
+
+_LOOK_AHEAD_WORD = lazyre.pattern(r"\\@if(?:star|nextchar)(?![A-Za-z@])")
+
+
+def splice_look_ahead(snippet: str, text: str, end: int) -> tuple[str, int]:
+    """A macro's expansion that ends with `\\@ifstar{A}{B}` (or `\\@ifnextchar[{A}{B}`), the
+    way LaTeX defines starred commands (`\\newcommand{\\thm}{\\@ifstar{…}{…}}`): TeX reads the
+    character after the macro's use, at `end` of `text`, so the branch it picks replaces the
+    test (and a `*` there is taken). Anything else: the expansion and `end` unchanged."""
+    found = None
+    for last in _LOOK_AHEAD_WORD.finditer(snippet):
+        found = last
+    if found is None:
+        return snippet, end
+    pos = found.end()
+    wanted = "*"
+    if found.group(0) == "\\@ifnextchar":
+        at = texscan.skip_spaces(snippet, pos)
+        if at >= len(snippet) or snippet[at] in "{}\\":
+            return snippet, end
+        wanted, pos = snippet[at], at + 1
+    yes = texscan.read_group_span(snippet, pos)
+    no = texscan.read_group_span(snippet, yes[2]) if yes is not None else None
+    if yes is None or no is None or snippet[no[2] :].strip():
+        return snippet, end
+    after = texscan.skip_spaces(text, end)
+    if after >= len(text):
+        return snippet, end  # the text ends here too: not known (`look_ahead` says so)
+    chosen = yes if text.startswith(wanted, after) else no
+    if chosen is yes and wanted == "*":
+        end = after + 1
+    return snippet[: found.start()] + snippet[chosen[0] : chosen[1]], end
+
+
 def _defined_name(walker: Walker, name: str) -> bool:
     """Whether the control sequence `\\name` is one the walk saw defined: a macro (the
     paper's, a `\\let`, a flag), a counter (`c@x`, `thex`) or an environment."""

@@ -639,6 +639,7 @@ def _table() -> dict[str, Handler]:
         "setenumerate": enumlabels.setlist,
         **dict.fromkeys(prepass.ETOOLBOX_TESTS, conditionals.etoolbox_test),
         **dict.fromkeys(conditionals.KERNEL_TESTS, conditionals.kernel_test),
+        **dict.fromkeys(conditionals.LOOK_AHEAD, conditionals.look_ahead),
         **dict.fromkeys(conditionals.XPARSE_TESTS, conditionals.xparse_test),
         "newref": newref,
         "newcount": newcount,

@@ -308,6 +308,11 @@ class Walker:
         if refused is not None or call is None:
             return m.end()
         end = call[1]
+        if not pieces and "@if" in snippet:  # `\\@ifstar` at its end reads past the use
+            # (the walk's match took a `*` right after the name: TeX's look-ahead sees it)
+            ahead = m.start(2) if m.group(2) and definition.params == () else end
+            snippet, ahead = conditionals.splice_look_ahead(snippet, text, ahead)
+            end = max(end, ahead)
         expander.spend(len(snippet))
         expander.stack.append(name)
         saved, self.resume_at = self.resume_at, end
