@@ -456,13 +456,14 @@ def document_hook(walker: Walker, text: str, m: re.Match[str]) -> int:
     """`\\AtBeginDocument{code}` and its kin in the preamble: the code runs at
     `\\begin{document}`, after the rest of the preamble (a `\\renewcommand\\thesection` there
     outlasts a later class default); in the document, at once."""
-    if walker.in_document:
+    if walker.in_document or not text.startswith("{", texscan.skip_spaces(text, m.end())):
         return m.end()  # read on: the group's code is read where it stands
-    args, pos = texscan.read_args(text, m.end(), "{")
-    if args[0] is None:
-        return m.end()
-    walker.document_hooks.append((DOCUMENT_HOOKS[m.group(1)], args[0], walker.at(m.start())))
-    return pos
+    span = texscan.read_group_span(text, m.end())
+    if span is None or span[1] >= len(text):
+        return m.end()  # never closed (TeX stops there): read on, `\\begin{document}` included
+    code = text[span[0] : span[1]]
+    walker.document_hooks.append((DOCUMENT_HOOKS[m.group(1)], code, walker.at(m.start())))
+    return span[2]
 
 
 def documentclass(walker: Walker, text: str, m: re.Match[str]) -> int:

@@ -454,3 +454,14 @@ def test_a_file_name_expands_only_macros_defined_before_it(tmp_path: Path) -> No
     assert [r.id for r in inventory.results] == ["a"]
     missing = _codes(inventory, "missing-input")
     assert any("\\\\dir/a" in m for m in missing) and any("\\\\loop" in m for m in missing)
+
+
+def test_an_unclosed_document_hook_is_read_where_it_stands(tmp_path: Path) -> None:
+    # `\AtBeginDocument{` never closed would swallow `\begin{document}` if kept for it
+    (tmp_path / "paper.tex").write_text(
+        HEAD + "\\AtBeginDocument{\\setcounter{theorem}{4}\n\\begin{document}\n"
+        "\\begin{theorem}\\label{a}A.\\end{theorem}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    inventory = build_inventory(tmp_path / "paper.tex")
+    assert [(r.id, r.number) for r in inventory.results] == [("a", "5")]
