@@ -119,6 +119,11 @@ def _define(
     walker.options.lets.pop("\\" + name, None)
     if name.startswith("the") and (name[3:] in counters.the or name[3:] in walker.reg.envs):
         walker.set_the(name[3:], macro.body, local=local)
+    elif name == "@currentlabel" and walker.in_document and macro.params == ():
+        # `\\stepcounter{ass}\\def\\@currentlabel{A\\theass}`: what the next `\\label` writes
+        walker.current = Owner(
+            counters.render_template(macro.body), "other", walker.enclosing_result()
+        )
     else:
         walker.expander.define(name, macro, walker.at(at))
         if macro.params == ():

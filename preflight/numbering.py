@@ -39,7 +39,9 @@ _SECTIONS = (
 _EXPANDS = lazyre.pattern(
     r"\\(?:begin|end|refstepcounter|stepcounter|setcounter|appendix|section|chapter)\b"
 )
-_STEPS = lazyre.pattern(r"\\refstepcounter\s*\{")
+# what makes a hand-made environment's head numbered: a `\\refstepcounter`, or the label it
+# sets itself (`\\stepcounter{ass}\\def\\@currentlabel{A\\theass}`)
+_STEPS = lazyre.pattern(r"\\refstepcounter\s*\{|\\(?:protected@)?[egx]?def\s*\\@currentlabel\b")
 _PROOF_ENV = lazyre.pattern(
     r"^(?!prooftree|proofrule|proofbox|prooflist)"
     r"(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$",
