@@ -665,6 +665,8 @@ def _table() -> dict[str, Handler]:
     table["["] = display_math
     table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
     table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
+    table.update(dict.fromkeys(("subcaption", "subcaptionbox", "subfloat"), sectioning.sub_caption))
+    table["subfigure"] = sectioning.old_subfigure  # the subfigure package's command
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section
     table["subparagraph"] = sectioning.section

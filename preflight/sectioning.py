@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from paperlint.preflight import declarations as decl
 from paperlint.preflight import texscan
-from paperlint.preflight.walkstate import Owner
+from paperlint.preflight.walkstate import Frame, Owner
 
 if TYPE_CHECKING:
     from paperlint.preflight.numbering import Walker
@@ -21,6 +21,7 @@ FLOATS = {
     "SCfigure": "figure",
     "sidewaysfigure": "figure",
     "sidewaystable": "table",
+    "algorithm": "algorithm",  # algorithm's float: its caption is not its enclosing figure's
 }
 
 
@@ -115,15 +116,73 @@ def apply_appendix(walker: Walker, *, sub: bool) -> None:
         counters.macros[decl.IEEE_THM_SECTION] = "\\Alph{section}"
 
 
+SUBFLOATS = frozenset({"subfigure", "subtable"})
+"""subcaption's environments: a caption in one numbers a part of its float (`1a`)."""
+
+
 def caption(walker: Walker, text: str, m: re.Match[str]) -> int:
-    float_env = next(
-        (f.name for f in reversed(walker.frames) if f.name.rstrip("*") in FLOATS), None
-    )
-    if walker.in_document and float_env is not None:
-        counter = FLOATS[float_env.rstrip("*")]
-        walker.reg.counters.step(counter)
-        walker.current = Owner(walker.reg.counters.render(counter), "float")
+    """`\\caption` in a float, or in a subcaption environment inside one."""
+    sub = False
+    for frame in reversed(walker.frames):
+        name = frame.name.rstrip("*")
+        sub = sub or name in SUBFLOATS
+        if name in FLOATS:
+            if walker.in_document:
+                _float_caption(walker, frame, FLOATS[name], sub=sub)
+            break
     return m.end()
+
+
+def sub_caption(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """subcaption's `\\subcaption` and `\\subcaptionbox`, subfig's `\\subfloat`: a part of the
+    float they stand in (the label in their arguments writes `1a`)."""
+    frame = next((f for f in reversed(walker.frames) if f.name.rstrip("*") in FLOATS), None)
+    if walker.in_document and frame is not None:
+        _float_caption(walker, frame, FLOATS[frame.name.rstrip("*")], sub=True)
+    return m.end()
+
+
+def old_subfigure(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """The subfigure package's `\\subfigure[…]{…}`: a part numbered `2(a)`, the figure number
+    to come and a letter, without stepping the figure; the letters restart when a figure
+    caption steps it (pdflatex 2026-12-04: parts before, after and without the caption)."""
+    frame = next((f for f in reversed(walker.frames) if f.name.rstrip("*") in FLOATS), None)
+    if not walker.in_document or frame is None or FLOATS[frame.name.rstrip("*")] != "figure":
+        return m.end()
+    counters = walker.reg.counters
+    if not counters.exists("subfigure"):
+        counters.new("subfigure", template="\\alph{subfigure}")
+    counters.step("subfigure")
+    value = counters.value("figure")
+    counters.set("figure", value + 1)
+    number = counters.render_template("\\thefigure(\\thesubfigure)")
+    counters.set("figure", value)
+    walker.current = Owner(number, "float")
+    return m.end()
+
+
+def _float_caption(walker: Walker, frame: Frame, counter: str, *, sub: bool) -> None:
+    """A caption numbers its float: each `\\caption` steps the float's counter, except that a
+    float's first part caption steps it for the float, and the float's own caption after its
+    parts does not step it again (the caption package, pdflatex 2026-12-04: a float holding
+    only parts still takes a number). A part is the float's number and a letter (`1a`)."""
+    counters = walker.reg.counters
+    if not counters.exists(counter):
+        counters.new(counter)
+    part = "sub" + counter
+    if not counters.exists(part):
+        counters.new(part, template=f"\\alph{{{part}}}")
+    numbered = frame.restore.get("caption")  # "part": stepped by a part; "float": by its own
+    if not (sub and numbered) and numbered != "part":
+        counters.step(counter)
+        counters.set(part, 0)
+    if sub:
+        counters.step(part)
+        number = counters.render_template(f"\\the{counter}\\the{part}")
+    else:
+        number = counters.render(counter)
+    frame.restore["caption"] = "part" if sub and numbered != "float" else "float"
+    walker.current = Owner(number, "float")
 
 
 def item(walker: Walker, text: str, m: re.Match[str]) -> int:
