@@ -261,6 +261,8 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         the["subsection"] = "\\thesection-\\Alph{subsection}"
         the["subsubsection"] = "\\thesubsection\\arabic{subsubsection}"
         reg.counters.macros[IEEE_THM_SECTION] = "\\arabic{section}"
+        if "compsoc" not in options:
+            the["table"] = "\\Roman{table}"  # IEEEtran.cls 1.8b: tables in roman but compsoc's
     elif name in REVTEX_CLASSES:
         _revtex(reg, options)
 

@@ -90,6 +90,13 @@ def matter(walker: Walker, text: str, m: re.Match[str]) -> int:
 def appendix(walker: Walker, text: str, m: re.Match[str]) -> int:
     if walker.in_document:
         apply_appendix(walker, sub=False)
+        if walker.reg.doc_class == "IEEEtran" and m.group(1) == "appendix":
+            # IEEEtran's one appendix (`\\appendix`, not `\\appendices`) is the section "A",
+            # its subsections A, B, … (IEEEtran.cls 1.8b, `\\appendix`)
+            counters = walker.reg.counters
+            counters.set("section", 1)
+            counters.the["section"] = "A"
+            counters.the["subsection"] = "\\Alph{subsection}"
     return m.end()
 
 
