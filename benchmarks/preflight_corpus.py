@@ -9,7 +9,7 @@ printed (restatements excluded), numbered results preflight found, heads matched
 (by file and `\\begin` line, else by order within the environment), matched heads whose number
 agrees, label → number agreement over the ground-truth labels that the inventory maps to a
 result or an equation ("lbls"), and over every label LaTeX wrote ("all": figures, tables,
-items, footnotes, algorithms; 1,262 -> 1,331 of 1,358 on 2026-12-04, when float parts and
+items, footnotes, algorithms; 1,271 -> 1,331 of 1,358 on 2026-12-04, when float parts and
 IEEEtran's tables were read). Preflight time is the median of 3 runs; with --latex-time, one latexmk
 compile of a scratch copy is timed too. With --process, preflight is timed as a user runs it:
 the whole `paperlint preflight MAIN -q` process (interpreter start, imports, the build; median
