@@ -445,23 +445,34 @@ def look_ahead(walker: Walker, text: str, m: re.Match[str]) -> int:
     the branch the next character picks, spaces skipped. Not known where they end the text
     being read, a macro's body (`\\newcommand{\\thm}{\\@ifstar{…}{…}}`): its next character
     comes after the macro's use, so both branches are read, with the warning."""
-    word, pos = m.group(1), m.end()
-    wanted = "*"
-    if word == "@ifnextchar":
-        at = texscan.skip_spaces(text, pos)
-        if at >= len(text) or text[at] in "{}\\":
-            return pos
-        wanted, pos = text[at], at + 1
-    yes = texscan.read_group_span(text, pos)
-    no = texscan.read_group_span(text, yes[2]) if yes is not None else None
-    if yes is None or no is None:
-        return pos
+    word = m.group(1)
+    parts = _look_ahead_parts(text, m.end(), word)
+    if parts is None:
+        return m.end()
+    wanted, pos, _, no = parts
     after = texscan.skip_spaces(text, no[2])
     value: bool | None = text.startswith(wanted, after)
     if after >= len(text) and text is not walker.text:
         value = None
     end = two_branches(walker, text, m.start(), pos, value, f"{word}")
     return after + 1 if value and word == "@ifstar" else end
+
+
+Span = tuple[int, int, int]
+
+
+def _look_ahead_parts(text: str, pos: int, word: str) -> tuple[str, int, Span, Span] | None:
+    """What follows `\\@ifstar` or `\\@ifnextchar` (`word`) at `pos`: the character it looks
+    for, where its `{yes}` starts, and the spans of `{yes}` and `{no}`; None if not all there."""
+    wanted = "*"
+    if word == "@ifnextchar":
+        at = texscan.skip_spaces(text, pos)
+        if at >= len(text) or text[at] in "{}\\":
+            return None
+        wanted, pos = text[at], at + 1
+    yes = texscan.read_group_span(text, pos)
+    no = texscan.read_group_span(text, yes[2]) if yes is not None else None
+    return None if yes is None or no is None else (wanted, pos, yes, no)
 
 
 _LOOK_AHEAD_WORD = lazyre.pattern(r"\\@if(?:star|nextchar)(?![A-Za-z@])")
@@ -477,17 +488,10 @@ def splice_look_ahead(snippet: str, text: str, end: int) -> tuple[str, int]:
         found = last
     if found is None:
         return snippet, end
-    pos = found.end()
-    wanted = "*"
-    if found.group(0) == "\\@ifnextchar":
-        at = texscan.skip_spaces(snippet, pos)
-        if at >= len(snippet) or snippet[at] in "{}\\":
-            return snippet, end
-        wanted, pos = snippet[at], at + 1
-    yes = texscan.read_group_span(snippet, pos)
-    no = texscan.read_group_span(snippet, yes[2]) if yes is not None else None
-    if yes is None or no is None or snippet[no[2] :].strip():
+    parts = _look_ahead_parts(snippet, found.end(), found.group(0)[1:])
+    if parts is None or snippet[parts[3][2] :].strip():
         return snippet, end
+    wanted, _, yes, no = parts
     after = texscan.skip_spaces(text, end)
     if after >= len(text):
         return snippet, end  # the text ends here too: not known (`look_ahead` says so)
@@ -536,7 +540,7 @@ def test_value(walker: Walker, word: str, args: list[str], depth: int = 0) -> bo
 
 def _command(word: str, arg: str) -> str:
     """The command a test names: `\\ifdef{\\cmd}` names it, `\\ifcsdef{cmd}` spells it."""
-    return "\\" + arg.strip() if word.startswith(("ifcs", "xifinlistcs")) else arg.strip()
+    return "\\" + arg.strip() if word.startswith("ifcs") else arg.strip()
 
 
 def _number_test(walker: Walker, word: str, args: list[str]) -> bool | None:

@@ -426,22 +426,29 @@ def project_file_exists(flat: FlatSource, name: str) -> bool:
     extension, with `.tex` (TeX's `\\openin` tries both), in the main file's folder or the
     project's, never outside it. False says only that it is not there: TeX also searches its
     own tree."""
-    main_dir = (flat.project / flat.root).parent
     names = [name] if Path(name).suffix else [name + ".tex", name]
-    return any(
-        is_file(path) and flat.holds(path)
-        for rel in names
-        for path in (main_dir / rel, flat.project / rel)
-    )
+    return any(_project_file(flat, rel) is not None for rel in names)
 
 
 def read_project_text(flat: FlatSource, rel: str) -> str | None:
     """A project file's text by a path relative to the main file's folder (never outside)."""
+    path = _project_file(flat, rel)
+    if path is None:
+        return None
+    data = read_regular(path)
+    if data is None or looks_binary(data):
+        return None
+    return decode(data)[0]
+
+
+def _project_file(flat: FlatSource, rel: str) -> Path | None:
+    """The file `rel` names, beside the main file or at the project's top, never outside."""
     main_dir = (flat.project / flat.root).parent
-    for path in (main_dir / rel, flat.project / rel):
-        if is_file(path) and flat.holds(path):
-            data = read_regular(path)
-            if data is None or looks_binary(data):
-                return None
-            return decode(data)[0]
-    return None
+    return next(
+        (
+            path
+            for path in (main_dir / rel, flat.project / rel)
+            if is_file(path) and flat.holds(path)
+        ),
+        None,
+    )

@@ -129,23 +129,30 @@ SUBFLOATS = frozenset({"subfigure", "subtable"})
 
 def caption(walker: Walker, text: str, m: re.Match[str]) -> int:
     """`\\caption` in a float, or in a subcaption environment inside one."""
+    found = _enclosing_float(walker)
+    if walker.in_document and found is not None:
+        frame, sub = found
+        _float_caption(walker, frame, FLOATS[frame.name.rstrip("*")], sub=sub)
+    return m.end()
+
+
+def _enclosing_float(walker: Walker) -> tuple[Frame, bool] | None:
+    """The innermost float the walk is in, and whether it is inside a part of it."""
     sub = False
     for frame in reversed(walker.frames):
         name = frame.name.rstrip("*")
         sub = sub or name in SUBFLOATS
         if name in FLOATS:
-            if walker.in_document:
-                _float_caption(walker, frame, FLOATS[name], sub=sub)
-            break
-    return m.end()
+            return frame, sub
+    return None
 
 
 def sub_caption(walker: Walker, text: str, m: re.Match[str]) -> int:
     """subcaption's `\\subcaption` and `\\subcaptionbox`, subfig's `\\subfloat`: a part of the
     float they stand in (the label in their arguments writes `1a`)."""
-    frame = next((f for f in reversed(walker.frames) if f.name.rstrip("*") in FLOATS), None)
-    if walker.in_document and frame is not None:
-        _float_caption(walker, frame, FLOATS[frame.name.rstrip("*")], sub=True)
+    found = _enclosing_float(walker)
+    if walker.in_document and found is not None:
+        _float_caption(walker, found[0], FLOATS[found[0].name.rstrip("*")], sub=True)
     return m.end()
 
 
@@ -153,8 +160,8 @@ def old_subfigure(walker: Walker, text: str, m: re.Match[str]) -> int:
     """The subfigure package's `\\subfigure[…]{…}`: a part numbered `2(a)`, the figure number
     to come and a letter, without stepping the figure; the letters restart when a figure
     caption steps it (pdflatex 2026-12-04: parts before, after and without the caption)."""
-    frame = next((f for f in reversed(walker.frames) if f.name.rstrip("*") in FLOATS), None)
-    if not walker.in_document or frame is None or FLOATS[frame.name.rstrip("*")] != "figure":
+    found = _enclosing_float(walker)
+    if not walker.in_document or found is None or FLOATS[found[0].name.rstrip("*")] != "figure":
         return m.end()
     counters = walker.reg.counters
     if not counters.exists("subfigure"):
