@@ -61,7 +61,9 @@ _LLNCS_OWN = (
 
 
 class TheoremEnv(Record):
-    """One theorem-like environment: its counter (None when unnumbered) and printed title."""
+    """One theorem-like environment: its counter and printed title. Unnumbered, its counter
+    is None, except ntheorem's, which step a counter they do not print: a `\\label` in one
+    writes that hidden number (docs/latex-notes.md §5)."""
 
     __slots__ = ("name", "title", "counter", "the_key", "numbered")
     name: str
@@ -155,7 +157,7 @@ def newtheorem(
     `own_the` (thmtools), a shared counter's environment prints its own `\\the<env>`."""
     env = env.strip()
     counters = reg.counters
-    if not numbered:
+    if not numbered and "ntheorem" not in reg.packages:
         reg.envs[env] = TheoremEnv(env, title, None, env, numbered=False)
         return
     if shared and shared.strip():
@@ -163,14 +165,17 @@ def newtheorem(
         if not counters.exists(shared):
             counters.new(shared)
             reg.note("unknown-counter", f"\\newtheorem{{{env}}}[{shared}]: counter not declared")
-        counters.the.setdefault(env, f"\\the{shared}")
-        if env != shared:
-            counters.the[env] = f"\\the{shared}"
-        # the kernel, amsthm and ntheorem print (and label with) `\\the<shared>`, so a later
-        # `\\renewcommand\\the<env>` changes nothing; thmtools (its sibling, and any
-        # `\\newtheorem` once it is loaded) prints `\\the<env>`
+        # the kernel, amsthm and ntheorem print (and label with) `\\the<shared>`, read when
+        # the head is printed, so a later `\\renewcommand\\the<env>` changes nothing and one
+        # of `\\the<shared>` changes both; thmtools (its sibling, and any `\\newtheorem` once
+        # it is loaded) prints `\\the<env>`, which its `\\@counteralias` set with `\\let` to
+        # `\\the<shared>` as it was then (docs/latex-notes.md §4)
         own_the = own_the or "thmtools" in reg.packages
-        reg.envs[env] = TheoremEnv(env, title, shared, env if own_the else shared)
+        if env != shared:
+            counters.the[env] = (
+                counters.the.get(shared, f"\\arabic{{{shared}}}") if own_the else f"\\the{shared}"
+            )
+        reg.envs[env] = TheoremEnv(env, title, shared, env if own_the else shared, numbered)
         _ntheorem_star(reg, env)
         return
     style = reg.ntheorem_numbering if "ntheorem" in reg.packages else "arabic"
@@ -187,7 +192,7 @@ def newtheorem(
                 # IEEEtran's \@xnthm: a theorem within section prints the section in arabic
                 # (`\@IEEEthmcounterinsection`, lettered once the appendices start)
                 counters.the[env] = f"\\{IEEE_THM_SECTION}.\\{style}{{{env}}}"
-    reg.envs[env] = TheoremEnv(env, title, env, env)
+    reg.envs[env] = TheoremEnv(env, title, env, env, numbered)
     _ntheorem_star(reg, env)
 
 

@@ -568,9 +568,12 @@ class Walker:
         if keys:
             note = keys.get("name") or keys.get("note")
         number: str | None = None
-        if spec.numbered and spec.counter:
+        hidden: str | None = None  # ntheorem's unnumbered theorem: stepped, not printed
+        if spec.counter:
             self.reg.counters.step(spec.counter)
             number = self.reg.counters.render(spec.the_key)
+            if not spec.numbered:
+                number, hidden = None, number
         title = self.reg.counters.expand(spec.title, 0).strip() or spec.title
         if "\\" in spec.title and not re.search(r"\\(?:the|ref|arabic|roman|alph)", spec.title):
             title = plaintext.latex_to_text(spec.title) or title  # `Th\\'eor\\`eme` → Théorème
@@ -588,8 +591,8 @@ class Walker:
         index = len(self.out.results) - 1
         frame = Frame(frame_name or env, result.begin, self.current, result=index)
         self.frames.append(frame)
-        if number is not None:
-            self.current = Owner(number, "result", index)
+        if number is not None or hidden is not None:
+            self.current = Owner(number or hidden or "", "result", index)
         elif "thmtools" in self.reg.packages:
             self.current = Owner("", "result", index)
         else:
