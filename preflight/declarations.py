@@ -277,12 +277,22 @@ REVTEX_CLASSES = ("revtex4", "revtex4-1", "revtex4-2")
 
 def _revtex(reg: Registry, options: set[str]) -> None:
     """revtex4-x (APS/AIP): Roman sections, lettered subsections, secnumdepth 4; Physical
-    Review Letters (`prl`) numbers no section at all (aps4-2.rtx: secnumdepth -\\maxdimen)."""
+    Review Letters (`prl`) numbers no section at all (aps4-2.rtx: secnumdepth -\\maxdimen).
+    An equation prints `\\theequation@prefix\\arabic{equation}`, the prefix empty, or `2.`
+    and restarting per section with the option `eqsecnum` (revtex4-2.cls 4.2e)."""
     counters = reg.counters
     counters.the["section"] = "\\Roman{section}"
     counters.the["subsection"] = "\\Alph{subsection}"
     counters.the["subsubsection"] = "\\arabic{subsubsection}"
     counters.set("secnumdepth", -1000 if "prl" in options else 4)
+    counters.the["equation"] = f"\\{REVTEX_EQUATION_PREFIX}\\arabic{{equation}}"
+    counters.macros[REVTEX_EQUATION_PREFIX] = ""
+    if "eqsecnum" in options:
+        counters.add_reset("equation", "section")
+        counters.macros[REVTEX_EQUATION_PREFIX] = "\\arabic{section}."
+
+
+REVTEX_EQUATION_PREFIX = "theequation@prefix"
 
 
 # Packages (and classes) that load another whose behaviour preflight models, in the order of
@@ -386,6 +396,8 @@ def _jmlr_family(reg: Registry, extra: tuple[str, ...] = ()) -> None:
 
 
 def _llncs(reg: Registry, options: set[str]) -> None:
+    """llncs.cls 2.22: its theorems (below), and `secnumdepth` 2: `\\subsubsection` unnumbered."""
+    reg.counters.set("secnumdepth", 2)
     within = "section" if "envcountsect" in options else None
     newtheorem(reg, "theorem", "Theorem", within=within)
     for env in _LLNCS_OWN:

@@ -123,6 +123,8 @@ class Walker:
         # enumitem's `\\setlist` keys by level (0: every level)
         self.list_settings: dict[int, dict[str, str]] = {}
         self.appendix_active = False
+        # IEEEtran's one `\\appendix` is the section "A": a `\\section{…}` in it numbers nothing
+        self.sections_destroyed = False
         self.options = classcode.OptionState()
         self.saved_the: dict[str, str] = {}
         self.theorem_style = ""

@@ -29,6 +29,8 @@ def section(walker: Walker, text: str, m: re.Match[str]) -> int:
     name = m.group(1)
     if not walker.in_document or name not in walker.reg.counters.values:
         return m.end()
+    if name == "section" and walker.sections_destroyed:
+        return m.end()  # IEEEtran's `\\@IEEEdestroythesectionargument` (`appendix` below)
     if m.group(2):
         # imsart: an unnamed appendix `\\section*` still makes the section "A".
         imsart = walker.appendix_active and walker.reg.doc_class == "imsart" and name == "section"
@@ -92,11 +94,24 @@ def appendix(walker: Walker, text: str, m: re.Match[str]) -> int:
         apply_appendix(walker, sub=False)
         if walker.reg.doc_class == "IEEEtran" and m.group(1) == "appendix":
             # IEEEtran's one appendix (`\\appendix`, not `\\appendices`) is the section "A",
-            # its subsections A, B, … (IEEEtran.cls 1.8b, `\\appendix`)
+            # its subsections A, B, …, and a `\\section{…}` in it is thrown away, numbering
+            # nothing (IEEEtran.cls 1.8b, `\\appendix`)
+            walker.sections_destroyed = True
             counters = walker.reg.counters
             counters.set("section", 1)
             counters.the["section"] = "A"
             counters.the["subsection"] = "\\Alph{subsection}"
+        if walker.reg.doc_class == "elsarticle" and m.group(1) == "appendix":
+            # elsarticle's `\\appendix` (elsarticle.cls 3.3; not the appendix package's
+            # environment): sections print as `Appendix A` (and so does whatever numbers
+            # within them), equations restart per section as `A.1`, figures and tables print
+            # as `A.2` without restarting (docs/latex-notes.md §12)
+            counters = walker.reg.counters
+            counters.set("equation", 0)
+            counters.add_reset("equation", "section")
+            counters.the["section"] = "Appendix~\\Alph{section}"
+            for name in ("equation", "figure", "table"):
+                counters.the[name] = f"\\Alph{{section}}.\\arabic{{{name}}}"
     return m.end()
 
 
@@ -115,10 +130,13 @@ def apply_appendix(walker: Walker, *, sub: bool) -> None:
         counters.set("subsection", 0)
         counters.the["section"] = "\\Alph{section}"
     if walker.reg.doc_class in decl.REVTEX_CLASSES:
-        # revtex's \\appendix: equations restart per section and print as `A1`
+        # revtex's \\appendix (revtex4-2.cls 4.2e): equations restart per section, their
+        # prefix the section (`A1`, unless the paper numbers them its own way, as amsmath's
+        # `\\numberwithin` does: `A.1`), subsections `1`, subsubsections `a`
         counters.add_reset("equation", "section")
-        counters.the["equation"] = "\\thesection\\arabic{equation}"
+        counters.macros[decl.REVTEX_EQUATION_PREFIX] = "\\thesection"
         counters.the["subsection"] = "\\arabic{subsection}"
+        counters.the["subsubsection"] = "\\alph{subsubsection}"
     if walker.reg.doc_class == "IEEEtran":
         counters.macros[decl.IEEE_THM_SECTION] = "\\Alph{section}"
 
