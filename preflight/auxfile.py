@@ -21,6 +21,19 @@ _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@")
 # Macros that only format a number; `\textup{x}` prints x (docs/latex-notes.md §14.3 rule 4).
 _UNWRAP = frozenset({"textup", "textbf", "textrm", "textnormal", "mbox", "hbox", "text"})
 _DROP = frozenset({"relax", "ignorespaces", "protect", "nobreak", "unskip"})
+_TEXT_SYMBOLS = {
+    "textasteriskcentered": "*",
+    "textdagger": "†",
+    "textdaggerdbl": "‡",
+    "textsection": "§",
+    "textparagraph": "¶",
+    "textbardbl": "‖",
+}
+"""The text-mode symbols of `\\fnsymbol` as preflight prints them (`counters._FNSYMBOLS`)."""
+_FIRST_OF_TWO = frozenset({"M@TitleReference", "TextOrMath"})
+"""Written with two groups, printing the first: memoir's `\\M@TitleReference{number}{title}`
+(`\\let` to `\\@firstoftwo`, memoir.cls 3.7.19), the kernel's `\\TextOrMath{text}{math}` of
+a `\\fnsymbol` number (docs/latex-notes.md §14)."""
 _MAX_DEPTH = 32
 
 ReadText = Callable[[str], str | None]
@@ -132,6 +145,12 @@ def normalise_number(raw: str) -> str:
                 i = _skip_spaces(raw, after)
             elif name in _DROP or name in _UNWRAP:
                 i = _skip_spaces(raw, after)
+            elif name in _TEXT_SYMBOLS:
+                out.append(_TEXT_SYMBOLS[name])
+                i = _skip_spaces(raw, after)
+            elif name in _FIRST_OF_TWO:
+                groups, i = _read_groups(raw, after, 2)
+                out.append(normalise_number(groups[0]) if groups else "")
             else:
                 out.append(raw[i:after])
                 i = after

@@ -260,6 +260,18 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         _jmlr_family(reg)
     elif name in ("amsart", "amsbook", "amsproc", "imsart"):
         reg.packages.add("amsthm")
+        if name == "amsbook":
+            _amsbook(reg.counters)
+    elif name in ("scrreprt", "scrbook"):
+        # KOMA-Script 3.x (scrkernel-miscellaneous.dtx): `\\theequation` is
+        # `\\thechapter.\\arabic{equation}` even before the first chapter (`0.1`)
+        reg.counters.the["equation"] = "\\thechapter.\\arabic{equation}"
+    elif name == "memoir":
+        # memoir.cls 3.7.19: `\\setsecnumdepth{section}`; figures and tables print
+        # `\\thechapter.\\arabic{…}` even before the first chapter (`0.1`)
+        reg.counters.set("secnumdepth", 1)
+        for counter in ("figure", "table"):
+            reg.counters.the[counter] = f"\\thechapter.\\arabic{{{counter}}}"
     elif name == "IEEEtran":
         the = reg.counters.the
         the["section"] = "\\Roman{section}"
@@ -273,6 +285,18 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
 
 
 REVTEX_CLASSES = ("revtex4", "revtex4-1", "revtex4-2")
+
+
+def _amsbook(counters: Counters) -> None:
+    """amsbook.cls 2.20.6: chapters, but sections, figures and tables print without the
+    chapter (`\\thesection` is `\\arabic{section}`; figures and tables still restart per
+    chapter), equations run through the whole book, and `secnumdepth` is 3."""
+    counters.the["section"] = "\\arabic{section}"
+    counters.the["figure"] = "\\arabic{figure}"
+    counters.the["table"] = "\\arabic{table}"
+    counters.the["equation"] = "\\arabic{equation}"
+    counters.remove_reset("equation", "chapter")
+    counters.set("secnumdepth", 3)
 
 
 def _revtex(reg: Registry, options: set[str]) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperlint.preflight.auxfile import normalise_number, parse_aux, parse_aux_text
 
 HYPERREF_PREAMBLE = r"""\relax
@@ -161,6 +163,29 @@ def test_normalise_number_unwraps_formatting_and_drops_relax():
     assert normalise_number(r"\relax \ignorespaces 4\protect") == "4"
     assert normalise_number(r"\mbox IV-B") == "IV-B"
     assert normalise_number(r"{$\mathcal{A}$}") == r"$\mathcal{A}$"
+
+
+@pytest.mark.parametrize(
+    ("raw", "number"),
+    [
+        # memoir 3.7.19 writes every label through \M@TitleReference{number}{title}
+        (r"\M@TitleReference {1.1}{Main result}", "1.1"),
+        (r"\M@TitleReference {A.1.1}{{Nested} title $x$}", "A.1.1"),
+        (r"\M@TitleReference {\textup {(a)}}{Item}", "(a)"),
+        # \fnsymbol's footnote numbers as pdflatex wrote them (2026-12-04), as preflight
+        # prints them
+        (r"\TextOrMath  {\textasteriskcentered }{*}", "*"),
+        (r"\TextOrMath  {\textdagger }{\dagger }", "†"),
+        (r"\TextOrMath  {\textdaggerdbl }{\ddagger }", "‡"),
+        (r"\TextOrMath  {\textsection }{\mathsection }", "§"),
+        (r"\TextOrMath  {\textparagraph }{\mathparagraph }", "¶"),
+        (r"\TextOrMath  {\textbardbl }{\|}", "‖"),
+        (r"\TextOrMath  {\textasteriskcentered \textasteriskcentered }{**}", "**"),
+        (r"\M@TitleReference", ""),  # cut short: no groups, nothing printed
+    ],
+)
+def test_normalise_number_keeps_the_first_of_two_groups(raw: str, number: str) -> None:
+    assert normalise_number(raw) == number
 
 
 def test_main_aux_may_be_a_path():
