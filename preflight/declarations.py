@@ -300,7 +300,7 @@ def _amsbook(counters: Counters) -> None:
 
 
 def _revtex(reg: Registry, options: set[str]) -> None:
-    """revtex4-x (APS/AIP): Roman sections, lettered subsections, secnumdepth 4; Physical
+    """revtex4-x (APS/AIP): Roman sections and tables, lettered subsections, secnumdepth 4; Physical
     Review Letters (`prl`) numbers no section at all (aps4-2.rtx: secnumdepth -\\maxdimen).
     An equation prints `\\theequation@prefix\\arabic{equation}`, the prefix empty, or `2.`
     and restarting per section with the option `eqsecnum` (revtex4-2.cls 4.2e)."""
@@ -309,6 +309,7 @@ def _revtex(reg: Registry, options: set[str]) -> None:
     counters.the["subsection"] = "\\Alph{subsection}"
     counters.the["subsubsection"] = "\\arabic{subsubsection}"
     counters.set("secnumdepth", -1000 if "prl" in options else 4)
+    counters.the["table"] = "\\Roman{table}"
     counters.the["equation"] = f"\\{REVTEX_EQUATION_PREFIX}\\arabic{{equation}}"
     counters.macros[REVTEX_EQUATION_PREFIX] = ""
     if "eqsecnum" in options:

@@ -98,9 +98,11 @@ def appendix(walker: Walker, text: str, m: re.Match[str]) -> int:
             # nothing (IEEEtran.cls 1.8b, `\\appendix`)
             walker.sections_destroyed = True
             counters = walker.reg.counters
-            counters.set("section", 1)
+            counters.set("section", 0)
+            counters.step("section")  # what restarts with the section restarts
             counters.the["section"] = "A"
             counters.the["subsection"] = "\\Alph{subsection}"
+            walker.current = Owner("A", "section")  # its `\\refstepcounter{section}`
         if walker.reg.doc_class == "elsarticle" and m.group(1) == "appendix":
             # elsarticle's `\\appendix` (elsarticle.cls 3.3; not the appendix package's
             # environment): sections print as `Appendix A` (and so does whatever numbers
