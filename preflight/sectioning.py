@@ -36,6 +36,11 @@ def section(walker: Walker, text: str, m: re.Match[str]) -> int:
         imsart = walker.appendix_active and walker.reg.doc_class == "imsart" and name == "section"
         if imsart and walker.reg.counters.values["section"] == 0:
             walker.reg.counters.set("section", 1)
+        if walker.reg.doc_class in KOMA_CLASSES and name not in ("part", "chapter"):
+            # KOMA-Script (3.38) zeroes what restarts with the level, as `\\addsec` does: a
+            # theorem after `\\section*` is 1.1 again; not after `\\chapter*` (pdflatex,
+            # fixture `class_koma_starred`)
+            walker.reg.counters.reset_children(name)
         return m.end()
     if name == "chapter" and not walker.main_matter:
         if walker.reg.doc_class in KOMA_CLASSES:
