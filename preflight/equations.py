@@ -161,6 +161,10 @@ def _number_referenced_rows(
     return out
 
 
+_STYLED = lazyre.pattern(r"\\(?:arabic|roman|Roman|alph|Alph|fnsymbol)\s*\{[^{}\\]*\}")
+"""A counter in one of LaTeX's printed styles, `\\arabic{equation}`: a `\\tag` prints its value."""
+
+
 def tag_text(raw: str, counters: Counters) -> str:
     """A `\\tag` as `\\label` records it: counters expanded, other control words kept as
     TeX writes them (followed by one space), grouping braces dropped."""
@@ -173,6 +177,7 @@ def tag_text(raw: str, counters: Counters) -> str:
             return counters.expand(counters.macros[word], 0)
         return "\\" + word + " "
 
+    raw = _STYLED.sub(lambda m: counters.render_template(m.group(0)), raw)
     return texscan.strip_braces(re.sub(r"\\([A-Za-z@]+)\s*", expand, raw)).strip()
 
 
