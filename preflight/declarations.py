@@ -452,7 +452,7 @@ def _standard_counters(counters: Counters, *, book: bool) -> None:
     counters.new("subsubsection", "subsection", "\\thesubsection.\\arabic{subsubsection}")
     counters.new("paragraph", "subsubsection", "\\thesubsubsection.\\arabic{paragraph}")
     counters.new("subparagraph", "paragraph", "\\theparagraph.\\arabic{subparagraph}")
-    counters.new("footnote")
+    counters.new("footnote", "chapter" if book else None)  # book.cls: per chapter
     counters.new("page")
     # \\section and its kin number only down to this depth (book 2, article 3)
     counters.new("secnumdepth")
