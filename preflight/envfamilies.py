@@ -158,6 +158,20 @@ def _close_enumerate(walker: Walker, frame: Frame) -> None:
         walker.reg.counters.macros[f"p@{level}"] = frame.restore["prefix"]
 
 
+def _longtable(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """longtable steps the table counter as it starts, with or without a caption
+    (longtable.sty 4.17, `\\LT@array`); under ltablex a `tabularx` is a longtable. Not
+    with xltabular, whose longtable steps only for a caption."""
+    packages = walker.reg.packages
+    if "xltabular" in packages or not (
+        name == "longtable" or (name == "tabularx" and "ltablex" in packages)
+    ):
+        return None
+    _open(walker, start, name, "longtable")
+    sectioning.step_float(walker, "table")
+    return pos
+
+
 def _other(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
     """Any other environment: a frame, so that its `\\end` restores the label owner."""
     _open(walker, start, name, "other")
@@ -174,6 +188,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("subequations", _subequations, _close_subequations),
     Family("appendix", _appendix, _close_appendix),
     Family("enumerate", _enumerate, _close_enumerate),
+    Family("longtable", _longtable),
     Family("other", _other),
 )
 CLOSERS: dict[str, Close] = {f.name: f.close for f in FAMILIES if f.close is not None}

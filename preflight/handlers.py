@@ -666,6 +666,7 @@ def _table() -> dict[str, Handler]:
     table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
     table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
     table.update(dict.fromkeys(("subcaption", "subcaptionbox", "subfloat"), sectioning.sub_caption))
+    table["captionof"] = sectioning.caption_of
     table["subfigure"] = sectioning.old_subfigure  # the subfigure package's command
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section

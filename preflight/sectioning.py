@@ -137,14 +137,39 @@ def caption(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 
 def _enclosing_float(walker: Walker) -> tuple[Frame, bool] | None:
-    """The innermost float the walk is in, and whether it is inside a part of it."""
+    """The innermost float the walk is in, and whether it is inside a part of it (a
+    longtable's caption is its own: none)."""
     sub = False
     for frame in reversed(walker.frames):
+        if frame.family == "longtable":
+            return None
         name = frame.name.rstrip("*")
         sub = sub or name in SUBFLOATS
         if name in FLOATS:
             return frame, sub
     return None
+
+
+def caption_of(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """capt-of's and caption's `\\captionof{type}`: a caption of that type's counter, in a
+    float or out of one; `\\captionof*` is unnumbered (pdflatex 2026-12-04, fixture
+    `captionof_longtable`)."""
+    group = texscan.read_group(text, m.end())  # the walk's match holds the star
+    if group is None:
+        return m.end()
+    counter = group[0].strip()
+    if walker.in_document and not m.group(2) and counter:
+        step_float(walker, counter)
+    return group[1]
+
+
+def step_float(walker: Walker, counter: str) -> None:
+    """`\\refstepcounter` of a float's counter: the labels that follow write its number."""
+    counters = walker.reg.counters
+    if not counters.exists(counter):
+        counters.new(counter)
+    counters.step(counter)
+    walker.current = Owner(counters.render(counter), "float")
 
 
 def sub_caption(walker: Walker, text: str, m: re.Match[str]) -> int:
