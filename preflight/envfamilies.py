@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from paperlint.preflight import algorithms, enumlabels, equations, sectioning, texscan
 from paperlint.preflight import declarations as decl
-from paperlint.preflight import enumlabels, equations, sectioning, texscan
 from paperlint.preflight.walkstate import Frame, Owner
 
 if TYPE_CHECKING:
@@ -172,6 +172,19 @@ def _longtable(walker: Walker, text: str, start: int, pos: int, name: str) -> in
     return pos
 
 
+def _algorithmic(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """algorithmicx's `algorithmic`: its line labels (preflight/algorithms.py)."""
+    if name != "algorithmic" or not walker.reg.packages & algorithms.ALGORITHMICX:
+        return None
+    _open(walker, start, name, "algorithmic")
+    algorithms.begin_algorithmic(walker)
+    return pos
+
+
+def _close_algorithmic(walker: Walker, frame: Frame) -> None:
+    algorithms.end_algorithmic(walker)
+
+
 def _other(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
     """Any other environment: a frame, so that its `\\end` restores the label owner."""
     _open(walker, start, name, "other")
@@ -189,6 +202,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("appendix", _appendix, _close_appendix),
     Family("enumerate", _enumerate, _close_enumerate),
     Family("longtable", _longtable),
+    Family("algorithmic", _algorithmic, _close_algorithmic),
     Family("other", _other),
 )
 CLOSERS: dict[str, Close] = {f.name: f.close for f in FAMILIES if f.close is not None}

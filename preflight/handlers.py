@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paperlint.preflight import (
+    algorithms,
     classcode,
     conditionals,
     enumlabels,
@@ -667,6 +668,13 @@ def _table() -> dict[str, Handler]:
     table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
     table.update(dict.fromkeys(("subcaption", "subcaptionbox", "subfloat"), sectioning.sub_caption))
     table["captionof"] = sectioning.caption_of
+    table.update(dict.fromkeys(("algdef", *algorithms.SHORT_FORMS), algorithms.algdef))
+    table.update(
+        dict.fromkeys(
+            ("algtext", "algnotext", "algrenewtext", "algdefaulttext"), algorithms.algtext
+        )
+    )
+    table.update(algstore=algorithms.store, algrestore=algorithms.store)
     table["subfigure"] = sectioning.old_subfigure  # the subfigure package's command
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from paperlint.preflight import (
+    algorithms,
     classcode,
     conditionals,
     envfamilies,
@@ -117,6 +118,11 @@ class Walker:
             expansion.Relevance(frozenset(), frozenset()),
         )
         self.enum_depth = 0
+        # algorithmicx: entities given a text or none (`\\algdef`, `\\algtext*`, …), the
+        # line numbers `\\algstore` kept, and inside `algorithmic` the entities that step
+        self.algorithmic_texts: dict[str, bool] = {}
+        self.algorithmic_stored: dict[str, int] = {}
+        self.line_entities: frozenset[str] = frozenset()
         # code for `\\begin{document}` (`\\AtEndPreamble`, `\\AtBeginDocument`,
         # `\\AfterEndPreamble`): (when, code, where it was written), run in that order there
         self.document_hooks: list[tuple[int, str, int]] = []
@@ -189,6 +195,8 @@ class Walker:
                 pos = max(handler(self, text, match), match.end())
                 for code, message in self.reg.notes[notes:]:
                     self.problem(self.at(match.start()), "warning", code, message)
+            elif name in self.line_entities:
+                pos = algorithms.line(self, text, match)
             elif name in self.restaters and self.in_document:
                 pos = self._restatement(text, match)
             elif name in self.expander.table and self._active(name):
