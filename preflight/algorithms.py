@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import texscan
+from paperlint.preflight import lazyre, texscan
 from paperlint.preflight.walkstate import Owner
 
 if TYPE_CHECKING:
@@ -170,3 +170,371 @@ def store(walker: Walker, text: str, m: re.Match[str]) -> int:
 def _own(walker: Walker) -> None:
     number = walker.reg.counters.render(LINE)
     walker.current = Owner(number, "other", walker.enclosing_result())
+
+
+# -- algorithm2e ----------------------------------------------------------------------------
+#
+# With `linesnumbered` (or `\LinesNumbered` before the algorithm) algorithm2e numbers every
+# paragraph of an algorithm (`\everypar{\nl}`, algorithm2e.sty 5.2): a line is a paragraph,
+# begun by the first thing typeset after the last one ended. `\;`, a blank line and `\par`
+# end one; a block command continues the paragraph its keyword stands in, its body starts
+# and ends paragraphs, and its `end` is a line of its own unless `noend`, `\SetAlgoNoEnd`,
+# `vlined` or `\SetAlgoVlined` drop it (a u-command has none). A one-line command (`\lIf`)
+# ends with `\strut\par`: after a `\;` inside it, one more (empty) line. Inputs (`\KwIn`,
+# `\SetKwInOut`'s) and comments (`\tcc`) are paragraphs without a number; `\nl` steps the
+# counter once more. The counter restarts with each algorithm (`resetcount`, the default).
+# `\LinesNumbered` or `\LinesNotNumbered` written inside an algorithm counts from its next
+# input or comment (they set `\everypar` again). Before the first line a label writes
+# `\thealgocfline`, the count of algorithms so far, captioned or not.
+
+A2E_ENVS = frozenset({"algorithm", "algorithm*"})
+A2E_SHAPES: dict[str, str] = {
+    **dict.fromkeys(
+        ("For", "ForEach", "ForAll", "While", "If", "ElseIf", "Switch", "Case"), "block"
+    ),
+    **dict.fromkeys(("uIf", "uElseIf", "uCase"), "ublock"),
+    **dict.fromkeys(("Else", "Begin", "Other"), "block0"),
+    **dict.fromkeys(("uElse", "uOther"), "ublock0"),
+    "eIf": "eif",
+    "Repeat": "repeat",
+    **dict.fromkeys(
+        ("lIf", "lElseIf", "lFor", "lForEach", "lForAll", "lWhile", "lCase", "leIf"), "line2"
+    ),
+    **dict.fromkeys(("lElse", "lOther", "lRepeat"), "line1"),
+    **dict.fromkeys(("KwIn", "KwOut", "KwData", "KwResult", "KwInput", "KwOutput"), "input"),
+    **dict.fromkeys(("tcc", "tcp"), "comment"),
+}
+# commands that typeset nothing where they stand (their arguments are skipped too); and any
+# `\Set…`
+A2E_SILENT = frozenset(
+    {
+        "label",
+        "nllabel",
+        "caption",
+        "DontPrintSemicolon",
+        "PrintSemicolon",
+        "BlankLine",
+        "smallskip",
+        "medskip",
+        "bigskip",
+        "vspace",
+        "vskip",
+        "Indp",
+        "Indm",
+        "Indpp",
+        "Indmm",
+        "ResetInOut",
+        "IncMargin",
+        "DecMargin",
+        "centering",
+        "raggedright",
+        "noindent",
+        "relax",
+        "tiny",
+        "scriptsize",
+        "footnotesize",
+        "small",
+        "normalsize",
+        "large",
+        "Large",
+        "newcommand",
+        "renewcommand",
+        "providecommand",
+        "def",
+        "let",
+        "setcounter",
+        "addtocounter",
+    }
+)
+_A2E_DEFINERS = {
+    "SetKwInput": "input",
+    "SetKwInOut": "input",
+    "SetKwComment": "comment",
+    "SetKwFor": "block",
+    "SetKwBlock": "block0",
+    "SetKwRepeat": "repeat",
+    "SetKwProg": "block",
+}
+_A2E_TOKEN = lazyre.pattern(
+    r"\\([A-Za-z@]+)(\*?)|\\.|%[^\n]*|\n[ \t]*\n|[{}]|\$\$?|[^\s{}\\%]", re.S
+)
+
+
+class Algo2eLines:
+    """One algorithm's lines: where each label's number changes (functional core: text in,
+    events out). `events` holds (offset, line number): from that offset a label writes it."""
+
+    def __init__(
+        self, text: str, line: int, *, numbered: bool, ends: bool, shapes: dict[str, str]
+    ) -> None:
+        self.text = text
+        self.line = line
+        self.numbered = numbered
+        self.ends = ends
+        self.shapes = dict(shapes)
+        self.open = False
+        # `\\LinesNumbered` inside an algorithm changes the macro `\\everypar` is set from,
+        # not `\\everypar`: it counts from the next input or comment
+        self.pending: bool | None = None
+        self.events: list[tuple[int, int]] = []
+
+    def _step(self, pos: int) -> None:
+        self.line += 1
+        self.events.append((pos, self.line))
+
+    def _start(self, pos: int) -> None:
+        """Something typeset: a new paragraph, numbered, unless one is open."""
+        if not self.open:
+            self.open = True
+            if self.numbered:
+                self._step(pos)
+
+    def _end_line(self, pos: int) -> None:
+        """A block's `end`: a paragraph of its own."""
+        if self.ends:
+            self.open = False
+            self._start(pos)
+        self.open = False
+
+    def run(self, start: int, end: int, depth: int = 0) -> None:
+        text = self.text
+        pos = start
+        while pos < end:
+            m = _A2E_TOKEN.search(text, pos, end)
+            if m is None:
+                return
+            token = m.group(0)
+            pos = m.end()
+            name = m.group(1)
+            if token.startswith("%") or token in "{}":
+                continue
+            if token.startswith("\n"):
+                self.open = False
+            elif name is None:
+                if token == "\\;":
+                    self.open = False
+                elif token in _MATH:  # math is typeset, and its `\\;` is a space
+                    self._start(m.start())
+                    close = text.find(_MATH[token], pos, end)
+                    pos = end if close < 0 else close + len(_MATH[token])
+                elif token in ("\\\\", "\\ ", "\\$") or token[0] != "\\":
+                    self._start(m.start())
+            elif name == "par":
+                self.open = False
+            elif name in ("nl", "lnl"):
+                self._start(m.start())
+                self._step(m.start())
+            elif name in ("LinesNumbered", "LinesNumberedHidden", "LinesNotNumbered"):
+                self.pending = name != "LinesNotNumbered"
+            elif name in _ENDINGS:
+                self.ends = _ENDINGS[name]
+            elif name in _A2E_DEFINERS and depth == 0:
+                group = texscan.read_group(text, pos)
+                if group is not None:
+                    self._define(name, group[0].strip())
+                pos = _skip_groups(text, pos, end)
+            elif name in A2E_SILENT or name.startswith(("Set", "set")):
+                pos = _skip_groups(text, pos, end)
+            elif name == "begin":
+                self._start(m.start())
+                pos = _environment_end(text, pos, end)
+            elif name in self.shapes and depth < _MAX_DEPTH:
+                pos = self._shape(self.shapes[name], bool(m.group(2)), m.start(), pos, end, depth)
+            else:
+                self._start(m.start())
+
+    def _define(self, definer: str, name: str) -> None:
+        self.shapes.update(defined_shapes(definer, name))
+
+    def _shape(self, shape: str, star: bool, at: int, pos: int, end: int, depth: int) -> int:
+        text = self.text
+        if shape in ("input", "comment"):
+            if star:  # a side comment ends its line
+                self._start(at)
+                pos = _skip_optional(text, pos)
+            group = texscan.read_group_span(text, pos)
+            self.open = False
+            if self.pending is not None:  # they set `\\everypar` again
+                self.numbered, self.pending = self.pending, None
+            return min(group[2], end) if group else pos
+        self._start(at)
+        pos = _skip_side(text, pos)
+        heads = {"block": 1, "ublock": 1, "eif": 1, "repeat": 1, "line2": 1}.get(shape, 0)
+        spans = []
+        for _ in range(heads + (2 if shape == "eif" else 1)):
+            span = texscan.read_group_span(text, pos)
+            if span is None or span[2] > end:
+                return pos
+            spans.append(span)
+            pos = _skip_side(text, span[2])
+        if shape.startswith("line"):  # ends with `\\strut\\par`: a line after a `\\;` in it
+            for span in spans:
+                self.run(span[0], span[1], depth + 1)
+            self._start(spans[-1][1])
+            self.open = False
+            return pos
+        if shape == "repeat":  # repeat, the body, then `until` and its condition
+            cond, body = spans
+            repeat_line = self.line
+            self.open = False
+            self.run(body[0], body[1], depth + 1)
+            self.open = False
+            self._start(cond[0])
+            until = self.events.pop() if self.numbered else None
+            if until is not None:
+                self.events.append((cond[0], until[1]))
+                self.events.append((cond[1], repeat_line))
+                self.events.sort(key=lambda event: event[0])
+            self.open = False
+            return pos
+        bodies = spans[heads:]
+        if heads:
+            self.run(spans[0][0], spans[0][1], depth + 1)
+        for index, body in enumerate(bodies):
+            if index:  # eIf's `else`
+                self.open = False
+                self._start(body[0])
+            self.open = False
+            self.run(body[0], body[1], depth + 1)
+            self.open = False
+        if shape.startswith("u"):
+            self.open = False
+        else:
+            self._end_line(bodies[-1][1])
+        return pos
+
+
+_MAX_DEPTH = 32
+_MATH = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+_ENDINGS = {
+    "SetAlgoNoEnd": False,
+    "SetAlgoVlined": False,
+    "SetNothing": False,
+    "SetAlgoLongEnd": True,
+    "SetAlgoShortEnd": True,
+    "SetAlgoLined": True,
+    "SetAlgoNoLine": True,
+}
+
+
+def _skip_groups(text: str, pos: int, end: int) -> int:
+    """Past the `{…}` and `[…]` arguments that follow."""
+    while True:
+        start = texscan.skip_spaces(text, pos)
+        if start >= end or text[start] not in "{[":
+            return pos
+        span = (
+            texscan.read_group_span(text, start)
+            if text[start] == "{"
+            else texscan.read_optional_span(text, start)
+        )
+        if span is None:
+            return pos
+        pos = min(span[2], end)
+
+
+def _skip_side(text: str, pos: int) -> int:
+    """Past algorithm2e's side comment `(…)`."""
+    start = texscan.skip_spaces(text, pos)
+    if start < len(text) and text[start] == "(":
+        close = text.find(")", start)
+        return close + 1 if close >= 0 else pos
+    return pos
+
+
+def _skip_optional(text: str, pos: int) -> int:
+    optional = texscan.read_optional_span(text, pos)
+    return optional[2] if optional else pos
+
+
+def _environment_end(text: str, pos: int, end: int) -> int:
+    group = texscan.read_group(text, pos)
+    if group is None:
+        return pos
+    close = text.find(f"\\end{{{group[0].strip()}}}", group[1], end)
+    return close + len(group[0].strip()) + 6 if close >= 0 else end
+
+
+def algorithm2e_envs(walker: Walker) -> frozenset[str]:
+    """The algorithm environments algorithm2e defines (`algo2e`: `algorithm2e`)."""
+    if "algorithm2e" not in walker.reg.packages:
+        return frozenset()
+    if "algo2e" in walker.options.passed.get("algorithm2e", set()):
+        return frozenset({"algorithm2e", "algorithm2e*"})
+    return A2E_ENVS
+
+
+def begin_algorithm2e(walker: Walker, text: str, pos: int, name: str) -> int:
+    """An algorithm2e algorithm: its body read paragraph by paragraph, each label given the
+    line it stands in; returns the body's end (the walk reads `\\end` itself)."""
+    optional = texscan.read_optional(text, pos)
+    if optional is not None:
+        pos = optional[1]
+    counters = walker.reg.counters
+    close = text.find(f"\\end{{{name}}}", pos)
+    if close < 0 or walker.in_algorithm2e or not walker.can_nest():
+        return pos  # unclosed, or inside another: a float as any (bounded, linear work)
+    end = close
+    for counter in (A2E_COUNT, A2E_LINE):
+        if not counters.exists(counter):
+            counters.new(counter)
+    counters.step(A2E_COUNT)  # a label before the caption writes it
+    walker.current = Owner(counters.render(A2E_COUNT), "float")
+    options = walker.options.passed.get("algorithm2e", set())
+    settings = walker.algorithm2e_settings
+    lines = Algo2eLines(
+        text,
+        counters.value(A2E_LINE) if "noresetcount" in options else 0,
+        numbered=settings.get("numbered", bool(options & {"linesnumbered", "linesnumberedhidden"})),
+        ends=settings.get("ends", not options & {"noend", "vlined"}),
+        shapes={**A2E_SHAPES, **walker.algorithm2e_shapes},
+    )
+    lines.run(pos, end)
+    counters.set(A2E_LINE, lines.line)
+    walker.in_algorithm2e += 1
+    for at, line in lines.events:
+        walker.scan_inside(text, pos, at)
+        pos = at
+        walker.current = Owner(str(line), "other", walker.enclosing_result())
+    walker.scan_inside(text, pos, end)
+    walker.in_algorithm2e -= 1
+    return end
+
+
+A2E_LINE = "AlgoLine"
+A2E_COUNT = "algocfline"  # every algorithm, captioned or not (algorithm2e.sty: `\\@algocf@init`)
+
+
+def algorithm2e_setting(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\LinesNumbered`, `\\SetAlgoNoEnd`, … in the preamble or the text (inside an
+    algorithm they last to its end, and the algorithm's own reading has them)."""
+    name = m.group(1)
+    if not walker.in_algorithm2e:
+        if name in _ENDINGS:
+            walker.algorithm2e_settings["ends"] = _ENDINGS[name]
+        else:
+            walker.algorithm2e_settings["numbered"] = name != "LinesNotNumbered"
+    return m.end()
+
+
+def algorithm2e_definition(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """`\\SetKwFor{Name}…` and its kin outside an algorithm: a block command for all."""
+    group = texscan.read_group(text, m.end())
+    if group is not None and not walker.in_algorithm2e:
+        walker.algorithm2e_shapes.update(defined_shapes(m.group(1), group[0].strip()))
+    return m.end()
+
+
+def defined_shapes(definer: str, name: str) -> dict[str, str]:
+    """What `\\SetKwFor{Name}`, `\\SetKwBlock{Name}`, … define: `\\Name`, and its one-line
+    `\\lName` for a loop or a block."""
+    shapes = {name: _A2E_DEFINERS[definer]}
+    if definer == "SetKwFor":
+        shapes["l" + name] = "line2"
+    elif definer == "SetKwBlock":
+        shapes["l" + name] = "line1"
+    return shapes
+
+
+A2E_SETTINGS = ("LinesNumbered", "LinesNumberedHidden", "LinesNotNumbered", *_ENDINGS)
+A2E_DEFINERS = tuple(_A2E_DEFINERS)

@@ -181,6 +181,14 @@ def _algorithmic(walker: Walker, text: str, start: int, pos: int, name: str) -> 
     return pos
 
 
+def _algorithm2e(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """algorithm2e's algorithm: a float whose paragraphs are numbered lines."""
+    if name not in algorithms.algorithm2e_envs(walker):
+        return None
+    _open(walker, start, name, "algorithm2e")
+    return algorithms.begin_algorithm2e(walker, text, pos, name)
+
+
 def _close_algorithmic(walker: Walker, frame: Frame) -> None:
     algorithms.end_algorithmic(walker)
 
@@ -203,6 +211,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("enumerate", _enumerate, _close_enumerate),
     Family("longtable", _longtable),
     Family("algorithmic", _algorithmic, _close_algorithmic),
+    Family("algorithm2e", _algorithm2e),
     Family("other", _other),
 )
 CLOSERS: dict[str, Close] = {f.name: f.close for f in FAMILIES if f.close is not None}

@@ -675,6 +675,9 @@ def _table() -> dict[str, Handler]:
         )
     )
     table.update(algstore=algorithms.store, algrestore=algorithms.store)
+    table.update(nllabel=label, lnl=label)  # algorithm2e's: `\\lnl{x}` is `\\nl\\label{x}`
+    table.update(dict.fromkeys(algorithms.A2E_SETTINGS, algorithms.algorithm2e_setting))
+    table.update(dict.fromkeys(algorithms.A2E_DEFINERS, algorithms.algorithm2e_definition))
     table["subfigure"] = sectioning.old_subfigure  # the subfigure package's command
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section

@@ -123,6 +123,11 @@ class Walker:
         self.algorithmic_texts: dict[str, bool] = {}
         self.algorithmic_stored: dict[str, int] = {}
         self.line_entities: frozenset[str] = frozenset()
+        # algorithm2e: settings and block commands made outside an algorithm, and whether
+        # the walk is inside one (preflight/algorithms.py)
+        self.algorithm2e_settings: dict[str, bool] = {}
+        self.algorithm2e_shapes: dict[str, str] = {}
+        self.in_algorithm2e = 0
         # code for `\\begin{document}` (`\\AtEndPreamble`, `\\AtBeginDocument`,
         # `\\AfterEndPreamble`): (when, code, where it was written), run in that order there
         self.document_hooks: list[tuple[int, str, int]] = []

@@ -22,6 +22,7 @@ FLOATS = {
     "sidewaysfigure": "figure",
     "sidewaystable": "table",
     "algorithm": "algorithm",  # algorithm's float: its caption is not its enclosing figure's
+    "algorithm2e": "algorithm",  # algorithm2e's, with its option algo2e
 }
 
 
