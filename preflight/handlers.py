@@ -668,6 +668,7 @@ def _table() -> dict[str, Handler]:
     table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
     table.update(dict.fromkeys(("subcaption", "subcaptionbox", "subfloat"), sectioning.sub_caption))
     table["captionof"] = sectioning.caption_of
+    table["floatconts"] = sectioning.float_contents
     table.update(dict.fromkeys(("algdef", *algorithms.SHORT_FORMS), algorithms.algdef))
     table.update(
         dict.fromkeys(

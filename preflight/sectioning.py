@@ -164,6 +164,39 @@ def caption_of(walker: Walker, text: str, m: re.Match[str]) -> int:
     return group[1]
 
 
+def float_contents(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """The jmlr class's `\\floatconts{label}{caption}{contents}` (jmlrutils.sty 2.14): in a
+    figure the contents, the caption, then `\\label{label}`; elsewhere the caption, the label,
+    then the contents. The label writes the caption's number (fixture `jmlr_floatconts`)."""
+    spans, after = _spans(text, m.end(), 3)
+    if not walker.in_document or len(spans) < 3 or not walker.can_nest():
+        return m.end()
+    key_span, caption_span, contents_span = spans
+    found = _enclosing_float(walker)
+    figure = found is not None and FLOATS[found[0].name.rstrip("*")] == "figure"
+    parts = (contents_span, caption_span, None) if figure else (caption_span, None, contents_span)
+    for span in parts:
+        if span is None:
+            walker.record_label(
+                text[key_span[0] : key_span[1]].strip(), walker.current, walker.at(key_span[0])
+            )
+        else:
+            walker.scan_inside(text, span[0], span[1])
+    return after
+
+
+def _spans(text: str, pos: int, count: int) -> tuple[list[tuple[int, int]], int]:
+    """Where the contents of the next `count` (or fewer) `{…}` arguments lie, and the end."""
+    spans = []
+    for _ in range(count):
+        span = texscan.read_group_span(text, pos)
+        if span is None or not text.startswith("{", texscan.skip_spaces(text, pos)):
+            break
+        spans.append((span[0], span[1]))
+        pos = span[2]
+    return spans, pos
+
+
 def step_float(walker: Walker, counter: str) -> None:
     """`\\refstepcounter` of a float's counter: the labels that follow write its number."""
     counters = walker.reg.counters
