@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import lazyre, texscan
+from paperlint.preflight import lazyre, sectioning, texscan
 from paperlint.preflight.walkstate import Owner
 
 if TYPE_CHECKING:
@@ -480,6 +480,8 @@ def begin_algorithm2e(walker: Walker, text: str, pos: int, name: str) -> int:
             counters.new(counter)
     counters.step(A2E_COUNT)  # a label before the caption writes it
     walker.current = Owner(counters.render(A2E_COUNT), "float")
+    if sectioning.no_caption_yet(walker, "algorithm2e"):
+        walker.current = Owner("", sectioning.XREF)
     options = walker.options.passed.get("algorithm2e", set())
     settings = walker.algorithm2e_settings
     lines = Algo2eLines(

@@ -194,8 +194,11 @@ def _close_algorithmic(walker: Walker, frame: Frame) -> None:
 
 
 def _other(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
-    """Any other environment: a frame, so that its `\\end` restores the label owner."""
+    """Any other environment: a frame, so that its `\\end` restores the label owner (in a
+    float under the caption package, a label before the caption writes no number)."""
     _open(walker, start, name, "other")
+    if sectioning.no_caption_yet(walker, name):
+        walker.current = Owner("", sectioning.XREF)
     return pos
 
 

@@ -19,6 +19,7 @@ from paperlint.preflight import (
     macros,
     plaintext,
     references,
+    sectioning,
     texscan,
 )
 from paperlint.preflight import declarations as decl
@@ -469,6 +470,14 @@ class Walker:
                 labels = self.out.results[earlier.result].labels
                 if key in labels:
                     labels.remove(key)
+        if owner.kind == sectioning.XREF:
+            self.problem(
+                pos,
+                "warning",
+                "label-before-caption",
+                f"label {key!r} stands before its float's caption: with the caption package "
+                "LaTeX writes no number for it, and \\ref prints ??",
+            )
         self.out.labels[key] = owner
         self.out.label_positions[key] = pos
         self.labels_recorded += 1

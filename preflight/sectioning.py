@@ -22,7 +22,7 @@ FLOATS = {
     "sidewaysfigure": "figure",
     "sidewaystable": "table",
     "algorithm": "algorithm",  # algorithm's float: its caption is not its enclosing figure's
-    "algorithm2e": "algorithm",  # algorithm2e's, with its option algo2e
+    "algorithm2e": "algocf",  # algorithm2e's, with its option algo2e
 }
 
 
@@ -122,6 +122,23 @@ def apply_appendix(walker: Walker, *, sub: bool) -> None:
         counters.the["subsection"] = "\\arabic{subsection}"
     if walker.reg.doc_class == "IEEEtran":
         counters.macros[decl.IEEE_THM_SECTION] = "\\Alph{section}"
+
+
+CAPTION_PACKAGES = frozenset({"caption", "subcaption"})
+# floats where the caption package makes a label before the caption write no number (pdflatex
+# 2026-12-04: figure, table, wrapfigure, algorithm's and algorithm2e's floats)
+XREF_FLOATS = frozenset({"figure", "table", "wrapfigure", "wraptable", "algorithm", "algorithm2e"})
+
+
+def no_caption_yet(walker: Walker, name: str) -> bool:
+    """Whether a float `name` starts with the caption package's `\\@currentlabel`: a label
+    before its caption writes `\\caption@xref{key}{ on input line N}` (caption.sty,
+    `\\caption@reset@currentlabel`), which `\\ref` prints as ??."""
+    return name.rstrip("*") in XREF_FLOATS and bool(walker.reg.packages & CAPTION_PACKAGES)
+
+
+XREF = "xref"
+"""The owner kind of such a label (its number is made when its line is known)."""
 
 
 SUBFLOATS = frozenset({"subfigure", "subtable"})
