@@ -1,6 +1,7 @@
-"""Line labels in algorithms: algorithmicx's `algorithmic` (docs/preflight.md, "Algorithm
-lines"; the rules are read from algorithmicx.sty and algpseudocode.sty 1.2 and checked with
-pdflatex, fixture `algorithmicx_lines`).
+"""Line labels in algorithms: algorithmicx's `algorithmic` and algorithm2e's algorithms
+(docs/preflight.md, "Algorithm lines"; the rules are read from algorithmicx.sty,
+algpseudocode.sty 1.2 and algorithm2e.sty 5.2 and checked with pdflatex, fixtures
+`algorithmicx_lines` and `algorithm2e_lines`; algorithm2e's rules are below).
 
 In `algorithmic`, `\\@currentlabel` is `\\theALG@line` all along: a label writes the number
 of the last line. The counter restarts at 0 with each environment (`\\algrestore` sets it to
@@ -297,6 +298,8 @@ class Algo2eLines:
         self.open = False
 
     def run(self, start: int, end: int, depth: int = 0) -> None:
+        """Read `text[start:end]` token by token: what begins a paragraph, what ends one,
+        the block commands (`_shape`), whose arguments are read `depth + 1` deep."""
         text = self.text
         pos = start
         while pos < end:
@@ -306,7 +309,7 @@ class Algo2eLines:
             token = m.group(0)
             pos = m.end()
             name = m.group(1)
-            if token.startswith("%") or token in "{}":
+            if token.startswith("%") or token in ("{", "}"):
                 continue
             if token.startswith("\n"):
                 self.open = False
