@@ -10,8 +10,10 @@ printed (restatements excluded), numbered results preflight found, heads matched
 agrees, label → number agreement over the ground-truth labels that the inventory maps to a
 result or an equation ("lbls"), and over every label LaTeX wrote ("all": figures, tables,
 items, footnotes, algorithms; 1,271 -> 1,331 of 1,358 on 2026-12-04, when float parts and
-IEEEtran's tables were read). Preflight time is the median of 3 runs; with --latex-time, one latexmk
-compile of a scratch copy is timed too. With --process, preflight is timed as a user runs it:
+IEEEtran's tables were read; 1,355 once algorithm lines, `\\captionof` and longtable
+were, 1,358 with labels before a caption). Preflight time is the median of 3 runs; with
+--latex-time, one latexmk compile of a scratch copy is timed too. With --process,
+preflight is timed as a user runs it:
 the whole `paperlint preflight MAIN -q` process (interpreter start, imports, the build; median
 wall seconds of PROCESS_RUNS runs after one not counted, CPU seconds beside it), and pre/tex
 compares that with latexmk. A process of ~0.1 s varies by tens of milliseconds with the state

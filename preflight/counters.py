@@ -2,14 +2,16 @@
 
 `render` expands a `\\the` template the way `\\protected@edef` would for the printed forms
 LaTeX offers: `\\arabic`, `\\roman`, `\\Roman`, `\\alph`, `\\Alph`, `\\fnsymbol`, their `\\@`
-internals, other counters' `\\the…`, user macros without arguments, and literal text.
+internals, other counters' `\\the…`, `\\the` and `\\number` before a TeX `<number>`
+(`\\numexpr…\\relax`, read by preflight/numexpr.py), the kernel's `\\two@digits`, user macros
+without arguments, and literal text.
 """
 
 from __future__ import annotations
 
 import re
 
-from paperlint.preflight import lazyre, texscan
+from paperlint.preflight import lazyre, numexpr, texscan
 from paperlint.preflight.record import Record
 
 _FNSYMBOLS = ["*", "†", "‡", "§", "¶", "‖", "**", "††", "‡‡"]
@@ -212,7 +214,16 @@ class Counters(Record):
                 return "", pos
             name = group[0].strip()
             return format_value(self.value(name), word), group[1]
-        if word.startswith("@") and word[1:] in _STYLES or word in ("number", "the"):
+        if word in ("number", "the"):  # TeX's `<number>`: `\\the\\numexpr\\value{c}+100\\relax`
+            value, end = numexpr.read_number(template, pos, self)
+            return ("", pos) if value is None else (str(value), end)
+        if word == "two@digits":  # the kernel's: `\\ifnum#1<10 0\\fi\\number#1`
+            group = texscan.read_group(template, pos)
+            value = None if group is None else numexpr.expression(group[0], self)
+            if value is None or group is None:
+                return "", pos
+            return ("0" if value < 10 else "") + str(value), group[1]
+        if word.startswith("@") and word[1:] in _STYLES:
             return self._internal_value(word.lstrip("@"), template, pos)
         if word.startswith("the") and word[3:] in self.the:
             return self.expand(self.the[word[3:]], depth + 1), pos
@@ -225,6 +236,19 @@ class Counters(Record):
         if word == "fi":
             return "", pos
         return "", pos  # formatting commands and unknown macros print nothing we track
+
+    # what `numexpr` reads operands from (numexpr.Lookup): counters and argument-free macros
+    def counter(self, name: str) -> int | None:
+        return self.values.get(self.real(name))
+
+    def label_number(self, key: str) -> str | None:
+        return None
+
+    def register(self, name: str) -> int | None:
+        return None
+
+    def macro_body(self, name: str) -> str | None:
+        return self.macros.get(name)
 
     def _internal_value(self, style: str, template: str, pos: int) -> tuple[str, int]:
         match = re.compile(r"\s*\\c@([A-Za-z@]+)|\s*\\value\s*\{([^}]*)\}").match(template, pos)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from paperlint.preflight import algorithms, enumlabels, equations, sectioning, texscan
 from paperlint.preflight import declarations as decl
-from paperlint.preflight import enumlabels, equations, sectioning, texscan
 from paperlint.preflight.walkstate import Frame, Owner
 
 if TYPE_CHECKING:
@@ -158,9 +158,47 @@ def _close_enumerate(walker: Walker, frame: Frame) -> None:
         walker.reg.counters.macros[f"p@{level}"] = frame.restore["prefix"]
 
 
+def _longtable(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """longtable steps the table counter as it starts, with or without a caption
+    (longtable.sty 4.17, `\\LT@array`); under ltablex a `tabularx` is a longtable. Not
+    with xltabular, whose longtable steps only for a caption."""
+    packages = walker.reg.packages
+    if "xltabular" in packages or not (
+        name == "longtable" or (name == "tabularx" and "ltablex" in packages)
+    ):
+        return None
+    _open(walker, start, name, "longtable")
+    sectioning.step_float(walker, "table")
+    return pos
+
+
+def _algorithmic(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """algorithmicx's `algorithmic`: its line labels (preflight/algorithms.py)."""
+    if name != "algorithmic" or not walker.reg.packages & algorithms.ALGORITHMICX:
+        return None
+    _open(walker, start, name, "algorithmic")
+    algorithms.begin_algorithmic(walker)
+    return pos
+
+
+def _algorithm2e(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
+    """algorithm2e's algorithm: a float whose paragraphs are numbered lines."""
+    if name not in algorithms.algorithm2e_envs(walker):
+        return None
+    _open(walker, start, name, "algorithm2e")
+    return algorithms.begin_algorithm2e(walker, text, pos, name)
+
+
+def _close_algorithmic(walker: Walker, frame: Frame) -> None:
+    algorithms.end_algorithmic(walker)
+
+
 def _other(walker: Walker, text: str, start: int, pos: int, name: str) -> int | None:
-    """Any other environment: a frame, so that its `\\end` restores the label owner."""
+    """Any other environment: a frame, so that its `\\end` restores the label owner (in a
+    float under the caption package, a label before the caption writes no number)."""
     _open(walker, start, name, "other")
+    if sectioning.no_caption_yet(walker, name):
+        walker.current = Owner("", sectioning.XREF)
     return pos
 
 
@@ -174,6 +212,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("subequations", _subequations, _close_subequations),
     Family("appendix", _appendix, _close_appendix),
     Family("enumerate", _enumerate, _close_enumerate),
+    Family("longtable", _longtable),
+    Family("algorithmic", _algorithmic, _close_algorithmic),
+    Family("algorithm2e", _algorithm2e),
     Family("other", _other),
 )
 CLOSERS: dict[str, Close] = {f.name: f.close for f in FAMILIES if f.close is not None}

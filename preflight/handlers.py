@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paperlint.preflight import (
+    algorithms,
     classcode,
     conditionals,
     enumlabels,
@@ -666,6 +667,18 @@ def _table() -> dict[str, Handler]:
     table.update(appendix=sectioning.appendix, appendices=sectioning.appendix)
     table.update(item=sectioning.item, caption=sectioning.caption, footnote=sectioning.footnote)
     table.update(dict.fromkeys(("subcaption", "subcaptionbox", "subfloat"), sectioning.sub_caption))
+    table["captionof"] = sectioning.caption_of
+    table["floatconts"] = sectioning.float_contents
+    table.update(dict.fromkeys(("algdef", *algorithms.SHORT_FORMS), algorithms.algdef))
+    table.update(
+        dict.fromkeys(
+            ("algtext", "algnotext", "algrenewtext", "algdefaulttext"), algorithms.algtext
+        )
+    )
+    table.update(algstore=algorithms.store, algrestore=algorithms.store)
+    table.update(nllabel=label, lnl=label)  # algorithm2e's: `\\lnl{x}` is `\\nl\\label{x}`
+    table.update(dict.fromkeys(algorithms.A2E_SETTINGS, algorithms.algorithm2e_setting))
+    table.update(dict.fromkeys(algorithms.A2E_DEFINERS, algorithms.algorithm2e_definition))
     table["subfigure"] = sectioning.old_subfigure  # the subfigure package's command
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph"):
         table[name] = sectioning.section

@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import citations, proofs, references
+from paperlint.preflight import citations, proofs, references, sectioning
 from paperlint.preflight.declarations import kind_of
 from paperlint.preflight.draft import (
     DraftDiagnostic,
@@ -22,7 +22,7 @@ from paperlint.preflight.draft import (
 from paperlint.preflight.flatten import load_project, project_file_exists
 from paperlint.preflight.numbering import Walker
 from paperlint.preflight.sourcetree import FlatSource, sha256_hex
-from paperlint.preflight.walkstate import WalkOutput
+from paperlint.preflight.walkstate import Owner, WalkOutput
 
 if TYPE_CHECKING:
     from paperlint.preflight import model
@@ -40,6 +40,16 @@ def build_inventory(path: Path, *, root: str | None = None) -> model.Inventory:
     return contract(build_draft(path, root=root))
 
 
+def _label_number(flat: FlatSource, walk: WalkOutput, key: str, owner: Owner) -> str:
+    """What `\\label{key}` writes: its owner's number, or for a label before a float's caption
+    the caption package's `\\caption@xref{key}{ on input line N}` (N: its line in its file),
+    printed as the .aux reader prints it (`auxfile.normalise_number`)."""
+    if owner.kind != sectioning.XREF:
+        return owner.number
+    _file, line = flat.locate(walk.label_positions[key])
+    return f"\\caption@xref {key} on input line {line}"  # as the .aux reader prints it
+
+
 def build_draft(path: Path, *, root: str | None = None) -> DraftInventory:
     """`build_inventory` of a .tex file or project folder, as preflight's own records (no
     pydantic: `paperlint.preflight.draft`)."""
@@ -54,7 +64,7 @@ def build_draft(path: Path, *, root: str | None = None) -> DraftInventory:
         files=flat.entries,
         results=results,
         equations=_equations(walk, ids),
-        labels={key: owner.number for key, owner in walk.labels.items()},
+        labels={key: _label_number(flat, walk, key, owner) for key, owner in walk.labels.items()},
         macros=_macros(flat, walk),
         bibliography=citations.bibliography(flat, walk),
         diagnostics=_diagnostics(flat, walk),

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from paperlint.preflight import (
+    algorithms,
     classcode,
     conditionals,
     envfamilies,
@@ -18,6 +19,7 @@ from paperlint.preflight import (
     macros,
     plaintext,
     references,
+    sectioning,
     texscan,
 )
 from paperlint.preflight import declarations as decl
@@ -117,6 +119,16 @@ class Walker:
             expansion.Relevance(frozenset(), frozenset()),
         )
         self.enum_depth = 0
+        # algorithmicx: entities given a text or none (`\\algdef`, `\\algtext*`, …), the
+        # line numbers `\\algstore` kept, and inside `algorithmic` the entities that step
+        self.algorithmic_texts: dict[str, bool] = {}
+        self.algorithmic_stored: dict[str, int] = {}
+        self.line_entities: frozenset[str] = frozenset()
+        # algorithm2e: settings and block commands made outside an algorithm, and whether
+        # the walk is inside one (preflight/algorithms.py)
+        self.algorithm2e_settings: dict[str, bool] = {}
+        self.algorithm2e_shapes: dict[str, str] = {}
+        self.in_algorithm2e = 0
         # code for `\\begin{document}` (`\\AtEndPreamble`, `\\AtBeginDocument`,
         # `\\AfterEndPreamble`): (when, code, where it was written), run in that order there
         self.document_hooks: list[tuple[int, str, int]] = []
@@ -191,6 +203,8 @@ class Walker:
                 pos = max(handler(self, text, match), match.end())
                 for code, message in self.reg.notes[notes:]:
                     self.problem(self.at(match.start()), "warning", code, message)
+            elif name in self.line_entities:
+                pos = algorithms.line(self, text, match)
             elif name in self.restaters and self.in_document:
                 pos = self._restatement(text, match)
             elif name in self.expander.table and self._active(name):
@@ -458,6 +472,14 @@ class Walker:
                 labels = self.out.results[earlier.result].labels
                 if key in labels:
                     labels.remove(key)
+        if owner.kind == sectioning.XREF:
+            self.problem(
+                pos,
+                "warning",
+                "label-before-caption",
+                f"label {key!r} stands before its float's caption: with the caption package "
+                "LaTeX writes no number for it, and \\ref prints ??",
+            )
         self.out.labels[key] = owner
         self.out.label_positions[key] = pos
         self.labels_recorded += 1

@@ -22,6 +22,7 @@ FLOATS = {
     "sidewaysfigure": "figure",
     "sidewaystable": "table",
     "algorithm": "algorithm",  # algorithm's float: its caption is not its enclosing figure's
+    "algorithm2e": "algocf",  # algorithm2e's, with its option algo2e
 }
 
 
@@ -148,6 +149,23 @@ def apply_appendix(walker: Walker, *, sub: bool) -> None:
         counters.macros[decl.IEEE_THM_SECTION] = "\\Alph{section}"
 
 
+CAPTION_PACKAGES = frozenset({"caption", "subcaption"})
+# floats where the caption package makes a label before the caption write no number (pdflatex
+# 2026-12-04: figure, table, wrapfigure, algorithm's and algorithm2e's floats)
+XREF_FLOATS = frozenset({"figure", "table", "wrapfigure", "wraptable", "algorithm", "algorithm2e"})
+
+
+def no_caption_yet(walker: Walker, name: str) -> bool:
+    """Whether a float `name` starts with the caption package's `\\@currentlabel`: a label
+    before its caption writes `\\caption@xref{key}{ on input line N}` (caption.sty,
+    `\\caption@reset@currentlabel`), which `\\ref` prints as ??."""
+    return name.rstrip("*") in XREF_FLOATS and bool(walker.reg.packages & CAPTION_PACKAGES)
+
+
+XREF = "xref"
+"""The owner kind of such a label (its number is made when its line is known)."""
+
+
 SUBFLOATS = frozenset({"subfigure", "subtable"})
 """subcaption's environments: a caption in one numbers a part of its float (`1a`)."""
 
@@ -162,14 +180,72 @@ def caption(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 
 def _enclosing_float(walker: Walker) -> tuple[Frame, bool] | None:
-    """The innermost float the walk is in, and whether it is inside a part of it."""
+    """The innermost float the walk is in, and whether it is inside a part of it (a
+    longtable's caption is its own: none)."""
     sub = False
     for frame in reversed(walker.frames):
+        if frame.family == "longtable":
+            return None
         name = frame.name.rstrip("*")
         sub = sub or name in SUBFLOATS
         if name in FLOATS:
             return frame, sub
     return None
+
+
+def caption_of(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """capt-of's and caption's `\\captionof{type}`: a caption of that type's counter, in a
+    float or out of one; `\\captionof*` is unnumbered (pdflatex 2026-12-04, fixture
+    `captionof_longtable`)."""
+    group = texscan.read_group(text, m.end())  # the walk's match holds the star
+    if group is None:
+        return m.end()
+    counter = group[0].strip()
+    if walker.in_document and not m.group(2) and counter:
+        step_float(walker, counter)
+    return group[1]
+
+
+def float_contents(walker: Walker, text: str, m: re.Match[str]) -> int:
+    """The jmlr class's `\\floatconts{label}{caption}{contents}` (jmlrutils.sty 2.14): in a
+    figure the contents, the caption, then `\\label{label}`; elsewhere the caption, the label,
+    then the contents. The label writes the caption's number (fixture `jmlr_floatconts`)."""
+    spans, after = _spans(text, m.end(), 3)
+    if not walker.in_document or len(spans) < 3 or not walker.can_nest():
+        return m.end()
+    key_span, caption_span, contents_span = spans
+    found = _enclosing_float(walker)
+    figure = found is not None and FLOATS[found[0].name.rstrip("*")] == "figure"
+    parts = (contents_span, caption_span, None) if figure else (caption_span, None, contents_span)
+    for span in parts:
+        if span is None:
+            walker.record_label(
+                text[key_span[0] : key_span[1]].strip(), walker.current, walker.at(key_span[0])
+            )
+        else:
+            walker.scan_inside(text, span[0], span[1])
+    return after
+
+
+def _spans(text: str, pos: int, count: int) -> tuple[list[tuple[int, int]], int]:
+    """Where the contents of the next `count` (or fewer) `{…}` arguments lie, and the end."""
+    spans = []
+    for _ in range(count):
+        span = texscan.read_group_span(text, pos)
+        if span is None or not text.startswith("{", texscan.skip_spaces(text, pos)):
+            break
+        spans.append((span[0], span[1]))
+        pos = span[2]
+    return spans, pos
+
+
+def step_float(walker: Walker, counter: str) -> None:
+    """`\\refstepcounter` of a float's counter: the labels that follow write its number."""
+    counters = walker.reg.counters
+    if not counters.exists(counter):
+        counters.new(counter)
+    counters.step(counter)
+    walker.current = Owner(counters.render(counter), "float")
 
 
 def sub_caption(walker: Walker, text: str, m: re.Match[str]) -> int:

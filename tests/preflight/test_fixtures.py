@@ -18,8 +18,9 @@ from paperlint.preflight.inventory import build_inventory
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preflight"
 FOLDERS = sorted(p for p in FIXTURES.iterdir() if (p / "paper.tex").is_file())
-# labels a class writes itself, not the paper (revtex: the first and last page)
-CLASS_LABELS = {"FirstPage", "LastPage"}
+# labels a class writes itself, not the paper (revtex: the first and last page; jmlr: the
+# last, `\\label{jmlrend}` at the end of the document)
+CLASS_LABELS = {"FirstPage", "LastPage", "jmlrend"}
 GOLDEN = ("shared_counter", "proofs_far", "citations_bib", "equations_tags")
 
 
