@@ -106,7 +106,9 @@ def trustedImports (pre : Name) (locals : Array Local) : Array Import := Id.run 
         out := out.push { module := imp.module }
   return out
 
-/-- Every local constant with the module that declares it. -/
+/-- Every local constant with the module that declares it. A name two local modules declare
+keeps the later module's constant; `added` lists both, and the policy refuses two copies that
+are not all theorems (`duplicate-constant`, docs/checker.md). -/
 def localConstants (locals : Array Local) : Std.HashMap Name (ConstantInfo × Name) :=
   locals.foldl (init := {}) fun acc loc =>
     loc.data.constants.foldl (init := acc) fun acc ci => acc.insert ci.name (ci, loc.name)
