@@ -19,12 +19,16 @@ from paperlint.engine.steps.base import evolve
 from paperlint.lean.modules import (
     COUNTEREXAMPLE,
     DISCHARGE,
+    GATED,
     PROOF,
     RECONNECT,
     REFERENCE,
     REFUTATION,
+    CheckerRequest,
     CheckJob,
+    LeanModule,
     module_name,
+    module_text,
 )
 from paperlint.lean.sandbox import sandbox_status
 from paperlint.lean.trusted import REUSED, Limits, OleanCache, Tools, compile_module, run_job
@@ -317,3 +321,33 @@ def test_lean_imports_one_name_twice_only_for_theorems(
     assert (runs[-1].exit_code == 0) is compiles, runs[-1].output
     if not compiles:
         assert "environment already contains 'helper'" in runs[-1].output
+
+
+def _twins_job(first: str, second: str) -> CheckJob:
+    """A reference for `lem_z` over two gated modules that each define `mu`, named `first`
+    and `second` (composed by hand: `modules._job` no longer composes colliding names)."""
+    base = LeanModule(f"{GATED}.r_base", module_text("prelude", [], [*SHIM, BASE]))
+    x = LeanModule(first, module_text("prelude", [base.name], ["def mu : N := N.z"]))
+    y = LeanModule(second, module_text("prelude", [base.name], ["def mu : N := N.s N.z"]))
+    statement = "theorem lem_z : Rel.rel mu mu := placeholder"
+    z = LeanModule(f"{REFERENCE}.r_z", module_text("prelude", [base.name, x.name, y.name],
+                                                   [statement]))  # fmt: skip
+    request = CheckerRequest(mode="reference", target="lem_z", reference_module=z.name,
+                             candidate_module=None)  # fmt: skip
+    return CheckJob(request=request, modules=(base, x, y, z))
+
+
+def test_colliding_module_names_would_build_a_layout_the_records_do_not_describe(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    """Why a layout whose module names collide is not composed (tests/checker/test_modules.py):
+    the two gated modules' sources share one path, so both builds compile the second's text,
+    and a statement over the two `mu` compiles against the second alone, where the layout the
+    records describe does not compile at all."""
+    apart = _twins_job(f"{GATED}.r_x", f"{GATED}.r_y")
+    _, runs, _ = _build_all(lean_oracle, tmp_path / "apart", job=apart)
+    assert [r.exit_code for r in runs][:3] == [0, 0, 0]
+    assert runs[3].exit_code != 0 and "environment already contains 'mu'" in runs[3].output
+    twins = _twins_job(f"{GATED}.r_twin", f"{GATED}.r_twin")
+    _, runs, _ = _build_all(lean_oracle, tmp_path / "twins", job=twins)
+    assert [r.exit_code for r in runs] == [0, 0, 0, 0], [r.output for r in runs]
