@@ -106,17 +106,21 @@ def trustedImports (pre : Name) (locals : Array Local) : Array Import := Id.run 
         out := out.push { module := imp.module }
   return out
 
-/-- Every local constant with the module that declares it. -/
+/-- Every local constant with the module that declares it. A name two local modules declare
+keeps the later module's constant; `added` lists both, and the policy refuses two copies that
+are not all theorems (`duplicate-constant`, docs/checker.md). -/
 def localConstants (locals : Array Local) : Std.HashMap Name (ConstantInfo × Name) :=
   locals.foldl (init := {}) fun acc loc =>
     loc.data.constants.foldl (init := acc) fun acc ci => acc.insert ci.name (ci, loc.name)
 
-/-- A constant from the local data first, else from the imported environment. -/
+/-- The constant the kernel replay used: the imported environment's when it declares the name
+(the replay refuses a local redeclaration, or skips a local theorem of the same statement and
+keeps the imported one), else the local one. -/
 def lookup (env : Environment) (locals : Std.HashMap Name (ConstantInfo × Name)) (n : Name) :
     Option ConstantInfo :=
-  match locals[n]? with
-  | some (ci, _) => some ci
-  | none => env.find? n
+  match env.find? n with
+  | some ci => some ci
+  | none => (locals[n]?).map (·.1)
 
 /-- The module a constant comes from (None: unknown). -/
 def moduleOf (env : Environment) (locals : Std.HashMap Name (ConstantInfo × Name)) (n : Name) :
@@ -236,11 +240,44 @@ def entriesJson (locals : Array Local) : Json := Json.arr <| locals.foldl (init 
       ("extension", Json.str e.1.toString),
       ("count", toJson e.2.size)])
 
-/-- Replay every local constant through the kernel on top of the imported environment. -/
+/-- Whether a natural-number literal is the number it spells: all its decimal digits are
+digits and read back to it. An `.olean` keeps a literal's number object as it was in memory, so
+meta code in a proof module can plant one no numeral makes (a negative or unnormalised big
+number: comparator's `olean_issue` test), on which the kernel's GMP arithmetic and its unfolding
+of `Nat`'s definitions disagree, and `False` follows. Such a number prints a `*` digit or reads
+back to another number (`Nat.decEq` on a big and a small number is `false`). -/
+def wellFormedNat (n : Nat) : Bool :=
+  let digits := Nat.toDigits 10 n
+  digits.all Char.isDigit &&
+    digits.foldl (fun (acc : Nat) (c : Char) => acc * 10 + (c.toNat - '0'.toNat)) 0 == n
+
+/-- No malformed natural-number literal anywhere in `e`. -/
+def literalsWellFormed (e : Expr) : Bool :=
+  (e.find? fun sub => match sub with
+    | .lit (.natVal n) => !wellFormedNat n
+    | _ => false).isNone
+
+/-- A local constant whose type, value or recursor rules hold a malformed literal. -/
+def malformedLiteral? (locals : Std.HashMap Name (ConstantInfo × Name)) : Option Name :=
+  locals.fold (init := none) fun found n v =>
+    let ci := v.1
+    let ok := literalsWellFormed ci.type && (match ci.value? (allowOpaque := true) with
+      | some e => literalsWellFormed e
+      | none => true) && (match ci with
+      | .recInfo r => r.rules.all (fun rule => literalsWellFormed rule.rhs)
+      | _ => true)
+    if found.isSome || ok then found else some n
+
+/-- Replay every local constant through the kernel on top of the imported environment, after
+refusing any malformed natural-number literal (the kernel trusts a literal's number). -/
 def replayLocals (env : Environment) (locals : Std.HashMap Name (ConstantInfo × Name)) :
     IO Json := do
   let consts : Std.HashMap Name ConstantInfo := locals.fold (init := {}) fun m n v =>
     m.insert n v.1
+  if let some n := malformedLiteral? locals then
+    return Json.mkObj [("ok", Json.bool false),
+      ("error", Json.str s!"`{n}` holds a malformed natural-number literal"),
+      ("constants", toJson consts.size)]
   try
     discard <| env.replay consts
     return Json.mkObj [("ok", Json.bool true), ("error", Json.null),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, Final, Literal
 
@@ -174,6 +174,7 @@ class CheckerRule(StrEnum):
     ADDED_DEFINITION = "added-definition"  # a definition no gate approved
     ADDED_INDUCTIVE = "added-inductive"
     ADDED_INSTANCE = "added-instance"
+    DUPLICATE = "duplicate-constant"  # two local declarations of one name, not all theorems
     IMPLEMENTATION = "implementation-attribute"  # implemented_by, extern, csimp, init
     SYNTAX = "syntax-registration"  # parser, macro, elaborator, tactic, delaborator
     EXTENSION = "extension-entry"  # any other extension a proof module may not touch
@@ -428,7 +429,7 @@ def added_findings(
     definitions in a proof module; axioms and unchecked constants anywhere."""
     items = list(added)
     names = {a.name for a in items}
-    found: list[CheckerFinding] = []
+    found = _duplicate_findings(items)
     for item in items:
         proof = is_proof_module(item.module)
         rule = _added_rule(item, proof=proof, approved=approved, names=names)
@@ -436,6 +437,26 @@ def added_findings(
             where = "proof module" if proof else "gated module"
             found.append(
                 _finding(rule, item.name, f"{where} {item.module} adds {item.kind} `{item.name}`")
+            )
+    return found
+
+
+def _duplicate_findings(items: Sequence[Added]) -> list[CheckerFinding]:
+    """A name two local declarations share. The checker keeps one of them (the later module's)
+    for its kernel replay, its axioms and its statement check, while Lean's importer, which
+    compiled the candidate, accepts a repeated name only for theorems of one type (docs/checker.md,
+    "Duplicate names"). A repeated definition therefore means the `.olean` data disagree with
+    what Lean imported: a proof module shadowing a gated constant. Repeated theorems are
+    harmless: the one kept is replayed, and a proof's meaning is its type."""
+    by_name: dict[str, list[Added]] = {}
+    for item in items:
+        by_name.setdefault(item.name, []).append(item)
+    found = []
+    for name, copies in by_name.items():
+        if len(copies) > 1 and any(c.kind != "theorem" for c in copies):
+            where = ", ".join(f"{c.kind} in {c.module}" for c in copies)
+            found.append(
+                _finding(CheckerRule.DUPLICATE, name, f"`{name}` is declared twice: {where}")
             )
     return found
 

@@ -292,7 +292,7 @@ def compose_job(
         candidate_module=candidate,
         approved=layout.mine.approved,
     )
-    return CheckJob(request=request, modules=tuple(modules))
+    return _job(request, modules)
 
 
 def compose_refutation(
@@ -356,7 +356,7 @@ def compose_discharge(
 
 def _derived_job(
     target: str, reference: LeanModule, candidate: LeanModule, modules: Sequence[LeanModule]
-) -> CheckJob:
+) -> CheckJob | None:
     """A `compare` job whose reference is derived from the locked statement (a refutation, a
     discharge): no approved names of its own, the candidate judged against `reference`."""
     request = CheckerRequest(
@@ -365,6 +365,18 @@ def _derived_job(
         reference_module=reference.name,
         candidate_module=candidate.name,
     )
+    return _job(request, modules)
+
+
+def _job(request: CheckerRequest, modules: Sequence[LeanModule]) -> CheckJob | None:
+    """The job, or None when two of its modules share a name: two result ids with one `ident`
+    (its 8 hex digits are 32 bits, and the ids are the paper's labels, so an author can find
+    two), whose sources would overwrite each other in one build. The build would then not be
+    the layout the records describe: one result's gated definitions silently replaced by the
+    other's (docs/checker.md)."""
+    names = [m.name for m in modules]
+    if len(set(names)) != len(names):
+        return None
     return CheckJob(request=request, modules=tuple(modules))
 
 

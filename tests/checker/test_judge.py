@@ -37,6 +37,20 @@ def _added(name: str, kind: str, module: str = PROOF_MODULE, **flags: bool) -> d
     return record
 
 
+def _twice(name: str, first: tuple[str, str], second: tuple[str, str]) -> dict[str, Any]:
+    """The passing record whose local modules declare `name` twice: (kind, module) each."""
+    record = passing_record()
+    copies = [
+        {"name": name, "module": module, "kind": kind, "unsafe": False, "partial": False}
+        for kind, module in (first, second)
+    ]
+    record["added"] = [*record["added"], *copies]  # type: ignore[list-item]
+    return record
+
+
+DEPENDENCY_PROOF = "PaperlintCheck.Proof.r_lem_a_00000000"
+
+
 def _entry(extension: str, module: str = PROOF_MODULE) -> dict[str, Any]:
     record = passing_record()
     entry = {"module": module, "extension": extension, "count": 1}
@@ -128,6 +142,21 @@ CASES = [
      ("syntax-registration", f"{PROOF_MODULE}:Lean.Meta.Simp.simprocDeclExt")),
     ("an extension no proof needs", _entry("Lean.Meta.unificationHintExtension"), {},
      ("extension-entry", f"{PROOF_MODULE}:Lean.Meta.unificationHintExtension")),
+    # A proof module's `.olean` whose constant names disagree with the names Lean's importer
+    # keys them by: the checker keeps the later module's copy, so a dependency's proof module
+    # replaces a gated definition the statement unfolds to.
+    ("a proof module redeclares an approved gated definition",
+     _twice("twice", ("def", GATED_MODULE), ("def", PROOF_MODULE)), {},
+     ("duplicate-constant", "twice")),
+    ("a dependency's proof module shadows a gated `where` helper",
+     _twice("paperMean.go", ("def", GATED_MODULE), ("def", DEPENDENCY_PROOF)), {},
+     ("duplicate-constant", "paperMean.go")),
+    ("a theorem and a definition of one name",
+     _twice("paperMean.spec", ("theorem", GATED_MODULE), ("def", DEPENDENCY_PROOF)), {},
+     ("duplicate-constant", "paperMean.spec")),
+    ("a name twice in one module",
+     _twice("paperMean.go", ("def", DEPENDENCY_PROOF), ("def", DEPENDENCY_PROOF)), {},
+     ("duplicate-constant", "paperMean.go")),
 ]  # fmt: skip
 
 
@@ -149,6 +178,8 @@ ALLOWED = [
     ("docstring", _entry("Lean.docStringExt")),
     ("unknown extension in a gated module", _entry("Lean.Meta.unificationHintExtension",
                                                   GATED_MODULE)),
+    ("one equation lemma made by two proof modules",
+     _twice("paperMean.eq_1", ("theorem", DEPENDENCY_PROOF), ("theorem", PROOF_MODULE))),
 ]  # fmt: skip
 
 

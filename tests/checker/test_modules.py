@@ -121,3 +121,31 @@ def test_header_split_keeps_imports_first():
     )
     text = module_text("prelude", ["PaperlintCheck.Gated.r_x"], ["theorem t : T := T.intro"])
     assert text == "prelude\nimport PaperlintCheck.Gated.r_x\n\ntheorem t : T := T.intro\n"
+
+
+# Two labels an author can pick whose idents collide (found by trying separators: 32 bits).
+TWINS = ("lem~~:-a", "lem-#&!=a")
+
+
+def _twin_records():
+    x, y = (
+        result(rid, f"lem_{i}", f"theorem lem_{i} : (1 : ℝ) ≤ 2 := by\n  sorry",
+               definitions=[f"def mu : ℝ := {i}"],
+               proofs=[f"theorem lem_{i} : (1 : ℝ) ≤ 2 := by norm_num"], verified=True)
+        for i, rid in enumerate(TWINS)
+    )  # fmt: skip
+    z = result("lem:z", "lem_z", "theorem lem_z : mu ≤ 1 := by\n  sorry",
+               proofs=["theorem lem_z : mu ≤ 1 := by norm_num [mu]"])  # fmt: skip
+    deps = {TWINS[0]: [], TWINS[1]: [], "lem:z": list(TWINS)}
+    return {r.id: r for r in (x, y, z)}, deps
+
+
+@pytest.mark.parametrize("mode", ["reference", "compare"])
+def test_a_layout_whose_module_names_collide_is_not_composed(mode):
+    """Both twins' gated modules are `Gated.r_lem_a_de3d39cf`: built together, the second's
+    source overwrites the first's, and `lem_z`'s `mu` would be the second twin's although the
+    records give both (Lean refuses the two `mu` when the names differ)."""
+    assert ident(TWINS[0]) == ident(TWINS[1])
+    records, deps = _twin_records()
+    assert check_job(HEADER, records, deps, "lem:z", mode=mode) is None
+    assert check_job(HEADER, records, deps, TWINS[0], mode=mode) is not None  # alone, fine

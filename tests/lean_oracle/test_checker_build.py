@@ -19,12 +19,16 @@ from paperlint.engine.steps.base import evolve
 from paperlint.lean.modules import (
     COUNTEREXAMPLE,
     DISCHARGE,
+    GATED,
     PROOF,
     RECONNECT,
     REFERENCE,
     REFUTATION,
+    CheckerRequest,
     CheckJob,
+    LeanModule,
     module_name,
+    module_text,
 )
 from paperlint.lean.sandbox import sandbox_status
 from paperlint.lean.trusted import REUSED, Limits, OleanCache, Tools, compile_module, run_job
@@ -277,3 +281,73 @@ def test_a_module_compiled_for_one_job_is_reused_by_the_next_and_only_then(
     folder = cache.folder
     cache.close()
     assert not folder.exists()
+
+
+def _shadow_records(kind: str):
+    """`lem:b`'s gated module declares `helper`; its dependency `lem:a`, which never imports
+    that module, declares `helper` too in its proof module (a `def`, or a theorem of the same
+    type)."""
+    same = {
+        "def": ("def helper : N := N.z", "def helper : N := N.s N.z"),
+        "theorem": ("theorem helper : T := T.intro", "theorem helper : T := T.intro"),
+    }
+    gated, planted = same[kind]  # fmt: skip
+    base = result("def:base", "instRelN", BASE, kind="definition", definitions=SHIM)
+    a = result("lem:a", "lem_a", "theorem lem_a : T := placeholder",
+               proofs=[f"{planted}\n\ntheorem lem_a : T := T.intro"], verified=True)  # fmt: skip
+    b = result("lem:b", "lem_b", "theorem lem_b : T := placeholder", definitions=[gated],
+               proofs=["theorem lem_b : T := T.intro"])  # fmt: skip
+    deps = {"def:base": [], "lem:a": ["def:base"], "lem:b": ["def:base", "lem:a"]}
+    return {r.id: r for r in (base, a, b)}, deps
+
+
+@pytest.mark.parametrize(("kind", "compiles"), [("def", False), ("theorem", True)])
+def test_lean_imports_one_name_twice_only_for_theorems(
+    lean_oracle: Path, tmp_path: Path, kind: str, compiles: bool
+) -> None:
+    """The fact the checker's `duplicate-constant` rule rests on (docs/checker.md, "Duplicate
+    names"): the candidate, importing a gated module and a dependency's proof module that both
+    declare `helper`, compiles only when both are theorems of one type. So two copies of a
+    definition in the checker's record never come from an honest compile."""
+    records, deps = _shadow_records(kind)
+    job = check_job("prelude", records, deps, "lem:b", mode="compare")
+    assert job is not None
+    _, runs, _ = _build_all(lean_oracle, tmp_path, job=job)
+    assert [r.module for r in runs][-2:] == [
+        module_name(PROOF, "lem:a"),
+        module_name(PROOF, "lem:b"),
+    ]
+    assert all(r.exit_code == 0 for r in runs[:-1]), [r.output for r in runs]
+    assert (runs[-1].exit_code == 0) is compiles, runs[-1].output
+    if not compiles:
+        assert "environment already contains 'helper'" in runs[-1].output
+
+
+def _twins_job(first: str, second: str) -> CheckJob:
+    """A reference for `lem_z` over two gated modules that each define `mu`, named `first`
+    and `second` (composed by hand: `modules._job` no longer composes colliding names)."""
+    base = LeanModule(f"{GATED}.r_base", module_text("prelude", [], [*SHIM, BASE]))
+    x = LeanModule(first, module_text("prelude", [base.name], ["def mu : N := N.z"]))
+    y = LeanModule(second, module_text("prelude", [base.name], ["def mu : N := N.s N.z"]))
+    statement = "theorem lem_z : Rel.rel mu mu := placeholder"
+    z = LeanModule(f"{REFERENCE}.r_z", module_text("prelude", [base.name, x.name, y.name],
+                                                   [statement]))  # fmt: skip
+    request = CheckerRequest(mode="reference", target="lem_z", reference_module=z.name,
+                             candidate_module=None)  # fmt: skip
+    return CheckJob(request=request, modules=(base, x, y, z))
+
+
+def test_colliding_module_names_would_build_a_layout_the_records_do_not_describe(
+    lean_oracle: Path, tmp_path: Path
+) -> None:
+    """Why a layout whose module names collide is not composed (tests/checker/test_modules.py):
+    the two gated modules' sources share one path, so both builds compile the second's text,
+    and a statement over the two `mu` compiles against the second alone, where the layout the
+    records describe does not compile at all."""
+    apart = _twins_job(f"{GATED}.r_x", f"{GATED}.r_y")
+    _, runs, _ = _build_all(lean_oracle, tmp_path / "apart", job=apart)
+    assert [r.exit_code for r in runs][:3] == [0, 0, 0]
+    assert runs[3].exit_code != 0 and "environment already contains 'mu'" in runs[3].output
+    twins = _twins_job(f"{GATED}.r_twin", f"{GATED}.r_twin")
+    _, runs, _ = _build_all(lean_oracle, tmp_path / "twins", job=twins)
+    assert [r.exit_code for r in runs] == [0, 0, 0, 0], [r.output for r in runs]
