@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperlint import __version__
+from paperlint.configfiles import WORKSPACE_MARKER
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.settled import is_open, settled
 from paperlint.engine.summary import Summary, summarise
@@ -232,11 +233,6 @@ def record_run(spec: RunSpec, folder: Path) -> None:
         )
 
 
-MARKER = ".paperlint-workspace"
-"""Written first into a new work folder: a check stopped before its first record (a ^C in
-the first seconds) still leaves a folder `check --fresh` recognises as its own."""
-
-
 GITIGNORE = (
     "# Written by paperlint: this check's workspace (records, evidence, a copy of the paper)\n"
     "# stays out of git. Delete this file to commit it (only `check --fresh` writes it again).\n"
@@ -263,7 +259,7 @@ def claim_folder(ws: Workspace, *, fresh: bool, paper: Path | None = None) -> Wo
         ) from None
     try:
         _prepare_folder(ws, fresh=fresh, paper=paper)
-        (ws.root / MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
+        (ws.root / WORKSPACE_MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
         (ws.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     except OSError as exc:
         lock.release()
@@ -285,7 +281,7 @@ def _prepare_folder(ws: Workspace, *, fresh: bool, paper: Path | None) -> None:
     entries = [p for p in ws.root.iterdir() if p.name != ".lock"]
     if not entries:
         return
-    ours = ws.is_workspace() or (ws.root / MARKER).exists()
+    ours = ws.is_workspace() or (ws.root / WORKSPACE_MARKER).exists()
     if not ours:
         raise InputError(
             "the work folder exists and is not a paperlint workspace",
