@@ -1,0 +1,60 @@
+"""An author's loop on the command line: check a paper, then ask about the check the way an
+author does, with the paper, its folder or a folder inside the workspace instead of the
+workspace itself, from another folder, with spaces in the paths. Every answer names the file,
+what went wrong and the next command. Offline: the example's replay (fixtures/sample-variance)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlint.cli.root import run
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "fixtures" / "sample-variance"
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An author's folder, its name with a space, with the example checked beside the paper."""
+    folder = tmp_path_factory.mktemp("author") / "my paper"
+    folder.mkdir()
+    (folder / ".git").mkdir()  # the config search stops here
+    shutil.copyfile(EXAMPLE / "paper.tex", folder / "paper.tex")
+    argv = ["check", str(folder / "paper.tex"), "--replay", str(EXAMPLE / "replay"), "-q"]
+    assert run(argv) == 1  # the example has issues
+    return folder
+
+
+@pytest.mark.parametrize("command", ["status", "report", "resume", "validate", "replay"])
+@pytest.mark.parametrize("given", ["paper.tex", ".", "paper.paperlint/source"])
+def test_a_command_given_the_paper_names_its_check(
+    checked: Path,
+    command: str,
+    given: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`paperlint status paper.tex` (the paper, its folder, or a folder inside the check)
+    is not a workspace, but the check is right there: the error says which folder to pass,
+    not to run a check that already exists."""
+    monkeypatch.chdir(checked)
+    before = (checked / "paper.paperlint" / "results.json").read_bytes()
+    assert run([command, given, "--format", "json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["path"] == given
+    assert error["message"] == "not a paperlint workspace (no results.json and inventory.json)"
+    assert error["hint"] == "the check is in paper.paperlint: pass that folder"
+    assert (checked / "paper.paperlint" / "results.json").read_bytes() == before
+
+
+def test_a_missing_workspace_says_how_to_make_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["status", str(tmp_path / "gone.paperlint")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'gone.paperlint'}: error: no such file or folder" in err
+    assert "pass the folder `paperlint check PAPER` wrote (PAPER.paperlint/)" in err
