@@ -15,7 +15,7 @@ from paperlint.configfiles import WORKSPACE_MARKER
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.settled import is_open, settled
 from paperlint.engine.summary import Summary, summarise
-from paperlint.errors import InputError
+from paperlint.errors import InputError, typed
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.events import BaseEvent, LeanRestart, RunFinished, RunStarted
 from paperlint.records.journal import Journal
@@ -294,7 +294,8 @@ def _prepare_folder(ws: Workspace, *, fresh: bool, paper: Path | None) -> None:
             raise InputError(
                 "a check of this paper already exists",
                 path=ws.root,
-                hint=f"continue it with `paperlint resume {ws.root}`, or start over with --fresh",
+                hint=f"continue it with {typed('paperlint', 'resume', ws.root)}, or start over "
+                "with --fresh",
             )
         raise InputError(
             "an earlier check of this paper stopped before its first record "
@@ -402,7 +403,7 @@ def _converge(
     if state.status == "pending":
         note = (
             f"the final convergence review is pending: {state.reason}; "
-            f"`paperlint resume {ws.root}` asks it again"
+            f"{typed('paperlint', 'resume', ws.root)} asks it again"
         )
         return replace(summary, review_pending=True, notes=[*summary.notes, note])
     if state.status != "done" or not state.regate or state.applied:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from paperlint.errors import InputError, StateError
+from paperlint.errors import InputError, StateError, typed
 from paperlint.preflight.model import Inventory
 from paperlint.records.layout import safe_name
 from paperlint.records.migrate import read_json_object, upgrade
@@ -113,10 +113,11 @@ class Workspace:
                 raise
             folder = kept[-1].parent
             error = StateError(str(exc))
+            copy = typed("cp", "-r", f"{folder}/.", f"{self.root}/")
             error.hint = (
                 f"the records at the end of an earlier run are kept in {folder}: copy its "
-                f"files back into {self.root} (`cp -r {folder}/. {self.root}/`), then "
-                "`paperlint resume` continues from there"
+                f"files back into {self.root} ({copy}), then `paperlint resume` continues from "
+                "there"
             )
             raise error from exc
 

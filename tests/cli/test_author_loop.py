@@ -6,6 +6,8 @@ what went wrong and the next command. Offline: the example's replay (fixtures/sa
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -58,3 +60,37 @@ def test_a_missing_workspace_says_how_to_make_one(
     err = capsys.readouterr().err
     assert f"{tmp_path / 'gone.paperlint'}: error: no such file or folder" in err
     assert "pass the folder `paperlint check PAPER` wrote (PAPER.paperlint/)" in err
+
+
+def _commands(text: str) -> list[list[str]]:
+    """Each `paperlint …` command a message tells the user to type, split as a shell would."""
+    return [shlex.split(m) for m in re.findall(r"`(paperlint [^`]*)`", text)]
+
+
+def test_the_commands_a_stale_check_suggests_run_when_pasted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The paper, in a folder whose name has a space, is edited after its check; from another
+    folder, the refusal's hint and then revise's are pasted into a shell as they are printed."""
+    folder = tmp_path / "my paper"
+    folder.mkdir()
+    (folder / ".git").mkdir()
+    paper = folder / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    replay = ["--replay", str(EXAMPLE / "replay"), "-q"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert run(["check", str(paper), *replay]) == 1
+    paper.write_text(paper.read_text(encoding="utf-8").replace("$x \\le x^2$", "$x \\le 2x^2$"))
+    capsys.readouterr()
+    assert run(["resume", str(folder / "paper.paperlint")]) == 2
+    revise, resume = _commands(capsys.readouterr().err)
+    assert revise == ["paperlint", "revise", str(folder / "paper.paperlint"), str(paper)]
+    assert run(revise[1:]) == 0
+    (pasted,) = _commands(capsys.readouterr().out)
+    assert pasted == resume == ["paperlint", "resume", str(folder / "paper.paperlint")]
+    assert run([*pasted[1:], "-q"]) in (1, 4)  # the edited result is re-checked
+    capsys.readouterr()
+    assert run(["status", str(folder / "paper.paperlint"), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stale"] == []
