@@ -12,3 +12,10 @@ Lemma~\ref{lem:a} is used.
 DUPLICATE = CLEAN.replace("is used.", "is used.\n\\section{B}\\label{lem:a}")
 UNDEFINED = CLEAN.replace("is used.", "is used, and so is \\ref{lem:gone}.")
 UNCLOSED = CLEAN.replace(r"\begin{proof} Trivial. \end{proof}", r"\begin{proof} Trivial.")
+# `\begin{proof` missing its `}` (line 5, column 1): LaTeX stops at the blank line ("Paragraph
+# ended before \begin was complete", pdflatex 2022-11-01) and reads Lemma 2 after it
+RUNAWAY = CLEAN.replace(r"\begin{proof} Trivial. \end{proof}", "\\begin{proof Trivial.\n").replace(
+    "Lemma~\\ref{lem:a} is used.",
+    "\\end{proof}\n\\begin{lemma}\\label{lem:b} $y \\le y$. \\end{lemma}\n"
+    "Lemma~\\ref{lem:a} and Lemma~\\ref{lem:b} are used.",
+)
