@@ -94,3 +94,24 @@ def test_the_commands_a_stale_check_suggests_run_when_pasted(
     capsys.readouterr()
     assert run(["status", str(folder / "paper.paperlint"), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["stale"] == []
+
+
+def test_the_reports_title_leaves_out_the_titles_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `\\thanks` whose text holds braces (an accent) was left in the report's title, cut
+    at 300 characters mid-word, and elsarticle's `\\tnoteref{key}` left its key."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    title = (
+        r"\title{On Means$^\star$\thanks{$\star$ We thank B.~P\"{o}tscher and {many} others.}"
+        r"\\ of Two Numbers\tnoteref{t1}}"
+    )
+    text = (EXAMPLE / "paper.tex").read_text(encoding="utf-8")
+    paper.write_text(re.sub(r"\\title\{[^}]*\}", lambda _: title, text), encoding="utf-8")
+    assert title in paper.read_text(encoding="utf-8")
+    assert run(["check", str(paper), "-q"]) == 4  # no model here: every result unfinished
+    capsys.readouterr()
+    assert run(["report", str(tmp_path / "paper.paperlint"), "--format", "md"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "# paperlint report: On Means of Two Numbers"
