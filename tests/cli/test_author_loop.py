@@ -115,3 +115,32 @@ def test_the_reports_title_leaves_out_the_titles_notes(
     assert run(["report", str(tmp_path / "paper.paperlint"), "--format", "md"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == "# paperlint report: On Means of Two Numbers"
+
+
+def test_the_sarif_of_a_changed_paper_marks_its_stale_issue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Proposition 2.3 is corrected after the check: code scanning's SARIF showed its ERROR as
+    current, with no word of the change (the Markdown and HTML reports mark it)."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    assert run(["check", str(paper), "--replay", str(EXAMPLE / "replay"), "-q"]) == 1
+    text = paper.read_text(encoding="utf-8")
+    paper.write_text(text.replace("number $x$, $x \\le x^2$", "number $x \\ge 1$, $x \\le x^2$"))
+    capsys.readouterr()
+    assert run(["report", str(tmp_path / "paper.paperlint"), "--format", "sarif"]) == 0
+    sarif = json.loads(capsys.readouterr().out)["runs"][0]
+    assert sarif["properties"]["stale"].startswith("STALE: the paper changed since this check")
+    by_id = {
+        r["properties"]["resultId"]: r
+        for r in sarif["results"]
+        if "resultId" in r.get("properties", {})
+    }
+    changed, kept = by_id["prop:square"], by_id["thm:product"]
+    assert changed["properties"]["stale"] == "statement changed (revise will re-draft)"
+    assert changed["message"]["text"].startswith(
+        "STALE, statement changed (revise will re-draft): this verdict is about the old text. "
+        "Proposition 2.3: ERROR"
+    )
+    assert "stale" not in kept["properties"] and "STALE" not in kept["message"]["text"]
