@@ -57,6 +57,22 @@ def test_a_missing_brace_after_begin_hides_nothing_after_it(tmp_path, monkeypatc
     ) in err
 
 
+def test_the_hook_reads_the_paper_not_a_checks_copy_of_it(tmp_path, monkeypatch, capsys):
+    """A paper three folders down, checked into `check/` at the repository's root (as
+    docs/github-workflow.yml does): the workspace's `source/article.tex`, nearer the root, was
+    taken for the main file, so the hook read the copy as it was checked and let a duplicate
+    label in the paper through."""
+    where = "papers/2024/neurips/article.tex"
+    repo = _repo(tmp_path, CLEAN, where=where)
+    monkeypatch.chdir(repo)
+    assert run(["check", where, "--workdir", "check", "-q"]) == 4  # no model: unfinished
+    assert (repo / "check" / "source" / "article.tex").is_file()
+    (repo / where).write_text(DUPLICATE, encoding="utf-8")
+    capsys.readouterr()
+    assert run(["preflight", "-q", "--fail-on", "warning"]) == 1
+    assert f"{where}:7:12: warning: label 'lem:a' multiply defined" in capsys.readouterr().err
+
+
 def test_a_clean_paper_passes_and_prints_nothing(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(_repo(tmp_path, CLEAN))
     assert run(["preflight", "-q", "--fail-on", "warning"]) == 0
