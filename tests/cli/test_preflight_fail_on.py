@@ -11,7 +11,15 @@ import pytest
 from paperlint.cli.preflight_run import FailOn, failing
 from paperlint.cli.root import run
 from paperlint.preflight.model import Diagnostic
-from tests.cli.papers import CLEAN, DUPLICATE, RUNAWAY, UNCLOSED, UNDEFINED
+from tests.cli.papers import (
+    CLEAN,
+    DUPLICATE,
+    EXTRA_BRACE,
+    RUNAWAY,
+    UNBRACED,
+    UNCLOSED,
+    UNDEFINED,
+)
 
 
 def _repo(tmp_path: Path, text: str, *, where: str = "paper/main.tex") -> Path:
@@ -30,6 +38,8 @@ def _repo(tmp_path: Path, text: str, *, where: str = "paper/main.tex") -> Path:
         (UNDEFINED, "undefined-reference", "paper/main.tex:6:38", ["warning"]),
         (UNCLOSED, "unterminated-environment", "paper/main.tex:5:1", ["warning", "error"]),
         (RUNAWAY, "runaway-argument", "paper/main.tex:5:1", ["warning", "error"]),
+        (UNBRACED, "unbalanced-brace", "paper/main.tex:6:35", ["warning", "error"]),
+        (EXTRA_BRACE, "unbalanced-brace", "paper/main.tex:6:27", ["warning", "error"]),
     ],
 )
 def test_what_an_author_stops_a_commit_for_fails_with_its_place(
