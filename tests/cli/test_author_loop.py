@@ -144,3 +144,26 @@ def test_the_sarif_of_a_changed_paper_marks_its_stale_issue(
         "Proposition 2.3: ERROR"
     )
     assert "stale" not in kept["properties"] and "STALE" not in kept["message"]["text"]
+
+
+def test_validate_and_replay_of_a_changed_paper_say_the_verdicts_are_about_the_old_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`every verdict re-derives` is true of the evidence, which is about the text as checked:
+    after an edit both commands said it and nothing more, as if the verdicts were current."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    workspace = str(tmp_path / "paper.paperlint")
+    assert run(["check", str(paper), "--replay", str(EXAMPLE / "replay"), "-q"]) == 1
+    capsys.readouterr()
+    assert run(["validate", workspace, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stale"] is None
+    text = paper.read_text(encoding="utf-8")
+    paper.write_text(text.replace("number $x$, $x \\le x^2$", "number $x \\ge 1$, $x \\le x^2$"))
+    assert run(["validate", workspace]) == 0
+    out, err = capsys.readouterr()
+    assert out.endswith("every verdict re-derives\n")
+    assert err.startswith("STALE: the paper changed since this check (paper.tex); its verdicts")
+    assert run(["replay", workspace, "--format", "json"]) == 4  # no Lean here
+    assert json.loads(capsys.readouterr().out)["stale"].startswith("STALE: the paper changed")
