@@ -167,3 +167,22 @@ def test_validate_and_replay_of_a_changed_paper_say_the_verdicts_are_about_the_o
     assert err.startswith("STALE: the paper changed since this check (paper.tex); its verdicts")
     assert run(["replay", workspace, "--format", "json"]) == 4  # no Lean here
     assert json.loads(capsys.readouterr().out)["stale"].startswith("STALE: the paper changed")
+
+
+def test_batch_again_shows_no_counts_for_a_paper_it_did_not_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Batch run a second time: the paper is not checked (its check exists). Its row said 0
+    of every verdict and broke the table over two lines (the error's hint on its own)."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    assert run(["batch", str(paper), "-q"]) == 4  # no model here: every result unfinished
+    capsys.readouterr()
+    assert run(["batch", str(paper), "-q"]) == 2
+    header, row, total = capsys.readouterr().out.splitlines()
+    assert row.split()[:7] == [str(paper), "live", "-", "-", "-", "-", "2"]
+    assert row.endswith(
+        "error: a check of this paper already exists; hint: continue it with "
+        f"`paperlint resume {tmp_path / 'paper.paperlint'}`, or start over with --fresh"
+    )
