@@ -186,3 +186,47 @@ def test_batch_again_shows_no_counts_for_a_paper_it_did_not_check(
         "error: a check of this paper already exists; hint: continue it with "
         f"`paperlint resume {tmp_path / 'paper.paperlint'}`, or start over with --fresh"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "path", "message"),
+    [
+        (["preflight", "PAPER", "-o", "FOLDER"], "FOLDER", "is a folder, where a file is written"),
+        (
+            ["preflight", "PAPER", "-o", "PAPER/inventory.json"],
+            "PAPER",
+            "is a file, where a folder is needed",
+        ),
+        (["report", "WS", "--format", "md", "-o", "FOLDER"], "FOLDER", "is a folder"),
+        (
+            ["report", "WS", "-o", "PAPER/report"],
+            "PAPER/report",
+            "a part of this path is a file, where a folder is needed",
+        ),
+    ],
+    ids=["preflight-o-folder", "preflight-o-under-a-file", "report-o-folder", "report-o-file"],
+)
+def test_an_output_path_that_cannot_be_written_is_named_not_a_crash(
+    checked: Path,
+    tmp_path: Path,
+    argv: list[str],
+    path: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`-o` naming a folder for a file, or a path under a file: an internal error with a crash
+    log (exit 3) before; now the path and what to do (exit 2)."""
+    names = {
+        "PAPER": str(checked / "paper.tex"),
+        "WS": str(checked / "paper.paperlint"),
+        "FOLDER": str(tmp_path),
+    }
+    for name, value in names.items():
+        argv = [a.replace(name, value) for a in argv]
+        path = path.replace(name, value)
+    capsys.readouterr()
+    assert run([*argv, "--format", "json"] if argv[0] == "preflight" else argv) == 2
+    out, err = capsys.readouterr()
+    assert f"{path}: error: {message}" in err
+    assert "hint: give a new name, or a path whose folders are folders" in err
+    assert "internal error" not in err
