@@ -230,3 +230,25 @@ def test_an_output_path_that_cannot_be_written_is_named_not_a_crash(
     assert f"{path}: error: {message}" in err
     assert "hint: give a new name, or a path whose folders are folders" in err
     assert "internal error" not in err
+
+
+def test_a_deleted_label_is_named_as_the_reason_a_result_is_redone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deleting `\\label{prop:square}` changes nothing the paper says, but the result's id and
+    the text its records name: revise redoes it (7 model calls here) and said only "statement
+    changed", which the author had not done."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    workspace = str(tmp_path / "paper.paperlint")
+    assert run(["check", str(paper), "--replay", str(EXAMPLE / "replay"), "-q"]) == 1
+    paper.write_text(paper.read_text(encoding="utf-8").replace("\\label{prop:square}", ""))
+    capsys.readouterr()
+    assert run(["revise", workspace, str(paper), "--dry-run", "--format", "json"]) == 0
+    (reset,) = json.loads(capsys.readouterr().out)["reset"]
+    assert reset == {
+        "id": "proposition:2.3",
+        "action": "re-draft",
+        "why": "only a \\label added or removed in the statement (put it back to keep the verdict)",
+    }
