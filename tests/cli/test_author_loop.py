@@ -252,3 +252,22 @@ def test_a_deleted_label_is_named_as_the_reason_a_result_is_redone(
         "action": "re-draft",
         "why": "only a \\label added or removed in the statement (put it back to keep the verdict)",
     }
+
+
+def test_status_says_when_the_checked_paper_is_gone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The author renames paper.tex and edits the new file: nothing compared the new file, and
+    status showed every verdict as current without a word that the paper it checked is gone."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    workspace = tmp_path / "paper.paperlint"
+    assert run(["check", str(paper), "--replay", str(EXAMPLE / "replay"), "-q"]) == 1
+    paper.rename(tmp_path / "paper-v2.tex")
+    capsys.readouterr()
+    assert run(["status", str(workspace), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stale"] == [
+        f"paper-gone: {paper} (moved? `paperlint revise {workspace} NEW_PAPER` checks it where "
+        "it is now)"
+    ]
