@@ -435,12 +435,12 @@ class Walker:
     def label(self, text: str, m: re.Match[str]) -> int:
         optional = texscan.read_optional(text, m.end(), newline=False)
         pos = optional[1] if optional else m.end()
-        group = texscan.read_group(text, pos)
-        if group is None or not self.in_document:
+        if not self.in_document or texscan.read_group_span(text, pos) is None:
             return pos
-        key = group[0].strip()
-        self.record_label(key, self.current, self.at(m.start()))
-        return group[1]
+        key, after = self.short_argument(text, m, pos)
+        if key is not None:
+            self.record_label(key, self.current, self.at(m.start()))
+        return after
 
     def record_label(self, key: str, owner: Owner, pos: int) -> None:
         """A `\\label`; one written twice keeps its last definition, as `\\ref` reads the
@@ -484,17 +484,22 @@ class Walker:
 
     # -- environments -------------------------------------------------------------------
 
-    def environment_name(self, text: str, m: re.Match[str]) -> tuple[str | None, int]:
-        """The environment `\\begin` or `\\end` at `m` names, and where the walk goes on.
+    def short_argument(
+        self, text: str, m: re.Match[str], pos: int | None = None
+    ) -> tuple[str | None, int]:
+        """The argument at `pos` (else right after `m`) of `\\begin`, `\\end` or `\\label`, and
+        where the walk goes on.
 
-        Neither is `\\long` (latex.ltx: `\\DeclareRobustCommand*\\begin[1]`), so an argument
-        missing its `}` ends at the paragraph's end, where LaTeX stops with "Paragraph ended
-        before \\begin was complete" (or at the end of the document: "File ended while scanning
-        use of \\begin"). That is an error here too, and the walk goes on after it as LaTeX
-        does, instead of reading the rest of the paper as one environment name."""
-        span = texscan.read_group_span(text, m.end())
+        None of them is `\\long` (latex.ltx: `\\DeclareRobustCommand*\\begin[1]`,
+        `\\def\\label#1`), so an argument missing its `}` ends at the paragraph's end, where
+        LaTeX stops with "Paragraph ended before \\begin was complete" (or at the end of the
+        document: "File ended while scanning use of \\begin"). That is an error here too, and
+        the walk goes on after it as LaTeX does, instead of reading the rest of the paper as
+        one environment name or label."""
+        at = m.end() if pos is None else pos
+        span = texscan.read_group_span(text, at)
         if span is None:
-            return None, m.end()
+            return None, at
         start, stop, after = span
         if text is not self.text or text[start - 1 : start] != "{":
             return text[start:stop].strip(), after
@@ -516,7 +521,7 @@ class Walker:
         return None, goes_on
 
     def begin(self, text: str, m: re.Match[str]) -> int:
-        name, pos = self.environment_name(text, m)
+        name, pos = self.short_argument(text, m)
         if name is None:
             return pos
         if name == "document":
@@ -540,7 +545,7 @@ class Walker:
         return pos
 
     def end(self, text: str, m: re.Match[str]) -> int:
-        name, pos = self.environment_name(text, m)
+        name, pos = self.short_argument(text, m)
         if name is None:
             return pos
         if not self.in_document or name == "document":

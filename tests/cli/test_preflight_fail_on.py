@@ -15,6 +15,7 @@ from tests.cli.papers import (
     CLEAN,
     DUPLICATE,
     EXTRA_BRACE,
+    LABEL_RUNAWAY,
     RUNAWAY,
     UNBRACED,
     UNCLOSED,
@@ -39,6 +40,7 @@ def _repo(tmp_path: Path, text: str, *, where: str = "paper/main.tex") -> Path:
         (UNCLOSED, "unterminated-environment", "paper/main.tex:5:1", ["warning", "error"]),
         (RUNAWAY, "runaway-argument", "paper/main.tex:5:1", ["warning", "error"]),
         (UNBRACED, "unbalanced-brace", "paper/main.tex:6:35", ["warning", "error"]),
+        (LABEL_RUNAWAY, "runaway-argument", "paper/main.tex:4:14", ["warning", "error"]),
         (EXTRA_BRACE, "unbalanced-brace", "paper/main.tex:6:27", ["warning", "error"]),
     ],
 )
