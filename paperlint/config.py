@@ -27,6 +27,7 @@ from paperlint.configfiles import CONFIG_FILE as CONFIG_FILE
 from paperlint.configfiles import PYPROJECT as PYPROJECT
 from paperlint.configfiles import config_files as config_files
 from paperlint.configfiles import find_config_file as find_config_file
+from paperlint.configfiles import is_workspace_folder
 from paperlint.configfiles import user_config_file as user_config_file
 from paperlint.domain import Role
 from paperlint.errors import InputError
@@ -360,6 +361,13 @@ def load_config(
     origins: dict[str, str] = {}
     files = config_files(explicit, start=start)
     for path in files:
+        if path.name == CONFIG_FILE and is_workspace_folder(path.parent):
+            raise InputError(
+                "this is a check's record of the config it ran with, not a config to read",
+                path=path,
+                hint="pass the paper's own paperlint.toml, or copy the tables you need from this "
+                "one into a new file, without [run] and [versions]",
+            )
         data = _read_table(path)
         try:
             Config.model_validate(data)  # each file on its own, so an error names its file
@@ -441,8 +449,8 @@ def _located_error(exc: ValidationError, path: Path | None) -> InputError:
         "; ".join(lines),
         path=path,
         line=first_line,
-        hint="docs/config.md lists every key of [models], [budget], [lean], [retry], [roles] "
-        "and [prices]",
+        hint="docs/config.md lists every key of "
+        + ", ".join(f"[{section}]" for section in Config.model_fields),
     )
 
 

@@ -14,6 +14,12 @@ from pathlib import Path
 CONFIG_FILE = "paperlint.toml"
 PYPROJECT = "pyproject.toml"
 
+WORKSPACE_MARKER = ".paperlint-workspace"
+"""Written first into a new work folder (`paperlint.engine.check.claim_folder`): a check stopped
+before its first record (a ^C in the first seconds) still leaves a folder `check --fresh`
+recognises as its own, and config discovery knows the `paperlint.toml` beside it for the run's
+record of its config (with `[run]` and `[versions]`), not a config to read."""
+
 
 def user_config_file(environ: Mapping[str, str] | None = None) -> Path:
     """`$PAPERLINT_CONFIG_DIR/paperlint.toml`, else `$XDG_CONFIG_HOME/paperlint/paperlint.toml`,
@@ -43,9 +49,13 @@ def find_config_file(start: Path) -> Path | None:
     """The nearest `paperlint.toml`, or `pyproject.toml` with `[tool.paperlint]`, above start.
 
     The walk stops at a repository root (a folder holding `.git`), as black's does, so a
-    config in a parent project cannot leak into an unrelated paper.
+    config in a parent project cannot leak into an unrelated paper. It passes over a check's
+    workspace (`WORKSPACE_MARKER`): from `paper.paperlint/source/` it finds the paper's own
+    config, as a check of the paper did, not the workspace's record of it.
     """
     for folder in _folders_up(start.resolve()):
+        if is_workspace_folder(folder):
+            continue
         candidate = folder / CONFIG_FILE
         if candidate.is_file():
             return candidate
@@ -55,6 +65,11 @@ def find_config_file(start: Path) -> Path | None:
         if (folder / ".git").exists():
             return None
     return None
+
+
+def is_workspace_folder(folder: Path) -> bool:
+    """Whether `folder` is a check's workspace (its `paperlint.toml` is the run's record)."""
+    return (folder / WORKSPACE_MARKER).is_file()
 
 
 def _folders_up(start: Path) -> Iterator[Path]:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
+
+
+def typed(*words: str | Path) -> str:
+    """A command as the user types it, in backticks, each word quoted for a POSIX shell where it
+    needs it (`paperlint resume 'my paper.paperlint'`), so a hint pasted into a shell runs."""
+    return "`" + " ".join(shlex.quote(str(word)) for word in words) + "`"
 
 
 class PaperlintError(Exception):

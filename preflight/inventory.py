@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperlint.preflight import citations, proofs, references, sectioning
+from paperlint.preflight import citations, lazyre, proofs, references, sectioning, texscan
 from paperlint.preflight.declarations import kind_of
 from paperlint.preflight.draft import (
     DraftDiagnostic,
@@ -22,7 +22,7 @@ from paperlint.preflight.draft import (
 from paperlint.preflight.flatten import load_project, project_file_exists
 from paperlint.preflight.numbering import Walker
 from paperlint.preflight.sourcetree import FlatSource, sha256_hex
-from paperlint.preflight.walkstate import Owner, WalkOutput
+from paperlint.preflight.walkstate import Owner, Problem, WalkOutput
 
 if TYPE_CHECKING:
     from paperlint.preflight import model
@@ -187,9 +187,35 @@ def _macros(flat: FlatSource, walk: WalkOutput) -> list[DraftMacro]:
     return out
 
 
+_DOCUMENT = lazyre.pattern(r"\\begin\s*\{document\}|\\end\s*\{document\}")
+
+
+def _brace_problems(flat: FlatSource) -> list[Problem]:
+    """A `{` the document never closes, a `}` that closes nothing: errors LaTeX stops on
+    ("File ended while scanning use of \\section", "Too many }'s"), where the walk reads on."""
+    marks = list(_DOCUMENT.finditer(flat.text))
+    if len(marks) < 2 or not marks[0].group(0).startswith("\\begin"):
+        return []  # no document body to balance (plain TeX, a fragment)
+    unclosed, extra = texscan.unbalanced_braces(flat.text, marks[0].end(), marks[-1].start())
+    return [
+        *(Problem(at, "error", "unbalanced-brace", _UNCLOSED) for at in unclosed[:5]),
+        *(Problem(at, "error", "unbalanced-brace", _EXTRA) for at in extra[:5]),
+    ]
+
+
+_UNCLOSED = (
+    'this `{` is never closed (a missing `}`?): LaTeX stops at the end of the paper ("File ended '
+    'while scanning use of …") or ends inside a group'
+)
+_EXTRA = (
+    'this `}` closes nothing (a missing `{`?): LaTeX stops ("Too many }\'s", or inside a '
+    'group "Extra }, or forgotten …")'
+)
+
+
 def _diagnostics(flat: FlatSource, walk: WalkOutput) -> list[DraftDiagnostic]:
     out = list(flat.diagnostics)
-    for problem in walk.problems:
+    for problem in [*walk.problems, *_brace_problems(flat)]:
         pos = problem.pos
         file, line, column = flat.position(pos) if pos is not None else (flat.root, None, None)
         out.append(

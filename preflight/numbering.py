@@ -52,6 +52,7 @@ _PROOF_ENV = lazyre.pattern(
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
 _NAMING_PROOF = lazyre.pattern(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
+_PARAGRAPH = lazyre.pattern(r"\n[ \t]*\n|\\par(?![A-Za-z@])")  # a blank line or `\\par`
 MAX_NESTED_WALKS = 16
 _MATH_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
 _MATH_EFFECT = lazyre.pattern(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
@@ -450,12 +451,12 @@ class Walker:
     def label(self, text: str, m: re.Match[str]) -> int:
         optional = texscan.read_optional(text, m.end(), newline=False)
         pos = optional[1] if optional else m.end()
-        group = texscan.read_group(text, pos)
-        if group is None or not self.in_document:
+        if not self.in_document or texscan.read_group_span(text, pos) is None:
             return pos
-        key = group[0].strip()
-        self.record_label(key, self.current, self.at(m.start()))
-        return group[1]
+        key, after = self.short_argument(text, m, pos)
+        if key is not None:
+            self.record_label(key, self.current, self.at(m.start()))
+        return after
 
     def record_label(self, key: str, owner: Owner, pos: int) -> None:
         """A `\\label`; one written twice keeps its last definition, as `\\ref` reads the
@@ -507,11 +508,46 @@ class Walker:
 
     # -- environments -------------------------------------------------------------------
 
+    def short_argument(
+        self, text: str, m: re.Match[str], pos: int | None = None
+    ) -> tuple[str | None, int]:
+        """The argument at `pos` (else right after `m`) of `\\begin`, `\\end` or `\\label`, and
+        where the walk goes on.
+
+        None of them is `\\long` (latex.ltx: `\\DeclareRobustCommand*\\begin[1]`,
+        `\\def\\label#1`), so an argument missing its `}` ends at the paragraph's end, where
+        LaTeX stops with "Paragraph ended before \\begin was complete" (or at the end of the
+        document: "File ended while scanning use of \\begin"). That is an error here too, and
+        the walk goes on after it as LaTeX does, instead of reading the rest of the paper as
+        one environment name or label."""
+        at = m.end() if pos is None else pos
+        span = texscan.read_group_span(text, at)
+        if span is None:
+            return None, at
+        start, stop, after = span
+        if text is not self.text or text[start - 1 : start] != "{":
+            return text[start:stop].strip(), after
+        command = "\\" + m.group(1)
+        runaway = _PARAGRAPH.search(text, start, stop)
+        if runaway is not None:
+            stops, goes_on = f"Paragraph ended before {command} was complete", runaway.start()
+        elif stop >= len(text):
+            stops, goes_on = f"File ended while scanning use of {command}", len(text)
+        else:
+            return text[start:stop].strip(), after
+        head = text[start:goes_on].strip().split("\n")[0][:40]
+        self.problem(
+            self.at(m.start()),
+            "error",
+            "runaway-argument",
+            f'{command}{{{head} is missing its closing brace: LaTeX stops ("{stops}")',
+        )
+        return None, goes_on
+
     def begin(self, text: str, m: re.Match[str]) -> int:
-        group = texscan.read_group(text, m.end())
-        if group is None:
-            return m.end()
-        name, pos = group[0].strip(), group[1]
+        name, pos = self.short_argument(text, m)
+        if name is None:
+            return pos
         if name == "document":
             hooks = sorted(self.document_hooks, key=lambda hook: hook[0])
             self.document_hooks = []
@@ -533,10 +569,9 @@ class Walker:
         return pos
 
     def end(self, text: str, m: re.Match[str]) -> int:
-        group = texscan.read_group(text, m.end())
-        if group is None:
-            return m.end()
-        name, pos = group[0].strip(), group[1]
+        name, pos = self.short_argument(text, m)
+        if name is None:
+            return pos
         if not self.in_document or name == "document":
             return pos
         index = next(

@@ -77,6 +77,41 @@ def find_closing_brace(text: str, pos: int) -> int:
 
 
 _BRACE_TOKEN = lazyre.pattern(r"\\.|[{}]", re.S)
+_BALANCE_TOKEN = lazyre.pattern(r"\\(?:begin|end|label)\s*\{|\\.|[{}]", re.S)
+_ESCAPE = lazyre.pattern(r"\\.", re.S)
+_INNERMOST = lazyre.pattern(r"\{[^{}]*\}")
+_PEEL_LEVELS = 32  # deeper than any paper's nesting; past it the token walk decides
+
+
+def unbalanced_braces(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
+    """In `text[start:end]`: the offset of each `{` never closed, and of each `}` that closes
+    nothing, tokenised as `_BRACE_TOKEN` does. The `{` of a `\\begin`, `\\end` or `\\label` is
+    counted but not listed: the walk reports a missing `}` there itself (`runaway-argument`).
+
+    Balanced text, the usual case, is told apart at C speed: escapes dropped, innermost groups
+    peeled a level at a time; only text with a brace left over is walked token by token, for
+    the places (timings in docs/preflight.md)."""
+    peeled = _ESCAPE.sub("", text[start:end])
+    for _ in range(_PEEL_LEVELS):
+        peeled, found = _INNERMOST.subn("", peeled)
+        if not found:
+            break
+    if "{" not in peeled and "}" not in peeled:
+        return [], []
+    opened: list[tuple[int, bool]] = []
+    extra: list[int] = []
+    for match in _BALANCE_TOKEN.finditer(text, start, end):
+        token = match.group(0)
+        if token == "{":
+            opened.append((match.start(), True))
+        elif token == "}":
+            if opened:
+                opened.pop()
+            else:
+                extra.append(match.start())
+        elif len(token) > 2:  # `\\begin{`, `\\end{`, `\\label{`; not an escape (`\\{`)
+            opened.append((match.end() - 1, False))
+    return [at for at, listed in opened if listed], extra
 
 
 def _nested_group(depth: int) -> str:

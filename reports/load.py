@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperlint.errors import InputError, StateError
+from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.checked import how_checked
@@ -25,6 +25,7 @@ from paperlint.records.drift import template_drift_notes
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.run import read_run
+from paperlint.records.workspace import not_a_workspace
 from paperlint.reports.describe import shown_paths, split_replay_misses
 from paperlint.reports.lean_text import declared_names, find_declaration, first_declaration
 from paperlint.reports.since import load_since
@@ -158,16 +159,13 @@ def load_workspace(
     templates: Mapping[str, str] | None = None,
     stale: StaleMarks | None = None,
 ) -> ReportData:
-    """Read every record of `workspace`; raise `StateError` if it is not a check workspace.
+    """Read every record of `workspace`; raise `InputError` if it is not a check workspace.
 
     `templates`: each task's prompt template hash today (`agents.prompts.template_hashes`), to
     note answers produced with other prompts; None: no such note (reports render no prompt)."""
     results_path = workspace / "results.json"
     if not workspace.is_dir() or not results_path.is_file():
-        raise StateError(
-            f"{workspace}: not a paperlint check workspace (no results.json); pass the "
-            "folder `paperlint check` created, e.g. paper.paperlint/"
-        )
+        raise not_a_workspace(workspace)
     notes: list[str] = []
     results = read_results(results_path)
     inventory = _load_inventory(workspace, notes)

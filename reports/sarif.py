@@ -107,6 +107,8 @@ def render_sarif(data: ReportData) -> dict[str, Any]:
             "checkedCounts": checked_counts(data),
         },
     }
+    if data.stale is not None:  # the paper changed since the check: said once for the run
+        run["properties"]["stale"] = data.stale.banner()
     if data.is_replay:
         run["automationDetails"] = {
             "description": {"text": "Replay of recorded model and Lean responses."}
@@ -209,6 +211,8 @@ def _finding(view: ResultView, root_dir: str, pdf: bool) -> dict[str, Any] | Non
         f"{view.heading}: {issue.class_.value} ({ISSUE_CLASSES[issue.class_.value]}). "
         f"{issue.summary} Side at fault: {SIDES[issue.side]}. {issue_confirmation(issue)}."
     )
+    if view.stale:
+        message = f"STALE, {view.stale}: this verdict is about the old text. {message}"
     level = "error" if issue.class_.value == "ERROR" else "warning"
     line = None if pdf else issue.location.line
     location = _location(issue.location.file, root_dir, line, issue.location.quote)
@@ -219,6 +223,8 @@ def _finding(view: ResultView, root_dir: str, pdf: bool) -> dict[str, Any] | Non
         "number": view.number,
         "verdict": record.verdict.value,
     }
+    if view.stale:
+        result["properties"]["stale"] = view.stale
     if pdf and view.source is not None and view.source.span.page is not None:
         result["properties"]["page"] = view.source.span.page
     return result

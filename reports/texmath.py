@@ -549,7 +549,18 @@ PUNCTUATION: Final = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"
 
 
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*(?=\{)")
-_TITLE_NOISE = re.compile(r"\\(?:thanks|footnote)\s*\{[^{}]*\}|\\\\|\\newline")
+_TITLE_NOTE = re.compile(r"\\(?:thanks|footnote|tnoteref)\s*(?:\[[^\]]*\])?\s*(?=\{)")
+_TITLE_NOISE = re.compile(r"\\\\|\\newline")
+
+
+def _without_notes(text: str) -> str:
+    """`text` without its `\\thanks{…}`, `\\footnote{…}` and elsarticle's `\\tnoteref{…}`,
+    braces inside them included (`\\thanks{We thank P\\"{o}tscher}`): not part of the title."""
+    while (note := _TITLE_NOTE.search(text)) is not None:
+        span = texscan.read_group_span(text, note.end())
+        end = span[2] if span is not None else note.end()
+        text = text[: note.start()] + text[end:]
+    return text
 
 
 def paper_title(source: str, macros: Sequence[Macro] = ()) -> str | None:
@@ -561,9 +572,10 @@ def paper_title(source: str, macros: Sequence[Macro] = ()) -> str | None:
     group = texscan.read_group(source, match.end())
     if group is None:
         return None
-    text = _TITLE_NOISE.sub(" ", expand_macros(group[0], macros))
+    text = _TITLE_NOISE.sub(" ", expand_macros(_without_notes(group[0]), macros))
     text = re.sub(r"\\[A-Za-z@]+\*?", " ", text)
     text = re.sub(r"[{}$]", "", text)
+    text = re.sub(r"\^(?=\s|$)", "", text)  # a note's mark, `$^\\star$`, its symbol dropped
     for tex, char in PUNCTUATION:
         text = text.replace(tex, char)
     text = " ".join(text.replace("~", " ").split())

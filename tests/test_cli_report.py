@@ -44,7 +44,7 @@ def test_report_blueprint_format(ws, capsys):
 def test_report_on_a_folder_that_is_not_a_workspace_is_a_usage_error(tmp_path, capsys):
     assert run(["report", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "not a paperlint check workspace" in err and "results.json" in err
+    assert "not a paperlint workspace" in err and "results.json" in err
 
 
 def test_report_rejects_an_unknown_format(ws, capsys):

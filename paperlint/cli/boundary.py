@@ -82,6 +82,12 @@ def guarded(call: Callable[[], int], as_json: bool) -> int:
             echo(f"  hint: {exc.hint}", err=True)
         return failed(as_json, ExitCode.USAGE, "state", str(exc), exc)
     except OSError as exc:
+        if exc.errno in PATH_ERRORS and exc.filename:
+            # an atomic write's rename names its target second (`os.replace(tmp, target)`)
+            path = exc.filename2 or exc.filename
+            error = InputError(PATH_ERRORS[exc.errno], path=path, hint=PATH_HINT)
+            echo(str(error), err=True)
+            return failed(as_json, ExitCode.USAGE, "input", error.message, error)
         if exc.errno not in DISK_ERRORS:
             return _crashed(exc, as_json)
         what = f"{DISK_ERRORS[exc.errno]}: {exc.filename or exc}"
@@ -106,6 +112,14 @@ DISK_ERRORS = {
     errno.EPERM: "no permission to write",
 }
 """Write failures that are the machine's, not a bug: exit 2 with what to do, no crash log."""
+PATH_ERRORS = {
+    errno.EISDIR: "is a folder, where a file is written",
+    errno.ENOTDIR: "a part of this path is a file, where a folder is needed",
+    errno.EEXIST: "is a file, where a folder is needed",
+}
+"""A path the user gave (`-o`, `--workdir`) that cannot be what is written there: exit 2 naming
+it, not a crash (`report --format md -o /tmp`, `preflight -o paper.tex/x.json`)."""
+PATH_HINT = "give a new name, or a path whose folders are folders"
 DISK_HINT = (
     "every record written before this is complete (writes are atomic); make room or use a "
     "writable folder, then run the command again (`paperlint resume DIR` continues a check)"

@@ -25,6 +25,7 @@ from paperlint.cli.options import (
 from paperlint.cli.plain import Format, require_paper
 from paperlint.cli.progress import StatusLine
 from paperlint.cli.root import app
+from paperlint.errors import typed
 from paperlint.exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -289,12 +290,14 @@ def _finish(summary: Summary, fmt: Format = Format.TEXT) -> int:
         typer.echo(f"stopped: {summary.stop_reason}")
     if summary.stop_reason == "budget_exhausted":
         typer.echo(
-            f"  hint: the budget is spent; `paperlint resume {summary.workspace} --max-calls N` "
+            "  hint: the budget is spent; "
+            f"{typed('paperlint', 'resume', summary.workspace, '--max-calls', 'N')} "
             "(or --max-cost USD) with a larger cap continues, plain `resume` has nothing to do",
             err=True,
         )
     if summary.interrupted:
-        typer.echo(f"interrupted: resume with `paperlint resume {summary.workspace}`", err=True)
+        resume = typed("paperlint", "resume", summary.workspace)
+        typer.echo(f"interrupted: resume with {resume}", err=True)
     for note in summary.notes:
         typer.echo(f"  {note}", err=True)
     typer.echo(f"records: {summary.workspace}; report: {summary.workspace}/report/")

@@ -22,12 +22,15 @@ Generated from the config models in `paperlint/config.py` by
 The project config is `paperlint.toml` (or the `[tool.paperlint]` table of a `pyproject.toml`),
 found as ruff and pytest find theirs: in the paper's own folder first (the folder itself when
 PAPER is a folder, so `check DIR` and `check DIR/paper.tex` read the same file), then each
-folder upwards, stopping at the repository root (a folder holding `.git`). Below it sits the
-user config, `paperlint.toml` in `$PAPERLINT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/paperlint/`,
-else `~/.config/paperlint/`. Command-line flags win over the project file, the project file
-over the user file (key by key), the user file over the defaults; `--config F` replaces both
-files. `paperlint config [PAPER]` prints the files read and every value with its origin. An
-unknown key is an error, and every unknown key is reported with the nearest known one.
+folder upwards, stopping at the repository root (a folder holding `.git`). The walk passes
+over a check's workspace (`paper.paperlint/`): the `paperlint.toml` there is the run's record of
+the config it ran with (with `[run]` and `[versions]`), so from `paper.paperlint/source/` the
+paper's own config is read, and `--config` refuses the record. Below it sits the user config,
+`paperlint.toml` in `$PAPERLINT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/paperlint/`, else
+`~/.config/paperlint/`. Command-line flags win over the project file, the project file over
+the user file (key by key), the user file over the defaults; `--config F` replaces both files.
+`paperlint config [PAPER]` prints the files read and every value with its origin. An unknown
+key is an error, and every unknown key is reported with the nearest known one.
 """
 
 

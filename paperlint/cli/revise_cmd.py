@@ -12,7 +12,7 @@ from paperlint.cli.boundary import crash_dir
 from paperlint.cli.options import FORMAT, VERBOSE
 from paperlint.cli.plain import Format, require_paper
 from paperlint.cli.root import app
-from paperlint.errors import InputError
+from paperlint.errors import InputError, typed
 
 
 @app.command("revise")
@@ -52,7 +52,8 @@ def revise(
     else:
         _print_text(outcome.plan)
         if outcome.snapshot is not None:
-            typer.echo(f"snapshot: {outcome.snapshot}; continue with `paperlint resume {workdir}`")
+            resume = typed("paperlint", "resume", workdir)
+            typer.echo(f"snapshot: {outcome.snapshot}; continue with {resume}")
     return 0
 
 

@@ -27,12 +27,14 @@ def validate(
     snap = load_snapshot(workspace)
     findings, evidence = validate_with_notes(snap)
     notes = [*evidence, *template_drift_notes(snap.events or (), template_hashes())]
+    stale = changed_since(workspace)
     if fmt == "json":
         payload = {
             "workspace": str(workspace),
             "results": len(snap.records),
             "findings": [f.to_json() for f in findings],
             "notes": notes,
+            "stale": stale,
             "ok": not findings,
         }
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
@@ -44,7 +46,21 @@ def validate(
         verdicts = sum(1 for r in snap.records if r.verdict is not None)
         summary = f"{len(findings)} finding(s)" if findings else "every verdict re-derives"
         typer.echo(f"{workspace}: {verdicts} verdict(s) checked; {summary}", err=bool(findings))
+        if stale is not None:
+            typer.echo(stale, err=True)
     return 1 if findings else 0
+
+
+def changed_since(workspace: Path) -> str | None:
+    """`STALE: …` when the paper changed since the check: its verdicts re-derive from their
+    evidence and still speak of the old text (status's and the report's words)."""
+    from paperlint.records.workspace import open_workspace
+    from paperlint.revise.staleness import staleness
+
+    found = staleness(open_workspace(workspace), per_result=False)
+    if not found.stale:
+        return None
+    return f"STALE: {found.message(workspace)}; {found.hint(workspace)}"
 
 
 @app.command("replay")
@@ -75,9 +91,12 @@ def replay(
         report = replay_workspace(snap, workspace, lean)
     finally:
         lean.close()
+    stale = changed_since(workspace)
     if fmt == "json":
-        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps({**report.to_json(), "stale": stale}, indent=2, ensure_ascii=False))
     else:
         for line in report.lines():
             typer.echo(line)
+        if stale is not None:
+            typer.echo(stale, err=True)
     return report.exit_code

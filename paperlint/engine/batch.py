@@ -148,13 +148,17 @@ def render_table(rows: Sequence[BatchRow]) -> str:
     body = []
     for row in rows:
         note = row.error or (f"stopped: {row.stop_reason}" if row.stop_reason else "")
+        # a paper not checked has no counts (not zero of each), and its error stays on its row
+        counts = (
+            ["-"] * len(VERDICTS) if row.error else [str(row.counts.get(v, 0)) for v in VERDICTS]
+        )
         body.append(
             [
                 row.paper,
                 "REPLAY" if row.replay else "live",
-                *(str(row.counts.get(v, 0)) for v in VERDICTS),
+                *counts,
                 str(row.exit_code),
-                note,
+                "; ".join(part.strip() for part in note.splitlines()),
             ]
         )
     total: Counter[str] = Counter()

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperlint import __version__
+from paperlint.configfiles import WORKSPACE_MARKER
 from paperlint.engine.executors import RunOptions
 from paperlint.engine.settled import is_open, settled
 from paperlint.engine.summary import Summary, summarise
-from paperlint.errors import InputError
+from paperlint.errors import InputError, typed
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.events import BaseEvent, LeanRestart, RunFinished, RunStarted
 from paperlint.records.journal import Journal
@@ -232,11 +233,6 @@ def record_run(spec: RunSpec, folder: Path) -> None:
         )
 
 
-MARKER = ".paperlint-workspace"
-"""Written first into a new work folder: a check stopped before its first record (a ^C in
-the first seconds) still leaves a folder `check --fresh` recognises as its own."""
-
-
 GITIGNORE = (
     "# Written by paperlint: this check's workspace (records, evidence, a copy of the paper)\n"
     "# stays out of git. Delete this file to commit it (only `check --fresh` writes it again).\n"
@@ -263,7 +259,7 @@ def claim_folder(ws: Workspace, *, fresh: bool, paper: Path | None = None) -> Wo
         ) from None
     try:
         _prepare_folder(ws, fresh=fresh, paper=paper)
-        (ws.root / MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
+        (ws.root / WORKSPACE_MARKER).write_text(f"paperlint {__version__}\n", encoding="utf-8")
         (ws.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     except OSError as exc:
         lock.release()
@@ -285,7 +281,7 @@ def _prepare_folder(ws: Workspace, *, fresh: bool, paper: Path | None) -> None:
     entries = [p for p in ws.root.iterdir() if p.name != ".lock"]
     if not entries:
         return
-    ours = ws.is_workspace() or (ws.root / MARKER).exists()
+    ours = ws.is_workspace() or (ws.root / WORKSPACE_MARKER).exists()
     if not ours:
         raise InputError(
             "the work folder exists and is not a paperlint workspace",
@@ -298,7 +294,8 @@ def _prepare_folder(ws: Workspace, *, fresh: bool, paper: Path | None) -> None:
             raise InputError(
                 "a check of this paper already exists",
                 path=ws.root,
-                hint=f"continue it with `paperlint resume {ws.root}`, or start over with --fresh",
+                hint=f"continue it with {typed('paperlint', 'resume', ws.root)}, or start over "
+                "with --fresh",
             )
         raise InputError(
             "an earlier check of this paper stopped before its first record "
@@ -406,7 +403,7 @@ def _converge(
     if state.status == "pending":
         note = (
             f"the final convergence review is pending: {state.reason}; "
-            f"`paperlint resume {ws.root}` asks it again"
+            f"{typed('paperlint', 'resume', ws.root)} asks it again"
         )
         return replace(summary, review_pending=True, notes=[*summary.notes, note])
     if state.status != "done" or not state.regate or state.applied:

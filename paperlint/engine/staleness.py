@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperlint.errors import typed
 from paperlint.preflight.model import Inventory
 from paperlint.records import read_record
 from paperlint.records.workspace import Workspace
@@ -38,8 +39,8 @@ class Staleness:
 
     def hint(self, ws: Path) -> str:
         return (
-            f"run `paperlint revise {ws} {self.paper}` (it resets only what changed), "
-            f"then `paperlint resume {ws}`"
+            f"run {typed('paperlint', 'revise', ws, self.paper)} (it resets only what changed), "
+            f"then {typed('paperlint', 'resume', ws)}"
         )
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from paperlint.engine.staleness import changed_files
 from paperlint.engine.steps.reconnect import NOT_MADE
+from paperlint.errors import typed
 from paperlint.lean.pins import read_toolchain
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.workspace import Workspace, open_workspace
@@ -34,8 +35,11 @@ def status_rows(
     the change makes stale is, shown on its row."""
     ws = open_workspace(folder)
     results = ws.load_results()
-    _, files = changed_files(ws)
+    paper, files = changed_files(ws)
     stale = [f"source-changed: {path}" for path in files]
+    if not paper.exists():  # moved or renamed: its edits there are not compared
+        revise = typed("paperlint", "revise", folder, "NEW_PAPER")
+        stale.append(f"paper-gone: {paper} (moved? {revise} checks it where it is now)")
     stale += _toolchain_changed(ws) if why else []
     rows = [
         StatusRow(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import threading
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from paperlint.errors import StateError
+from paperlint.errors import InputError, StateError, typed
 from paperlint.preflight.model import Inventory
 from paperlint.records.layout import safe_name
 from paperlint.records.migrate import read_json_object, upgrade
@@ -112,10 +113,11 @@ class Workspace:
                 raise
             folder = kept[-1].parent
             error = StateError(str(exc))
+            copy = typed("cp", "-r", f"{folder}/.", f"{self.root}/")
             error.hint = (
                 f"the records at the end of an earlier run are kept in {folder}: copy its "
-                f"files back into {self.root} (`cp -r {folder}/. {self.root}/`), then "
-                "`paperlint resume` continues from there"
+                f"files back into {self.root} ({copy}), then `paperlint resume` continues from "
+                "there"
             )
             raise error from exc
 
@@ -131,11 +133,36 @@ def default_workdir(paper: Path) -> Path:
 def open_workspace(folder: Path) -> Workspace:
     ws = Workspace(folder)
     if not ws.is_workspace():
-        raise StateError(
-            f"{folder}: not a paperlint workspace (no results.json/inventory.json); "
-            "run `paperlint check PAPER` first"
-        )
+        raise not_a_workspace(folder)
     return ws
+
+
+def not_a_workspace(folder: Path) -> InputError:
+    """The error for a folder given as a check's workspace that is none. When the check of a
+    paper is nearby (the paper or its folder was given, or a folder inside the workspace) the
+    hint names it; else it says how to make one."""
+    found = _checks_near(folder)
+    if len(found) == 1:
+        hint = f"the check is in {found[0]}: pass that folder"
+    elif found:
+        hint = "the checks here are " + ", ".join(str(f) for f in found) + ": pass one of them"
+    else:
+        hint = "pass the folder `paperlint check PAPER` wrote (PAPER.paperlint/), or run it first"
+    what = "not a paperlint workspace (no results.json and inventory.json)"
+    return InputError(what if folder.exists() else "no such file or folder", path=folder, hint=hint)
+
+
+def _checks_near(folder: Path) -> list[str]:
+    """The workspaces a user may have meant by `folder`, as paths from the current folder: the
+    one `check` writes for it (a paper or a paper's folder), those inside it (`ex/paper.paperlint`
+    for `ex/`), and the one it lies in (`paper.paperlint/source`)."""
+    here = folder.resolve()
+    near = [default_workdir(here)]
+    if here.is_dir():
+        near += sorted(here.glob("*.paperlint"))
+    near += [p for p in here.parents if Workspace(p).is_workspace()][:1]
+    found = [p for p in dict.fromkeys(near) if p != here and Workspace(p).is_workspace()]
+    return [os.path.relpath(p) for p in found]
 
 
 def keep_sources(project_dir: Path, ws: Workspace, inventory: Inventory) -> None:

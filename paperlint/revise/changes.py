@@ -179,12 +179,24 @@ def result_edits(
         found["statement"].append(f"kind changed ({before.kind} -> {after.kind})")
     for part, (was, now) in parts.items():
         if normalise_tex(was) != normalise_tex(now):
-            found[part].append(f"{part} changed")
+            found[part].append(_what_changed(part, was, now))
         for name in _changed_macros(was, now, old, new):
             found[part].append(f"macro {name} used in the {part} changed")
     for key, where in _changed_citations(before, after, old, new):
         found["proof" if where == "proof" else "statement"].append(f"cited entry {key} changed")
     return Edits(statement=tuple(found["statement"]), proof=tuple(found["proof"]))
+
+
+_LABEL = re.compile(r"\\label\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
+
+
+def _what_changed(part: str, was: str, now: str) -> str:
+    """`statement changed`, or, when a `\\label` added or removed is the whole change, that
+    (the records and the gate's reading name the old text, so the result is redone; the label
+    put back keeps its verdict)."""
+    if normalise_tex(_LABEL.sub("", was)) == normalise_tex(_LABEL.sub("", now)):
+        return f"only a \\label added or removed in the {part} (put it back to keep the verdict)"
+    return f"{part} changed"
 
 
 def _changed_macros(was: str, now: str, old: Inventory, new: Inventory) -> list[str]:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Final
 
-from paperlint.errors import StateError
+from paperlint.errors import StateError, typed
 from paperlint.records import WorkspaceLock, write_json_atomic
 from paperlint.records.events import RevisionUndone
 from paperlint.records.journal import Journal
@@ -76,7 +76,7 @@ def refuse_if_interrupted(ws: Workspace) -> None:
     if snapshot is not None and ws.rel(snapshot) not in named:
         raise StateError(
             f"{ws.root}: a revision was interrupted (snapshot {ws.rel(snapshot)}); "
-            f"restore it with `paperlint revise {ws.root} --undo`, then revise again"
+            f"restore it with {typed('paperlint', 'revise', ws.root, '--undo')}, then revise again"
         )
 
 

@@ -21,6 +21,7 @@ from paperlint.records.state import (
     state_schema,
 )
 from paperlint.records.work import ResultWork
+from paperlint.records.workspace import not_a_workspace
 from paperlint.validate.model import Check, Finding, Snapshot
 
 # Rendered outputs and checkpoints are not evidence; leaving them out keeps the read small.
@@ -35,11 +36,7 @@ def is_workspace(folder: Path) -> bool:
 def load_snapshot(folder: Path) -> Snapshot:
     """Read every evidence file under `folder`; raise InputError if it is no workspace."""
     if not folder.is_dir() or not is_workspace(folder):
-        raise InputError(
-            "not a paperlint workspace (no results.json and inventory.json)",
-            path=folder,
-            hint="give the folder `paperlint check` wrote, e.g. paper.paperlint/",
-        )
+        raise not_a_workspace(folder)
     files = _read_files(folder)
     records, errors = _parse_records(files.get("results.json", b""), files)
     meta = _parse_meta(files.get("results.json", b""))

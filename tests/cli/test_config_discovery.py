@@ -145,3 +145,26 @@ def test_config_command_without_any_file(tmp_path: Path, user_config: Path, caps
     assert run(["config", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("files read: none")
     assert run(["config", str(tmp_path / "absent.tex")]) == 2
+
+
+def test_inside_a_workspace_the_papers_config_is_read_not_the_runs_record(
+    repo: Path, user_config: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """`paper.paperlint/paperlint.toml` is the run's record of its config ([run], [versions]):
+    from `paper.paperlint/source/` preflight and config read the paper's own file, as the check
+    did; named with --config, the record is refused with what to do instead."""
+    paper = repo / "paper"
+    argv = ["check", str(paper / "paper.tex"), "--replay", str(paper / "replay"), "-q"]
+    assert run(argv) == 1
+    workspace = paper / "paper.paperlint"
+    monkeypatch.chdir(workspace / "source")
+    capsys.readouterr()
+    assert run(["preflight", "paper.tex"]) == 0
+    assert "unknown config key" not in capsys.readouterr().err
+    assert run(["config", "paper.tex", "--format", "json"]) == 0
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [Path(f["path"]) for f in files] == [paper / "paperlint.toml"]
+    assert run(["config", "paper.tex", "--config", str(workspace / "paperlint.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "a check's record of the config it ran with, not a config to read" in err
+    assert "pass the paper's own paperlint.toml" in err

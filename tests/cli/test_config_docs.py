@@ -51,4 +51,6 @@ def test_every_unknown_key_is_reported_with_a_suggestion(tmp_path):
         assert f"unknown config key '{wrong}'" in message
         assert f"did you mean '{right}'?" in message
     assert "docs/config.md" in str(caught.value.hint)
+    for section in ("[automation]", "[faithfulness]", "[preflight]", "[prices]"):
+        assert section in str(caught.value.hint)  # every section the file may hold
     assert (ROOT / "docs" / "config.md").is_file()  # the hint names a file that exists

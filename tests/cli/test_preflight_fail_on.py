@@ -3,6 +3,7 @@
 wants to stop a commit for (`--fail-on warning|error`, `--ignore`), and names each file from
 the current folder."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,16 @@ import pytest
 from paperlint.cli.preflight_run import FailOn, failing
 from paperlint.cli.root import run
 from paperlint.preflight.model import Diagnostic
-from tests.cli.papers import CLEAN, DUPLICATE, UNCLOSED, UNDEFINED
+from tests.cli.papers import (
+    CLEAN,
+    DUPLICATE,
+    EXTRA_BRACE,
+    LABEL_RUNAWAY,
+    RUNAWAY,
+    UNBRACED,
+    UNCLOSED,
+    UNDEFINED,
+)
 
 
 def _repo(tmp_path: Path, text: str, *, where: str = "paper/main.tex") -> Path:
@@ -28,6 +38,10 @@ def _repo(tmp_path: Path, text: str, *, where: str = "paper/main.tex") -> Path:
         (DUPLICATE, "duplicate-label", "paper/main.tex:7:12", ["warning"]),
         (UNDEFINED, "undefined-reference", "paper/main.tex:6:38", ["warning"]),
         (UNCLOSED, "unterminated-environment", "paper/main.tex:5:1", ["warning", "error"]),
+        (RUNAWAY, "runaway-argument", "paper/main.tex:5:1", ["warning", "error"]),
+        (UNBRACED, "unbalanced-brace", "paper/main.tex:6:35", ["warning", "error"]),
+        (LABEL_RUNAWAY, "runaway-argument", "paper/main.tex:4:14", ["warning", "error"]),
+        (EXTRA_BRACE, "unbalanced-brace", "paper/main.tex:6:27", ["warning", "error"]),
     ],
 )
 def test_what_an_author_stops_a_commit_for_fails_with_its_place(
@@ -39,6 +53,36 @@ def test_what_an_author_stops_a_commit_for_fails_with_its_place(
         err = capsys.readouterr().err
         assert f"{where}: " in err and f"[{code}]" in err, err
     assert run(["preflight", "-q"]) == 0  # without --fail-on a diagnostic only informs
+
+
+def test_a_missing_brace_after_begin_hides_nothing_after_it(tmp_path, monkeypatch, capsys):
+    """`\\begin{proof` without its `}`: LaTeX stops at the paragraph's end and goes on after
+    it; preflight did not stop, read the rest of the paper as the environment's name, and
+    listed one lemma of two with no diagnostic (the hook let it through)."""
+    monkeypatch.chdir(_repo(tmp_path, RUNAWAY))
+    assert run(["preflight", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert [r["labels"] for r in json.loads(out)["results"]] == [["lem:a"], ["lem:b"]]
+    assert (
+        "paper/main.tex:5:1: error: \\begin{proof Trivial. is missing its closing brace: LaTeX "
+        'stops ("Paragraph ended before \\begin was complete") [runaway-argument]'
+    ) in err
+
+
+def test_the_hook_reads_the_paper_not_a_checks_copy_of_it(tmp_path, monkeypatch, capsys):
+    """A paper three folders down, checked into `check/` at the repository's root (as
+    docs/github-workflow.yml does): the workspace's `source/article.tex`, nearer the root, was
+    taken for the main file, so the hook read the copy as it was checked and let a duplicate
+    label in the paper through."""
+    where = "papers/2024/neurips/article.tex"
+    repo = _repo(tmp_path, CLEAN, where=where)
+    monkeypatch.chdir(repo)
+    assert run(["check", where, "--workdir", "check", "-q"]) == 4  # no model: unfinished
+    assert (repo / "check" / "source" / "article.tex").is_file()
+    (repo / where).write_text(DUPLICATE, encoding="utf-8")
+    capsys.readouterr()
+    assert run(["preflight", "-q", "--fail-on", "warning"]) == 1
+    assert f"{where}:7:12: warning: label 'lem:a' multiply defined" in capsys.readouterr().err
 
 
 def test_a_clean_paper_passes_and_prints_nothing(tmp_path, monkeypatch, capsys):

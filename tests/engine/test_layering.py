@@ -21,10 +21,12 @@ LAYERS = (
     "store",  # atomic writes, the lock, the event log
     "digraph",  # the dependency graph's data structure (blueprint and report)
     "usercache",  # ~/.cache/paperlint: compiled templates, nothing of a paper
+    # which config files exist, and which folders are a check's workspace (no pydantic:
+    # preflight's start-up; its main-file search passes over a workspace's copy of the paper)
+    "configfiles",
     # the paper, read
     "preflight",
     "blueprint",
-    "configfiles",  # which config files exist (no pydantic: preflight's start-up)
     "config",
     # the records and the Lean edge's own types below them
     "lean",

@@ -81,7 +81,14 @@ def test_why_on_the_real_workspace(ws):
             lambda ws, paper: paper.write_text(paper.read_text() + "\n% edited\n"),
             ["source-changed: paper.tex"],
         ),
-        (lambda ws, paper: paper.unlink(), []),  # the paper moved away: nothing to compare
+        # the paper moved away: nothing to compare, but status says it is gone
+        (
+            lambda ws, paper: paper.unlink(),
+            [
+                "paper-gone: {paper} (moved? `paperlint revise {ws} NEW_PAPER` checks it "
+                "where it is now)"
+            ],
+        ),
         (
             lambda ws, paper: _set(ws, "lean_toolchain", "leanprover/lean4:v0.0.1"),
             ["toolchain-changed"],
@@ -99,7 +106,8 @@ def test_stale_reasons(ws, change, expected):
     _set(ws, "lean_toolchain", read_pins(default_project_dir()).toolchain)  # this machine's
     change(ws, ws.parent / "paper.tex")
     _, _, stale = status_rows(ws, why=True)
-    assert stale == expected
+    paper = str(ws.parent / "paper.tex")
+    assert stale == [e.format(paper=paper, ws=ws) for e in expected]
 
 
 def _record(rid="lem:a", **fields) -> ResultRecord:

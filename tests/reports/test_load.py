@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from paperlint.errors import StateError
+from paperlint.errors import InputError
 from paperlint.reports.lean_text import find_declaration
 from paperlint.reports.load import load_workspace, wall_time
 from paperlint.reports.summary import cost_line, format_usd, verdict_counts
@@ -102,7 +102,7 @@ def test_blueprint_supplies_planned_names_and_edges(workspace):
 
 
 def test_a_folder_without_results_is_not_a_workspace(tmp_path):
-    with pytest.raises(StateError, match="not a paperlint check workspace"):
+    with pytest.raises(InputError, match="not a paperlint workspace"):
         load_workspace(tmp_path)
 
 
