@@ -34,6 +34,7 @@ def main() -> int:
     parser.add_argument("--seeds", default="0:200", help="FIRST:END, END excluded")
     parser.add_argument("--wide", action="store_true", help="twelve classes, not four")
     parser.add_argument("--more", action="store_true", help="counter arithmetic and the rarer")
+    parser.add_argument("--rare", action="store_true", help="parts, secnumdepth, subfigures")
     parser.add_argument("--show", type=int, default=10)
     args = parser.parse_args()
     first, end = (int(x) for x in args.seeds.split(":"))
@@ -42,7 +43,7 @@ def main() -> int:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, end):
-            text = document(seed, wide=args.wide, more=args.more)
+            text = document(seed, wide=args.wide, more=args.more, rare=args.rare)
             outcome = compare(text, Path(tmp) / str(seed))
             if not outcome.compiled:
                 refused += 1

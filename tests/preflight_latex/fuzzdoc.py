@@ -165,8 +165,10 @@ def _extras(rng: random.Random, pre: Preamble, *, more: bool) -> None:
 class Body:
     """The blocks of one document, drawn from `rng`; labels `L1`, `L2`, … in order."""
 
-    def __init__(self, rng: random.Random, pre: Preamble, *, more: bool) -> None:
-        self.rng, self.pre, self.more = rng, pre, more
+    def __init__(
+        self, rng: random.Random, pre: Preamble, *, more: bool, rare: bool = False
+    ) -> None:
+        self.rng, self.pre, self.more, self.rare_blocks = rng, pre, more, rare
         self.labels = 0
         self.appendix = False
         self.depth = 0
@@ -323,11 +325,42 @@ class Body:
             return f"\\begin{{description}}\\item[x] {self.theorem()}\\end{{description}}\n"
         return f"\\begin{{center}}{self.theorem()}\\end{{center}}\n"
 
+    def rare(self) -> str:
+        """Rarer sectioning and counter commands, parts and subfigures (`rare`)."""
+        r = self.rng.random()
+        if r < 0.12:
+            return f"\\setcounter{{secnumdepth}}{{{self.rng.randint(0, 3)}}}\n"
+        if r < 0.22:
+            return f"\\part{{P}}\\label{{{self.label()}}}\n"
+        if r < 0.34:
+            return f"\\paragraph{{P}}\\label{{{self.label()}}}\n"
+        if r < 0.46:
+            return f"\\subsubsection*{{S}}\\label{{{self.label()}}}\n"
+        if r < 0.58:
+            return (
+                "\\begin{figure}\\begin{subfigure}{.4\\linewidth}\\caption{A}"
+                f"\\label{{{self.label()}}}\\end{{subfigure}}\\caption{{F}}"
+                f"\\label{{{self.label()}}}\\end{{figure}}\n"
+            )
+        if r < 0.7:
+            return f"\\begin{{theorem}}[{{A [b] c}}]\\label{{{self.label()}}} T.\\end{{theorem}}\n"
+        if r < 0.82:
+            return (
+                f"\\begin{{enumerate}}\\item A\\begin{{enumerate}}\\item B\\label{{{self.label()}}}"
+                f"\\begin{{enumerate}}\\item C\\label{{{self.label()}}}\\end{{enumerate}}"
+                "\\end{enumerate}\\end{enumerate}\n"
+            )
+        return (
+            f"\\begin{{equation}}\\label{{{self.label()}}}\\tag*{{$\\dagger$}} a\\end{{equation}}\n"
+        )
+
     def block(self) -> str:
         self.depth += 1
         try:
             if self.depth > 2:
                 return self.theorem()
+            if self.rare_blocks and self.rng.random() < 0.12:
+                return self.rare()
             r = self.rng.random()
             if r < 0.25:
                 return self.theorem()
@@ -359,11 +392,13 @@ class Body:
             self.depth -= 1
 
 
-def document(seed: int, *, wide: bool = False, more: bool = False) -> str:
+def document(seed: int, *, wide: bool = False, more: bool = False, rare: bool = False) -> str:
     """The document of `seed`: the same text for the same arguments on every machine."""
     rng = random.Random(seed)
     pre = preamble(rng, wide=wide, more=more)
-    body = Body(rng, pre, more=more)
+    if rare:
+        pre.lines.append(r"\usepackage{subcaption}")
+    body = Body(rng, pre, more=more, rare=rare)
     blocks = [body.sectioning()] if rng.random() < 0.7 else []
     blocks += [body.block() for _ in range(rng.randint(3, 25))]
     return "\n".join(pre.lines) + "\n\\begin{document}\n" + "".join(blocks) + "\\end{document}\n"

@@ -52,3 +52,21 @@ def test_every_label_gets_latexs_number(tmp_path: Path, seed: int, wide: bool, m
 def test_documents_are_the_same_for_a_seed() -> None:
     assert document(7, wide=True, more=True) == document(7, wide=True, more=True)
     assert document(7) != document(8)
+
+
+RARE_CASES = [
+    9023,  # revtex4-2: \paragraph is `a`, written `IV\,A\,0\,a`
+    9050,  # IEEEtran: \paragraph numbered, `I-A1a`
+    9062,  # amsbook: \part in arabic
+    9079,  # amsart: \part in arabic
+    9059,  # scrartcl: a \section past secnumdepth restarts what restarts with it
+]
+
+
+@pytest.mark.parametrize("seed", RARE_CASES)
+def test_rarer_commands_get_latexs_numbers(tmp_path: Path, seed: int) -> None:
+    """With `rare` (parts, `secnumdepth`, paragraphs, subfigures): each of these seeds was
+    numbered wrong before the fixes of the same afternoon."""
+    outcome = compare(document(seed, wide=True, more=True, rare=True), tmp_path / "doc")
+    assert outcome.compiled and outcome.labels > 0
+    assert outcome.wrong == ()
