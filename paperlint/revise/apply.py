@@ -4,8 +4,9 @@ Pure: records in, records out. A reset result is rewound by `paperlint.records.r
 step's own slot declares what a reset keeps of it).
 
 Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
-keep their records and evidence untouched (only their id and printed number follow the new
-version). Added results start pending; removed ones are dropped.
+keep their records and evidence untouched (only their printed number follows the new version;
+a result whose id changed is reset, `changes.RENAMED`). Added results start pending; removed
+ones are dropped.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def revised_results(
 
 def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
     """The record with every path into its audits folder moved to the new id's folder (the
-    revision moves the folder too), so that a renumbered unlabelled result keeps its evidence
-    and a result that now has its old id cannot write over it."""
+    revision moves the folder too), so that a result that now has its old id cannot write over
+    it. A result whose id changed is reset (`changes.RENAMED`): its working state, gate and
+    events name the old id."""
     text = record.model_dump_json(by_alias=True)
     moved = text.replace(f'"audits/{safe_name(record.id)}/', f'"audits/{safe_name(new_id)}/')
     return ResultRecord.model_validate_json(moved)

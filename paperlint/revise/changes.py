@@ -11,6 +11,9 @@ because the work being reset was planned on it:
   over statement edges, → `re-gate`; every result whose proof uses it or one of those → `re-prove`;
 - proof changed only → `re-prove` it, and nothing else (its statement, and so its users, stand);
 - a removed result acts as a changed statement for its users;
+- a result whose id changed (its label renamed, added or removed; an unlabelled one renumbered)
+  → `re-draft` it, and its users as for a changed statement: its records are keyed by the id
+  (a renamed label and its `\\ref`s are no edit of the text, but the id is);
 - anything else is untouched: it keeps its records and evidence.
 
 Where several reasons meet, the strongest action wins (re-draft > re-gate > re-prove).
@@ -33,6 +36,11 @@ from paperlint.records.work import ResetAction
 from paperlint.revise.match import Match, find_quote
 
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
+
+# A result whose id changed (its first label renamed, added or removed; an unlabelled one
+# renumbered) is started over: its gate, its evidence files and the event log name it by the
+# old id, and `validate` re-derives each verdict from records of its own id only.
+RENAMED: Final = "its id changed ({old} -> {new}): its records and events name the old one"
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a
 # re-prove also keeps the gate. Used only for the cost estimate.
@@ -93,12 +101,17 @@ def plan_resets(
             add(old_id, "re-draft", why)
         for why in edit.proof:
             add(old_id, "re-prove", why)
+    for pair in match.pairs:
+        if pair.old != pair.new:
+            add(pair.old, "re-draft", RENAMED.format(old=pair.old, new=pair.new))
     graph = graph_of(blueprint)
     names = match.old_to_new()
-    seeds = [i for i, e in edits.items() if e.statement] + [i for i in match.removed]
-    for seed in seeds:
+    seeds = {i: "whose statement changed" for i, e in edits.items() if e.statement}
+    seeds |= {p.old: "whose id changed" for p in match.pairs if p.old != p.new}
+    seeds |= dict.fromkeys(match.removed, "which was removed")
+    for seed, what in seeds.items():
         if seed in graph:
-            _propagate(graph, seed, names, add)
+            _propagate(graph, seed, names, what, add)
     # a definition has no proof to redo: once gated it is done
     statement_only = {r.id for r in old.results if r.kind in INPUT_KINDS}
     for old_id in statement_only & set(reasons):
@@ -108,9 +121,8 @@ def plan_resets(
     return _ordered(reasons, names, set(formalised), match)
 
 
-def _propagate(graph: Digraph, seed: str, names: Mapping[str, str], add: Any) -> None:
+def _propagate(graph: Digraph, seed: str, names: Mapping[str, str], what: str, add: Any) -> None:
     shown = names.get(seed, seed)
-    what = "whose statement changed" if seed in names else "which was removed"
     restated = dependents(graph, seed, "statement")
     for rid in restated:
         add(rid, "re-gate", f"its statement depends on {shown}, {what}")
