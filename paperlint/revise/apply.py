@@ -22,6 +22,7 @@ from paperlint.records.initial import initial_record, is_verdict_bearing
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.rewind import rewind
+from paperlint.records.slots import draft_of
 from paperlint.revise.changes import Reset
 from paperlint.revise.match import Match, find_quote
 
@@ -151,6 +152,18 @@ def _renamed(entry: BlueprintEntry, taken: set[str]) -> BlueprintEntry:
 def formalised_ids(results: Results) -> list[str]:
     """Old ids the engine works on: claims with a verdict, and the inputs it formalises."""
     return [r.id for r in results.results if r.verdict_bearing or r.kind in INPUT_KINDS]
+
+
+def clause_sources(results: Results) -> dict[str, set[str]]:
+    """The results each draft's conditions name by id (a clause of another result), by id:
+    the condition, gated with the draft, names the id as it was."""
+    out = {}
+    for record in results.results:
+        draft = draft_of(record.work)
+        named = {c.result for c in draft.conditions if c.result} if draft else set()
+        if named:
+            out[record.id] = named
+    return out
 
 
 def issue_quotes(results: Results) -> dict[str, tuple[str, str]]:

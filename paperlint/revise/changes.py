@@ -14,6 +14,8 @@ because the work being reset was planned on it:
 - a result whose id changed (its label renamed, added or removed; an unlabelled one renumbered)
   → `re-draft` it, and its users as for a changed statement: its records are keyed by the id
   (a renamed label and its `\\ref`s are no edit of the text, but the id is);
+- a result whose draft has a condition on a renamed or removed result (a clause of it, named
+  by its old id) → `re-draft`;
 - anything else is untouched: it keeps its records and evidence.
 
 Where several reasons meet, the strongest action wins (re-draft > re-gate > re-prove).
@@ -79,12 +81,15 @@ def plan_resets(
     formalised: Iterable[str],
     quotes: Mapping[str, tuple[str, str]] | None = None,
     sources: Mapping[str, str] | None = None,
+    clauses: Mapping[str, Iterable[str]] | None = None,
 ) -> list[Reset]:
     """The resets a revision needs, in the new version's document order. `blueprint` is the
     kept one; `formalised` lists the old ids the engine works on (others have nothing to reset);
     `quotes` maps the old id of each recorded issue to its (file, quote), and `sources` the new
     version's files to their text (under the old names too, when the main file was renamed):
-    an issue must quote the source (docs/design.md §5), whitespace aside."""
+    an issue must quote the source (docs/design.md §5), whitespace aside. `clauses` maps an
+    old id to the results its draft's conditions name by id (clauses of other results): a
+    draft naming a result that was renamed or removed is drafted again."""
     edits = edits_by_old_id(old, new, match)
     reasons: dict[str, dict[ResetAction, list[str]]] = {}  # old id -> action -> why
 
@@ -106,12 +111,17 @@ def plan_resets(
             add(pair.old, "re-draft", RENAMED.format(old=pair.old, new=pair.new))
     graph = graph_of(blueprint)
     names = match.old_to_new()
-    seeds = {i: "whose statement changed" for i, e in edits.items() if e.statement}
-    seeds |= {p.old: "whose id changed" for p in match.pairs if p.old != p.new}
-    seeds |= dict.fromkeys(match.removed, "which was removed")
+    # a condition gated with a draft names a result by its id: renamed or removed, it is gone
+    gone = {p.old: "whose id changed" for p in match.pairs if p.old != p.new}
+    gone |= dict.fromkeys(match.removed, "which was removed")
+    seeds = {i: "whose statement changed" for i, e in edits.items() if e.statement} | gone
     for seed, what in seeds.items():
         if seed in graph:
             _propagate(graph, seed, names, what, add)
+    for user, named in (clauses or {}).items():
+        for seed in sorted(gone.keys() & set(named)):
+            shown = names.get(seed, seed)
+            add(user, "re-draft", f"its draft has a condition on {shown}, {gone[seed]}")
     # a definition has no proof to redo: once gated it is done
     statement_only = {r.id for r in old.results if r.kind in INPUT_KINDS}
     for old_id in statement_only & set(reasons):

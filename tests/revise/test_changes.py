@@ -145,6 +145,32 @@ def test_renamed_label_is_no_edit_but_redoes_the_result_and_its_users(tmp_path: 
     ]
 
 
+def test_a_draft_with_a_condition_on_a_renamed_or_removed_result_is_drafted_again(
+    tmp_path: Path,
+) -> None:
+    """lem:z's gated draft has a condition `h_clause_…` on lem:x, by that id: once lem:x is
+    renamed (or removed) the condition names no result, so re-proving lem:z is not enough."""
+    old = paper(tmp_path, "v1", V1)
+    formalised = [r.id for r in old.results]
+    for label, body in [
+        ("renamed", V1.replace("{lem:x}", "{lem:xx}")),
+        ("removed", V1.replace(LEM, "")),
+    ]:
+        new = paper(tmp_path, label, body)
+        m = match_results(old, new)
+        found = plan_resets(
+            old, new, blueprint(old), m, formalised=formalised, clauses={"lem:z": ["lem:x"]}
+        )
+        z = next(r for r in found if r.id == "lem:z")
+        assert z.action == "re-draft"
+        shown = "lem:xx, whose id changed" if label == "renamed" else "lem:x, which was removed"
+        assert f"its draft has a condition on {shown}" in z.why
+        unrelated = plan_resets(
+            old, new, blueprint(old), m, formalised=formalised, clauses={"lem:z": ["lem:w"]}
+        )
+        assert ("lem:z", "re-draft") not in [(r.id, r.action) for r in unrelated]
+
+
 def test_an_issue_whose_quote_is_gone_is_found_again(tmp_path: Path) -> None:
     old = paper(tmp_path, "v1", V1)
     new = paper(tmp_path, "v2", V1)
