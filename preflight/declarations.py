@@ -260,6 +260,8 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         _jmlr_family(reg)
     elif name in ("amsart", "amsbook", "amsproc", "imsart"):
         reg.packages.add("amsthm")
+        if name in ("amsart", "amsbook", "amsproc"):
+            reg.counters.the["part"] = "\\arabic{part}"  # amsart.cls 2.20.6
         if name == "amsbook":
             _amsbook(reg.counters)
     elif name in ("scrreprt", "scrbook"):
@@ -273,10 +275,19 @@ def apply_class(reg: Registry, name: str, options: set[str]) -> None:
         for counter in ("figure", "table"):
             reg.counters.the[counter] = f"\\thechapter.\\arabic{{{counter}}}"
     elif name == "IEEEtran":
+        # IEEEtran.cls 1.8b: I, I-A, I-A1, I-A1a (compsoc: 1, 1.1, 1.1.1, 1.1.1.1), numbered
+        # down to \\paragraph but in technotes and compsoc conference papers
         the = reg.counters.the
-        the["section"] = "\\Roman{section}"
-        the["subsection"] = "\\thesection-\\Alph{subsection}"
-        the["subsubsection"] = "\\thesubsection\\arabic{subsubsection}"
+        if "compsoc" in options:
+            the["section"] = "\\arabic{section}"
+            the["paragraph"] = "\\thesubsubsection.\\arabic{paragraph}"
+        else:
+            the["section"] = "\\Roman{section}"
+            the["subsection"] = "\\thesection-\\Alph{subsection}"
+            the["subsubsection"] = "\\thesubsection\\arabic{subsubsection}"
+            the["paragraph"] = "\\thesubsubsection\\alph{paragraph}"
+        technote = "technote" in options or {"compsoc", "conference"} <= options
+        reg.counters.set("secnumdepth", 3 if technote else 4)
         reg.counters.macros[IEEE_THM_SECTION] = "\\arabic{section}"
         if "compsoc" not in options:
             the["table"] = "\\Roman{table}"  # IEEEtran.cls 1.8b: tables in roman but compsoc's
@@ -308,6 +319,7 @@ def _revtex(reg: Registry, options: set[str]) -> None:
     counters.the["section"] = "\\Roman{section}"
     counters.the["subsection"] = "\\Alph{subsection}"
     counters.the["subsubsection"] = "\\arabic{subsubsection}"
+    counters.the["paragraph"] = "\\alph{paragraph}"
     counters.set("secnumdepth", -1000 if "prl" in options else 4)
     counters.the["table"] = "\\Roman{table}"
     counters.the["equation"] = f"\\{REVTEX_EQUATION_PREFIX}\\arabic{{equation}}"

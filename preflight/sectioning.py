@@ -49,6 +49,8 @@ def section(walker: Walker, text: str, m: re.Match[str]) -> int:
         return m.end()  # book: chapters in \\frontmatter and \\backmatter are unnumbered
     counters = walker.reg.counters
     if LEVELS[name] - (name == "part" and walker.reg.book) > counters.value("secnumdepth"):
+        if walker.reg.doc_class in KOMA_CLASSES and name not in ("part", "chapter"):
+            counters.reset_children(name)  # KOMA: as its `\\section*` (above)
         return m.end()  # deeper than \\secnumdepth: printed unnumbered, as `\\section*`
     counters.step(name)
     number = counters.render(name)
@@ -60,7 +62,11 @@ def section(walker: Walker, text: str, m: re.Match[str]) -> int:
     return m.end()
 
 
-_REVTEX_REF_PREFIX = {"subsection": ("section",), "subsubsection": ("section", "subsection")}
+_REVTEX_REF_PREFIX = {
+    "subsection": ("section",),
+    "subsubsection": ("section", "subsection"),
+    "paragraph": ("section", "subsection", "subsubsection"),
+}
 
 
 # LaTeX's sectioning levels (a book's \\part is -1)

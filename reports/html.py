@@ -39,6 +39,7 @@ from paperlint.reports.summary import (
     CHECKED_LABELS,
     DIAGNOSTICS_HINT,
     VERDICT_LABELS,
+    calls_text,
     checked_counts,
     cost_line,
     cost_tables,
@@ -146,7 +147,7 @@ def context(data: ReportData) -> dict[str, Any]:
             for k, n in checked_counts(data).items()
         ],
         "wall_time": format_duration(data.wall_s),
-        "calls": total.calls,
+        "calls": calls_text(data),
         "total_cost": format_usd(total),
         "cost_tables": {
             name: [

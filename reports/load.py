@@ -139,6 +139,9 @@ class ReportData:
     # what a reader of the paper does not need (a replay's missing answers), kept collapsed
     technical: list[str] = field(default_factory=list)
     stale: StaleMarks | None = None  # the paper changed since the check
+    # calls charged to the budget (`spend.json`): each request is charged before it is made,
+    # so one that was never answered (a replay with no recorded answer) is charged uncounted
+    charged_calls: int | None = None
 
     @property
     def is_replay(self) -> bool:
@@ -194,7 +197,15 @@ def load_workspace(
         convergence=convergence,
         technical=technical,
         stale=stale,
+        charged_calls=_charged_calls(workspace),
     )
+
+
+def _charged_calls(workspace: Path) -> int | None:
+    from paperlint.records.spend import SPEND_FILE, read_floor
+
+    path = workspace / SPEND_FILE
+    return read_floor(path).calls if path.is_file() else None
 
 
 def _plain_lines(lines: list[str], workspace: Path) -> tuple[list[str], list[str]]:

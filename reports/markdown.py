@@ -22,6 +22,7 @@ from paperlint.reports.summary import (
     DIAGNOSTICS_HINT,
     VERDICT_LABELS,
     CostLine,
+    calls_text,
     checked_counts,
     cost_line,
     cost_tables,
@@ -104,7 +105,7 @@ def summary_lines(data: ReportData) -> list[str]:
     total = cost_line("total", data.calls)
     lines += [
         f"- Wall time: {format_duration(data.wall_s)}",
-        f"- Model calls: {total.calls}",
+        f"- Model calls: {calls_text(data)}",
         f"- Total cost: {md.inline(format_usd(total))}",
         "",
     ]

@@ -91,6 +91,20 @@ def cost_line(key: str, calls: Iterable[ReportedCall]) -> CostLine:
     )
 
 
+def calls_text(data: ReportData) -> str:
+    """The model calls made, and, when the budget was charged for more (a request charged
+    before it was made and never answered), how many it was charged for."""
+    made = len(data.calls)
+    charged = data.charged_calls
+    if charged is None or charged <= made:
+        return str(made)
+    unanswered = charged - made
+    return (
+        f"{made} ({charged} charged to the budget: {unanswered} "
+        f"{'request was' if unanswered == 1 else 'requests were'} charged and never answered)"
+    )
+
+
 def cost_by(data: ReportData, key: Callable[[ReportedCall], str]) -> list[CostLine]:
     groups: dict[str, list[ReportedCall]] = {}
     for call in data.calls:

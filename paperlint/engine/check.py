@@ -19,6 +19,7 @@ from paperlint.errors import InputError, typed
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.events import BaseEvent, LeanRestart, RunFinished, RunStarted
 from paperlint.records.journal import Journal
+from paperlint.records.layout import refuse_shared_folders
 from paperlint.records.migrate import read_results
 from paperlint.records.results import Results, UnfinishedReason
 from paperlint.records.workspace import (
@@ -87,6 +88,7 @@ def start_check(request: CheckRequest, *, progress: Progress | None = None) -> S
     spec = request.spec()
     refuse_unpriced(spec)
     inventory = build_inventory(paper, root=request.root)
+    refuse_shared_folders(inventory)
     ws = Workspace(request.workdir or default_workdir(paper))
     project_dir = paper if paper.is_dir() else paper.parent
     with claim_folder(ws, fresh=request.fresh, paper=paper):

@@ -22,7 +22,7 @@ from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.events import RevisionEvent
 from paperlint.records.journal import Journal
-from paperlint.records.layout import safe_name
+from paperlint.records.layout import refuse_shared_folders, safe_name
 from paperlint.records.results import Results
 from paperlint.records.revisions import append_revision
 from paperlint.records.workspace import Workspace, keep_sources, open_workspace, write_results
@@ -105,6 +105,7 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
     if not paper.exists():
         raise InputError("no such file or folder", path=paper, hint="give the new version's .tex")
     new_inventory = build_inventory(paper, root=root)
+    refuse_shared_folders(new_inventory)
     old_inventory = read_record(ws.inventory, Inventory)
     old_blueprint = read_record(ws.blueprint, Blueprint)
     old_results = ws.load_results()

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from paperlint.cli.root import run
 from tests.engine.conftest import example
 
@@ -149,3 +151,32 @@ def test_status_why_names_a_source_changed_since_the_check(tmp_path, capsys, no_
     capsys.readouterr()
     assert run(["status", str(tmp_path / "paper.paperlint"), "--why"]) == 0
     assert "stale: source-changed: paper.tex" in capsys.readouterr().out
+
+
+SHARED_FOLDER_PAPER = r"""\documentclass{article}
+\usepackage{amsthm}
+\newtheorem{lemma}{Lemma}
+\begin{document}
+\begin{lemma}\label{lem:%s}
+$1 + 1 = 2$.
+\end{lemma}
+\begin{lemma}\label{lem%s}
+$2 + 2 = 4$.
+\end{lemma}
+\end{document}
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("a", "_a"), ("main", "@main"), ("A", ":a")],  # lem:a / lem_a; lem:main / lem@main; case
+)
+def test_labels_sharing_an_evidence_folder_stop_the_check(tmp_path, capsys, first, second):
+    paper = tmp_path / "paper.tex"
+    paper.write_text(SHARED_FOLDER_PAPER % (first, second), encoding="utf-8")
+    workdir = tmp_path / "ws"
+    assert run(["check", str(paper), "--workdir", str(workdir)]) == 2
+    err = capsys.readouterr().err
+    assert f"`lem:{first}`" in err and f"`lem{second}`" in err
+    assert "paper.tex:8:" in err and "rename one of the two labels" in err
+    assert not workdir.exists()  # nothing written

@@ -133,3 +133,34 @@ def test_find_declaration_ignores_comments_and_nested_assignments():
         "@[simp] theorem foo (f : ℕ → ℕ := fun n => n) (h : ∀ x, f x = x) :\n    f 1 = 1"
     )
     assert find_declaration(source, "bar") == "def bar : ℕ → ℕ"
+
+
+@pytest.mark.parametrize(
+    ("spend", "shown"),
+    [
+        (None, "- Model calls: {made}\n"),  # no spend.json: the calls made
+        ("{made}", "- Model calls: {made}\n"),  # every charged request answered
+        (
+            "{more}",
+            "- Model calls: {made} ({more} charged to the budget: 1 request was charged and "
+            "never answered)\n",
+        ),
+        (
+            "{more2}",
+            "- Model calls: {made} ({more2} charged to the budget: 2 requests were charged "
+            "and never answered)\n",
+        ),
+    ],
+)
+def test_the_report_says_when_the_budget_was_charged_for_unanswered_requests(
+    tmp_path, spend, shown
+):
+    from paperlint.reports.markdown import render_markdown
+
+    ws = build_workspace(tmp_path)
+    made = len(load_workspace(ws).calls)
+    numbers = {"made": made, "more": made + 1, "more2": made + 2}
+    if spend is not None:
+        calls = int(spend.format(**numbers))
+        (ws / "spend.json").write_text(json.dumps({"calls": calls, "cost_usd": 0.0}) + "\n")
+    assert shown.format(**numbers) in render_markdown(load_workspace(ws))

@@ -147,3 +147,21 @@ def test_the_old_answers_are_never_served_for_the_corrected_statement(
     assert not list((ws / "lean").rglob("*counterexample*"))
     calls = _calls_after_revision(ws)
     assert calls == [] or all(not c["ok"] for c in calls if c["result"] == "prop:square")
+
+
+def test_a_revision_whose_labels_share_an_evidence_folder_is_refused(
+    author: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new lemma labelled `lem_mean-max` would write its evidence into `audits/lem_mean-max`,
+    the folder of the checked `lem:mean-max`: revise stops before it touches the workspace."""
+    paper = author / "paper.tex"
+    ws = author / "paper.paperlint"
+    text = paper.read_text(encoding="utf-8")
+    added = "\\begin{lemma}\\label{lem_mean-max}\n$0 \\le 1$.\n\\end{lemma}\n\\end{document}"
+    paper.write_text(text.replace("\\end{document}", added), encoding="utf-8")
+    before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert run(["revise", str(ws), str(paper), "--replay", str(FIXED / "replay")]) == 2
+    err = capsys.readouterr().err
+    assert "`lem:mean-max` and `lem_mean-max` would share one evidence folder" in err
+    assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before
