@@ -4,8 +4,9 @@ Pure: records in, records out. A reset result is rewound by `paperlint.records.r
 step's own slot declares what a reset keeps of it).
 
 Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
-keep their records and evidence untouched (only their id and printed number follow the new
-version). Added results start pending; removed ones are dropped.
+keep their records and evidence untouched (only their printed number follows the new version;
+a result whose id changed is reset, `changes.RENAMED`). Added results start pending; removed
+ones are dropped.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from paperlint.records.initial import initial_record, is_verdict_bearing
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord, Results
 from paperlint.records.rewind import rewind
+from paperlint.records.slots import draft_of
 from paperlint.revise.changes import Reset
 from paperlint.revise.match import Match, find_quote
 
@@ -65,8 +67,9 @@ def revised_results(
 
 def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
     """The record with every path into its audits folder moved to the new id's folder (the
-    revision moves the folder too), so that a renumbered unlabelled result keeps its evidence
-    and a result that now has its old id cannot write over it."""
+    revision moves the folder too), so that a result that now has its old id cannot write over
+    it. A result whose id changed is reset (`changes.RENAMED`): its working state, gate and
+    events name the old id."""
     text = record.model_dump_json(by_alias=True)
     moved = text.replace(f'"audits/{safe_name(record.id)}/', f'"audits/{safe_name(new_id)}/')
     return ResultRecord.model_validate_json(moved)
@@ -149,6 +152,18 @@ def _renamed(entry: BlueprintEntry, taken: set[str]) -> BlueprintEntry:
 def formalised_ids(results: Results) -> list[str]:
     """Old ids the engine works on: claims with a verdict, and the inputs it formalises."""
     return [r.id for r in results.results if r.verdict_bearing or r.kind in INPUT_KINDS]
+
+
+def clause_sources(results: Results) -> dict[str, set[str]]:
+    """The results each draft's conditions name by id (a clause of another result), by id:
+    the condition, gated with the draft, names the id as it was."""
+    out = {}
+    for record in results.results:
+        draft = draft_of(record.work)
+        named = {c.result for c in draft.conditions if c.result} if draft else set()
+        if named:
+            out[record.id] = named
+    return out
 
 
 def issue_quotes(results: Results) -> dict[str, tuple[str, str]]:

@@ -11,6 +11,11 @@ because the work being reset was planned on it:
   over statement edges, → `re-gate`; every result whose proof uses it or one of those → `re-prove`;
 - proof changed only → `re-prove` it, and nothing else (its statement, and so its users, stand);
 - a removed result acts as a changed statement for its users;
+- a result whose id changed (its label renamed, added or removed; an unlabelled one renumbered)
+  → `re-draft` it, and its users as for a changed statement: its records are keyed by the id
+  (a renamed label and its `\\ref`s are no edit of the text, but the id is);
+- a result whose draft has a condition on a renamed or removed result (a clause of it, named
+  by its old id) → `re-draft`;
 - anything else is untouched: it keeps its records and evidence.
 
 Where several reasons meet, the strongest action wins (re-draft > re-gate > re-prove).
@@ -33,6 +38,11 @@ from paperlint.records.work import ResetAction
 from paperlint.revise.match import Match, find_quote
 
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
+
+# A result whose id changed (its first label renamed, added or removed; an unlabelled one
+# renumbered) is started over: its gate, its evidence files and the event log name it by the
+# old id, and `validate` re-derives each verdict from records of its own id only.
+RENAMED: Final = "its id changed ({old} -> {new}): its records and events name the old one"
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a
 # re-prove also keeps the gate. Used only for the cost estimate.
@@ -71,12 +81,15 @@ def plan_resets(
     formalised: Iterable[str],
     quotes: Mapping[str, tuple[str, str]] | None = None,
     sources: Mapping[str, str] | None = None,
+    clauses: Mapping[str, Iterable[str]] | None = None,
 ) -> list[Reset]:
     """The resets a revision needs, in the new version's document order. `blueprint` is the
     kept one; `formalised` lists the old ids the engine works on (others have nothing to reset);
     `quotes` maps the old id of each recorded issue to its (file, quote), and `sources` the new
     version's files to their text (under the old names too, when the main file was renamed):
-    an issue must quote the source (docs/design.md §5), whitespace aside."""
+    an issue must quote the source (docs/design.md §5), whitespace aside. `clauses` maps an
+    old id to the results its draft's conditions name by id (clauses of other results): a
+    draft naming a result that was renamed or removed is drafted again."""
     edits = edits_by_old_id(old, new, match)
     reasons: dict[str, dict[ResetAction, list[str]]] = {}  # old id -> action -> why
 
@@ -93,12 +106,22 @@ def plan_resets(
             add(old_id, "re-draft", why)
         for why in edit.proof:
             add(old_id, "re-prove", why)
+    for pair in match.pairs:
+        if pair.old != pair.new:
+            add(pair.old, "re-draft", RENAMED.format(old=pair.old, new=pair.new))
     graph = graph_of(blueprint)
     names = match.old_to_new()
-    seeds = [i for i, e in edits.items() if e.statement] + [i for i in match.removed]
-    for seed in seeds:
+    # a condition gated with a draft names a result by its id: renamed or removed, it is gone
+    gone = {p.old: "whose id changed" for p in match.pairs if p.old != p.new}
+    gone |= dict.fromkeys(match.removed, "which was removed")
+    seeds = {i: "whose statement changed" for i, e in edits.items() if e.statement} | gone
+    for seed, what in seeds.items():
         if seed in graph:
-            _propagate(graph, seed, names, add)
+            _propagate(graph, seed, names, what, add)
+    for user, named in (clauses or {}).items():
+        for seed in sorted(gone.keys() & set(named)):
+            shown = names.get(seed, seed)
+            add(user, "re-draft", f"its draft has a condition on {shown}, {gone[seed]}")
     # a definition has no proof to redo: once gated it is done
     statement_only = {r.id for r in old.results if r.kind in INPUT_KINDS}
     for old_id in statement_only & set(reasons):
@@ -108,9 +131,8 @@ def plan_resets(
     return _ordered(reasons, names, set(formalised), match)
 
 
-def _propagate(graph: Digraph, seed: str, names: Mapping[str, str], add: Any) -> None:
+def _propagate(graph: Digraph, seed: str, names: Mapping[str, str], what: str, add: Any) -> None:
     shown = names.get(seed, seed)
-    what = "whose statement changed" if seed in names else "which was removed"
     restated = dependents(graph, seed, "statement")
     for rid in restated:
         add(rid, "re-gate", f"its statement depends on {shown}, {what}")

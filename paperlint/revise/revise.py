@@ -28,6 +28,7 @@ from paperlint.records.revisions import append_revision
 from paperlint.records.workspace import Workspace, keep_sources, open_workspace, write_results
 from paperlint.revise.apply import (
     carry_names,
+    clause_sources,
     formalised_ids,
     issue_quotes,
     renamed_files,
@@ -121,6 +122,7 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
         formalised=formalised_ids(old_results),
         quotes=issue_quotes(old_results),
         sources=sources,
+        clauses=clause_sources(old_results),
     )
     blueprint = carry_names(build_blueprint(new_inventory), old_blueprint, match)
     results = revised_results(

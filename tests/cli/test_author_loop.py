@@ -250,8 +250,74 @@ def test_a_deleted_label_is_named_as_the_reason_a_result_is_redone(
     assert reset == {
         "id": "proposition:2.3",
         "action": "re-draft",
-        "why": "only a \\label added or removed in the statement (put it back to keep the verdict)",
+        "why": "only a \\label added or removed in the statement (put it back to keep the "
+        "verdict); its id changed (prop:square -> proposition:2.3): its records and events "
+        "name the old one",
     }
+
+
+def _audits(workspace: Path, rid: str) -> dict[str, bytes]:
+    folder = workspace / "audits" / rid.replace(":", "_")
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_renamed_label_is_redone_and_validate_re_derives_every_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`\\label{prop:square}` renamed `prop:sq`, with its `\\ref`s: revise said "nothing to
+    reset" and carried the verdict over under the new id, but its gate, its evidence files and
+    the event log name the old id (and the gate hashed the old label): validate then failed
+    with 11 findings. The renamed result is now redone; the others keep their verdicts."""
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper.tex"
+    shutil.copyfile(EXAMPLE / "paper.tex", paper)
+    workspace = tmp_path / "paper.paperlint"
+    ws = str(workspace)
+    assert run(["check", str(paper), "--replay", str(EXAMPLE / "replay"), "-q"]) == 1
+    before = {r["id"]: r for r in json.loads((workspace / "results.json").read_text())["results"]}
+    assert before["prop:square"]["verdict"] == "issue"
+    kept = {rid: _audits(workspace, rid) for rid in before if rid != "prop:square"}
+    text = paper.read_text(encoding="utf-8")
+    assert "\\label{prop:square}" in text  # no result refers to it (tests/revise: users)
+    paper.write_text(text.replace("prop:square", "prop:sq"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(["status", ws, "--format", "json"]) == 0  # before revise: marked, not current
+    marked = {r["id"]: r["stale"] for r in json.loads(capsys.readouterr().out)["results"]}
+    assert marked["prop:square"] == (
+        "its id changed (prop:square -> prop:sq): its records and events name the old one "
+        "(revise will re-draft)"
+    )
+    assert [rid for rid, why in marked.items() if why] == ["prop:square"]
+
+    assert run(["revise", ws, str(paper), "--format", "json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["reset"] == [
+        {
+            "id": "prop:sq",
+            "action": "re-draft",
+            "why": "its id changed (prop:square -> prop:sq): its records and events name the "
+            "old one",
+        }
+    ]
+    assert plan["estimate"]["model_calls"] == 7  # the cost of redoing it
+    assert run(["validate", ws]) == 0
+    capsys.readouterr()
+    assert run(["status", ws, "--format", "json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["stale"] == []
+    verdicts = {r["id"]: r["verdict"] for r in status["results"]}
+    unrelated = {k: r["verdict"] for k, r in before.items() if k != "prop:square"}
+    assert verdicts == {**unrelated, "prop:sq": None}  # pending: no old verdict shown as current
+
+    assert run(["resume", ws, "-q"]) == 1  # thm:product keeps its issue
+    capsys.readouterr()
+    assert run(["validate", ws]) == 0
+    after = {r["id"]: r for r in json.loads((workspace / "results.json").read_text())["results"]}
+    # the replay holds no answers for the new id: unfinished, never the old verdict
+    assert after["prop:sq"]["verdict"] == "unfinished"
+    for rid, files in kept.items():
+        assert after[rid] == before[rid]
+        assert _audits(workspace, rid) == files
 
 
 def test_status_says_when_the_checked_paper_is_gone(

@@ -124,14 +124,51 @@ def test_kind_change_starts_the_result_over(tmp_path: Path) -> None:
     assert resets(tmp_path, body) == [("lem:w", "re-draft")]
 
 
-def test_renamed_label_is_not_an_edit(tmp_path: Path) -> None:
+def test_renamed_label_is_no_edit_but_redoes_the_result_and_its_users(tmp_path: Path) -> None:
+    """The text is the same, references renamed with it, but the id (the first label) keys the
+    result's gate, evidence and events: it is redone, and its users as for a changed statement
+    (their gates name it); unrelated results keep everything."""
     body = V1.replace("{lem:x}", "{lem:xx}")  # the label and every reference to it
     old = paper(tmp_path, "v1", V1)
     new = paper(tmp_path, "v2", body)
     m = match_results(old, new)
     assert ("lem:x", "lem:xx", "number") in [(p.old, p.new, p.by) for p in m.pairs]
     found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
-    assert found == []
+    assert [(r.id, r.action, r.why) for r in found] == [
+        (
+            "lem:xx",
+            "re-draft",
+            "its id changed (lem:x -> lem:xx): its records and events name the old one",
+        ),
+        ("lem:y", "re-gate", "its statement depends on lem:xx, whose id changed"),
+        ("lem:z", "re-prove", "its proof uses lem:xx, whose id changed"),
+    ]
+
+
+def test_a_draft_with_a_condition_on_a_renamed_or_removed_result_is_drafted_again(
+    tmp_path: Path,
+) -> None:
+    """lem:z's gated draft has a condition `h_clause_…` on lem:x, by that id: once lem:x is
+    renamed (or removed) the condition names no result, so re-proving lem:z is not enough."""
+    old = paper(tmp_path, "v1", V1)
+    formalised = [r.id for r in old.results]
+    for label, body in [
+        ("renamed", V1.replace("{lem:x}", "{lem:xx}")),
+        ("removed", V1.replace(LEM, "")),
+    ]:
+        new = paper(tmp_path, label, body)
+        m = match_results(old, new)
+        found = plan_resets(
+            old, new, blueprint(old), m, formalised=formalised, clauses={"lem:z": ["lem:x"]}
+        )
+        z = next(r for r in found if r.id == "lem:z")
+        assert z.action == "re-draft"
+        shown = "lem:xx, whose id changed" if label == "renamed" else "lem:x, which was removed"
+        assert f"its draft has a condition on {shown}" in z.why
+        unrelated = plan_resets(
+            old, new, blueprint(old), m, formalised=formalised, clauses={"lem:z": ["lem:w"]}
+        )
+        assert ("lem:z", "re-draft") not in [(r.id, r.action) for r in unrelated]
 
 
 def test_an_issue_whose_quote_is_gone_is_found_again(tmp_path: Path) -> None:
