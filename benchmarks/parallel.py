@@ -21,7 +21,8 @@ folder of its own, stopped by its process group at the end). The configurations 
 the span of its actions (first start to last end) and the sum of the actions' own seconds (where
 two executors' sums agree, they ran the actions equally fast and their difference lies outside
 the actions), the load average, whether `results.json` is byte for byte the first run's, and for
-Ray how many actions ran on actors (the rest ran on the driver while they started) and each
+Ray how many actions ran on actors (the rest ran on the driver while they started; how many of
+them an actor went on to from the action before, in the same call) and each
 actor's first-task cost: start (the driver's request to its constructor), imports, opening the
 run (ahead of its first action), first action; an actor kept from an earlier run shows
 kept+opening+first action. The summary gives medians and ratios. The issue's targets (#30): Ray
@@ -32,28 +33,35 @@ With `--prestarted`, the cluster's first run starts the action actors it keeps (
 cluster they outlive the driver: docs/ray.md); that run is printed on its own row and left out
 of the medians, and the timed runs on that cluster take the kept actors.
 
-Measured on the 2-core development machine with nothing else running (load 0.2-0.7), ray
-2.60, 2026-12-04 00:49, `--results 60 --jobs 4 --ray --prestarted --repeats 3`, after task
-events were turned off in the driver (`paperlint.engine.executors.TASK_EVENTS`, docs/ray.md):
+Measured on the 2-core development machine, ray 2.60, 2026-12-04 16:25-16:55, `--results 60
+--jobs 4 --ray --prestarted`, after actors began running a result's chain of steps in one call
+(docs/ray.md "A result's chain of steps in one call"), its events appended with its end in one
+write, and each action sent from a thread of the runner's:
 
-    executor jobs cluster   wall s (three rounds)   median  of threads  span s  sum s  outside s
-    threads     4           35.20  35.26  35.33      35.26   1.000      34.42  136.1   0.87
-    ray         4 started   37.84  37.81  37.97      37.84   1.073      35.63  140.7   2.34
-    ray         4 running   35.82  35.88  35.80      35.82   1.016      34.78  137.4   1.04
+    executor jobs cluster   median wall s  of threads  span s  sum s  outside s
+    3 rounds (load 0.3-0.8):
+    threads     4             35.69        1.000      34.64  136.7   0.86
+    ray         4 started     37.72        1.057      35.28  138.7   2.45
+    ray         4 running     35.64        0.999      34.51  135.5   1.25
+    5 rounds (two of them on a machine something else loaded, load 0.8-1.8):
+    threads     4             35.84        1.000      34.79  137.0   1.04
+    ray         4 started     38.23        1.067      35.60  140.0   2.63
+    ray         4 running     35.91        1.002      34.67  136.1   1.24
 
-    On the running cluster Ray now loses 0.17 s outside the actions (before: 0.63 s, of which
-    `ray.shutdown()` ~0.28 s waiting on the last flush of task events; now ~0.03 s) and 0.36 s
-    of span: the actions' own seconds sum 1.0 % higher (~4.4 ms an action). What an action
-    ships is small (median 4.6 KB of records out, 0.9 KB back, ~0.7 ms to pickle and unpickle
-    both ways, measured on the same paper in one process) and a bare call to an actor takes
-    0.8-1.0 ms; the rest is the hops between the driver's threads and Ray's. Actions on
-    actors: 250-266 of 300 from cold, 286-288 on the running cluster; results.json identical
-    in every run. Again at 01:50 (load 0.3-1.4): threads 34.90, Ray from cold 37.69
-    (1.080 x), on the running cluster 35.59 (1.020 x; 0.14 s outside, 0.42 s of span).
-    Before this change (2026-12-03 22:06, same command, load 0.2-1.0): threads
-    35.43, Ray from cold 38.67 (1.092 x), on the running cluster 36.54 (1.031 x); an earlier
-    run 1.128 x and 1.057 x. Runs on a loaded machine (load 4-18) moved by +-15 %, more than
-    the difference measured.
+    Round by round, Ray on the running cluster was 0.973-1.013 x the threads of its round
+    (1.062 and 1.042 in the two disturbed rounds): level with threads, not reliably below.
+    Its actions now cost less than threads' (span 34.51 vs 34.64 s, sum 135.5 vs 136.7 s; in
+    a run from cold measured after, 198 of the 250 actions on actors went on from the one
+    before in the same call, of at most 4 in each result's 5); what it loses is
+    outside them: joining the cluster and leasing the kept actors (the driver runs 12-14
+    actions itself meanwhile), and a process that loaded Ray takes ~0.1-0.15 s longer to exit
+    after `ray.shutdown()` (measured alone: 0.10-0.17 s from its last line to its end). From
+    cold, 1.057-1.067 x (the first actions wait for 4 actor processes to start on 2 cores).
+    Before chains (2026-12-04 00:49 and 01:50, same command, quiet): threads 35.26 and 34.90,
+    Ray from cold 1.073 and 1.080 x, on the running cluster 1.016 and 1.020 x, its actions'
+    sum 1.0 % above threads' (~4.4 ms an action: a dispatch, a return and the driver's commit
+    and planning between every two steps). Runs on a loaded machine (load 4-18) moved by
+    +-15 %, more than the difference measured.
 """
 
 from __future__ import annotations
@@ -511,7 +519,12 @@ def render(report: dict[str, Any]) -> str:
     for row in report["runs"]:
         same = "identical" if row["same"] else "DIFFERS  "
         where = row["ran"]
-        on = f"{where['actor']}/{where['actor'] + where['driver']} on actors; " if where else ""
+        on = (
+            f"{where['actor']}/{where['actor'] + where['driver']} on actors "
+            f"({where.get('chained', 0)} went on from the one before); "
+            if where
+            else ""
+        )
         firsts = on + " ".join(_actor_cost(a) for a in row["actors"])
         lines.append(
             f"{row['executor']:<8} {row['jobs']:>4} {row['cluster']:<8} {row['wall_s']:>7.2f} "

@@ -117,10 +117,11 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one whole line (its newline added here) and fsync it: a crash keeps every line
-    written before it, and at worst a torn last line, which readers skip. The line goes out in
-    one `write` on an `O_APPEND` descriptor, so lines appended at once by several processes
-    (Ray actors and the driver recording one run) land whole, one after another."""
+    """Append whole lines (`line`, which may hold several; its last newline added here) and
+    fsync them: a crash keeps every line written before, and at worst a torn last line, which
+    readers skip. They go out in one `write` on an `O_APPEND` descriptor, so lines appended at
+    once by several processes (Ray actors and the driver recording one run) land whole, one
+    after another."""
     data = (scrub(line) + "\n").encode("utf-8")  # no API key is ever written
     with GATE.writing():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -234,11 +235,18 @@ class EventLog:
 
     def append(self, event: dict[str, Any]) -> int:
         """Append one event and return how many events the log now holds."""
+        return self.append_all([event])
+
+    def append_all(self, events: list[dict[str, Any]]) -> int:
+        """Append `events`, one line each, in one write and one fsync (a crash keeps a prefix
+        of them, at worst with a torn last line); return how many the log now holds."""
         if self._count is None:
             self._drop_torn_tail()
             self._count = self.count()
-        append_line(self.path, json.dumps(event, ensure_ascii=False, sort_keys=True))
-        self._count += 1
+        append_line(
+            self.path, "\n".join(json.dumps(e, ensure_ascii=False, sort_keys=True) for e in events)
+        )
+        self._count += len(events)
         return self._count
 
     def _drop_torn_tail(self) -> None:

@@ -129,3 +129,52 @@ def test_lines_appended_at_once_by_several_processes_land_whole(tmp_path) -> Non
     assert len(rows) == 160
     for w in range(4):
         assert [r["n"] for r in rows if r["w"] == w] == list(range(40))
+
+
+def _events(n: int):
+    from paperlint.records.events import LeanRestart
+
+    return [LeanRestart(reason=f"r{i}", rss_mb=i) for i in range(1, n + 1)]
+
+
+def test_events_emitted_together_go_out_in_one_write_in_order(tmp_path, monkeypatch):
+    from paperlint import store
+    from paperlint.records.journal import Journal
+
+    writes: list[bytes] = []
+    real = os.write
+
+    def counting(fd, data):
+        writes.append(bytes(data))
+        return real(fd, data)
+
+    journal = Journal(EventLog(tmp_path / "events.jsonl"))
+    journal.emit(_events(1)[0])
+    monkeypatch.setattr(store.os, "write", counting)
+    journal.emit_all(_events(3))
+    journal.emit_all([])  # nothing to write: no write
+    (write,) = writes
+    assert write.count(b"\n") == 3 and write.endswith(b"\n")
+    lines = [json.loads(x) for x in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert [e["seq"] for e in lines] == [1, 2, 3, 4]
+    assert [e["reason"] for e in lines] == ["r1", "r1", "r2", "r3"]
+    assert EventLog(tmp_path / "events.jsonl").append({"n": 5}) == 5
+
+
+def test_a_failpoint_inside_events_emitted_together_dies_after_they_are_written(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from pathlib import Path; from paperlint.records import EventLog;"
+        "from paperlint.records.journal import Journal;"
+        "from tests.test_records_store import _events;"
+        "Journal(EventLog(Path(sys.argv[1]))).emit_all(_events(3))"
+    )
+    env = {**os.environ, "PAPERLINT_FAILPOINT": "after-event:2"}
+    root = Path(__file__).resolve().parents[1]
+    died = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "events.jsonl")], env=env, cwd=root
+    )
+    assert died.returncode == 77
+    assert len((tmp_path / "events.jsonl").read_text().splitlines()) == 3

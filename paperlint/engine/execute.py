@@ -38,13 +38,21 @@ def execute(ctx: EngineContext, results: Results, action: Action) -> StepOutcome
 
 
 def needed_records(ctx: EngineContext, results: Results, action: Action) -> Results:
-    """`results` cut down to the records `action` reads: its own, its dependencies' (the
-    transitive ones compose its Lean context, the direct uses its prompt) and the predecessors
-    its drafted conditions name (a reconnect discharges them). A runner in another process
-    ships only these: `execute` on them gives what it gives on the whole."""
+    """`results` cut down to the records `action` reads (`needed_ids`). A runner in another
+    process ships only these: `execute` on them gives what it gives on the whole."""
+    if results.get(action.result) is None:
+        return results  # `execute` raises for it, as on the whole
+    wanted = needed_ids(ctx, results, action)
+    return results.model_copy(update={"results": [r for r in results.results if r.id in wanted]})
+
+
+def needed_ids(ctx: EngineContext, results: Results, action: Action) -> set[str]:
+    """The ids of the records `action` reads: its own, its dependencies' (the transitive ones
+    compose its Lean context, the direct uses its prompt) and the predecessors its drafted
+    conditions name (a reconnect discharges them)."""
     record = results.get(action.result)
     if record is None:
-        return results  # `execute` raises for it, as on the whole
+        return {action.result}
     wanted = {record.id, *ctx.deps.get(record.id, [])}
     paper = ctx.inventory.result(record.id)
     if paper is not None:
@@ -52,4 +60,4 @@ def needed_records(ctx: EngineContext, results: Results, action: Action) -> Resu
     draft = draft_of(record.work)
     if draft is not None:
         wanted.update(c.result for c in draft.conditions if c.result)
-    return results.model_copy(update={"results": [r for r in results.results if r.id in wanted]})
+    return wanted

@@ -12,6 +12,17 @@ trips. A call carries only the records the action reads (`execute.needed_records
 where the run is; it returns the outcome and the events the action emitted, which the driver
 appends, then the action's end, then commits.
 
+A call runs a result's chain of steps (`ActionActor.run`): after each action the actor applies
+its outcome to its own copy of the result and, when the result's next action is one the driver
+would plan from the same records (`scheduler.chained`), starts it at once, streaming each
+outcome back (a Ray generator) with the action it went on to. The driver commits each outcome
+in turn and takes the next action as started (`Parallel._continue`), after checking that it
+plans the same; one it would not (a dependency found work meanwhile) is run to its end and its
+outcome applied to nothing. So a step costs no round trip through the driver, and the records
+are those of one action per call. Chains run only with no budget cap and no `--until` (where the
+driver's planning turns on the spend or the stage), and end when the driver halts the run (an
+edge, ^C: `RayRunner.halt`).
+
 The same events as threads: a REPL that died under an action is replaced by the actor's own
 pool (`check.worker_pool`), whose `lean_restart` comes back among the action's events, and the
 action is planned again; an actor whose process died (or a call Ray lost) is replaced, its
@@ -48,7 +59,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -56,7 +67,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperlint.engine.actions import Action
 from paperlint.engine.executors import RunOptions, on_leaving_cluster, ray_cluster
-from paperlint.engine.scheduler import Done, Work, run_parallel
+from paperlint.engine.scheduler import Done, Work, chained, run_parallel, uncapped
 from paperlint.errors import InputError
 from paperlint.lean.jobs import WORKER_FOOTPRINT_MB
 from paperlint.records.events import BaseEvent, LeanRestart
@@ -68,6 +79,7 @@ if TYPE_CHECKING:
     from paperlint.engine.actions import Progress
     from paperlint.engine.context import EngineContext
     from paperlint.engine.opening import LeanEdge, OpenRun
+    from paperlint.engine.plan import Policy
     from paperlint.engine.steps import StepOutcome
     from paperlint.engine.summary import Summary
     from paperlint.lean.pool import Pool
@@ -96,6 +108,7 @@ def ray_run(
             jobs=options.jobs,
             cluster=cluster,
             kept=options.address is not None,
+            chain=until is None and uncapped(run.policy),
         )
         try:
             return run_parallel(
@@ -133,9 +146,12 @@ class RayRunner:
         jobs: int = 1,
         cluster: Future[None] | None = None,
         kept: bool = False,
+        chain: bool = False,
     ) -> None:
         self.ctx = ctx
         self._kept = kept
+        self._chain = chain
+        """An actor goes on to its result's next action (`ActionActor.run`)."""
         """Actors kept on the cluster between runs (`KeptSlots`): a cluster joined at an address."""
         self.root = str(ctx.ws.root)
         self.run_id = uuid.uuid4().hex
@@ -163,7 +179,10 @@ class RayRunner:
         self._local = ThreadPoolExecutor(
             max_workers=max(1, jobs), thread_name_prefix="paperlint-action"
         )
-        self.ran = {"actor": 0, "driver": 0}
+        self.ran = {"actor": 0, "driver": 0, "chained": 0}
+        """Actions run on actors (those that went on from the one before included) and on
+        the driver; how many of the first went on from the one before."""
+        self._halted = False
         self._closed = False
         if cluster is None or cluster.done():
             self._start_actors()
@@ -197,24 +216,38 @@ class RayRunner:
         self._coming = {a.open.remote(self.root, self.run_id): a for a in actors}
 
     def submit(self, work: Work, results: Results, action: Action) -> Future[Done]:
-        from paperlint.engine.execute import needed_records
-
         with self._lock:
             actor = self._ready_actor()
             self.ran["actor" if actor is not None else "driver"] += 1
         if actor is None:
             return self._local.submit(work)
         spent = self._spend()
-        ref = actor.run.remote(
-            self.root,
-            self.run_id,
-            needed_records(self.ctx, results, action),
-            action,
-            (spent.calls, spent.cost_usd),
-        )
-        # Waited for on a thread of ours, not in a callback of `ref.future()`: Ray runs those
-        # on its own thread, where `ray.kill` of a lost actor blocks forever.
-        return self._waiting.submit(self._done, ref, actor, action)
+        first: Future[Done] = Future()
+        # Sent and waited for on a thread of ours (the loop's thread goes on planning and
+        # committing meanwhile), not in a callback of the stream: Ray runs those on its own
+        # thread, where `ray.kill` of a lost actor blocks forever.
+        self._waiting.submit(self._send, actor, results, action, spent, first)
+        return first
+
+    def _send(
+        self, actor: Any, results: Results, action: Action, spent: Spend, first: Future[Done]
+    ) -> None:
+        from paperlint.engine.execute import needed_records
+
+        try:
+            stream = actor.run.remote(
+                self.root,
+                self.run_id,
+                needed_records(self.ctx, results, action),
+                action,
+                (spent.calls, spent.cost_usd),
+                self._chain,
+            )
+        except BaseException as exc:  # noqa: BLE001 - the loop waits on this future: tell it
+            self._give_back(actor)
+            first.set_exception(exc)
+            return
+        self._stream(stream, actor, action, first)
 
     def _ready_actor(self) -> Any:
         """An idle actor that has started (under the lock); None: none yet. Without the local
@@ -245,32 +278,71 @@ class RayRunner:
                 return self._idle.pop(i)
         return None
 
-    def _done(self, ref: Any, actor: Any, action: Action) -> Done:
-        """What a finished call came back with. The action's own code raising (a
-        `RayTaskError`, which is also an instance of the error raised) is raised on the driver,
-        as a thread's is; the actor dying (or Ray losing the call) loses the action, planned
-        again on a new actor."""
+    def _stream(self, stream: Any, actor: Any, action: Action, future: Future[Done]) -> None:
+        """Hand each action of the call its outcome as it comes: the action it went on to (if
+        any) in a future of its own, given with the outcome before it (`Done.then`). The
+        actor goes back to the idle ones before its last outcome is handed over, so the
+        driver's next action finds it. The action's own code raising (a `RayTaskError`, which
+        is also an instance of the error raised) is raised on the driver, as a thread's is;
+        the actor dying (or Ray losing the call) loses the action, planned again on a new
+        actor."""
         import ray
 
         try:
-            outcome, events, lost = ray.get(ref)
-        except ray.exceptions.RayTaskError:
-            self._give_back(actor)
-            raise
-        except ray.exceptions.RayError as exc:
-            from paperlint.engine.actions import Failure
-            from paperlint.engine.steps import Failed
+            while True:
+                try:
+                    outcome, events, lost, then = ray.get(next(stream))
+                except ray.exceptions.RayTaskError as exc:
+                    self._give_back(actor)
+                    future.set_exception(exc)
+                    return
+                except (ray.exceptions.RayError, StopIteration) as exc:
+                    future.set_result(self._lost(actor, action, exc))
+                    return
+                if then is None:
+                    self._give_back(actor)
+                    future.set_result(Done(outcome=outcome, lost=lost, events=tuple(events)))
+                    return
+                following: Future[Done] = Future()
+                with self._lock:
+                    self.ran["actor"] += 1
+                    self.ran["chained"] += 1
+                future.set_result(
+                    Done(outcome=outcome, lost=lost, events=tuple(events), then=(then, following))
+                )
+                action, future = then, following
+        except BaseException as exc:  # noqa: BLE001 - the driver waits on this future: tell it
+            if not future.done():
+                future.set_exception(exc)
 
-            assert self._slots is not None  # it sent the action
-            fresh = self._slots.replace(actor)
-            with self._lock:
-                self.actors.append(fresh)
-                self._coming[fresh.open.remote(self.root, self.run_id)] = fresh
-            self._give_back(fresh)
-            failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
-            return Done(outcome=failed, lost=True, events=(_replaced(),))
-        self._give_back(actor)
-        return Done(outcome=outcome, lost=lost, events=tuple(events))
+    def _lost(self, actor: Any, action: Action, exc: BaseException) -> Done:
+        """The actor died under `action` (or Ray lost the call): a new actor in its place, and
+        the action lost, with the event the local pool logs for a dead worker."""
+        from paperlint.engine.actions import Failure
+        from paperlint.engine.steps import Failed
+
+        assert self._slots is not None  # it sent the action
+        fresh = self._slots.replace(actor)
+        with self._lock:
+            self.actors.append(fresh)
+            self._coming[fresh.open.remote(self.root, self.run_id)] = fresh
+        self._give_back(fresh)
+        failed = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail=str(exc))
+        return Done(outcome=failed, lost=True, events=(_replaced(),))
+
+    def halt(self) -> None:
+        """No actor goes on to a further action of this run (an edge stopped it, or ^C): the
+        action each is running ends as it would."""
+        with self._lock:
+            if self._halted or not self._chain:
+                return
+            self._halted = True
+            actors = list(self.actors)
+        for actor in actors:
+            try:
+                actor.halt.options(concurrency_group=LEASES).remote(self.run_id)
+            except Exception as exc:  # noqa: BLE001 - the cluster is gone: nothing runs on
+                log.info("halting an actor failed: %s", exc)
 
     def _give_back(self, actor: Any) -> None:
         with self._lock:
@@ -549,6 +621,7 @@ class _Opened:
     root: str
     run_id: str
     ctx: EngineContext
+    policy: Policy
 
 
 @dataclass
@@ -590,6 +663,8 @@ class ActionActor:
             "leases": 0,
         }
         self._guard = threading.Lock()
+        self._halted: str | None = None
+        """The run whose driver asked for no further action (`halt`)."""
         self._holder: str | None = None
         """The driver holding this actor (`KeptSlots`), or None."""
         self._renewed = self._lease_s = 0.0
@@ -657,6 +732,32 @@ class ActionActor:
             return
 
     def run(
+        self,
+        root: str,
+        run_id: str,
+        results: Results,
+        action: Action,
+        spent: tuple[int, float],
+        chain: bool = False,
+    ) -> Iterator[tuple[StepOutcome, list[BaseEvent], bool, Action | None]]:
+        """`action` on `results` (the records it reads), then, with `chain`, each next action
+        of its result the driver would plan (`scheduler.chained`) until there is none or the
+        driver halts the run (`halt`); for each, (outcome, its events, lost, the action this
+        call goes on to or None). A Ray generator: each is streamed back as it is done."""
+        while True:
+            outcome, events, lost = self.step(root, run_id, results, action, spent)
+            following = None
+            opened = self._opened
+            if chain and not lost and self._halted != run_id and opened is not None:
+                following = chained(opened.ctx, opened.policy, results, outcome)
+            yield outcome, events, lost, following[0] if following else None
+            if following is None:
+                return
+            action, results = following
+            now = self.journal.spend
+            spent = (now.calls, now.cost_usd)
+
+    def step(
         self, root: str, run_id: str, results: Results, action: Action, spent: tuple[int, float]
     ) -> tuple[StepOutcome, list[BaseEvent], bool]:
         """One action on `results` (the records it reads); (outcome, its events, lost)."""
@@ -674,6 +775,11 @@ class ActionActor:
             self._costs["first_action_s"] = round(time.perf_counter() - started, 3)
         self._last = time.monotonic()
         return outcome, list(self.journal.kept), lease.lost
+
+    def halt(self, run_id: str) -> None:
+        """Go on to no further action of run `run_id` (`RayRunner.halt`). In the `LEASES`
+        group: taken while an action runs."""
+        self._halted = run_id
 
     def open(self, root: str, run_id: str) -> None:
         """Open the run at `root` ahead of its first action (`run` opens it if not)."""
@@ -708,7 +814,7 @@ class ActionActor:
             journal=self.journal,
             verifier=lean.edge.verifier,
         )
-        self._opened = _Opened(root, run_id, run.ctx)
+        self._opened = _Opened(root, run_id, run.ctx, run.policy)
         self._costs["open_s"].append(round(time.perf_counter() - started, 3))
         return run.ctx
 

@@ -9,6 +9,11 @@ Each outcome is applied to the records and committed through the one atomic writ
 order the actions finish; the `action_finished` line is appended before the commit, as in the
 serial loop, so a crash anywhere leaves at most the actions in flight to be redone.
 
+A runner may go on to an action's next action of the same result without asking (`chained`:
+Ray actors run a result's chain of steps in one call): the outcome comes back with the action
+it went on to (`Done.then`), which the loop takes as started once it has committed the outcome
+and checked that it plans that very action itself (`Parallel._continue`).
+
 Why any N gives the same records: an action reads its own record and those of its
 dependencies, and `ready` starts nothing on a result while a dependency still has work, so
 every action sees what it would have seen in the serial queue. Budgets are checked before
@@ -33,8 +38,8 @@ from typing import Protocol
 from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply
 from paperlint.engine.context import EngineContext
-from paperlint.engine.execute import execute
-from paperlint.engine.plan import Policy, Stop, ready
+from paperlint.engine.execute import execute, needed_ids, needed_records
+from paperlint.engine.plan import Policy, Stop, is_open, ready
 from paperlint.engine.run import (
     Progress,
     before,
@@ -51,6 +56,7 @@ from paperlint.lean.pool import Pool, SharedVerifier
 from paperlint.records.events import BaseEvent
 from paperlint.records.journal import Journal
 from paperlint.records.results import Results
+from paperlint.records.spend import Spend
 from paperlint.records.workspace import write_results
 
 log = logging.getLogger(__name__)
@@ -69,6 +75,8 @@ class Done:
     events: tuple[BaseEvent, ...] = ()
     """Events the action emitted where the journal could not see them (a Ray task): the
     driver appends them, in order, before the action's end."""
+    then: tuple[Action, Future[Done]] | None = None
+    """The action the runner went on to after this one (`chained`), and its future."""
 
 
 Work = Callable[[], Done]
@@ -84,6 +92,10 @@ class Runner(Protocol):
 
     def close(self, *, wait: bool = True) -> None: ...
 
+    def halt(self) -> None:
+        """Go on to no further action (`Done.then`): the run is stopping."""
+        ...
+
 
 class ThreadRunner:
     def __init__(self, jobs: int) -> None:
@@ -96,6 +108,42 @@ class ThreadRunner:
         """`wait=False` (after ^C): abandon what is still in flight (a hung request)."""
         self._pool.shutdown(wait=wait, cancel_futures=not wait)
 
+    def halt(self) -> None:
+        """A thread runs one action per call: nothing goes on."""
+
+
+def uncapped(policy: Policy) -> bool:
+    """No cap on calls or cost: the only plans that turn on the spend are the caps'."""
+    return policy.budget.max_calls is None and policy.budget.max_cost_usd is None
+
+
+def chained(
+    ctx: EngineContext, policy: Policy, results: Results, outcome: StepOutcome
+) -> tuple[Action, Results] | None:
+    """What a runner may go on to after `outcome` without asking the loop, and the records it
+    reads: its result's next action as `ready` plans it from `results` (the records the
+    action read) with `outcome` applied. None when the run has a budget cap, the outcome
+    stops the run or settles its result, a dependency has work, or the next action reads a
+    record `results` does not hold. The loop checks the same plan on every record before it
+    takes the action (`Parallel._continue`)."""
+    if not uncapped(policy):
+        return None
+    action = outcome.action
+    new = apply(results, outcome, policy)
+    record = new.get(action.result)
+    if record is None or not is_open(record) or stop_run(new, action):
+        return None
+    decision = ready(new, ctx.order, policy, Spend(), deps=ctx.deps)
+    if isinstance(decision, Stop):
+        return None
+    following = next((a for a in decision if a.result == action.result), None)
+    if following is None:
+        return None
+    held = {r.id for r in new.results}
+    if not needed_ids(ctx, new, following) & set(ctx.order) <= held:
+        return None
+    return following, needed_records(ctx, new, following)
+
 
 @dataclass
 class Flight:
@@ -106,6 +154,8 @@ class Flight:
     stop: Stop | None = None  # no more actions will start: why
     edge: Action | None = None  # an action found the model or Lean unavailable
     replans: dict[Action, int] = field(default_factory=dict)  # after a worker died
+    unplanned: set[Future[Done]] = field(default_factory=set)
+    """Actions a runner went on to that the loop would not have started: applied to nothing."""
 
     def busy(self) -> set[str]:
         return {action.result for action in self.running.values()}
@@ -186,26 +236,73 @@ class Parallel:
         # Several may finish together: commit them in the order they were started.
         for future in [f for f in self.flight.running if f in done]:
             action = self.flight.running.pop(future)
-            results = self._commit(results, action, future.result())
+            results = self._commit(results, action, future.result(), future)
         return results
 
-    def _commit(self, results: Results, action: Action, done: Done) -> Results:
+    def _commit(
+        self, results: Results, action: Action, done: Done, future: Future[Done] | None = None
+    ) -> Results:
         flight = self.flight
-        for event in done.events:
-            self.journal.emit(event)
+        # An action's own events (a Ray action's reach the loop with its outcome) and its end
+        # go out in one append.
+        if future in flight.unplanned:
+            # Run, and its calls logged, but not planned here: it changes no record, and its
+            # result is planned again from the records as they are.
+            flight.unplanned.discard(future)
+            self.journal.emit_all(
+                [*done.events, finished_event(action, done.outcome, results, results)]
+            )
+            return results
         if done.lost and flight.replans.get(action, 0) < REPLANS:
             # The worker died under the action: log its end, change no record, so the same
             # action is planned again (on a new worker).
             flight.replans[action] = flight.replans.get(action, 0) + 1
             lost = Failed(action=action, failure=Failure.LEAN_UNAVAILABLE, detail="worker died")
-            self.journal.emit(finished_event(action, lost, results, results))
+            self.journal.emit_all([*done.events, finished_event(action, lost, results, results)])
             return results
         new = apply(results, done.outcome, self.policy)
-        self.journal.emit(finished_event(action, done.outcome, results, new))
+        self.journal.emit_all([*done.events, finished_event(action, done.outcome, results, new)])
         write_results(self.ctx.ws, new)
         if stop_run(new, action):
             flight.edge = flight.edge or action
+        if done.then is not None:
+            self._continue(new, *done.then)
         return new
+
+    def _continue(
+        self, results: Results, action: Action, future: Future[Done], *, committed: bool = True
+    ) -> None:
+        """Take `action`, which the runner went on to, as started (its start logged and
+        charged now). If the loop would not have started it (a dependency found work
+        meanwhile; `committed=False`: the outcome it went on from was not committed), it
+        still runs to its end (its calls are made), but its outcome is applied to nothing
+        (`Flight.unplanned`). Once the run is stopping, it is one more action in flight."""
+        flight = self.flight
+        with self.journal.lock:
+            if not committed:
+                flight.unplanned.add(future)
+            elif (
+                flight.stop is None
+                and flight.edge is None
+                and not self.interrupts.stopping.is_set()
+            ):
+                decision = ready(
+                    results,
+                    [rid for rid in self.ctx.order if rid not in flight.held],
+                    self.policy,
+                    self.journal.spend,
+                    deps=self.ctx.deps,
+                    busy=flight.busy(),
+                )
+                if isinstance(decision, Stop) or action not in decision:
+                    log.warning(
+                        "%s: went on to without being planned; applied to nothing",
+                        action.describe(),
+                    )
+                    flight.unplanned.add(future)
+            self.journal.emit(started_event(action))
+        self.on_action(action, results, len(flight.running) + 1)
+        flight.running[future] = action
 
     def wind_down(self, results: Results, grace_s: float) -> Results:
         """After ^C: commit each action that finishes within `grace_s` (finished work is
@@ -222,11 +319,13 @@ class Parallel:
                 action = self.flight.running.pop(future)
                 finished = future.result()
                 if not isinstance(finished.outcome, Failed) and not finished.lost:
-                    results = self._commit(results, action, finished)
+                    results = self._commit(results, action, finished, future)
                     continue
-                for event in finished.events:
-                    self.journal.emit(event)
-                self.journal.emit(finished_event(action, finished.outcome, results, results))
+                self.journal.emit_all(
+                    [*finished.events, finished_event(action, finished.outcome, results, results)]
+                )
+                if finished.then is not None:
+                    self._continue(results, *finished.then, committed=False)
         self.flight.running.clear()
         return results
 
@@ -256,6 +355,8 @@ def run_parallel(
             try:
                 while not stopping.is_set():
                     loop.fill(results)
+                    if loop.flight.stop is not None or loop.flight.edge is not None:
+                        runner.halt()
                     if not loop.flight.running:
                         break
                     results = loop.settle(results)
@@ -265,6 +366,7 @@ def run_parallel(
                 # Plan nothing more; no request starts and no retry waits from here; what
                 # finishes within the grace is committed, the rest abandoned (`resume`).
                 cancel.set()
+                runner.halt()
                 results = loop.wind_down(results, GRACE_S)
                 abandoned = True
                 results = interrupt_run(ctx, results, journal)
@@ -327,4 +429,4 @@ def edge_reason(results: Results, action: Action) -> list[str]:
     return [stopped.unfinished.detail] if stopped and stopped.unfinished else []
 
 
-__all__ = ["Done", "Parallel", "Runner", "ThreadRunner", "run_parallel"]
+__all__ = ["Done", "Parallel", "Runner", "ThreadRunner", "chained", "run_parallel", "uncapped"]

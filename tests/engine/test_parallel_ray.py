@@ -116,7 +116,9 @@ def test_actors_write_the_records_threads_write_byte_for_byte(
     assert not any(e["type"] == "lean_restart" for e in events)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     ((ran, costs),) = _ran(caplog)
-    assert ran == {"actor": len(starts), "driver": 0}
+    assert ran["actor"] == len(starts) and ran["driver"] == 0
+    # a result's steps ran as a chain in one call each: no budget cap, no --until
+    assert 0 < ran["chained"] < len(starts)
     assert len(costs) == 2 and sum(c["actions"] for c in costs) >= len(starts)
 
 
@@ -158,7 +160,7 @@ def test_an_actor_that_dies_mid_run_is_replaced_and_the_run_ends_as_serial(
             ray_executor.ActionActor.__init__(self, created)
             self.calls = 0
 
-        def run(self, root, run_id, results, action, spent):
+        def step(self, root, run_id, results, action, spent):
             self.calls += 1
             if self.calls == 3:
                 try:
@@ -167,7 +169,7 @@ def test_an_actor_that_dies_mid_run_is_replaced_and_the_run_ends_as_serial(
                     pass
                 else:
                     os._exit(1)
-            return ray_executor.ActionActor.run(self, root, run_id, results, action, spent)
+            return ray_executor.ActionActor.step(self, root, run_id, results, action, spent)
 
     monkeypatch.setattr(ray_executor, "ActionActor", DiesOnce)
     workdir = tmp_path / "ws"
@@ -275,7 +277,7 @@ def test_an_actor_runs_an_action_as_the_serial_loop_does_from_the_records_it_nee
     # The actor's class, in this process: it opens the run itself, with its own verifier.
     actor = ActionActor(created=0.0)
     root = str(remote)
-    outcome, kept, lost = actor.run(root, "run-1", needed, action, (5, 0.25))
+    outcome, kept, lost = actor.step(root, "run-1", needed, action, (5, 0.25))
     assert not lost
     assert outcome == expected and type(outcome) is type(expected)
     events = [e.as_event() for e in kept]
@@ -284,9 +286,9 @@ def test_an_actor_runs_an_action_as_the_serial_loop_does_from_the_records_it_nee
     assert actor.journal.spend.calls == 5 + 1  # counted from where the run was
     # the next action of the same run reuses the opened context; another run opens afresh
     opened = actor._opened
-    assert actor.run(root, "run-1", needed, action, (6, 0.25))[0] == expected
+    assert actor.step(root, "run-1", needed, action, (6, 0.25))[0] == expected
     assert actor._opened is opened
-    assert actor.run(root, "run-2", needed, action, (6, 0.25))[0] == expected
+    assert actor.step(root, "run-2", needed, action, (6, 0.25))[0] == expected
     assert actor._opened is not opened
     costs = actor.costs()
     assert costs["actions"] == 3 and len(costs["open_s"]) == 2
@@ -341,7 +343,7 @@ def test_a_repl_that_dies_in_an_actor_is_replaced_by_its_pool_and_the_action_los
 
     edge = LeanEdge(new_worker(), new_worker=new_worker)
     actor._lean = _Lean(None, edge, worker_pool(edge, actor.journal.emit, 1))
-    outcome, kept, lost = actor.run(str(root), "run", results, action, (0, 0.0))
+    outcome, kept, lost = actor.step(str(root), "run", results, action, (0, 0.0))
     assert lost and outcome == expected
     assert kept[-1].as_event() == {
         "type": "lean_restart",
@@ -378,7 +380,7 @@ def test_the_runner_sends_actions_to_its_actors_and_reuses_them(
     assert [e.type for e in first.events] == ["model_call", "lean_check"]
     second = runner.submit(_no_local_work, results, action).result(timeout=120)
     assert second.outcome == expected
-    assert len(runner.actors) == 1 and runner.ran == {"actor": 2, "driver": 0}
+    assert len(runner.actors) == 1 and runner.ran == {"actor": 2, "driver": 0, "chained": 0}
     (actor,) = runner.actors
     runner.close()
     # put back for the next run of this session (a batch's next paper), not killed
@@ -660,7 +662,7 @@ def test_a_cluster_that_fails_to_start_leaves_every_action_to_the_driver(drafted
     failed.set_exception(RuntimeError("no room for a raylet"))
     runner = RayRunner(ctx, live_lean=False, spend=Spend, cluster=failed)
     done = runner.submit(lambda: "ran here", results, action).result(timeout=60)
-    assert done == "ran here" and runner.ran == {"actor": 0, "driver": 1}
+    assert done == "ran here" and runner.ran == {"actor": 0, "driver": 1, "chained": 0}
     runner.close()
     assert "Ray did not start (no room for a raylet)" in caplog.text
 
