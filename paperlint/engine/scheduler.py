@@ -286,9 +286,13 @@ class Parallel:
                 and flight.edge is None
                 and not self.interrupts.stopping.is_set()
             ):
+                # `ready` decides a result from the results before it in the order (its
+                # dependencies): the scan stops at this one.
+                order = self.ctx.order
+                upto = order[: order.index(action.result) + 1] if action.result in order else []
                 decision = ready(
                     results,
-                    [rid for rid in self.ctx.order if rid not in flight.held],
+                    [rid for rid in upto if rid not in flight.held],
                     self.policy,
                     self.journal.spend,
                     deps=self.ctx.deps,

@@ -1,9 +1,9 @@
 """Crash-test hooks, set by `PAPERLINT_FAILPOINT` (docs/design.md §10); unset, they do nothing.
 
-- `after-event:N`: die right after the N-th event is written (events appended together, a
-  Ray action's, after the append that writes it: a kill lands between appends). Crash tests kill a run at
-  every event index and show that `resume` ends where an uninterrupted run ends. `os._exit`
-  skips every cleanup on purpose, like a power cut.
+- `after-event:N`: die right after the N-th event is written (of events appended together, a
+  Ray action's, after the append that writes it: a kill lands between appends). Crash tests
+  kill a run at every event index and show that `resume` ends where an uninterrupted run
+  ends. `os._exit` skips every cleanup on purpose, like a power cut.
 - `snapshot-events:DIR`: after each event N is written, copy the workspace to `DIR/N`, and
   go on. Called under the journal's lock, where `after-event:N` would die, and copied with
   every workspace write held back (`paperlint.store.GATE`), so `DIR/N` is what a kill after

@@ -21,6 +21,35 @@ def example(name: str) -> Path:
     return ROOT / "fixtures" / name
 
 
+def check_example(name: str, workdir: Path, jobs: int, **config):
+    """A replayed check of the example `name` at `jobs` actions at once, with the fixture's own
+    paperlint.toml, if any, as `paperlint check` reads it (tool-loop has one)."""
+    from paperlint.config import load_config
+    from paperlint.engine.check import CheckRequest, start_check
+    from paperlint.engine.executors import RunOptions
+
+    fixture = example(name)
+    return start_check(
+        CheckRequest(
+            paper=fixture / "paper.tex",
+            config=load_config(None, start=fixture, cli=config).config,
+            workdir=workdir,
+            replay=fixture / "replay",
+            report=False,
+            run=RunOptions(jobs=jobs),
+        )
+    )
+
+
+def events_of(workdir: Path) -> list[dict]:
+    return [json.loads(x) for x in (workdir / "events.jsonl").read_text().splitlines()]
+
+
+def action_key(event: dict) -> str:
+    """An `action_started` or `action_finished` event's action, as one comparable string."""
+    return json.dumps(event["action"], sort_keys=True)
+
+
 def run_cli_forked(argv: list[str], **env: str) -> int:
     """Run the CLI in a child forked from a warm server (tests/forkserver.py); its exit code.
 

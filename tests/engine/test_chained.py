@@ -11,17 +11,16 @@ from dataclasses import replace
 
 import pytest
 
-from paperlint.config import Config, load_config
+from paperlint.config import Config
 from paperlint.engine import scheduler
 from paperlint.engine.actions import Failure
 from paperlint.engine.check import CheckRequest, start_check
 from paperlint.engine.execute import execute, needed_records
-from paperlint.engine.executors import RunOptions
 from paperlint.engine.plan import Policy
 from paperlint.engine.scheduler import Done, chained
 from paperlint.engine.steps import Failed
 from paperlint.records.spend import Budget
-from tests.engine.conftest import EXAMPLES, example
+from tests.engine.conftest import EXAMPLES, action_key, check_example, events_of, example
 
 
 class ChainingThreads:
@@ -107,26 +106,10 @@ def chaining(monkeypatch):
 
 
 def _check(name, workdir, jobs=3, **config):
-    fixture = example(name)
-    return start_check(
-        CheckRequest(
-            paper=fixture / "paper.tex",
-            # the fixture's own paperlint.toml, if any, as `paperlint check` reads it
-            config=load_config(None, start=fixture, cli=config).config,
-            workdir=workdir,
-            replay=fixture / "replay",
-            report=False,
-            run=RunOptions(jobs=jobs),
-        )
-    )
+    return check_example(name, workdir, jobs, **config)
 
 
-def _events(workdir):
-    return [json.loads(x) for x in (workdir / "events.jsonl").read_text().splitlines()]
-
-
-def _key(event):
-    return json.dumps(event["action"], sort_keys=True)
+_events, _key = events_of, action_key
 
 
 def _starts(events):

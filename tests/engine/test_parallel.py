@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlint.config import Config, load_config
+from paperlint.config import Config
 from paperlint.engine.actions import ActionKind
 from paperlint.engine.check import CheckRequest, resume_check, start_check
 from paperlint.engine.executors import RunOptions
@@ -20,7 +20,7 @@ from paperlint.engine.plan import Policy, Stop, plan, ready
 from paperlint.lean.jobs import default_jobs
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict
 from paperlint.records.spend import Budget, Spend
-from tests.engine.conftest import EXAMPLES, example
+from tests.engine.conftest import EXAMPLES, action_key, check_example, events_of, example
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = Policy(prover_ladder=("m",))
@@ -88,27 +88,7 @@ def test_default_jobs_is_bounded_by_cores_and_by_memory_per_lean_worker():
     assert default_jobs(cores=8, memory_mb=1024) == 1
 
 
-def _check(name, workdir, jobs, **config):
-    fixture = example(name)
-    # the fixture's own paperlint.toml, if any, as `paperlint check` reads it (tool-loop has one)
-    return start_check(
-        CheckRequest(
-            paper=fixture / "paper.tex",
-            config=load_config(None, start=fixture, cli=config).config,
-            workdir=workdir,
-            replay=fixture / "replay",
-            report=False,
-            run=RunOptions(jobs=jobs),
-        )
-    )
-
-
-def _events(workdir):
-    return [json.loads(x) for x in (workdir / "events.jsonl").read_text().splitlines()]
-
-
-def _key(event):
-    return json.dumps(event["action"], sort_keys=True)
+_check, _events, _key = check_example, events_of, action_key
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
