@@ -183,6 +183,8 @@ class RayRunner:
         """Actions run on actors (those that went on from the one before included) and on
         the driver; how many of the first went on from the one before."""
         self._halted = False
+        self.halts: list[Any] = []
+        """The halts sent (`halt`), not waited for: a test may."""
         self._closed = False
         if cluster is None or cluster.done():
             self._start_actors()
@@ -340,7 +342,7 @@ class RayRunner:
             actors = list(self.actors)
         for actor in actors:
             try:
-                actor.halt.options(concurrency_group=LEASES).remote(self.run_id)
+                self.halts.append(actor.halt.options(concurrency_group=LEASES).remote(self.run_id))
             except Exception as exc:  # noqa: BLE001 - the cluster is gone: nothing runs on
                 log.info("halting an actor failed: %s", exc)
 

@@ -390,6 +390,35 @@ def test_the_runner_sends_actions_to_its_actors_and_reuses_them(
     assert actor in slots(ActionActor, REPLAY_WORKER_MB * MB)._free
 
 
+def test_an_actor_goes_on_to_the_next_action_until_its_runner_halts(
+    ray_session, drafted, on_actors, tmp_path
+):
+    from paperlint.engine.ray_executor import RayRunner
+
+    root, ctx, results, first, _, _, plain = _drafted_runner(drafted, tmp_path)
+    plain.close()
+    # a proposition with no dependency: after its gate come its proof and its audit (the
+    # first action, a definition's gate, settles its result: nothing to go on to)
+    action = first.model_copy(update={"result": "prop:square"})
+    assert ctx.deps["prop:square"] == [] and results.get("prop:square").stage == "drafted"
+    runner = RayRunner(ctx, live_lean=False, spend=lambda: Spend(), chain=True)
+    done = runner.submit(_no_local_work, results, action).result(timeout=120)
+    first_outcome = done.outcome
+    went_on = []
+    while done.then is not None:  # the gate, then the result's next steps, in one call
+        following, future = done.then
+        assert following.result == action.result
+        went_on.append(following.kind)
+        done = future.result(timeout=120)
+    assert went_on and went_on[0] == "prove"
+    assert runner.ran["chained"] == len(went_on)
+    runner.halt()
+    ray_session.get(runner.halts, timeout=60)
+    again = runner.submit(_no_local_work, results, action).result(timeout=120)
+    assert again.outcome == first_outcome and again.then is None  # halted: one, no more
+    runner.close()
+
+
 def test_an_action_whose_actor_died_is_lost_and_the_actor_replaced(
     ray_session, drafted, on_actors, tmp_path
 ):
