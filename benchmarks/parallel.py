@@ -33,30 +33,35 @@ With `--prestarted`, the cluster's first run starts the action actors it keeps (
 cluster they outlive the driver: docs/ray.md); that run is printed on its own row and left out
 of the medians, and the timed runs on that cluster take the kept actors.
 
-Measured on the 2-core development machine, ray 2.60, 2026-12-04 16:25-16:55, `--results 60
+Measured on the 2-core development machine, ray 2.60, 2026-12-04 16:25-17:27, `--results 60
 --jobs 4 --ray --prestarted`, after actors began running a result's chain of steps in one call
 (docs/ray.md "A result's chain of steps in one call"), its events appended with its end in one
 write, and each action sent from a thread of the runner's:
 
     executor jobs cluster   median wall s  of threads  span s  sum s  outside s
-    3 rounds (load 0.3-0.8):
+    3 rounds, 16:25 (load 0.3-0.8):
     threads     4             35.69        1.000      34.64  136.7   0.86
     ray         4 started     37.72        1.057      35.28  138.7   2.45
     ray         4 running     35.64        0.999      34.51  135.5   1.25
-    5 rounds (two of them on a machine something else loaded, load 0.8-1.8):
+    5 rounds, 16:45 (two of them on a machine something else loaded, load 0.8-1.8):
     threads     4             35.84        1.000      34.79  137.0   1.04
     ray         4 started     38.23        1.067      35.60  140.0   2.63
     ray         4 running     35.91        1.002      34.67  136.1   1.24
+    5 rounds, 17:15 (load 0.2-0.9):
+    threads     4             35.63        1.000      34.62  136.6   1.09
+    ray         4 started     38.25        1.074      35.52  139.8   2.73
+    ray         4 running     36.10        1.013      34.53  135.6   1.35
 
-    Round by round, Ray on the running cluster was 0.973-1.013 x the threads of its round
-    (1.062 and 1.042 in the two disturbed rounds): level with threads, not reliably below.
-    Its actions now cost less than threads' (span 34.51 vs 34.64 s, sum 135.5 vs 136.7 s; in
-    a run from cold measured after, 198 of the 250 actions on actors went on from the one
-    before in the same call, of at most 4 in each result's 5); what it loses is
-    outside them: joining the cluster and leasing the kept actors (the driver runs 12-14
-    actions itself meanwhile), and a process that loaded Ray takes ~0.1-0.15 s longer to exit
-    after `ray.shutdown()` (measured alone: 0.10-0.17 s from its last line to its end). From
-    cold, 1.057-1.067 x (the first actions wait for 4 actor processes to start on 2 cores).
+    Round by round, Ray on the running cluster was 0.973-1.016 x the threads of its round
+    (1.062 and 1.042 in the two disturbed rounds): level with threads within about 1 %, not
+    below. Its actions cost less than threads' (span 34.53 vs 34.62 s, sum 135.6 vs 136.6 s;
+    226-229 of the 286-289 actions on actors went on from the one before in the same call,
+    of at most 4 in each result's 5); what it loses is outside them, and most of that is
+    leaving the interpreter: a process that imported Ray takes 0.14-0.16 s from its last
+    line to its end (measured alone, `import ray` and nothing else; 0.03-0.04 s with
+    `gc.freeze()` before the end, which we did not adopt: cycles with finalizers would then
+    not be finalized), against ~0.01 s for one that did not. From cold, 1.057-1.074 x (the
+    first actions wait for 4 actor processes to start on 2 cores).
     Before chains (2026-12-04 00:49 and 01:50, same command, quiet): threads 35.26 and 34.90,
     Ray from cold 1.073 and 1.080 x, on the running cluster 1.016 and 1.020 x, its actions'
     sum 1.0 % above threads' (~4.4 ms an action: a dispatch, a return and the driver's commit

@@ -243,6 +243,8 @@ class EventLog:
         if self._count is None:
             self._drop_torn_tail()
             self._count = self.count()
+        if not events:
+            return self._count  # nothing to write (not even a blank line)
         append_line(
             self.path, "\n".join(json.dumps(e, ensure_ascii=False, sort_keys=True) for e in events)
         )

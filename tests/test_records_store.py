@@ -159,6 +159,8 @@ def test_events_emitted_together_go_out_in_one_write_in_order(tmp_path, monkeypa
     assert [e["seq"] for e in lines] == [1, 2, 3, 4]
     assert [e["reason"] for e in lines] == ["r1", "r1", "r2", "r3"]
     assert EventLog(tmp_path / "events.jsonl").append({"n": 5}) == 5
+    assert EventLog(tmp_path / "events.jsonl").append_all([]) == 5  # no blank line either
+    assert (tmp_path / "events.jsonl").read_text().count("\n") == 5
 
 
 def test_a_failpoint_inside_events_emitted_together_dies_after_they_are_written(tmp_path):

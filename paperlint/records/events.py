@@ -63,7 +63,9 @@ class RunStarted(BaseEvent):
 
 
 class ActionStarted(BaseEvent):
-    """The engine took an action; its first model call is charged here."""
+    """The engine took an action; its first model call is charged here. (An action a Ray actor
+    went on to in the same call is taken once the action before it is committed, a few
+    milliseconds after the actor started it: docs/ray.md.)"""
 
     type: Literal["action_started"] = "action_started"
     action: ActionRef
