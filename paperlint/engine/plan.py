@@ -79,6 +79,28 @@ def ready(
     return found
 
 
+def planned_for(
+    results: Results,
+    order: Sequence[str],
+    result: str,
+    policy: Policy,
+    spend: Spend,
+    *,
+    deps: Mapping[str, Sequence[str]] | None = None,
+    busy: Collection[str] = (),
+) -> Action | None:
+    """The action `ready` would start now on `result`, or None (it waits, or has none). `ready`
+    decides a result from the results before it in `order` (its dependencies come first), so
+    the scan stops there."""
+    if result not in order:
+        return None
+    upto = list(order[: list(order).index(result) + 1])
+    decision = ready(results, upto, policy, spend, deps=deps, busy=busy)
+    if isinstance(decision, Stop):
+        return None
+    return next((a for a in decision if a.result == result), None)
+
+
 def revisit_action(record: ResultRecord, results: Results, policy: Policy) -> Action | None:
     """An action on a settled result that other records call for (a reconnection, issue #14):
     the first registered step with a `revisit` that answers. Its dependents wait for it, as

@@ -150,9 +150,9 @@ class RayRunner:
     ) -> None:
         self.ctx = ctx
         self._kept = kept
+        """Actors kept on the cluster between runs (`KeptSlots`): a cluster joined at an address."""
         self._chain = chain
         """An actor goes on to its result's next action (`ActionActor.run`)."""
-        """Actors kept on the cluster between runs (`KeptSlots`): a cluster joined at an address."""
         self.root = str(ctx.ws.root)
         self.run_id = uuid.uuid4().hex
         """Names this opening of the run: an actor opens the run afresh when it changes."""

@@ -39,7 +39,7 @@ from paperlint.engine.actions import Action, Failure
 from paperlint.engine.apply import apply
 from paperlint.engine.context import EngineContext
 from paperlint.engine.execute import execute, needed_ids, needed_records
-from paperlint.engine.plan import Policy, Stop, is_open, ready
+from paperlint.engine.plan import Policy, Stop, is_open, planned_for, ready
 from paperlint.engine.run import (
     Progress,
     before,
@@ -133,10 +133,7 @@ def chained(
     record = new.get(action.result)
     if record is None or not is_open(record) or stop_run(new, action):
         return None
-    decision = ready(new, ctx.order, policy, Spend(), deps=ctx.deps)
-    if isinstance(decision, Stop):
-        return None
-    following = next((a for a in decision if a.result == action.result), None)
+    following = planned_for(new, ctx.order, action.result, policy, Spend(), deps=ctx.deps)
     if following is None:
         return None
     held = {r.id for r in new.results}
@@ -286,19 +283,16 @@ class Parallel:
                 and flight.edge is None
                 and not self.interrupts.stopping.is_set()
             ):
-                # `ready` decides a result from the results before it in the order (its
-                # dependencies): the scan stops at this one.
-                order = self.ctx.order
-                upto = order[: order.index(action.result) + 1] if action.result in order else []
-                decision = ready(
+                planned = planned_for(
                     results,
-                    [rid for rid in upto if rid not in flight.held],
+                    [rid for rid in self.ctx.order if rid not in flight.held],
+                    action.result,
                     self.policy,
                     self.journal.spend,
                     deps=self.ctx.deps,
                     busy=flight.busy(),
                 )
-                if isinstance(decision, Stop) or action not in decision:
+                if planned != action:
                     log.warning(
                         "%s: went on to without being planned; applied to nothing",
                         action.describe(),
