@@ -66,6 +66,13 @@ def flows() -> list[Flow]:
     found.append(Flow(reuse / "replay", reuse / "paper.tex", before=_promoted_lemma))
     v2 = FIXTURES / "sample-variance-v2"
     found.append(Flow(v2 / "replay-full", v2 / "paper.tex"))
+    # no answer key (that would add it to the parametrized fixture tests): listed by hand
+    unlabelled = FIXTURES / "unlabelled-renumbered"
+    found.append(Flow(unlabelled / "replay", unlabelled / "paper.tex"))
+    # its second revision: version 1 checked with `replay/`, revised to `revised-proof.tex`
+    found.append(
+        Flow(unlabelled / "replay-proof", unlabelled / "revised-proof.tex", base=unlabelled)
+    )
     for revised in sorted(FIXTURES.glob("sample-variance-*/replay/author.py")):
         folder = revised.parent.parent
         if not (folder / "answer-key.json").exists():
