@@ -22,6 +22,7 @@ from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.checked import how_checked
 from paperlint.records.drift import template_drift_notes
+from paperlint.records.history import with_names_now
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.run import read_run
@@ -298,7 +299,7 @@ def _load_events(workspace: Path, notes: list[str]) -> list[dict[str, Any]]:
     if not path.is_file():
         notes.append("events.jsonl is missing: wall time and costs are unknown.")
         return []
-    return list(EventLog(path).read())
+    return with_names_now(list(EventLog(path).read()))  # by each result's id now
 
 
 def _load_versions(

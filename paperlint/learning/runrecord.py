@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperlint.lean.declarations import THEOREM_KEYWORDS
 from paperlint.lean.lexer import Kind, code_tokens
+from paperlint.records.history import with_names_now
 
 RUN_SCHEMA: Final = "paperlint.run/1"
 RECORD_NAME: Final = "runs.jsonl"
@@ -262,7 +263,7 @@ def read_workspace(folder: Path) -> list[RunEntry]:
             except OSError:
                 continue
     return entries_of_workspace(
-        inventory=inventory, results=results, events=events, lean_files=lean_files
+        inventory=inventory, results=results, events=with_names_now(events), lean_files=lean_files
     )
 
 

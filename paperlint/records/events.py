@@ -239,6 +239,11 @@ class RevisionEvent(BaseEvent):
     added: list[str]
     removed: list[str]
     renumbered: Any
+    renamed: dict[str, str] = Field(
+        default_factory=dict,
+        description="old id -> new id of each result whose id changed; the events before name "
+        "it by the old one (`paperlint.records.history`)",
+    )
 
 
 class RevisionUndone(BaseEvent):

@@ -4,9 +4,10 @@ Pure: records in, records out. A reset result is rewound by `paperlint.records.r
 step's own slot declares what a reset keeps of it).
 
 Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
-keep their records and evidence untouched (only their printed number follows the new version;
-a result whose id changed is reset, `changes.RENAMED`). Added results start pending; removed
-ones are dropped.
+keep their records and evidence untouched: only their printed number and, for an unlabelled
+one renumbered, their id follow the new version (`changes.carried_renames`; a labelled one
+whose id changed is reset, `changes.RENAMED`). Added results start pending; removed ones are
+dropped.
 """
 
 from __future__ import annotations
@@ -66,13 +67,27 @@ def revised_results(
 
 
 def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
-    """The record with every path into its audits folder moved to the new id's folder (the
-    revision moves the folder too), so that a result that now has its old id cannot write over
-    it. A result whose id changed is reset (`changes.RENAMED`): its working state, gate and
-    events name the old id."""
-    text = record.model_dump_json(by_alias=True)
-    moved = text.replace(f'"audits/{safe_name(record.id)}/', f'"audits/{safe_name(new_id)}/')
-    return ResultRecord.model_validate_json(moved)
+    """The record and its working state with every path into its audits folder moved to the
+    new id's folder (the revision moves the folder too, `moved_paths`), so that a result that
+    now has its old id cannot write over it. Its gate and other audit records, and its
+    events, keep naming the old id; the revision event's `renamed` says which
+    (`paperlint.records.history`)."""
+    old = record.id
+    moved = ResultRecord.model_validate_json(
+        moved_paths(record.model_dump_json(by_alias=True), old, new_id)
+    )
+    slots = {
+        kind: type(slot).model_validate_json(
+            moved_paths(slot.model_dump_json(by_alias=True), old, new_id)
+        )
+        for kind, slot in record.work.slots.items()
+    }
+    return moved.with_work(record.work.model_copy(update={"slots": slots}))
+
+
+def moved_paths(text: str, old_id: str, new_id: str) -> str:
+    """JSON `text` with every path into the old id's audits folder into the new id's."""
+    return text.replace(f'"audits/{safe_name(old_id)}/', f'"audits/{safe_name(new_id)}/')
 
 
 def relocate(

@@ -11,9 +11,11 @@ because the work being reset was planned on it:
   over statement edges, → `re-gate`; every result whose proof uses it or one of those → `re-prove`;
 - proof changed only → `re-prove` it, and nothing else (its statement, and so its users, stand);
 - a removed result acts as a changed statement for its users;
-- a result whose id changed (its label renamed, added or removed; an unlabelled one renumbered)
-  → `re-draft` it, and its users as for a changed statement: its records are keyed by the id
-  (a renamed label and its `\\ref`s are no edit of the text, but the id is);
+- a result whose id changed because its label was renamed, added or removed → `re-draft` it,
+  and its users as for a changed statement: its records are keyed by the id (a renamed label
+  and its `\\ref`s are no edit of the text, but the id is, and the gate hashed the label);
+- an unlabelled result renumbered (`lemma:2.2` -> `lemma:2.3`) keeps its records and evidence
+  under the new id (`carried_renames`);
 - a result whose draft has a condition on a renamed or removed result (a clause of it, named
   by its old id) → `re-draft`;
 - anything else is untouched: it keeps its records and evidence.
@@ -39,9 +41,9 @@ from paperlint.revise.match import Match, find_quote
 
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
 
-# A result whose id changed (its first label renamed, added or removed; an unlabelled one
-# renumbered) is started over: its gate, its evidence files and the event log name it by the
-# old id, and `validate` re-derives each verdict from records of its own id only.
+# A labelled result whose id changed (its first label renamed, added or removed) is started
+# over: the gate hashed the label's text. An unlabelled one renumbered is not
+# (`carried_renames`).
 RENAMED: Final = "its id changed ({old} -> {new}): its records and events name the old one"
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a
@@ -106,8 +108,9 @@ def plan_resets(
             add(old_id, "re-draft", why)
         for why in edit.proof:
             add(old_id, "re-prove", why)
+    carried = carried_renames(old, new, match)
     for pair in match.pairs:
-        if pair.old != pair.new:
+        if pair.old != pair.new and pair.old not in carried:
             add(pair.old, "re-draft", RENAMED.format(old=pair.old, new=pair.new))
     graph = graph_of(blueprint)
     names = match.old_to_new()
@@ -129,6 +132,27 @@ def plan_resets(
         if not reasons[old_id]:
             del reasons[old_id]
     return _ordered(reasons, names, set(formalised), match)
+
+
+def carried_renames(old: Inventory, new: Inventory, match: Match) -> set[str]:
+    """Old ids of the results that keep their records under a new id: unlabelled in both
+    versions, so the id is the number (`lemma:2.2`) and changed only because the number did.
+
+    Their statement's text, which the gate hashed, is what it was (an edit of it is a change
+    like any other), and their Lean names follow them (`apply.carry_names`). Their records
+    and events keep naming the old id, and so do their checker runs' module names: the
+    readers of the workspace follow the revision event's `renamed` (`records.history`,
+    `records.modules`). A result that uses one (a plain-text "Lemma 2.2" names it) is
+    redone as for any result whose id changed: its own checker layout names the used
+    result's modules by the id. A labelled result whose id changed is started over instead
+    (`RENAMED`): its label is in the text the gate hashed."""
+    olds = {r.id: r for r in old.results}
+    news = {r.id: r for r in new.results}
+    return {
+        p.old
+        for p in match.pairs
+        if p.old != p.new and not olds[p.old].labels and not news[p.new].labels
+    }
 
 
 def _propagate(graph: Digraph, seed: str, names: Mapping[str, str], what: str, add: Any) -> None:

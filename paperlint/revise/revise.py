@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import fnmatch
+import hashlib
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
@@ -21,6 +23,7 @@ from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.events import RevisionEvent
+from paperlint.records.history import with_names_now
 from paperlint.records.journal import Journal
 from paperlint.records.layout import refuse_shared_folders, safe_name
 from paperlint.records.results import Results
@@ -31,6 +34,7 @@ from paperlint.revise.apply import (
     clause_sources,
     formalised_ids,
     issue_quotes,
+    moved_paths,
     renamed_files,
     revised_results,
 )
@@ -38,6 +42,7 @@ from paperlint.revise.changes import estimate, plan_resets, revision_plan
 from paperlint.revise.match import match_results
 from paperlint.revise.snapshot import refuse_if_interrupted, take_snapshot
 from paperlint.spec import read_spec, write_spec
+from paperlint.store import write_bytes_atomic
 
 # What a reset leaves in `audits/<id>/`: the records of the stages it keeps.
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
@@ -80,10 +85,11 @@ def revise(request: ReviseRequest) -> RevisionOutcome:
         snapshot = take_snapshot(ws, stamp)
         _replace_source(ws, _project_dir(request.paper), prepared.inventory)
         _move_audit_folders(ws, prepared.plan)
+        rehashed = _repoint_gates(ws, prepared.plan)
         _clear_stale_evidence(ws, prepared.plan["reset"], prepared.blueprint)
         write_record(ws.inventory, prepared.inventory)
         write_record(ws.blueprint, prepared.blueprint)
-        write_results(ws, prepared.results)
+        write_results(ws, with_hashes(prepared.results, rehashed))
         _rewrite_run_config(ws, request.paper, request.replay)
         entry = _revision_entry(stamp, ws, snapshot, request.paper, prepared.plan)
         append_revision(ws.root, entry)
@@ -129,7 +135,7 @@ def _prepare(ws: Workspace, paper: Path, root: str | None) -> _Prepared:
         old_results, new_inventory, blueprint, match, resets, sources, renamed
     )
     results = results.model_copy(update={"paper": paper.name})
-    cost = estimate(resets, ws.events().read())
+    cost = estimate(resets, with_names_now(list(ws.events().read())))
     return _Prepared(new_inventory, blueprint, results, revision_plan(match, resets, cost))
 
 
@@ -149,6 +155,40 @@ def _move_audit_folders(ws: Workspace, plan: dict[str, Any]) -> None:
     for temporary, target in staged:
         shutil.rmtree(target, ignore_errors=True)
         temporary.rename(target)
+
+
+def _repoint_gates(ws: Workspace, plan: dict[str, Any]) -> dict[str, str]:
+    """In each moved audits folder, the gate records' paths to the gate's own reference run
+    and faithfulness record (`"run"`, `"evidence"`: files of the same folder) moved with it,
+    as `apply.rehome` moves the record's; sha256 of each file rewritten, by path. Only the
+    gate records hold such paths (an allowlist: the checker's record is never rewritten)."""
+    rehashed = {}
+    for pair in plan["matched"]:
+        if pair["old"] == pair["new"]:
+            continue
+        folder = ws.audit_dir(pair["new"])
+        for path in sorted(folder.glob("gate-*.json")) if folder.is_dir() else []:
+            data = path.read_bytes()
+            text = moved_paths(data.decode("utf-8"), pair["old"], pair["new"]).encode("utf-8")
+            if text != data:
+                write_bytes_atomic(path, text)
+                rehashed[ws.rel(path)] = hashlib.sha256(text).hexdigest()
+    return rehashed
+
+
+def with_hashes(results: Results, rehashed: Mapping[str, str]) -> Results:
+    """`results` with the evidence hash of each file in `rehashed` replaced by its new one."""
+    if not rehashed:
+        return results
+    records = []
+    for record in results.results:
+        hashes = record.evidence.hashes
+        if rehashed.keys() & hashes.keys():
+            hashes = {path: rehashed.get(path, digest) for path, digest in hashes.items()}
+            evidence = record.evidence.model_copy(update={"hashes": hashes})
+            record = record.model_copy(update={"evidence": evidence})
+        records.append(record)
+    return results.model_copy(update={"results": records})
 
 
 def _clear_stale_evidence(ws: Workspace, resets: list[dict[str, str]], bp: Blueprint) -> None:
@@ -226,4 +266,5 @@ def _event_fields(entry: dict[str, Any]) -> dict[str, Any]:
         "added": entry["added"],
         "removed": entry["removed"],
         "renumbered": [r["id"] for r in entry["renumbered"]],
+        "renamed": {old: new for old, new in entry["mapping"].items() if old != new},
     }

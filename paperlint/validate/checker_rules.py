@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paperlint.lean.checker import RECORD_FILE
-from paperlint.lean.modules import CheckJob, Mode
+from paperlint.lean.modules import CheckJob, Mode, ident
 from paperlint.lean.trusted import (
     TrustedRun,
     gate_lock,
@@ -60,7 +60,7 @@ def checker_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     run = kept_run(ctx, record, path)
     if isinstance(run, Finding):
         return [run]
-    job = checker_job(ctx, record, "compare")
+    job = checker_job(ctx, record, "compare", named_for(ctx, record, run))
     if job is None:
         message = "the records compose no module layout to compare the checker's run with"
         return [ctx.about(record, path, Check.CHECKER_STALE, message)]
@@ -84,7 +84,7 @@ def run_findings(
     gate's own reference run (`derived`: the job's reference is derived from the locked
     statement, `verdict_problems`). The verified result's proof, an ERROR's counterexample
     and a reconnection's discharge are all judged by this one function."""
-    reference = checker_job(ctx, record, "reference")
+    reference = gate_reference(ctx, record)
     locked = gate_lock(ctx.gate(record), ctx.snap.json, reference) if reference else None
     problems = verdict_problems(run, job=job, locked=locked, conditions=conditions,
                                 derived=derived)  # fmt: skip
@@ -133,30 +133,64 @@ def _discharged(record: ResultRecord) -> list[str]:
     return [d.condition for d in found.discharges] if found is not None else []
 
 
-def checker_job(ctx: Context, record: ResultRecord, mode: Mode) -> CheckJob | None:
-    """The layout the engine built for `record`, recomposed from the gated records."""
+def named_for(ctx: Context, record: ResultRecord, run: TrustedRun | None) -> str:
+    """The id the modules of the kept `run` are named by: the result's id, or one it had
+    when the run was made, before a revision renumbered it (`records.modules`); its id when
+    no id it had names them (the comparison then fails, as it must)."""
+    request = run.request if run is not None else None
+    module = request.get("reference_module") if isinstance(request, dict) else None
+    if isinstance(module, str):
+        for rid in sorted(ctx.names.former(record.id)):
+            if module.endswith("." + ident(rid)):
+                return rid
+    return record.id
+
+
+def gate_reference(ctx: Context, record: ResultRecord) -> CheckJob | None:
+    """The reference job the gate's own checker run was of (`trusted.gate_lock` compares the
+    two), composed under the id the result had when the gate ran."""
+    gate = ctx.gate(record)
+    reference = gate.get("reference") if isinstance(gate, dict) else None
+    path = reference.get("run") if isinstance(reference, dict) else None
+    run = read_run(ctx.snap.json(path)) if isinstance(path, str) else None
+    return checker_job(ctx, record, "reference", named_for(ctx, record, run))
+
+
+def checker_job(
+    ctx: Context, record: ResultRecord, mode: Mode, named_as: str | None = None
+) -> CheckJob | None:
+    """The layout the engine built for `record`, recomposed from the gated records (under
+    `named_as`, the id its kept run names: `named_for`)."""
     deps = workspace_deps(ctx.snap)
     if deps is None:
         return None
-    return check_job(ctx.header, ctx.records, deps, record.id, mode=mode)
+    return check_job(ctx.header, ctx.records, deps, record.id, mode=mode, named_as=named_as)
 
 
-def refuting_job(ctx: Context, record: ResultRecord, declaration: str) -> CheckJob | None:
+def refuting_job(
+    ctx: Context, record: ResultRecord, declaration: str, named_as: str | None = None
+) -> CheckJob | None:
     """The layout the engine built for an ERROR's counterexample `declaration`."""
     deps = workspace_deps(ctx.snap)
     if deps is None:
         return None
-    return refutation_job(ctx.header, ctx.records, deps, record.id, declaration)
+    return refutation_job(ctx.header, ctx.records, deps, record.id, declaration, named_as)
 
 
 def discharging_job(
-    ctx: Context, record: ResultRecord, declaration: str, predecessors: Sequence[str]
+    ctx: Context,
+    record: ResultRecord,
+    declaration: str,
+    predecessors: Sequence[str],
+    named_as: str | None = None,
 ) -> CheckJob | None:
     """The layout the engine built for a reconnection's discharge `declaration`."""
     deps = workspace_deps(ctx.snap)
     if deps is None:
         return None
-    return discharge_job(ctx.header, ctx.records, deps, record.id, declaration, predecessors)
+    return discharge_job(
+        ctx.header, ctx.records, deps, record.id, declaration, predecessors, named_as
+    )
 
 
 def checker_claimed(ctx: Context) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from paperlint.domain import SECOND_DRAFT_FILE
 from paperlint.lean.compose import header, parse_declaration
+from paperlint.records.history import EventNames, event_names
 from paperlint.records.layout import safe_name
 from paperlint.records.results import ResultRecord
 from paperlint.records.slots import draft_of
@@ -45,6 +46,8 @@ class Context:
     bibliography: frozenset[str]
     header: str
     gated: dict[str, str] = field(default_factory=dict)  # Lean name -> gated declaration text
+    # which result each event names now, across revisions (`paperlint.records.history`)
+    names: EventNames = field(default_factory=lambda: event_names(()))
 
     def audit_dir(self, result_id: str) -> str:
         return f"audits/{safe_name(result_id)}"
@@ -57,6 +60,11 @@ class Context:
             if match and path.count("/") == 2:
                 found.append((int(match.group(1)), path))
         return sorted(found)
+
+    def names_record(self, data: dict[str, Any], record: ResultRecord) -> bool:
+        """Whether an audit record's `result` names `record`: its id, or one it had before a
+        revision renumbered it (its audits folder moved along, the files in it did not)."""
+        return data.get("result") in self.names.former(record.id)
 
     def gate(self, record: ResultRecord) -> dict[str, Any] | None:
         return self.snap.json(record.evidence.gate)
@@ -95,6 +103,7 @@ def build_context(snap: Snapshot) -> Context:
         records=records,
         bibliography=keys,
         header=header(max_heartbeats=int(beats)),
+        names=event_names(snap.events or ()),
     )
     ctx.gated.update(_gated_texts(ctx))
     return ctx

@@ -17,7 +17,13 @@ from paperlint.records.slots import counterexample as checked_counterexample
 from paperlint.records.slots import review as review_of
 from paperlint.records.slots import ruling as ruling_of
 from paperlint.validate import leanfile
-from paperlint.validate.checker_rules import checker_claimed, kept_run, refuting_job, run_findings
+from paperlint.validate.checker_rules import (
+    checker_claimed,
+    kept_run,
+    named_for,
+    refuting_job,
+    run_findings,
+)
 from paperlint.validate.context import Context
 from paperlint.validate.gate_rules import gate_findings
 from paperlint.validate.model import Check, Finding, safe_rel
@@ -193,7 +199,7 @@ def _checked_findings(
     run = kept_run(ctx, record, cex.checker)
     if isinstance(run, Finding):
         return [*found, run]
-    job = refuting_job(ctx, record, cex.declaration)
+    job = refuting_job(ctx, record, cex.declaration, named_for(ctx, record, run))
     if job is None:
         message = "the records compose no refutation layout to compare the checker's run with"
         return [*found, ctx.about(record, cex.checker, Check.CHECKER_STALE, message)]

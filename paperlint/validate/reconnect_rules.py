@@ -32,6 +32,7 @@ from paperlint.validate.checker_rules import (
     checker_claimed,
     discharging_job,
     kept_run,
+    named_for,
     run_findings,
 )
 from paperlint.validate.context import Context
@@ -137,7 +138,7 @@ def _checker_problems(ctx: Context, record: ResultRecord, found: Reconnection) -
     if isinstance(run, Finding):
         return [run.message]
     predecessors = [d.result for d in found.discharges]
-    job = discharging_job(ctx, record, found.declaration, predecessors)
+    job = discharging_job(ctx, record, found.declaration, predecessors, named_for(ctx, record, run))
     if job is None:
         return ["the records compose no discharge layout to compare the checker's run with"]
     conditions = [c.name for c in record.conditions]

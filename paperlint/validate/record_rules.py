@@ -100,10 +100,10 @@ def event_findings(ctx: Context) -> list[Finding]:
         message = "events.jsonl is missing: verdicts cannot be traced to the run that made them"
         return [Finding("events.jsonl", Check.EVENTS_MISSING, message)]
     last: dict[str, dict[str, Any]] = {}
-    for item in events:
+    for item, name in zip(events, ctx.names.now, strict=True):
         logged_verdict = verdict_of(item)  # an `action_finished` line, or an older `verdict`
-        if logged_verdict is not None:
-            last[logged_verdict[0]] = item
+        if logged_verdict is not None and name is not None:  # by the id its result has now
+            last[name] = item
     found: list[Finding] = []
     for record in ctx.records.values():
         if record.verdict is None:

@@ -29,7 +29,7 @@ from paperlint.records.results import IssueClass, ResultRecord, Verdict
 from paperlint.records.run import run_of
 from paperlint.records.slots import counterexample as checked_counterexample
 from paperlint.records.slots import reconnected
-from paperlint.validate.checker_rules import checker_job
+from paperlint.validate.checker_rules import checker_job, gate_reference, named_for
 from paperlint.validate.context import Context, build_context
 from paperlint.validate.faithful_rules import evidence_path, rerun_claims
 from paperlint.validate.model import Check, Finding, Snapshot
@@ -357,20 +357,24 @@ def checker_jobs(ctx: Context, record: ResultRecord) -> list[CheckerJob]:
     and its reconnection's discharge (#14), an ERROR's counterexample."""
     from paperlint.validate.checker_rules import discharging_job, refuting_job
 
+    def named(path: str) -> str:  # the id the kept run's modules are named by
+        return named_for(ctx, record, read_run(ctx.snap.json(path)))
+
     conditions = tuple(c.name for c in record.conditions)
     name = record.evidence.lean_name or ""
     jobs: list[CheckerJob] = []
     if is_verified(record) and record.evidence.checker is not None:
-        job = checker_job(ctx, record, "compare")
+        job = checker_job(ctx, record, "compare", named(record.evidence.checker))
         jobs.append(CheckerJob(record.evidence.checker, (name,), job, False, conditions))
         found = reconnected(record.work)
         if found is not None and found.checker is not None and found.declaration is not None:
             preds = [d.result for d in found.discharges]
-            job = discharging_job(ctx, record, found.declaration, preds)
+            job = discharging_job(ctx, record, found.declaration, preds, named(found.checker))
             jobs.append(CheckerJob(found.checker, (found.name,), job, True, conditions))
     cex = checked_counterexample(record.work)
     if _is_error(record) and cex is not None and cex.checker is not None:
-        job = refuting_job(ctx, record, cex.declaration) if cex.declaration else None
+        declaration, as_id = cex.declaration, named(cex.checker)
+        job = refuting_job(ctx, record, declaration, as_id) if declaration else None
         jobs.append(CheckerJob(cex.checker, (f"{name}_counterexample",), job, True))
     return jobs
 
@@ -395,7 +399,7 @@ def _checker_reruns(
     exit alone proves nothing."""
     if not checked:
         return []
-    reference = checker_job(ctx, record, "reference")
+    reference = gate_reference(ctx, record)
     if lean.verifier is None:
         why = "Lean unavailable; the checker not re-run"
         return [LeanRerun(c.path, c.names, "not-run", why) for c in checked]

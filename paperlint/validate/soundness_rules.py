@@ -201,11 +201,11 @@ def live_run_findings(ctx: Context) -> list[Finding]:
 
 
 def prompt_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
-    events = list(ctx.snap.events or ())
-    revised = [i for i, e in enumerate(events) if e.get("type") == "revision"]
     found: list[Finding] = []
-    for event in events[revised[-1] + 1 if revised else 0 :]:
-        if event.get("type") != "model_call" or event.get("result") != record.id:
+    names = ctx.names
+    for event, name, latest in zip(ctx.snap.events or (), names.now, names.latest, strict=True):
+        # the calls since the newest revision in effect, by the id their result has now
+        if not latest or event.get("type") != "model_call" or name != record.id:
             continue
         if event.get("replay") is True and event.get("prompt_drift") is True:
             if event.get("template_drift") is True:

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from paperlint.revise.changes import estimate, plan_resets, revision_plan
+from paperlint.revise.changes import carried_renames, estimate, plan_resets, revision_plan
 from paperlint.revise.match import match_results
 from tests.revise.helpers import blueprint, env, paper
 
@@ -199,3 +199,45 @@ def test_an_issue_whose_quote_is_gone_is_found_again(tmp_path: Path) -> None:
         old, new, blueprint(old), m, formalised=formalised, quotes=quotes, sources=edited
     )
     assert [(r.id, r.action) for r in gone] == [("lem:w", "re-prove")]
+
+
+def test_an_unlabelled_result_renumbered_keeps_its_records_and_its_users_are_redone(
+    tmp_path: Path,
+) -> None:
+    """A lemma inserted at the top renumbers the unlabelled lemma (`lemma:3` -> `lemma:4`):
+    its id is its number, its text is unchanged, so it keeps its records under the new id
+    (the revision event's `renamed`; `carried_renames`). A result that names it in plain text
+    ("Lemma 3", which the author updates to "Lemma 4") is redone as for any renamed result:
+    its checker layout names the used lemma's modules by the id. The labelled result that is
+    only renumbered keeps everything, as before."""
+    plain = env("lemma", None, r"$3 + 3 = 6$.", "Count.")
+    user = env("lemma", "lem:u", r"$6 = 6$.", "By Lemma 3, and reflexivity.")
+    old_body = DEF + LEM + plain + user
+    inserted = env("lemma", None, r"$0 = 0$.", "Trivial.")
+    new_body = inserted + DEF + LEM + plain + user.replace("Lemma 3", "Lemma 4")
+    old = paper(tmp_path, "v1", old_body)
+    new = paper(tmp_path, "v2", new_body)
+    assert [r.id for r in old.results] == ["def:m", "lem:x", "lemma:3", "lem:u"]
+    assert [r.id for r in new.results] == ["lemma:1", "def:m", "lem:x", "lemma:4", "lem:u"]
+    m = match_results(old, new)
+    assert carried_renames(old, new, m) == {"lemma:3"}
+    found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
+    assert [(r.id, r.action, r.why) for r in found] == [
+        ("lem:u", "re-prove", "proof changed; its proof uses lemma:4, whose id changed")
+    ]
+
+
+def test_a_labelled_result_losing_its_label_is_not_carried(tmp_path: Path) -> None:
+    """`\\label{lem:w}` removed: the id becomes the number, but the gate hashed the label's
+    text, so the result is started over (as is one gaining a label)."""
+    old = paper(tmp_path, "v1", V1)
+    for name, body, was, now in [
+        ("lost", V1.replace("\\label{lem:w}", ""), "lem:w", "lemma:5"),
+        ("gained", V1.replace("\\label{lem:w}", "\\label{lem:w2}"), "lem:w", "lem:w2"),
+    ]:
+        new = paper(tmp_path, name, body)
+        m = match_results(old, new)
+        assert (was, now) in [(p.old, p.new) for p in m.pairs]
+        assert carried_renames(old, new, m) == set()
+        found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
+        assert (now, "re-draft") in [(r.id, r.action) for r in found]
