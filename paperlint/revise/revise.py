@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import hashlib
+import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -23,6 +24,7 @@ from paperlint.errors import InputError
 from paperlint.preflight.model import Inventory
 from paperlint.records import WorkspaceLock, read_record, write_record
 from paperlint.records.events import RevisionEvent
+from paperlint.records.faithfulness import FILE as FAITHFUL_FILE
 from paperlint.records.history import with_names_now
 from paperlint.records.journal import Journal
 from paperlint.records.layout import refuse_shared_folders, safe_name
@@ -48,8 +50,16 @@ from paperlint.store import write_bytes_atomic
 KEPT_AUDITS: Final[dict[str, tuple[str, ...]]] = {
     "re-draft": (),
     "re-gate": ("plan.json", "draft-*", "second-draft-*"),
-    # the gate's reference run stays with the gate: its lock is re-derived from it (#25)
-    "re-prove": ("plan.json", "draft-*", "second-draft-*", "gate-*", "reference-*"),
+    # the gate's reference run stays with the gate: its lock is re-derived from it (#25); so
+    # does the faithfulness record of each gate round (#15): `_clear_stale_evidence`
+    "re-prove": (
+        "plan.json",
+        "draft-*",
+        "second-draft-*",
+        "gate-*",
+        "reference-*",
+        "faithfulness-*",
+    ),
 }
 
 
@@ -206,9 +216,26 @@ def _clear_stale_evidence(ws: Workspace, resets: list[dict[str, str]], bp: Bluep
                 path.rmdir()
             else:
                 path.unlink()
+        if reset["action"] == "re-prove":
+            _restore_faithfulness(folder)
         entry = entries.get(reset["id"])
         if entry is not None:
             _remove_modules(ws.root / entry.lean_file)
+
+
+def _restore_faithfulness(folder: Path) -> None:
+    """A re-prove keeps the gate, and so the faithfulness evidence its rounds wrote: the
+    latest record is its last round's again (the gate step writes the two alike), without what
+    the audit added for the proof being redone (the hypotheses that proof did not need). It
+    was deleted with the proof: the report then showed no counterexample probe for the gated
+    statement."""
+    rounds = [
+        (int(m.group(1)), path)
+        for path in folder.glob("faithfulness-*.json")
+        if (m := re.fullmatch(r"faithfulness-(\d+)\.json", path.name))
+    ]
+    if rounds:
+        write_bytes_atomic(folder / FAITHFUL_FILE, max(rounds)[1].read_bytes())
 
 
 def _remove_modules(module: Path) -> None:

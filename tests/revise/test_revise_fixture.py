@@ -103,9 +103,22 @@ def test_v2_resets_exactly_the_expected_results_and_redoes_only_them(
 
     argv = ["revise", str(ws), str(V2 / "paper.tex"), "--replay", str(V2 / "replay")]
     assert run(argv) == 0
-    # a re-prove keeps the records of the plan, the draft and the gate, and nothing after
-    kept = sorted(p.name for p in (ws / "audits" / "prop_square").rglob("*"))
-    assert kept == ["draft-1.json", "draft-1.lean", "gate-1.json", "plan.json", "reference-1.json"]
+    # a re-prove keeps the records of the plan, the draft and the gate (its faithfulness
+    # evidence included, the latest record its last round's again), and nothing after
+    folder = ws / "audits" / "prop_square"
+    kept = sorted(p.name for p in folder.rglob("*"))
+    assert kept == [
+        "draft-1.json",
+        "draft-1.lean",
+        "faithfulness-1.json",
+        "faithfulness.json",
+        "gate-1.json",
+        "plan.json",
+        "reference-1.json",
+    ]
+    assert (folder / "faithfulness.json").read_bytes() == (
+        folder / "faithfulness-1.json"
+    ).read_bytes()
     assert not list((ws / "lean" / "Paper").glob("Prop_square*"))
     assert sorted(p.name for p in (ws / "audits" / "def_mean").rglob("*")) == []
     assert run(["resume", str(ws)]) == 1  # prop:square and thm:product still have issues

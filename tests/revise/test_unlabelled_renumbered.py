@@ -160,6 +160,10 @@ def test_a_carried_result_re_proved_under_its_new_id_validates(
     checker = (folder / "checker.json").read_text()
     assert "r_lemma_2_3_" in checker and "r_lemma_2_2_" not in checker
     assert "r_lemma_2_2_" in (folder / "reference-1.json").read_text()
+    # the gate's faithfulness evidence stays with the gate: its probe was dropped with the proof
+    faithful = json.loads((folder / "faithfulness.json").read_text())
+    assert faithful["probe"] == json.loads((folder / "faithfulness-1.json").read_text())["probe"]
+    assert faithful["probe"] is not None and faithful["minimal"] is not None
     capsys.readouterr()
     assert run(["validate", str(checked)]) == 0, capsys.readouterr().out
     # the kept verdicts' checker runs are in replay/, the re-proved one's in replay-proof/
