@@ -39,13 +39,24 @@ def since_rows(since: dict[str, Any]) -> dict[str, list[list[str]]]:
             [i["id"], text(i.get("class")), text(i.get("was"))]
             for i in since.get("issues_introduced", [])
         ],
+        # an unlabelled result's id is its number: renumbered, its id changed with it
+        "Renumbered": [
+            [_renumbered(r), text(r.get("from")), text(r.get("to"))]
+            for r in since.get("renumbered", [])
+        ],
     }
+
+
+def _renumbered(row: dict[str, Any]) -> str:
+    new, old = str(row.get("id", "")), row.get("old_id")
+    return new if old in (None, new) else f"{new} (was {old})"
 
 
 HEADERS = {
     "Verdicts that changed": ["Result", "Was", "Now"],
     "Issues fixed": ["Result", "Issue class", "Now"],
     "Issues introduced": ["Result", "Issue class", "Was"],
+    "Renumbered": ["Result", "Number was", "Number now"],
 }
 
 

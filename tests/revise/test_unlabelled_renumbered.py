@@ -112,6 +112,9 @@ def test_renumbered_unlabelled_results_keep_their_verdicts_and_evidence(
     assert {rid: final[rid] for rid in RENAMED.values()} == {
         rid: after[rid] for rid in RENAMED.values()
     }
+    report = (checked / "report" / "report.md").read_text(encoding="utf-8")
+    assert "| lemma:2.3 (was lemma:2.2) | 2.2 | 2.3 |" in report  # "Since the previous version"
+    assert "| thm:product | 2.4 | 2.5 |" in report
     assert run(["validate", str(checked)]) == 0
     capsys.readouterr()
     argv = ["replay", str(checked), "--lean-replay", str(FIXTURE / "replay"), "--format", "json"]
