@@ -73,6 +73,11 @@ def flows() -> list[Flow]:
     found.append(
         Flow(unlabelled / "replay-proof", unlabelled / "revised-proof.tex", base=unlabelled)
     )
+    # a result whose proof (not statement) refers to a lemma, and a revision renaming that
+    # lemma's label: version 1 checked with `replay/`, then revised to `renamed.tex`
+    proof_user = FIXTURES / "proof-user"
+    found.append(Flow(proof_user / "replay", proof_user / "paper.tex"))
+    found.append(Flow(proof_user / "replay-renamed", proof_user / "renamed.tex", base=proof_user))
     for revised in sorted(FIXTURES.glob("sample-variance-*/replay/author.py")):
         folder = revised.parent.parent
         if not (folder / "answer-key.json").exists():

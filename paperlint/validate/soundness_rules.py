@@ -106,7 +106,12 @@ def gate_tex_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     found: list[Finding] = []
     expected = {record.id: tex.get("statement_sha256")}
     deps = tex.get("dependencies")
-    expected.update(deps if isinstance(deps, dict) else {})
+    # The gate reviewed the statement, and what it says rests on what it uses, transitively;
+    # a result only the proof uses is hashed too (the gate names every dependency) but is no
+    # part of that: a change of its statement re-proves this result under the same gate
+    # (`revise.changes`), and `validate` then failed a gate that still holds.
+    read = _statement_closure(source, record.id)
+    expected.update({k: v for k, v in deps.items() if k in read} if isinstance(deps, dict) else {})
     for rid, digest in expected.items():
         now = source.get(rid)
         actual = statement_sha256(str(now.get("statement", ""))) if now is not None else None
@@ -118,6 +123,18 @@ def gate_tex_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
         if rid not in expected and rid in source:
             message = f"the statement uses {rid}, whose TeX the gate record does not name"
             found.append(ctx.about(record, path, Check.GATE_TEX_MISMATCH, message))
+    return found
+
+
+def _statement_closure(source: Mapping[str, Mapping[str, Any]], rid: str) -> set[str]:
+    """The results the statement of `rid` uses, directly or through theirs (not `rid`)."""
+    found: set[str] = set()
+    todo = _statement_uses(source.get(rid))
+    while todo:
+        use = todo.pop()
+        if use not in found and use != rid:
+            found.add(use)
+            todo += _statement_uses(source.get(use))
     return found
 
 
