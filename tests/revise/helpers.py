@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from paperlint.blueprint.build import build_blueprint
@@ -41,3 +42,15 @@ def env(kind: str, label: str | None, statement: str, proof: str | None = None) 
     if proof is not None:
         text += "\\begin{proof}\n" + proof + "\n\\end{proof}\n"
     return text + "\n"
+
+
+def checked_fixture(folder: Path, fixture: Path) -> Path:
+    """`fixture`'s version 1 (`paper.tex`) checked from its `replay/` in an author's `folder`
+    (a repository): the workspace."""
+    from paperlint.cli.root import run
+
+    (folder / ".git").mkdir()
+    shutil.copyfile(fixture / "paper.tex", folder / "paper.tex")
+    argv = ["check", str(folder / "paper.tex"), "--replay", str(fixture / "replay"), "-q"]
+    assert run(argv) == 1  # the example's issues are recorded
+    return folder / "paper.paperlint"

@@ -8,12 +8,12 @@ of it (`soundness_rules.gate_tex_findings`)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from paperlint.cli.root import run
+from tests.revise.helpers import checked_fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "proof-user"
@@ -21,13 +21,10 @@ FIXTURE = ROOT / "fixtures" / "proof-user"
 
 @pytest.fixture
 def checked(tmp_path: Path) -> Path:
-    (tmp_path / ".git").mkdir()
-    shutil.copyfile(FIXTURE / "paper.tex", tmp_path / "paper.tex")
-    argv = ["check", str(tmp_path / "paper.tex"), "--replay", str(FIXTURE / "replay"), "-q"]
-    assert run(argv) == 1  # issues recorded
-    gate = json.loads((tmp_path / "paper.paperlint/audits/thm_product/gate-1.json").read_text())
+    workspace = checked_fixture(tmp_path, FIXTURE)
+    gate = json.loads((workspace / "audits/thm_product/gate-1.json").read_text())
     assert "lem:mean-max" in gate["tex"]["dependencies"]  # hashed, though only the proof uses it
-    return tmp_path / "paper.paperlint"
+    return workspace
 
 
 def verdicts(workspace: Path) -> dict[str, str | None]:

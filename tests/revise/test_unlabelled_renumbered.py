@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from paperlint.cli.root import run
+from tests.revise.helpers import checked_fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "unlabelled-renumbered"
@@ -44,12 +45,7 @@ def out_json(capsys: pytest.CaptureFixture[str]) -> Any:
 
 @pytest.fixture
 def checked(tmp_path: Path) -> Path:
-    """Version 1 checked from its replay, in an author's folder (a repository)."""
-    (tmp_path / ".git").mkdir()
-    shutil.copyfile(FIXTURE / "paper.tex", tmp_path / "paper.tex")
-    argv = ["check", str(tmp_path / "paper.tex"), "--replay", str(FIXTURE / "replay"), "-q"]
-    assert run(argv) == 1  # issues recorded
-    return tmp_path / "paper.paperlint"
+    return checked_fixture(tmp_path, FIXTURE)
 
 
 def test_renumbered_unlabelled_results_keep_their_verdicts_and_evidence(
