@@ -12,6 +12,7 @@ dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import paperlint.engine.steps  # noqa: F401  (the registry teaches the rewind the steps' slots)
@@ -86,8 +87,10 @@ def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
 
 
 def moved_paths(text: str, old_id: str, new_id: str) -> str:
-    """JSON `text` with every path into the old id's audits folder into the new id's."""
-    return text.replace(f'"audits/{safe_name(old_id)}/', f'"audits/{safe_name(new_id)}/')
+    """JSON `text` with every path into the old id's audits folder into the new id's: the
+    paths a field holds and those a message names ("its turns are kept in audits/…")."""
+    folder = re.escape(f"audits/{safe_name(old_id)}/")
+    return re.sub(rf"(?<![\w./-]){folder}", f"audits/{safe_name(new_id)}/", text)
 
 
 def relocate(
