@@ -22,7 +22,7 @@ from paperlint.preflight.model import Inventory, Result
 from paperlint.records import EventLog, read_record
 from paperlint.records.checked import how_checked
 from paperlint.records.drift import template_drift_notes
-from paperlint.records.history import with_names_now
+from paperlint.records.history import names_then, with_names_now
 from paperlint.records.migrate import read_results
 from paperlint.records.results import ResultRecord, Results, Verdict
 from paperlint.records.run import read_run
@@ -174,13 +174,14 @@ def load_workspace(
     results = read_results(results_path)
     inventory = _load_inventory(workspace, notes)
     blueprint = _load_blueprint(workspace, notes)
-    events = _load_events(workspace, notes)
+    written = _load_events(workspace, notes)  # each naming results by the ids they had then
+    events = with_names_now(written)
     notes += template_drift_notes(events, templates or {})
     views = _build_views(workspace, results, inventory, blueprint, notes)
     views = [replace(v, proving=prover_lines(events, v.id)) for v in views]
     if stale is not None:
         views = [replace(v, stale=stale.results.get(v.id)) for v in views]
-    convergence, technical = _plain_lines(_convergence(workspace, notes), workspace)
+    convergence, technical = _plain_lines(_convergence(workspace, written, notes), workspace)
     return ReportData(
         workspace=workspace,
         results=results,
@@ -221,8 +222,9 @@ def _plain_lines(lines: list[str], workspace: Path) -> tuple[list[str], list[str
     return shown, technical
 
 
-def _convergence(workspace: Path, notes: list[str]) -> list[str]:
-    """What the final convergence review flagged and re-gated, as report lines."""
+def _convergence(workspace: Path, events: list[dict[str, Any]], notes: list[str]) -> list[str]:
+    """What the final convergence review flagged and re-gated, as report lines: each result
+    by its id now (`events` as written: the review names results by the ids of its time)."""
     from paperlint.errors import InputError
     from paperlint.records.convergence import read_state
 
@@ -249,9 +251,28 @@ def _convergence(workspace: Path, notes: list[str]) -> list[str]:
             f"The final convergence review ({models}) flagged nothing. This is the reviewers' "
             "claim, not evidence: no file re-derives it."
         ]
-    lines = [f"{flag.result} flagged ({flag.concern}): {flag.reason}" for flag in combined.flags]
-    lines.append("Gated again: " + ", ".join(combined.regate) + "; nothing else changed.")
+    shown = _named_now(events, [*(flag.result for flag in combined.flags), *combined.regate])
+    lines = [f"{shown[f.result]} flagged ({f.concern}): {f.reason}" for f in combined.flags]
+    regated = ", ".join(shown[rid] for rid in combined.regate)
+    lines.append(f"Gated again: {regated}; nothing else changed.")
     return lines
+
+
+def _named_now(events: list[dict[str, Any]], ids: list[str]) -> dict[str, str]:
+    """The ids the convergence review wrote, as the results are named now: a revision since
+    may have renumbered an unlabelled one (`lemma:2.3 (reviewed as lemma:2.2)`) or removed it."""
+    reviewed = [i for i, e in enumerate(events) if e.get("type") == "convergence_reviewed"]
+    if not reviewed:
+        return {rid: rid for rid in ids}
+    now = names_then(events, reviewed[-1], ids)
+    return {
+        rid: rid
+        if name == rid
+        else f"{rid} (no longer in the paper)"
+        if name is None
+        else f"{name} (reviewed as {rid})"
+        for rid, name in zip(ids, now, strict=True)
+    }
 
 
 def _load_inventory(workspace: Path, notes: list[str]) -> Inventory | None:
@@ -299,7 +320,7 @@ def _load_events(workspace: Path, notes: list[str]) -> list[dict[str, Any]]:
     if not path.is_file():
         notes.append("events.jsonl is missing: wall time and costs are unknown.")
         return []
-    return with_names_now(list(EventLog(path).read()))  # by each result's id now
+    return list(EventLog(path).read())
 
 
 def _load_versions(

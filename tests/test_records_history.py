@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperlint.records.history import event_names, with_names_now
+from paperlint.records.history import event_names, names_then, with_names_now
 
 
 def call(result: str) -> dict[str, Any]:
@@ -161,3 +161,15 @@ def test_former_inverts_a_permutation(order: list[str]) -> None:
     for old, new in zip(before, order, strict=True):
         assert names.now[before.index(old)] == new
         assert names.former(new) == {old, new}
+
+
+def test_names_written_with_an_event_are_followed_to_now() -> None:
+    """A record that names results without a `result` field (the convergence review's flags)
+    is read as of the event written with it."""
+    review = {"type": "convergence_reviewed"}
+    events = [review, INSERTED, undone("s1"), review, INSERTED]
+    ids = ["lemma:2.2", "proposition:2.3", "thm:main"]
+    assert names_then(events, 0, ids) == ["lemma:2.3", "proposition:2.4", "thm:main"]
+    assert names_then(events, 3, ids) == names_then(events, 0, ids)
+    assert names_then(events, 1, ids) == [None, None, None]  # its revision was undone
+    assert names_then(events, 4, ["lemma:2.2"]) == ["lemma:2.2"]

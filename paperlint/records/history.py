@@ -88,15 +88,7 @@ class EventNames:
 
 def event_names(events: Sequence[Mapping[str, Any]]) -> EventNames:
     """The names of `events` now (see the module docstring)."""
-    stack: tuple[_Revision, ...] = ()
-    at: list[tuple[_Revision, ...]] = []  # the revisions in effect when each event was written
-    for event in events:
-        kind = event.get("type")
-        if kind == "revision":
-            stack = (*stack, _revision(event))
-        elif kind == "revision_undone" and stack and stack[-1].snapshot == event.get("snapshot"):
-            stack = stack[:-1]
-        at.append(stack)
+    at, stack = _in_effect(events)
     now: list[str | None] = []
     latest: list[bool] = []
     mapped: dict[tuple[_Revision, ...], dict[str, str | None]] = {}
@@ -109,12 +101,42 @@ def event_names(events: Sequence[Mapping[str, Any]]) -> EventNames:
             continue
         cache = mapped.setdefault(written, {})
         if rid not in cache:
-            name: str | None = rid
-            for revision in stack[len(written) :]:
-                name = revision.forward(name) if name is not None else None
-            cache[rid] = name
+            cache[rid] = _forward(rid, stack[len(written) :])
         now.append(cache[rid])
     return EventNames(tuple(now), tuple(latest), stack)
+
+
+def names_then(events: Sequence[Mapping[str, Any]], index: int, ids: list[str]) -> list[str | None]:
+    """What each of `ids`, written with event `index` (a record that names results but is no
+    event's `result`: the convergence review's flags), names now; None as in `event_names`."""
+    at, stack = _in_effect(events)
+    written = at[index]
+    if stack[: len(written)] != written:
+        return [None for _ in ids]
+    return [_forward(rid, stack[len(written) :]) for rid in ids]
+
+
+def _in_effect(
+    events: Sequence[Mapping[str, Any]],
+) -> tuple[list[tuple[_Revision, ...]], tuple[_Revision, ...]]:
+    """The revisions in effect when each event was written, and at the end."""
+    stack: tuple[_Revision, ...] = ()
+    at: list[tuple[_Revision, ...]] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "revision":
+            stack = (*stack, _revision(event))
+        elif kind == "revision_undone" and stack and stack[-1].snapshot == event.get("snapshot"):
+            stack = stack[:-1]
+        at.append(stack)
+    return at, stack
+
+
+def _forward(rid: str, revisions: Sequence[_Revision]) -> str | None:
+    name: str | None = rid
+    for revision in revisions:
+        name = revision.forward(name) if name is not None else None
+    return name
 
 
 def with_names_now(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

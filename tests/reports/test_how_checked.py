@@ -62,3 +62,36 @@ def test_a_convergence_review_that_flagged_nothing_is_shown_as_a_claim(tmp_path)
     write_state(ws, ConvergenceState(status="done", reviews=reviews, combined=combined))
     lines = load_workspace(ws).convergence
     assert lines and "flagged nothing" in lines[0] and "no file re-derives it" in lines[0]
+
+
+def test_the_convergence_flags_name_each_result_as_it_is_named_now(tmp_path):
+    """The review names results by the ids they had when it ran; a revision since renumbered
+    the unlabelled lemma it flagged (`lemma:2.2` is now `lemma:2.3`, and the inserted lemma
+    took `lemma:2.2`) and removed another: the report names each as it is named now."""
+    from paperlint.learning.convergence import Combined, ConvergenceReview
+    from paperlint.records.convergence import ConvergenceState, write_state
+    from paperlint.records.outputs import ConvergenceFlag
+
+    ws = tmp_path / "v1"
+    shutil.copytree(V1, ws)
+    flags = [
+        ConvergenceFlag(result="lemma:2.2", concern="statement", reason="a quantifier is lost"),
+        ConvergenceFlag(result="lemma:9", concern="issue", reason="the gap is elsewhere"),
+    ]
+    reviews = [ConvergenceReview(model=m, reviewed=["lemma:2.2"], flags=flags) for m in "ab"]
+    regate = ["lemma:2.2", "lemma:9", "thm:product"]
+    combined = Combined(flags=flags, flagged=["lemma:2.2", "lemma:9"], by_both=[], regate=regate)
+    write_state(ws, ConvergenceState(status="done", reviews=reviews, combined=combined))
+    events = [
+        {"type": "convergence_reviewed", "status": "done", "flagged": [], "regate": regate},
+        {"type": "revision", "snapshot": "s", "renamed": {"lemma:2.2": "lemma:2.3"},
+         "added": ["lemma:2.2"], "removed": ["lemma:9"], "reset": [], "renumbered": []},
+    ]  # fmt: skip
+    with (ws / "events.jsonl").open("a", encoding="utf-8") as log:
+        log.writelines(json.dumps(e) + "\n" for e in events)
+    assert load_workspace(ws).convergence == [
+        "lemma:2.3 (reviewed as lemma:2.2) flagged (statement): a quantifier is lost",
+        "lemma:9 (no longer in the paper) flagged (issue): the gap is elsewhere",
+        "Gated again: lemma:2.3 (reviewed as lemma:2.2), lemma:9 (no longer in the paper), "
+        "thm:product; nothing else changed.",
+    ]
