@@ -40,7 +40,7 @@ def since_rows(since: dict[str, Any]) -> dict[str, list[list[str]]]:
             for i in since.get("issues_introduced", [])
         ],
         # an unlabelled result's id is its number: renumbered, its id changed with it
-        "Renumbered": [
+        "Renumbered or renamed": [
             [_renumbered(r), text(r.get("from")), text(r.get("to"))]
             for r in since.get("renumbered", [])
         ],
@@ -56,7 +56,7 @@ HEADERS = {
     "Verdicts that changed": ["Result", "Was", "Now"],
     "Issues fixed": ["Result", "Issue class", "Now"],
     "Issues introduced": ["Result", "Issue class", "Was"],
-    "Renumbered": ["Result", "Number was", "Number now"],
+    "Renumbered or renamed": ["Result", "Number was", "Number now"],
 }
 
 

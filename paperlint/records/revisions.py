@@ -51,11 +51,18 @@ def since_previous(workdir: Path) -> dict[str, Any] | None:
     before = read_results(workdir / last["snapshot"] / "results.json")
     now = read_results(workdir / "results.json")
     section = compare_results(before, now, last["mapping"])
+    numbered = {r["id"] for r in last["renumbered"]}
+    number = {r.id: r.number for r in now.results}
+    renamed = [  # an id changed and the number did not: a label renamed
+        {"id": new, "old_id": old, "from": number.get(new), "to": number.get(new)}
+        for old, new in last["mapping"].items()
+        if old != new and new not in numbered
+    ]
     return {
         "previous": last["snapshot"],
         "at": last["at"],
         "reset": last["reset"],
-        "renumbered": last["renumbered"],
+        "renumbered": [*last["renumbered"], *renamed],
         **section,
     }
 

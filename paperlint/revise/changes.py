@@ -11,11 +11,11 @@ because the work being reset was planned on it:
   over statement edges, → `re-gate`; every result whose proof uses it or one of those → `re-prove`;
 - proof changed only → `re-prove` it, and nothing else (its statement, and so its users, stand);
 - a removed result acts as a changed statement for its users;
-- a result whose id changed because its label was renamed, added or removed → `re-draft` it,
-  and its users as for a changed statement: its records are keyed by the id (a renamed label
-  and its `\\ref`s are no edit of the text, but the id is, and the gate hashed the label);
-- an unlabelled result renumbered (`lemma:2.2` -> `lemma:2.3`) keeps its records and evidence
-  under the new id (`carried_renames`);
+- a result whose id changed because its label was renamed (`lem:x` -> `lem:xx`, its `\\ref`s
+  with it) or, unlabelled, because it was renumbered (`lemma:2.2` -> `lemma:2.3`) keeps its
+  records and evidence under the new id (`carried_renames`); its users are redone as for a
+  changed statement (their checker layouts and `\\ref`s name it by the id);
+- a label added or removed is an edit of the statement: `re-draft`;
 - a result whose draft has a condition on a renamed or removed result (a clause of it, named
   by its old id) → `re-draft`;
 - anything else is untouched: it keeps its records and evidence.
@@ -41,9 +41,8 @@ from paperlint.revise.match import Match, find_quote
 
 STRENGTH: Final[dict[str, int]] = {"re-prove": 1, "re-gate": 2, "re-draft": 3}
 
-# A labelled result whose id changed (its first label renamed, added or removed) is started
-# over: the gate hashed the label's text. An unlabelled one renumbered is not
-# (`carried_renames`).
+# A result whose id changed with a label added or removed is started over (it is an edit of
+# its statement too); one renamed or renumbered keeps its records (`carried_renames`).
 RENAMED: Final = "its id changed ({old} -> {new}): its records and events name the old one"
 
 # Which recorded model calls a reset repeats: a re-gate keeps the plan and the draft, a
@@ -135,23 +134,24 @@ def plan_resets(
 
 
 def carried_renames(old: Inventory, new: Inventory, match: Match) -> set[str]:
-    """Old ids of the results that keep their records under a new id: unlabelled in both
-    versions, so the id is the number (`lemma:2.2`) and changed only because the number did.
+    """Old ids of the results that keep their records under a new id: the id changed because
+    the result's number did (unlabelled in both versions: `lemma:2.2` -> `lemma:2.3`) or its
+    label was renamed (labelled in both: `lem:x` -> `lem:xx`, its `\\ref`s with it).
 
-    Their statement's text, which the gate hashed, is what it was (an edit of it is a change
-    like any other), and their Lean names follow them (`apply.carry_names`). Their records
-    and events keep naming the old id, and so do their checker runs' module names: the
-    readers of the workspace follow the revision event's `renamed` (`records.history`,
-    `records.modules`). A result that uses one (a plain-text "Lemma 2.2" names it) is
-    redone as for any result whose id changed: its own checker layout names the used
-    result's modules by the id. A labelled result whose id changed is started over instead
-    (`RENAMED`): its label is in the text the gate hashed."""
+    Neither is an edit of what the result says (`result_edits` reads a renamed label back),
+    and their Lean names follow them (`apply.carry_names`). Their records and events keep
+    naming the old id, and so do their checker runs' module names and the gate's hash of a
+    statement holding the old `\\label`: the readers of the workspace follow the revision
+    event's `renamed` (`records.history`, `records.modules`, `validate.soundness_rules`). A
+    result that uses one is redone as for any result whose id changed: its own checker layout
+    names the used result's modules by the id, and a statement that `\\ref`s it reads another
+    text. A label added or removed is an edit of the statement (`_what_changed`)."""
     olds = {r.id: r for r in old.results}
     news = {r.id: r for r in new.results}
     return {
         p.old
         for p in match.pairs
-        if p.old != p.new and not olds[p.old].labels and not news[p.new].labels
+        if p.old != p.new and bool(olds[p.old].labels) == bool(news[p.new].labels)
     }
 
 

@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from paperlint.lean.answer import answer_findings
@@ -114,8 +114,12 @@ def gate_tex_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     expected.update({k: v for k, v in deps.items() if k in read} if isinstance(deps, dict) else {})
     for rid, digest in expected.items():
         now = source.get(rid)
-        actual = statement_sha256(str(now.get("statement", ""))) if now is not None else None
-        if digest != actual:
+        text = str(now.get("statement", "")) if now is not None else None
+        if rid == record.id and text is not None:
+            seen = {statement_sha256(t) for t in _as_labelled(text, ctx.names.former(rid), rid)}
+        else:
+            seen = {statement_sha256(text)} if text is not None else set()
+        if digest not in seen:
             what = "its statement" if rid == record.id else f"dependency {rid}"
             message = f"the gate reviewed another TeX text of {what} than source/ holds now"
             found.append(ctx.about(record, path, Check.GATE_TEX_MISMATCH, message))
@@ -124,6 +128,15 @@ def gate_tex_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
             message = f"the statement uses {rid}, whose TeX the gate record does not name"
             found.append(ctx.about(record, path, Check.GATE_TEX_MISMATCH, message))
     return found
+
+
+def _as_labelled(text: str, labels: Iterable[str], now: str) -> list[str]:
+    """The statement's TeX as it read under each id the result had: a revision that renamed
+    its label (its id) carried its gate over (`revise.changes.carried_renames`), and the gate
+    hashed the text with the label it had then. Only `\\label{<id>}` itself is read back; an
+    unlabelled result's id is no label, and its text is the same under every id."""
+    mark = f"\\label{{{now}}}"
+    return [text, *(text.replace(mark, f"\\label{{{old}}}") for old in labels if old != now)]
 
 
 def _statement_closure(source: Mapping[str, Mapping[str, Any]], rid: str) -> set[str]:

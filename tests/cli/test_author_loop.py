@@ -261,13 +261,14 @@ def _audits(workspace: Path, rid: str) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def test_a_renamed_label_is_redone_and_validate_re_derives_every_verdict(
+def test_a_renamed_label_keeps_its_verdict_and_validate_re_derives_every_verdict(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`\\label{prop:square}` renamed `prop:sq`, with its `\\ref`s: revise said "nothing to
-    reset" and carried the verdict over under the new id, but its gate, its evidence files and
-    the event log name the old id (and the gate hashed the old label): validate then failed
-    with 11 findings. The renamed result is now redone; the others keep their verdicts."""
+    """`\\label{prop:square}` renamed `prop:sq`, with its `\\ref`s. Once, revise carried
+    the verdict over under the new id while its gate, evidence files and events named the old
+    one: validate failed with 11 findings. Then the result was redone (7 model calls). Now its
+    records carry over and validate follows the rename (`records.history`): no model call, the
+    same verdict, the others untouched."""
     (tmp_path / ".git").mkdir()
     paper = tmp_path / "paper.tex"
     shutil.copyfile(EXAMPLE / "paper.tex", paper)
@@ -281,25 +282,14 @@ def test_a_renamed_label_is_redone_and_validate_re_derives_every_verdict(
     assert "\\label{prop:square}" in text  # no result refers to it (tests/revise: users)
     paper.write_text(text.replace("prop:square", "prop:sq"), encoding="utf-8")
     capsys.readouterr()
-    assert run(["status", ws, "--format", "json"]) == 0  # before revise: marked, not current
+    assert run(["status", ws, "--format", "json"]) == 0  # before revise: the paper changed
     marked = {r["id"]: r["stale"] for r in json.loads(capsys.readouterr().out)["results"]}
-    assert marked["prop:square"] == (
-        "its id changed (prop:square -> prop:sq): its records and events name the old one "
-        "(revise will re-draft)"
-    )
-    assert [rid for rid, why in marked.items() if why] == ["prop:square"]
+    assert [rid for rid, why in marked.items() if why] == []
 
     assert run(["revise", ws, str(paper), "--format", "json"]) == 0
     plan = json.loads(capsys.readouterr().out)
-    assert plan["reset"] == [
-        {
-            "id": "prop:sq",
-            "action": "re-draft",
-            "why": "its id changed (prop:square -> prop:sq): its records and events name the "
-            "old one",
-        }
-    ]
-    assert plan["estimate"]["model_calls"] == 7  # the cost of redoing it
+    assert plan["reset"] == []
+    assert plan["estimate"]["model_calls"] == 0
     assert run(["validate", ws]) == 0
     capsys.readouterr()
     assert run(["status", ws, "--format", "json"]) == 0
@@ -307,14 +297,15 @@ def test_a_renamed_label_is_redone_and_validate_re_derives_every_verdict(
     assert status["stale"] == []
     verdicts = {r["id"]: r["verdict"] for r in status["results"]}
     unrelated = {k: r["verdict"] for k, r in before.items() if k != "prop:square"}
-    assert verdicts == {**unrelated, "prop:sq": None}  # pending: no old verdict shown as current
+    assert verdicts == {**unrelated, "prop:sq": "issue"}
 
-    assert run(["resume", ws, "-q"]) == 1  # thm:product keeps its issue
+    assert run(["resume", ws, "-q"]) == 1  # nothing to do; the issues stand
     capsys.readouterr()
     assert run(["validate", ws]) == 0
     after = {r["id"]: r for r in json.loads((workspace / "results.json").read_text())["results"]}
-    # the replay holds no answers for the new id: unfinished, never the old verdict
-    assert after["prop:sq"]["verdict"] == "unfinished"
+    assert (after["prop:sq"]["verdict"], after["prop:sq"]["issue"]["class"]) == ("issue", "ERROR")
+    report = (workspace / "report" / "report.md").read_text(encoding="utf-8")
+    assert "| prop:sq (was prop:square) | 2.3 | 2.3 |" in report  # since the previous version
     for rid, files in kept.items():
         assert after[rid] == before[rid]
         assert _audits(workspace, rid) == files

@@ -124,22 +124,19 @@ def test_kind_change_starts_the_result_over(tmp_path: Path) -> None:
     assert resets(tmp_path, body) == [("lem:w", "re-draft")]
 
 
-def test_renamed_label_is_no_edit_but_redoes_the_result_and_its_users(tmp_path: Path) -> None:
-    """The text is the same, references renamed with it, but the id (the first label) keys the
-    result's gate, evidence and events: it is redone, and its users as for a changed statement
-    (their gates name it); unrelated results keep everything."""
+def test_renamed_label_is_no_edit_keeps_the_result_and_redoes_its_users(tmp_path: Path) -> None:
+    """The text is the same, references renamed with it: the result keeps its records under
+    the new id (`carried_renames`); its users are redone as for a changed statement (a
+    statement that `\\ref`s it reads another text, a proof's checker layout names its
+    modules by the id); unrelated results keep everything."""
     body = V1.replace("{lem:x}", "{lem:xx}")  # the label and every reference to it
     old = paper(tmp_path, "v1", V1)
     new = paper(tmp_path, "v2", body)
     m = match_results(old, new)
     assert ("lem:x", "lem:xx", "number") in [(p.old, p.new, p.by) for p in m.pairs]
+    assert carried_renames(old, new, m) == {"lem:x"}
     found = plan_resets(old, new, blueprint(old), m, formalised=[r.id for r in old.results])
     assert [(r.id, r.action, r.why) for r in found] == [
-        (
-            "lem:xx",
-            "re-draft",
-            "its id changed (lem:x -> lem:xx): its records and events name the old one",
-        ),
         ("lem:y", "re-gate", "its statement depends on lem:xx, whose id changed"),
         ("lem:z", "re-prove", "its proof uses lem:xx, whose id changed"),
     ]
@@ -227,15 +224,16 @@ def test_an_unlabelled_result_renumbered_keeps_its_records_and_its_users_are_red
     ]
 
 
-def test_a_labelled_result_losing_its_label_is_not_carried(tmp_path: Path) -> None:
-    """`\\label{lem:w}` removed: the id becomes the number, but the gate hashed the label's
-    text, so the result is started over (as is one gaining a label)."""
-    old = paper(tmp_path, "v1", V1)
-    for name, body, was, now in [
-        ("lost", V1.replace("\\label{lem:w}", ""), "lem:w", "lemma:5"),
-        ("gained", V1.replace("\\label{lem:w}", "\\label{lem:w2}"), "lem:w", "lem:w2"),
+def test_a_label_added_or_removed_is_an_edit_not_a_carried_rename(tmp_path: Path) -> None:
+    """`\\label{lem:w}` removed (the id becomes the number) or added (the number becomes a
+    label): the statement's text changed, and the result is started over."""
+    unlabelled = V1.replace("\\label{lem:w}", "")
+    for name, before, after, was, now in [
+        ("lost", V1, unlabelled, "lem:w", "lemma:5"),
+        ("gained", unlabelled, V1, "lemma:5", "lem:w"),
     ]:
-        new = paper(tmp_path, name, body)
+        old = paper(tmp_path / name, "v1", before)
+        new = paper(tmp_path / name, "v2", after)
         m = match_results(old, new)
         assert (was, now) in [(p.old, p.new) for p in m.pairs]
         assert carried_renames(old, new, m) == set()
