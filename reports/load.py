@@ -265,14 +265,13 @@ def _named_now(events: list[dict[str, Any]], ids: list[str]) -> dict[str, str]:
     if not reviewed:
         return {rid: rid for rid in ids}
     now = names_then(events, reviewed[-1], ids)
-    return {
-        rid: rid
-        if name == rid
-        else f"{rid} (no longer in the paper)"
-        if name is None
-        else f"{name} (reviewed as {rid})"
-        for rid, name in zip(ids, now, strict=True)
-    }
+    return {rid: _shown(rid, name) for rid, name in zip(ids, now, strict=True)}
+
+
+def _shown(then: str, now: str | None) -> str:
+    if now is None:
+        return f"{then} (no longer in the paper)"
+    return now if now == then else f"{now} (reviewed as {then})"
 
 
 def _load_inventory(workspace: Path, notes: list[str]) -> Inventory | None:

@@ -93,15 +93,14 @@ def event_names(events: Sequence[Mapping[str, Any]]) -> EventNames:
     latest: list[bool] = []
     mapped: dict[tuple[_Revision, ...], dict[str, str | None]] = {}
     for event, written in zip(events, at, strict=True):
-        alive = stack[: len(written)] == written
-        latest.append(alive and len(written) == len(stack))
+        latest.append(written == stack)
         rid = event.get("result")
-        if not alive or not isinstance(rid, str):
+        if not isinstance(rid, str):
             now.append(None)
             continue
         cache = mapped.setdefault(written, {})
         if rid not in cache:
-            cache[rid] = _forward(rid, stack[len(written) :])
+            cache[rid] = _now(rid, written, stack)
         now.append(cache[rid])
     return EventNames(tuple(now), tuple(latest), stack)
 
@@ -110,10 +109,7 @@ def names_then(events: Sequence[Mapping[str, Any]], index: int, ids: list[str]) 
     """What each of `ids`, written with event `index` (a record that names results but is no
     event's `result`: the convergence review's flags), names now; None as in `event_names`."""
     at, stack = _in_effect(events)
-    written = at[index]
-    if stack[: len(written)] != written:
-        return [None for _ in ids]
-    return [_forward(rid, stack[len(written) :]) for rid in ids]
+    return [_now(rid, at[index], stack) for rid in ids]
 
 
 def _in_effect(
@@ -132,9 +128,14 @@ def _in_effect(
     return at, stack
 
 
-def _forward(rid: str, revisions: Sequence[_Revision]) -> str | None:
+def _now(rid: str, written: tuple[_Revision, ...], stack: tuple[_Revision, ...]) -> str | None:
+    """The id `rid`, written under the revisions `written`, has under `stack`: followed
+    through the revisions since; None if one of those written was undone since, or a
+    revision since removed it."""
+    if stack[: len(written)] != written:
+        return None
     name: str | None = rid
-    for revision in revisions:
+    for revision in stack[len(written) :]:
         name = revision.forward(name) if name is not None else None
     return name
 

@@ -4,9 +4,9 @@ Pure: records in, records out. A reset result is rewound by `paperlint.records.r
 step's own slot declares what a reset keeps of it).
 
 Every reset result loses its verdict and the evidence the reset invalidates. Unchanged results
-keep their records and evidence untouched: only their printed number and, for an unlabelled
-one renumbered, their id follow the new version (`changes.carried_renames`; a labelled one
-whose id changed is reset, `changes.RENAMED`). Added results start pending; removed ones are
+keep their records and evidence untouched: only their printed number and, for one renumbered
+or relabelled, their id follow the new version (`changes.carried_renames`; one whose label was
+added or removed is reset, `changes.RENAMED`). Added results start pending; removed ones are
 dropped.
 """
 
@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 import paperlint.engine.steps  # noqa: F401  (the registry teaches the rewind the steps' slots)
 from paperlint.blueprint.model import Blueprint, BlueprintEntry
@@ -27,6 +30,8 @@ from paperlint.records.rewind import rewind
 from paperlint.records.slots import draft_of
 from paperlint.revise.changes import Reset
 from paperlint.revise.match import Match, find_quote
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def revised_results(
@@ -73,17 +78,13 @@ def rehome(record: ResultRecord, new_id: str) -> ResultRecord:
     now has its old id cannot write over it. Its gate and other audit records, and its
     events, keep naming the old id; the revision event's `renamed` says which
     (`paperlint.records.history`)."""
-    old = record.id
-    moved = ResultRecord.model_validate_json(
-        moved_paths(record.model_dump_json(by_alias=True), old, new_id)
-    )
-    slots = {
-        kind: type(slot).model_validate_json(
-            moved_paths(slot.model_dump_json(by_alias=True), old, new_id)
-        )
-        for kind, slot in record.work.slots.items()
-    }
-    return moved.with_work(record.work.model_copy(update={"slots": slots}))
+
+    def move(model: M) -> M:  # each slot through its own type: `work` is no part of the JSON
+        text = moved_paths(model.model_dump_json(by_alias=True), record.id, new_id)
+        return type(model).model_validate_json(text)
+
+    slots = {kind: move(slot) for kind, slot in record.work.slots.items()}
+    return move(record).with_work(record.work.model_copy(update={"slots": slots}))
 
 
 def moved_paths(text: str, old_id: str, new_id: str) -> str:

@@ -61,10 +61,11 @@ class Context:
                 found.append((int(match.group(1)), path))
         return sorted(found)
 
-    def names_record(self, data: dict[str, Any], record: ResultRecord) -> bool:
-        """Whether an audit record's `result` names `record`: its id, or one it had before a
-        revision renumbered it (its audits folder moved along, the files in it did not)."""
-        return data.get("result") in self.names.former(record.id)
+    def names_record(self, named: object, record: ResultRecord) -> bool:
+        """Whether an audit record's `result` field, `named`, names `record`: its id, or one it
+        had before a revision renumbered or relabelled it (its audits folder moved along, the
+        files in it did not)."""
+        return named in self.names.former(record.id)
 
     def gate(self, record: ResultRecord) -> dict[str, Any] | None:
         return self.snap.json(record.evidence.gate)

@@ -49,7 +49,7 @@ def faithfulness_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
     evidence, problem = load(ctx, record)
     problems = [problem] if problem else []
     if evidence is not None:
-        if evidence.result not in ctx.names.former(record.id):  # it may predate a renumbering
+        if not ctx.names_record(evidence.result, record):
             problems.append(f"the record is about {evidence.result!r}, not {record.id!r}")
         problems += inconsistencies(evidence)
     path = evidence_path(ctx, record)

@@ -27,7 +27,7 @@ def gate_findings(ctx: Context, record: ResultRecord) -> tuple[list[Finding], st
         why = "no gate record is named" if path is None else f"{path} is missing or not JSON"
         return [ctx.at(record, Check.GATE_MISSING, why)], None
     found: list[Finding] = []
-    if gate.get("schema") != audits.GATE or not ctx.names_record(gate, record):
+    if gate.get("schema") != audits.GATE or not ctx.names_record(gate.get("result"), record):
         message = f"{path} is not a {audits.GATE} record of {record.id}"
         found.append(ctx.about(record, path, Check.GATE_MISSING, message))
     if gate.get("decision") != "PASS" or _review_decision(gate) != "PASS":
