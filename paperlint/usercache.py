@@ -4,12 +4,12 @@
 Nothing of a paper or a workspace goes here, and nothing here is evidence: deleting the folder
 changes no verdict. Today it holds jinja2's compiled templates (`jinja_bytecode`): compiling
 report.html's template was ~0.11 s of every report written, most of a finished check's resume
-(issue #30; `docs/workspace.md`).
+(issue #30; `docs/workspace.md`); and preflight's compiled regular expressions
+(`paperlint.preflight.lazyre`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,6 +52,8 @@ def jinja_bytecode(env: Environment) -> BytecodeCache | None:
     keys each entry by the template's name, and checks the source's sha1 and its own bytecode
     format (jinja2 and Python versions) on load: an edited template, another version or other
     options is compiled afresh, never served stale."""
+    import hashlib  # here: its OpenSSL module is ~3 ms of preflight's start-up
+
     from jinja2 import FileSystemBytecodeCache
 
     options = repr([(name, _stable(getattr(env, name, None))) for name in _COMPILED_OPTIONS])

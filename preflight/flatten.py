@@ -388,13 +388,16 @@ def _package_path(state: _State, name: str, base: Path) -> Path | None:
     return path
 
 
+_DRIVE = lazyre.pattern(r"[A-Za-z]:[\\/]")  # `C:\\…`, `C:/…`: a Windows absolute path
+
+
 def _input_path(
     state: _State, source: SourceFile, where: tuple[int, int], name: str, base: Path
 ) -> Path | None:
     """The file an `\\input`-like command reads, or None with a diagnostic saying why."""
     flat = state.flat
     line, column = where
-    absolute = PurePosixPath(name).is_absolute() or re.match(r"^[A-Za-z]:[\\/]", name)
+    absolute = PurePosixPath(name).is_absolute() or _DRIVE.match(name)
     if absolute or name.startswith("~"):
         message = f"absolute path {name!r} is never read"
         _diag(flat, "error", source.rel, line, "path-outside-project", message, column)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import re
 import sys
 from functools import partial
 from pathlib import Path
@@ -129,8 +128,11 @@ def _unclosed_end(starts: list[int], begin: int, length: int) -> int:
     return starts[following] if following < len(starts) else length
 
 
+_SPACES = lazyre.pattern(r"\s+")
+
+
 def _normalise(statement: str) -> str:
-    return re.sub(r"\s+", " ", statement).strip()
+    return _SPACES.sub(" ", statement).strip()
 
 
 def _assign_ids(walk: WalkOutput, results: list[DraftResult], owners: dict[int, int]) -> list[str]:

@@ -208,5 +208,8 @@ def clean(text: str, *, user_comment_env: bool = False) -> str:
     return blank_false_conditionals(text)
 
 
+_DEFINES_COMMENT = lazyre.pattern(r"\\(?:re)?newenvironment\*?\s*\{comment\}")
+
+
 def defines_comment_env(text: str) -> bool:
-    return re.search(r"\\(?:re)?newenvironment\*?\s*\{comment\}", text) is not None
+    return _DEFINES_COMMENT.search(text) is not None

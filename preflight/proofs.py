@@ -136,14 +136,18 @@ _NOT_PROSE = lazyre.pattern(
 _LEAD_IN = lazyre.pattern(r"\b(?:prove|proof|proven|proving|show)\b", re.I)
 
 
+_ALNUM = lazyre.pattern(r"[A-Za-z0-9]")
+_BLANKS = lazyre.pattern(r"[ \t]+")
+
+
 def crosses_prose(gap: str) -> bool:
     """Does text between a result and a proof hold prose? Whitespace, comments (blanked
     already), labels, spacing and floats do not count; one short lead-in sentence about the
     proof ("We now prove it.") does not either. A paragraph of background does."""
     rest = _NOT_PROSE.sub(" ", _FLOATS.sub(" ", gap)).strip()
-    if not re.search(r"[A-Za-z0-9]", rest):
+    if not _ALNUM.search(rest):
         return False
-    return len(rest) > 120 or "\n\n" in re.sub(r"[ \t]+", " ", rest) or not _LEAD_IN.search(rest)
+    return len(rest) > 120 or "\n\n" in _BLANKS.sub(" ", rest) or not _LEAD_IN.search(rest)
 
 
 def _proof(flat: FlatSource, proof: RawProof, how: str) -> DraftProof:
@@ -187,6 +191,9 @@ def _inside_proof(walk: WalkOutput, pos: int) -> bool:
     return any(p.begin <= pos < (p.end if p.end >= 0 else pos + 1) for p in walk.proofs)
 
 
+_HEAD_END = lazyre.pattern(r"[.:]\}?|\}")  # where "Proof of Lemma 3.6." ends
+
+
 def _attach_proof_of_paragraphs(
     flat: FlatSource,
     walk: WalkOutput,
@@ -208,7 +215,7 @@ def _attach_proof_of_paragraphs(
             continue  # a heading of a proof environment, handled with it
         if _inside_proof(walk, match.start()):
             continue
-        head = re.search(r"[.:]\}?|\}", tail)
+        head = _HEAD_END.search(tail)
         body_start = match.end() + (head.end() if head else 0)
         stop = _PROOF_END.search(flat.text, body_start)
         end = stop.end() if stop else min(len(flat.text), body_start + 3000)

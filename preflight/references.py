@@ -138,6 +138,9 @@ def ref_macros(walk: WalkOutput) -> dict[str, tuple[int, str]]:
     return out
 
 
+_GROUP = lazyre.pattern(r"\{([^{}]*)\}")
+
+
 def normalise(text: str, wrappers: dict[str, tuple[int, str]]) -> str:
     """Rewrite calls of reference-wrapping macros as plain `\\ref{key}` (each key of a list
     prefixed as the macro does)."""
@@ -149,7 +152,7 @@ def normalise(text: str, wrappers: dict[str, tuple[int, str]]) -> str:
     )
 
     def rewrite(match: re.Match[str]) -> str:
-        args = re.findall(r"\{([^{}]*)\}", match.group(2))
+        args = _GROUP.findall(match.group(2))
         index, prefix = wrappers[match.group(1)]
         if index > len(args):
             return match.group(0)

@@ -1,8 +1,9 @@
 """Importing preflight does no work the build may not need: no regex compiled (each pattern is
-compiled where first used, `paperlint.preflight.lazyre`), no heavy library, and no dataclass
-created (creating one costs as much as compiling a regex, and `dataclasses` imports `inspect`:
-a record is a `record.Record`, an immutable one a `NamedTuple`). Counted, not timed, so the
-test holds on a loaded machine; each count runs in a fresh interpreter."""
+compiled where first used, by `re` or from the user's cache: `paperlint.preflight.lazyre`), no
+heavy library, and no dataclass created (creating one costs as much as compiling a regex, and
+`dataclasses` imports `inspect`: a record is a `record.Record`, an immutable one a
+`NamedTuple`). Counted, not timed, so the test holds on a loaded machine; each count runs in a
+fresh interpreter."""
 
 from __future__ import annotations
 
@@ -14,23 +15,29 @@ HEAVY = ("pydantic", "typer", "rich", "click", "litellm", "jinja2", "pdfminer", 
 
 _PROBE = """
 import dataclasses, json, re, sys
+from paperlint.preflight import lazyre
 
 compiled = []
 created = []
 real_compile, real_process = re._compile, dataclasses._process_class
+real_kept = lazyre.compile_kept
+PASSED = ("re", "functools", "paperlint.preflight.lazyre")
 
-def spy_compile(*args, **kwargs):
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__") in ("re", "functools"):
-        frame = frame.f_back
-    compiled.append(frame.f_globals.get("__name__", "?") if frame is not None else "?")
-    return real_compile(*args, **kwargs)
+def spy(real):
+    def compile(*args, **kwargs):
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_globals.get("__name__") in PASSED:
+            frame = frame.f_back
+        compiled.append(frame.f_globals.get("__name__", "?") if frame is not None else "?")
+        return real(*args, **kwargs)
+    return compile
 
 def spy_process(cls, *args, **kwargs):
     created.append(cls.__module__ + "." + cls.__qualname__)
     return real_process(cls, *args, **kwargs)
 
-re._compile, dataclasses._process_class = spy_compile, spy_process
+re._compile, dataclasses._process_class = spy(real_compile), spy_process
+lazyre.compile_kept = spy(real_kept)  # a program from the cache compiles without `re._compile`
 import paperlint.preflight.inventory
 at_import = [m for m in compiled if m.startswith("paperlint.preflight")]
 made = [c for c in created if c.startswith("paperlint.preflight")]
