@@ -20,7 +20,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from paperlint.lean.answer import answer_findings
@@ -133,10 +134,15 @@ def gate_tex_findings(ctx: Context, record: ResultRecord) -> list[Finding]:
 def _as_labelled(text: str, labels: Iterable[str], now: str) -> list[str]:
     """The statement's TeX as it read under each id the result had: a revision that renamed
     its label (its id) carried its gate over (`revise.changes.carried_renames`), and the gate
-    hashed the text with the label it had then. Only `\\label{<id>}` itself is read back; an
-    unlabelled result's id is no label, and its text is the same under every id."""
-    mark = f"\\label{{{now}}}"
-    return [text, *(text.replace(mark, f"\\label{{{old}}}") for old in labels if old != now)]
+    hashed the text with the label it had then. Only the result's own `\\label{<id>}` is read
+    back, as written (`\\label {<id>}`, `\\label{ <id> }`); an unlabelled result's id is no
+    label, and its text is the same under every id."""
+    mark = re.compile(r"(\\label\s*\{\s*)" + re.escape(now) + r"(\s*\})")
+    return [text, *(mark.sub(_relabel(old), text) for old in labels if old != now)]
+
+
+def _relabel(old: str) -> Callable[[re.Match[str]], str]:
+    return lambda m: m.group(1) + old + m.group(2)
 
 
 def _statement_closure(source: Mapping[str, Mapping[str, Any]], rid: str) -> set[str]:

@@ -229,3 +229,19 @@ def test_replay_reports_prompt_drift_from_the_events(copy_of, capsys):
     run(["replay", str(ws), "--lean-replay", str(replay_dir)])
     out = capsys.readouterr().out
     assert "PROMPT DRIFT: 1 replayed answer(s)" in out and first["role"] in out
+
+
+def test_a_carried_label_is_read_back_as_written() -> None:
+    """The gate hashed the statement with the label it had then; `\\label {id}` and
+    `\\label{ id }` are read back too, and nothing but the result's own label is."""
+    from paperlint.validate.soundness_rules import _as_labelled
+
+    text = "Let $x$. \\label {prop:sq} See \\ref{prop:sq}. \\label{ prop:sq }"
+    assert _as_labelled(text, ["prop:square", "prop:sq"], "prop:sq") == [
+        text,
+        "Let $x$. \\label {prop:square} See \\ref{prop:sq}. \\label{ prop:square }",
+    ]
+    assert _as_labelled("\\label{prop:sqr}", ["prop:s"], "prop:sq") == [
+        "\\label{prop:sqr}",
+        "\\label{prop:sqr}",
+    ]
