@@ -21,6 +21,13 @@ of the machine, not the code: on the 2-core development VM, cpt-rl's whole prefl
 0.075 s (median of 3) run alone, 0.081 s right after the in-process builds and 0.105 s after
 2 s idle (2026-12-04); 25 runs interleaved with `python -c pass` gave 0.074-0.080 s, and this
 script in full 0.100 s (11 runs) the same hour. Read pre/tex near 0.02 with that spread.
+
+A pre/tex marked `*` divides by a compile that ended with errors, which is no yardstick: it
+may stop early. pfr needs the Asana-Math font (its meta.json: Debian's
+fonts-oflb-asana-math); without it xelatex stops at fontspec's error and latexmk took
+2.6-2.8 s, with it the clean compile of the 67 pages takes 6.35-6.51 s (2026-12-04), so
+pfr's pre/tex read 0.033-0.034 until then and 0.013 since. cpt-rl's copy lacks its figures
+and data tables (pgfplots errors, no PDF): its 3.1-3.6 s is such a compile too.
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ class PaperScore:
     process_cpu_s: float | None = None  # --process: the whole command's CPU seconds
     latexmk_s: float | None = None
     latex_status: str | None = None
+    latex_clean: bool | None = None  # the compile ended without errors (a fair yardstick)
     latex_labels: int | None = None  # labels in the compiled .aux (0: stopped early)
     aux_agrees: int | None = None  # of those, how many equal the ground truth's number
     latex_backed: int | None = None  # results whose number --latex took from the .aux
@@ -265,6 +273,7 @@ def time_latexmk(
         score.latex_status = f"not run: {exc.message}"
         return
     score.latexmk_s = compiled.seconds
+    score.latex_clean = compiled.status.value == "ok"
     labels = {k: v for k, v in compiled.aux.labels.items() if not is_probe(k)}
     score.latex_labels = len(labels)
     # the .aux reader checked against the corpus' own reading of the same .aux
@@ -347,6 +356,8 @@ def print_table(scores: list[PaperScore]) -> None:
     print("-" * len(header))
     for s in [*scores, total(scores)]:
         ratio = f"{s.ratio:7.3f}" if s.ratio is not None else "      -"
+        if s.ratio is not None and s.latex_clean is False:
+            ratio = f"{s.ratio:6.3f}*"  # the compile stopped or erred: its time is no yardstick
         note = s.error or (s.latex_status or "")
         if s.process_cpu_s is not None:
             note = f"process {s.process_cpu_s:.3f} s CPU; {note}"
