@@ -53,6 +53,8 @@ _PROOF_ENV = lazyre.pattern(
 _NAMING_PROOF = lazyre.pattern(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
 _PARAGRAPH = lazyre.pattern(r"\n[ \t]*\n|\\par(?![A-Za-z@])")  # a blank line or `\\par`
+# a group with no brace, backslash or newline inside: closed, and no paragraph ends in it
+_SIMPLE_ARGUMENT = lazyre.pattern(r"\{([^{}\\\n]*)\}")
 MAX_NESTED_WALKS = 16
 _MATH_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
 _MATH_EFFECT = lazyre.pattern(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
@@ -393,10 +395,7 @@ class Walker:
     def _environment_command(self, text: str, m: re.Match[str], name: str) -> int:
         if name in self.reg.envs:
             return self.begin_theorem(text, m.start(), m.end(), name)
-        index = next(
-            (i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name[3:]),
-            None,
-        )
+        index = self._innermost_frame(name[3:])
         if index is not None:
             for frame in reversed(self.frames[index:]):
                 self._close(frame, self.at(m.start()), self.at(m.end(), body=True))
@@ -451,9 +450,9 @@ class Walker:
     def label(self, text: str, m: re.Match[str]) -> int:
         optional = texscan.read_optional(text, m.end(), newline=False)
         pos = optional[1] if optional else m.end()
-        if not self.in_document or texscan.read_group_span(text, pos) is None:
+        if not self.in_document:
             return pos
-        key, after = self.short_argument(text, m, pos)
+        key, after = self.short_argument(text, m, pos)  # (None, pos) when there is no group
         if key is not None:
             self.record_label(key, self.current, self.at(m.start()))
         return after
@@ -521,6 +520,9 @@ class Walker:
         the walk goes on after it as LaTeX does, instead of reading the rest of the paper as
         one environment name or label."""
         at = m.end() if pos is None else pos
+        simple = _SIMPLE_ARGUMENT.match(text, at)
+        if simple is not None:  # most arguments: `{name}` on one line, the answer below too
+            return simple.group(1).strip(), simple.end()
         span = texscan.read_group_span(text, at)
         if span is None:
             return None, at
@@ -574,15 +576,21 @@ class Walker:
             return pos
         if not self.in_document or name == "document":
             return pos
-        index = next(
-            (i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None
-        )
+        index = self._innermost_frame(name)
         if index is None:
             return pos
         for frame in reversed(self.frames[index:]):
             self._close(frame, self.at(m.start(), body=False), self.at(pos))
         del self.frames[index:]
         return pos
+
+    def _innermost_frame(self, name: str) -> int | None:
+        """The index of the innermost open frame named `name` (None: none is open)."""
+        frames = self.frames
+        for index in range(len(frames) - 1, -1, -1):
+            if frames[index].name == name:
+                return index
+        return None
 
     def _close(self, frame: Frame, body_end: int, end: int) -> None:
         self.current = frame.saved
@@ -663,7 +671,7 @@ class Walker:
             )
         if keys.get("label"):
             self.record_label(keys["label"].strip(), self.current, result.begin)
-        for label in re.finditer(r"\\label\s*\{([^}]*)\}", note or ""):
+        for label in _NOTE_LABEL.finditer(note) if note and "\\label" in note else ():
             self.record_label(label.group(1).strip(), self.current, result.begin)
         return pos
 
@@ -877,9 +885,13 @@ def _holds(segment: Segment, pos: int) -> bool:
 
 
 def _thmtools_keys(note: str) -> dict[str, str]:
-    if not re.match(r"^\s*(name|label|continues|restate|note)\s*=", note):
+    if not _THMTOOLS_KEY.match(note):
         return {}
     return texscan.parse_keyvals(note)
+
+
+_THMTOOLS_KEY = lazyre.pattern(r"^\s*(name|label|continues|restate|note)\s*=")
+_NOTE_LABEL = lazyre.pattern(r"\\label\s*\{([^}]*)\}")
 
 
 _SETTERS = ("true", "false")
