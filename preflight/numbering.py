@@ -113,6 +113,7 @@ class Walker:
         self.main_matter = True
         self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
+        self._special_words: dict[str, bool] = {}  # `_special_word`, worked out once a name
         self.map: expansion.SourceMap | None = None
         self.depth = 0
         self.nested = 0
@@ -196,10 +197,15 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            conditional = name.startswith("if") and name not in self.expander.table
-            if (conditional and handler is None) or name in _BRANCH_WORDS:
+            special = self._special_words.get(name)
+            if special is None:
+                special = self._special_words[name] = _special_word(name)
+            if special and (
+                (handler is None and name.startswith("if") and name not in self.expander.table)
+                or name in _BRANCH_WORDS
+            ):
                 pos = conditionals.primitive(self, text, match, name)
-            elif name.endswith(("true", "false")) and self.toggles.assign(name):
+            elif special and name.endswith(_SETTERS) and self.toggles.assign(name):
                 pos = match.end()
             elif handler is not None:
                 notes = len(self.reg.notes)
@@ -878,6 +884,12 @@ class Walker:
             )
             self._record_rows(rows, self.enclosing_result(), self.at(m.start()), carry=False)
         return body_end + 2 if close >= 0 else body_end
+
+
+def _special_word(name: str) -> bool:
+    """Whether `scan` asks the conditionals and toggles about `name` before its handler: a
+    conditional (`\\if…`), a branch word (`\\else`, `\\fi`, …) or a flag's setter (`\\…true`)."""
+    return name.startswith("if") or name in _BRANCH_WORDS or name.endswith(_SETTERS)
 
 
 def _holds(segment: Segment, pos: int) -> bool:
