@@ -57,6 +57,7 @@ _PARAGRAPH = lazyre.pattern(r"\n[ \t]*\n|\\par(?![A-Za-z@])")  # a blank line or
 _SIMPLE_ARGUMENT = lazyre.pattern(r"\{([^{}\\\n]*)\}")
 MAX_NESTED_WALKS = 16
 _MATH_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_FEW_CALLERS = 32  # macros with arguments few enough to look for one by one in a display
 _MATH_EFFECT = lazyre.pattern(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
 # what makes a macro worth expanding besides the walker's handlers: the conditionals it can
 # evaluate (and the branch words that go with them)
@@ -104,6 +105,8 @@ class Walker:
         self.expanders: dict[str, str] = {}
         self.row_macros: dict[str, str] = {}
         self.expander = expansion.Expander(len(text))
+        # `_writes_in_math` of each macro asked about, with the definition it read
+        self._math_effects: dict[str, tuple[macros.Definition, bool]] = {}
         self._segment_starts = [segment.flat_start for segment in self.segments]
         self.registers: dict[str, int] = {}
         self.pending_labels: list[str] = []
@@ -846,6 +849,11 @@ class Walker:
         table = self.expander.table
         if "\\" not in body or not table:
             return body
+        callers = self.expander.with_arguments
+        if len(callers) <= _FEW_CALLERS and not any(
+            "\\" + name in body and self._writes_in_math(name) for name in callers
+        ):
+            return body  # none is called (plain substring tests, far cheaper than the regex)
         out: list[str] = []
         pos = 0
         for match in _MATH_CALL.finditer(body):
@@ -853,7 +861,7 @@ class Walker:
             found = table.get(name)
             if match.start() < pos or found is None or not found.params:
                 continue
-            if not _MATH_EFFECT.search(found.body) or self.expander.refuse(name) is not None:
+            if not self._writes_in_math(name) or self.expander.refuse(name) is not None:
                 continue
             call = expansion.read_call(body, match.end(), found.params)
             if call is None:
@@ -866,6 +874,15 @@ class Walker:
             pos = call[1]
         out.append(body[pos:])
         return "".join(out)
+
+    def _writes_in_math(self, name: str) -> bool:
+        """Whether the macro `name` (defined, taking arguments) labels, tags or steps a
+        counter, by its body (`_MATH_EFFECT`); kept with the definition it was read from."""
+        found = self.expander.table[name]
+        known = self._math_effects.get(name)
+        if known is None or known[0] is not found:
+            known = self._math_effects[name] = (found, bool(_MATH_EFFECT.search(found.body)))
+        return known[1]
 
     def display_math(self, text: str, m: re.Match[str]) -> int:
         if m.group(0) != "\\[" or not self.in_document:
