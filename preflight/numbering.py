@@ -691,7 +691,7 @@ class Walker:
         if optional is not None:
             note, pos = optional
         elif (wrapper is not None and wrapper.arity >= 1 and wrapper.default is None) or (
-            wrapper is None and _NAMING_PROOF.match(name) and text.startswith("{", pos)
+            wrapper is None and text.startswith("{", pos) and _NAMING_PROOF.match(name)
         ):
             group = texscan.read_group(text, pos)
             if group is not None:
