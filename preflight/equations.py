@@ -37,6 +37,8 @@ _ROW_TOKEN = lazyre.pattern(
 
 def split_rows(body: str) -> list[str]:
     """Split at `\\\\` outside braces and nested environments."""
+    if "\\\\" not in body and "intertext" not in body:
+        return [body]  # nothing to split at (a display of one row, as many are)
     rows: list[str] = []
     depth = 0
     start = 0

@@ -213,8 +213,9 @@ class Walker:
             elif handler is not None:
                 notes = len(self.reg.notes)
                 pos = max(handler(self, text, match), match.end())
-                for code, message in self.reg.notes[notes:]:
-                    self.problem(self.at(match.start()), "warning", code, message)
+                if len(self.reg.notes) > notes:
+                    for code, message in self.reg.notes[notes:]:
+                        self.problem(self.at(match.start()), "warning", code, message)
             elif name in self.line_entities:
                 pos = algorithms.line(self, text, match)
             elif name in self.restaters and self.in_document:
