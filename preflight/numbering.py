@@ -57,7 +57,7 @@ _PARAGRAPH = lazyre.pattern(r"\n[ \t]*\n|\\par(?![A-Za-z@])")  # a blank line or
 _SIMPLE_ARGUMENT = lazyre.pattern(r"\{([^{}\\\n]*)\}")
 MAX_NESTED_WALKS = 16
 _MATH_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
-_FEW_CALLERS = 32  # macros with arguments few enough to look for one by one in a display
+_FEW_WRITERS = 32  # few enough to look for one by one in a display
 _MATH_EFFECT = lazyre.pattern(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
 # what makes a macro worth expanding besides the walker's handlers: the conditionals it can
 # evaluate (and the branch words that go with them)
@@ -105,8 +105,7 @@ class Walker:
         self.expanders: dict[str, str] = {}
         self.row_macros: dict[str, str] = {}
         self.expander = expansion.Expander(len(text))
-        # `_writes_in_math` of each macro asked about, with the definition it read
-        self._math_effects: dict[str, tuple[macros.Definition, bool]] = {}
+        self._writers: set[str] = set()  # `_math_writers`
         self._segment_starts = [segment.flat_start for segment in self.segments]
         self.registers: dict[str, int] = {}
         self.pending_labels: list[str] = []
@@ -850,10 +849,8 @@ class Walker:
         table = self.expander.table
         if "\\" not in body or not table:
             return body
-        callers = self.expander.with_arguments
-        if len(callers) <= _FEW_CALLERS and not any(
-            "\\" + name in body and self._writes_in_math(name) for name in callers
-        ):
+        writers = self._math_writers()
+        if len(writers) <= _FEW_WRITERS and not any("\\" + name in body for name in writers):
             return body  # none is called (plain substring tests, far cheaper than the regex)
         out: list[str] = []
         pos = 0
@@ -862,7 +859,7 @@ class Walker:
             found = table.get(name)
             if match.start() < pos or found is None or not found.params:
                 continue
-            if not self._writes_in_math(name) or self.expander.refuse(name) is not None:
+            if not _MATH_EFFECT.search(found.body) or self.expander.refuse(name) is not None:
                 continue
             call = expansion.read_call(body, match.end(), found.params)
             if call is None:
@@ -876,14 +873,19 @@ class Walker:
         out.append(body[pos:])
         return "".join(out)
 
-    def _writes_in_math(self, name: str) -> bool:
-        """Whether the macro `name` (defined, taking arguments) labels, tags or steps a
-        counter, by its body (`_MATH_EFFECT`); kept with the definition it was read from."""
-        found = self.expander.table[name]
-        known = self._math_effects.get(name)
-        if known is None or known[0] is not found:
-            known = self._math_effects[name] = (found, bool(_MATH_EFFECT.search(found.body)))
-        return known[1]
+    def _math_writers(self) -> set[str]:
+        """The macros `_expand_in_math` expands: those that take arguments and label, tag or
+        step a counter by their body (`_MATH_EFFECT`). Brought up to date with the macros
+        defined or forgotten since it was last asked, so each definition is read once."""
+        expander = self.expander
+        for name in expander.changed:
+            found = expander.table.get(name)
+            if found is not None and found.params and _MATH_EFFECT.search(found.body):
+                self._writers.add(name)
+            else:
+                self._writers.discard(name)
+        expander.changed.clear()
+        return self._writers
 
     def display_math(self, text: str, m: re.Match[str]) -> int:
         if m.group(0) != "\\[" or not self.in_document:
