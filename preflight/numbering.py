@@ -49,6 +49,8 @@ _PROOF_ENV = lazyre.pattern(
     r"(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$",
     re.I,
 )
+# what an ASCII name `_PROOF_ENV` matches holds, lowercased
+_PROOF_WORDS = ("proof", "pf", "prf", "demo", "preuve", "beweis")
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
 _NAMING_PROOF = lazyre.pattern(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
@@ -445,6 +447,8 @@ class Walker:
 
     @staticmethod
     def is_proof_name(name: str) -> bool:
+        if name.isascii() and not any(word in name.lower() for word in _PROOF_WORDS):
+            return False  # `_PROOF_ENV` cannot match: no need to compile it (`re.I` is slow to)
         return _PROOF_ENV.match(name) is not None
 
     def at(self, pos: int, *, body: bool = False) -> int:
