@@ -26,12 +26,14 @@ _TAG = lazyre.pattern(r"\\tag(\*?)\s*\{")
 _NOTAG = lazyre.pattern(r"\\(?:notag|nonumber)(?![A-Za-z@])")
 # What a row split looks at: `\\\\`, braces, environments (and any control word starting with
 # `begin`/`end`: `\\begingroup` nests too), `\\intertext`, and the escapes `\\{`, `\\}`. No
-# other control word matters and nothing starts inside one. Each branch starts with a plain
-# character, so the regex engine skips from one `\\`, `{` or `}` to the next.
+# other control word matters and nothing starts inside one. A group with no brace and no
+# backslash inside (`_{i}`, `^{2}`) is one token, which changes nothing: its `{` and `}` would
+# cancel out, and nothing else stands in it. Each branch starts with a plain character, so
+# the regex engine skips from one `\\`, `{` or `}` to the next.
 _ROW_TOKEN = lazyre.pattern(
     r"\\(?:\\|(?:begin|end)(?:\s*\{[^}]*\}|[A-Za-z@]*)"
     r"|(?:short)?intertext(?![A-Za-z@])|[^A-Za-z@\n])"
-    r"|\{|\}"
+    r"|\{[^{}\\]*+\}|\{|\}"
 )
 
 
@@ -45,6 +47,8 @@ def split_rows(body: str) -> list[str]:
     spaced_end = False
     for match in _ROW_TOKEN.finditer(body):
         token = match.group(0)
+        if len(token) > 1 and token[0] == "{":
+            continue  # a group with nothing in it that counts
         if token == "{" or token.startswith("\\begin"):
             depth += 1
         elif token == "}" or token.startswith("\\end"):
