@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -196,12 +197,28 @@ def expand_macros(body: str, expanders: dict[str, str]) -> str:
     """Expand the user macros that tag or step counters (e.g. `\\numberthis`)."""
     if not expanders or "\\" not in body:
         return body
-    if len(expanders) <= _FEW and not any("\\" + name in body for name in expanders):
+    if len(expanders) > _FEW:
+        return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
+    if not any("\\" + name in body for name in expanders):
         return body  # none is called (a plain substring test, far cheaper than the regex)
-    return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
+    calls = _calls_of(tuple(sorted(expanders)))
+    return body if calls is None else calls.sub(lambda m: expanders[m.group(1)], body)
 
 
 _FEW = 32  # macros few enough to look for one by one
+
+
+@functools.lru_cache(maxsize=256)
+def _calls_of(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """`_CALL` for these names only (None: no name can be called): the same uses, found
+    without a Python call for each other control word of a display."""
+    words = [name for name in names if _WORD.fullmatch(name)]
+    if not words:
+        return None
+    return re.compile(r"\\(" + "|".join(words) + r")(?![A-Za-z@])")
+
+
+_WORD = lazyre.pattern(r"[A-Za-z@]+")
 
 
 def _counter_ops(row: str, counters: Counters) -> None:

@@ -208,10 +208,15 @@ def test_mentions_found_as_with_a_word_boundary(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.sampled_from(["\\numberthis", "\\nt", "\\ntx", "\\n", "a", "\\\\", " "])).map(
-        "".join
+    st.lists(
+        st.sampled_from(
+            ["\\numberthis", "\\nt", "\\ntx", "\\n", "a", "\\\\", " ", "\\n-t", "\\@n", "-"]
+        )
+    ).map("".join),
+    st.sampled_from(
+        [{}, {"nt": "\\stepcounter{equation}"}, {"numberthis": "\\tag{x}", "n": ""}]
+        + [{"n-t": "\\tag{y}", "ntx": "\\\\", "@n": "z"}]
     ),
-    st.sampled_from([{}, {"nt": "\\stepcounter{equation}"}, {"numberthis": "\\tag{x}", "n": ""}]),
 )
 def test_expand_macros_as_the_regex_alone(body: str, expanders: dict[str, str]) -> None:
     want = re.sub(
