@@ -9,6 +9,7 @@ argument, `o` an optional `[...]` with its default, `s` a star) and its body.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal, NamedTuple
 
@@ -259,9 +260,11 @@ def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int
 _PARAMETER = lazyre.pattern(r"#(#|[1-9])")
 
 
-def parameter_parts(body: str) -> list[str | int]:
-    """A body split into its text and its parameters: `a#1b##c` is `["a", 0, "b#c"]`
-    (`##` stands for `#`; a parameter is its 0-based index)."""
+@functools.lru_cache(maxsize=1024)
+def parameter_parts(body: str) -> tuple[str | int, ...]:
+    """A body split into its text and its parameters: `a#1b##c` is `("a", 0, "b#c")`
+    (`##` stands for `#`; a parameter is its 0-based index). Kept for the bodies last asked
+    about: a macro used again is split once."""
     parts: list[str | int] = []
     text: list[str] = []
     pos = 0
@@ -276,7 +279,7 @@ def parameter_parts(body: str) -> list[str | int]:
         parts.append(int(match.group(1)) - 1)
     text.append(body[pos:])
     parts.append("".join(text))
-    return [part for part in parts if part != ""]
+    return tuple(part for part in parts if part != "")
 
 
 def substitute(body: str, args: list[str]) -> str:
