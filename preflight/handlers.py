@@ -187,12 +187,12 @@ def lean_mark(walker: Walker, text: str, m: re.Match[str]) -> int:
 
 
 def macros_expand(body: str) -> bool:
-    return bool(
-        re.search(
-            r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b",
-            body,
-        )
-    )
+    return _EXPANDS_IN_DISPLAY.search(body) is not None
+
+
+_EXPANDS_IN_DISPLAY = lazyre.pattern(
+    r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b"
+)
 
 
 def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:

@@ -54,6 +54,8 @@ class Definition(NamedTuple):
         """The inventory's record of this definition (under `name` for a `\\let` copy); its
         parameters are kept when they are not `arity` mandatory ones."""
         params = self.params or ()
+        if not params:  # most definitions
+            return DraftMacro(name=name or self.name, definition=self.body, arity=0, params=[])
         plain = all(p.kind == "m" for p in params)
         return DraftMacro(
             name=name or self.name,
