@@ -9,11 +9,14 @@ without arguments, and literal text.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 from paperlint.preflight import lazyre, numexpr, texscan
 from paperlint.preflight.record import Record
 
+Memo = dict[tuple[str, int], str]  # (template, depth): what it printed, in one expansion
 _FNSYMBOLS = ["*", "†", "‡", "§", "¶", "‖", "**", "††", "‡‡"]
 _STYLES = ("arabic", "roman", "Roman", "alph", "Alph", "fnsymbol")
 _DROP = {
@@ -189,9 +192,46 @@ class Counters(Record):
         """What `template` (`\\thesection.\\arabic{theorem}`, …) prints now."""
         return texscan.strip_braces(self.expand(template, depth=0)).replace("~", " ").strip()
 
-    def expand(self, template: str, depth: int) -> str:
+    def expand(self, template: str, depth: int, memo: Memo | None = None) -> str:
+        """What `template` prints at nesting `depth` (past 12 levels: nothing). `memo` keeps
+        what each template that names others printed at each depth during one expansion, in
+        which nothing changes: a template naming another twice, at each level, costs no power
+        of two (`\\renewcommand\\thetheorem{\\thetheorem\\thetheorem\\thetheorem}`)."""
         if depth > 12:
             return ""
+        compiled = _pieces(template)
+        if compiled is not None and not compiled[0]:  # text and counters only: nothing to keep
+            return self._expand_pieces(compiled[1], depth, {})
+        memo = {} if memo is None else memo
+        key = (template, depth)
+        done = memo.get(key)
+        if done is None:
+            if compiled is None:
+                done = self._expand_tokens(template, depth, memo)
+            else:
+                done = self._expand_pieces(compiled[1], depth, memo)
+            memo[key] = done
+        return done
+
+    def _expand_pieces(self, pieces: tuple[Piece, ...], depth: int, memo: Memo) -> str:
+        """`expand` of a template read into `pieces` ahead of time (`_pieces`)."""
+        out: list[str] = []
+        for kind, first, second in pieces:
+            if kind is _LITERAL:
+                out.append(first)
+            elif kind is _STYLE:
+                out.append(format_value(self.value(second), first))
+            elif kind is _WORD:
+                out.append(self._word_value(first, depth, memo))
+            else:
+                name, test = first
+                then, otherwise = second
+                branch = then if self._holds(name, test) else otherwise
+                out.append(self.expand(branch, depth + 1, memo))
+        return "".join(out)
+
+    def _expand_tokens(self, template: str, depth: int, memo: Memo) -> str:
+        """`expand` token by token, for a template `_pieces` does not read ahead of time."""
         out: list[str] = []
         pos = 0
         while pos < len(template):
@@ -203,11 +243,13 @@ class Counters(Record):
             if word is None:
                 out.append(match.group(3) or match.group(4) or _char(match.group(2)))
                 continue
-            text, pos = self._expand_word(word, template, pos, depth)
+            text, pos = self._expand_word(word, template, pos, depth, memo)
             out.append(text)
         return "".join(out)
 
-    def _expand_word(self, word: str, template: str, pos: int, depth: int) -> tuple[str, int]:
+    def _expand_word(
+        self, word: str, template: str, pos: int, depth: int, memo: Memo
+    ) -> tuple[str, int]:
         if word in _STYLES:
             group = texscan.read_group(template, pos)
             if group is None:
@@ -225,17 +267,19 @@ class Counters(Record):
             return ("0" if value < 10 else "") + str(value), group[1]
         if word.startswith("@") and word[1:] in _STYLES:
             return self._internal_value(word.lstrip("@"), template, pos)
-        if word.startswith("the") and word[3:] in self.the:
-            return self.expand(self.the[word[3:]], depth + 1), pos
         if word == "ifnum":
-            return self._ifnum(template, pos, depth)
+            return self._ifnum(template, pos, depth, memo)
+        return self._word_value(word, depth, memo), pos
+
+    def _word_value(self, word: str, depth: int, memo: Memo) -> str:
+        """What a control word that reads no argument prints."""
+        if word.startswith("the") and word[3:] in self.the:
+            return self.expand(self.the[word[3:]], depth + 1, memo)
         if word in self.macros:
-            return self.expand(self.macros[word], depth + 1), pos
+            return self.expand(self.macros[word], depth + 1, memo)
         if word in ("space", "nobreakspace"):
-            return " ", pos
-        if word == "fi":
-            return "", pos
-        return "", pos  # formatting commands and unknown macros print nothing we track
+            return " "
+        return ""  # `\\fi`, formatting commands and unknown macros print nothing we track
 
     # what `numexpr` reads operands from (numexpr.Lookup): counters and argument-free macros
     def counter(self, name: str) -> int | None:
@@ -258,21 +302,80 @@ class Counters(Record):
         style = style if style in _STYLES else "arabic"
         return format_value(self.value(name), style), match.end()
 
-    def _ifnum(self, template: str, pos: int, depth: int) -> tuple[str, int]:
+    def _ifnum(self, template: str, pos: int, depth: int, memo: Memo) -> tuple[str, int]:
         # `\ifnum\c@chapter>\z@ \thechapter.\fi`: book's equation prefix and its variants.
-        match = re.compile(
-            r"\s*(?:\\c@([A-Za-z@]+)|\\value\s*\{([^}]*)\})\s*([<>=])\s*(\\z@|\d+)\s*"
-        ).match(template, pos)
-        close = template.find("\\fi", pos)
-        if match is None or close < 0:
+        found = _read_ifnum(template, pos)
+        if found is None:
             return "", pos
-        name = match.group(1) or match.group(2).strip()
-        limit = 0 if match.group(4) == "\\z@" else int(match.group(4))
+        (name, test), (then, otherwise), end = found
+        return self.expand(then if self._holds(name, test) else otherwise, depth + 1, memo), end
+
+    def _holds(self, name: str, test: tuple[str, int]) -> bool:
+        relation, limit = test
         value = self.value(name)
-        holds = {"<": value < limit, ">": value > limit, "=": value == limit}[match.group(3)]
-        body = template[match.end() : close]
-        then, _, otherwise = body.partition("\\else")
-        return self.expand(then if holds else otherwise, depth + 1), close + 3
+        return {"<": value < limit, ">": value > limit, "=": value == limit}[relation]
+
+
+_IFNUM = lazyre.pattern(r"\s*(?:\\c@([A-Za-z@]+)|\\value\s*\{([^}]*)\})\s*([<>=])\s*(\\z@|\d+)\s*")
+
+
+def _read_ifnum(
+    template: str, pos: int
+) -> tuple[tuple[str, tuple[str, int]], tuple[str, str], int] | None:
+    """The `\\ifnum` test after `pos` (the counter, the relation and the limit), its two
+    branches and where its `\\fi` ends; None when it is not one `_ifnum` reads."""
+    match = _IFNUM.match(template, pos)
+    close = template.find("\\fi", pos)
+    if match is None or close < 0:
+        return None
+    name = match.group(1) or match.group(2).strip()
+    limit = 0 if match.group(4) == "\\z@" else int(match.group(4))
+    then, _, otherwise = template[match.end() : close].partition("\\else")
+    return (name, (match.group(3), limit)), (then, otherwise), close + 3
+
+
+# what `_pieces` reads a template into: literal text, a counter printed in a style
+# (`\\arabic{theorem}`), a control word that reads no argument (`\\thechapter`, a user macro),
+# and an `\\ifnum` test with its branches
+_LITERAL, _STYLE, _WORD, _IF = "literal", "style", "word", "if"
+Piece = tuple[str, Any, Any]
+
+
+@functools.lru_cache(maxsize=1024)
+def _pieces(template: str) -> tuple[bool, tuple[Piece, ...]] | None:
+    """`template` read once into pieces, as `Counters._expand_tokens` reads it (what it
+    prints depends on the counters, macros and templates of the moment, but where each
+    token ends does not), and whether one of them expands another template. None when it
+    holds a word whose argument is read by value (`\\the`, `\\number`, `\\two@digits`,
+    `\\@arabic`): those are read token by token at each use."""
+    pieces: list[Piece] = []
+    pos = 0
+    while pos < len(template):
+        match = _TOKEN.match(template, pos)
+        if match is None:
+            break
+        pos = match.end()
+        word = match.group(1)
+        if word is None:
+            text = match.group(3) or match.group(4) or _char(match.group(2))
+            pieces.append((_LITERAL, text, None))
+        elif word in _STYLES:
+            group = texscan.read_group(template, pos)
+            if group is not None:
+                pieces.append((_STYLE, word, group[0].strip()))
+                pos = group[1]
+        elif word in ("number", "the", "two@digits") or (
+            word.startswith("@") and word[1:] in _STYLES
+        ):
+            return None
+        elif word == "ifnum":
+            found = _read_ifnum(template, pos)
+            if found is not None:
+                test, branches, pos = found
+                pieces.append((_IF, test, branches))
+        else:
+            pieces.append((_WORD, word, None))
+    return any(kind in (_WORD, _IF) for kind, _, _ in pieces), tuple(pieces)
 
 
 def _char(ch: str | None) -> str:

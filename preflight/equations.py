@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -26,23 +27,29 @@ _TAG = lazyre.pattern(r"\\tag(\*?)\s*\{")
 _NOTAG = lazyre.pattern(r"\\(?:notag|nonumber)(?![A-Za-z@])")
 # What a row split looks at: `\\\\`, braces, environments (and any control word starting with
 # `begin`/`end`: `\\begingroup` nests too), `\\intertext`, and the escapes `\\{`, `\\}`. No
-# other control word matters and nothing starts inside one. Each branch starts with a plain
-# character, so the regex engine skips from one `\\`, `{` or `}` to the next.
+# other control word matters and nothing starts inside one. A group with no brace and no
+# backslash inside (`_{i}`, `^{2}`) is one token, which changes nothing: its `{` and `}` would
+# cancel out, and nothing else stands in it. Each branch starts with a plain character, so
+# the regex engine skips from one `\\`, `{` or `}` to the next.
 _ROW_TOKEN = lazyre.pattern(
     r"\\(?:\\|(?:begin|end)(?:\s*\{[^}]*\}|[A-Za-z@]*)"
     r"|(?:short)?intertext(?![A-Za-z@])|[^A-Za-z@\n])"
-    r"|\{|\}"
+    r"|\{[^{}\\]*+\}|\{|\}"
 )
 
 
 def split_rows(body: str) -> list[str]:
     """Split at `\\\\` outside braces and nested environments."""
+    if "\\\\" not in body and "intertext" not in body:
+        return [body]  # nothing to split at (a display of one row, as many are)
     rows: list[str] = []
     depth = 0
     start = 0
     spaced_end = False
     for match in _ROW_TOKEN.finditer(body):
         token = match.group(0)
+        if len(token) > 1 and token[0] == "{":
+            continue  # a group with nothing in it that counts
         if token == "{" or token.startswith("\\begin"):
             depth += 1
         elif token == "}" or token.startswith("\\end"):
@@ -190,12 +197,28 @@ def expand_macros(body: str, expanders: dict[str, str]) -> str:
     """Expand the user macros that tag or step counters (e.g. `\\numberthis`)."""
     if not expanders or "\\" not in body:
         return body
-    if len(expanders) <= _FEW and not any("\\" + name in body for name in expanders):
+    if len(expanders) > _FEW:
+        return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
+    if not any("\\" + name in body for name in expanders):
         return body  # none is called (a plain substring test, far cheaper than the regex)
-    return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
+    calls = _calls_of(tuple(sorted(expanders)))
+    return body if calls is None else calls.sub(lambda m: expanders[m.group(1)], body)
 
 
 _FEW = 32  # macros few enough to look for one by one
+
+
+@functools.lru_cache(maxsize=256)
+def _calls_of(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """`_CALL` for these names only (None: no name can be called): the same uses, found
+    without a Python call for each other control word of a display."""
+    words = [name for name in names if _WORD.fullmatch(name)]
+    if not words:
+        return None
+    return re.compile(r"\\(" + "|".join(words) + r")(?![A-Za-z@])")
+
+
+_WORD = lazyre.pattern(r"[A-Za-z@]+")
 
 
 def _counter_ops(row: str, counters: Counters) -> None:

@@ -182,9 +182,12 @@ class Expander(Record):
         "_shapes",
         "_active",
         "_state",
+        "changed",
     )
     length: int
     table: dict[str, Definition]
+    # the names defined or forgotten since a reader of the table last caught up (it clears it)
+    changed: list[str]
     defined_at: dict[str, int]
     left: int
     stack: list[str]
@@ -196,6 +199,7 @@ class Expander(Record):
     def __init__(self, length: int = 0) -> None:
         self.length = length
         self.table = {name[1:]: definition for name, definition in PICKERS.items()}
+        self.changed = []
         self.defined_at = {}
         self.left = budget(length)
         self.stack = []
@@ -223,12 +227,14 @@ class Expander(Record):
     def define(self, name: str, definition: Definition, at: int = -1) -> None:
         """`name` without its backslash; `at` where the definition is (a source offset)."""
         self.table[name] = definition
+        self.changed.append(name)
         self.defined_at[name] = at
         self._shapes.pop(name, None)
         self._active.clear()
 
     def forget(self, name: str) -> None:
         if self.table.pop(name, None) is not None:
+            self.changed.append(name)
             self._shapes.pop(name, None)
             self._active.clear()
 

@@ -168,10 +168,10 @@ def lean_mark(walker: Walker, text: str, m: re.Match[str]) -> int:
         names = [n.strip() for n in (args[0] or "").split(",") if n.strip()]
     if not walker.in_document:
         return pos
-    frame = next(
-        (f for f in reversed(walker.frames) if f.result is not None or f.proof is not None), None
-    )
-    if frame is None:
+    for frame in reversed(walker.frames):
+        if frame.result is not None or frame.proof is not None:
+            break
+    else:
         return pos
     if frame.proof is not None:
         if word == "leanok":
@@ -179,19 +179,20 @@ def lean_mark(walker: Walker, text: str, m: re.Match[str]) -> int:
         return pos
     assert frame.result is not None
     result = walker.out.results[frame.result]
-    result.lean.extend(n for n in names if n not in result.lean)
+    if names:
+        result.lean.extend(n for n in names if n not in result.lean)
     result.leanok = result.leanok or word == "leanok"
     result.mathlibok = result.mathlibok or word == "mathlibok"
     return pos
 
 
 def macros_expand(body: str) -> bool:
-    return bool(
-        re.search(
-            r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b",
-            body,
-        )
-    )
+    return _EXPANDS_IN_DISPLAY.search(body) is not None
+
+
+_EXPANDS_IN_DISPLAY = lazyre.pattern(
+    r"\\(?:begin|end)\s*\{|\\(?:refstepcounter|stepcounter|addtocounter|appendix|tag)\b"
+)
 
 
 def newcommand(walker: Walker, text: str, m: re.Match[str]) -> int:

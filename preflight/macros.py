@@ -9,6 +9,7 @@ argument, `o` an optional `[...]` with its default, `s` a star) and its body.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal, NamedTuple
 
@@ -53,6 +54,8 @@ class Definition(NamedTuple):
         """The inventory's record of this definition (under `name` for a `\\let` copy); its
         parameters are kept when they are not `arity` mandatory ones."""
         params = self.params or ()
+        if not params:  # most definitions
+            return DraftMacro(name=name or self.name, definition=self.body, arity=0, params=[])
         plain = all(p.kind == "m" for p in params)
         return DraftMacro(
             name=name or self.name,
@@ -259,9 +262,11 @@ def parse_newenvironment(text: str, pos: int) -> tuple[EnvDefinition | None, int
 _PARAMETER = lazyre.pattern(r"#(#|[1-9])")
 
 
-def parameter_parts(body: str) -> list[str | int]:
-    """A body split into its text and its parameters: `a#1b##c` is `["a", 0, "b#c"]`
-    (`##` stands for `#`; a parameter is its 0-based index)."""
+@functools.lru_cache(maxsize=1024)
+def parameter_parts(body: str) -> tuple[str | int, ...]:
+    """A body split into its text and its parameters: `a#1b##c` is `("a", 0, "b#c")`
+    (`##` stands for `#`; a parameter is its 0-based index). Kept for the bodies last asked
+    about: a macro used again is split once."""
     parts: list[str | int] = []
     text: list[str] = []
     pos = 0
@@ -276,7 +281,7 @@ def parameter_parts(body: str) -> list[str | int]:
         parts.append(int(match.group(1)) - 1)
     text.append(body[pos:])
     parts.append("".join(text))
-    return [part for part in parts if part != ""]
+    return tuple(part for part in parts if part != "")
 
 
 def substitute(body: str, args: list[str]) -> str:

@@ -49,12 +49,17 @@ _PROOF_ENV = lazyre.pattern(
     r"(?:[A-Za-z]*proof[A-Za-z]*|pf|prf|demo|demostracion|preuve|beweis)\*?$",
     re.I,
 )
+# what an ASCII name `_PROOF_ENV` matches holds, lowercased
+_PROOF_WORDS = ("proof", "pf", "prf", "demo", "preuve", "beweis")
 # proof environments whose mandatory argument names the result: `\begin{proofof}{thm:x}`
 _NAMING_PROOF = lazyre.pattern(r"^(?:proofof|proofof[A-Za-z]+|[A-Za-z]*proofof)\*?$", re.I)
 _BRANCH_WORDS = ("else", "fi", "or", "repeat", "newif")
 _PARAGRAPH = lazyre.pattern(r"\n[ \t]*\n|\\par(?![A-Za-z@])")  # a blank line or `\\par`
+# a group with no brace, backslash or newline inside: closed, and no paragraph ends in it
+_SIMPLE_ARGUMENT = lazyre.pattern(r"\{([^{}\\\n]*)\}")
 MAX_NESTED_WALKS = 16
 _MATH_CALL = lazyre.pattern(r"\\([A-Za-z@]+)(?![A-Za-z@])")
+_FEW_WRITERS = 32  # few enough to look for one by one in a display
 _MATH_EFFECT = lazyre.pattern(r"\\(?:label|tag|notag|nonumber|stepcounter|refstepcounter)\b")
 # what makes a macro worth expanding besides the walker's handlers: the conditionals it can
 # evaluate (and the branch words that go with them)
@@ -102,6 +107,7 @@ class Walker:
         self.expanders: dict[str, str] = {}
         self.row_macros: dict[str, str] = {}
         self.expander = expansion.Expander(len(text))
+        self._writers: set[str] = set()  # `_math_writers`
         self._segment_starts = [segment.flat_start for segment in self.segments]
         self.registers: dict[str, int] = {}
         self.pending_labels: list[str] = []
@@ -111,6 +117,7 @@ class Walker:
         self.main_matter = True
         self.toggles = conditionals.Toggles()
         self.restaters: dict[str, int] = {}
+        self._special_words: dict[str, bool] = {}  # `_special_word`, worked out once a name
         self.map: expansion.SourceMap | None = None
         self.depth = 0
         self.nested = 0
@@ -194,16 +201,22 @@ class Walker:
                 pos = match.end()
                 continue
             handler = HANDLERS.get(name)
-            conditional = name.startswith("if") and name not in self.expander.table
-            if (conditional and handler is None) or name in _BRANCH_WORDS:
+            special = self._special_words.get(name)
+            if special is None:
+                special = self._special_words[name] = _special_word(name)
+            if special and (
+                (handler is None and name.startswith("if") and name not in self.expander.table)
+                or name in _BRANCH_WORDS
+            ):
                 pos = conditionals.primitive(self, text, match, name)
-            elif name.endswith(("true", "false")) and self.toggles.assign(name):
+            elif special and name.endswith(_SETTERS) and self.toggles.assign(name):
                 pos = match.end()
             elif handler is not None:
                 notes = len(self.reg.notes)
                 pos = max(handler(self, text, match), match.end())
-                for code, message in self.reg.notes[notes:]:
-                    self.problem(self.at(match.start()), "warning", code, message)
+                if len(self.reg.notes) > notes:
+                    for code, message in self.reg.notes[notes:]:
+                        self.problem(self.at(match.start()), "warning", code, message)
             elif name in self.line_entities:
                 pos = algorithms.line(self, text, match)
             elif name in self.restaters and self.in_document:
@@ -393,10 +406,7 @@ class Walker:
     def _environment_command(self, text: str, m: re.Match[str], name: str) -> int:
         if name in self.reg.envs:
             return self.begin_theorem(text, m.start(), m.end(), name)
-        index = next(
-            (i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name[3:]),
-            None,
-        )
+        index = self._innermost_frame(name[3:])
         if index is not None:
             for frame in reversed(self.frames[index:]):
                 self._close(frame, self.at(m.start()), self.at(m.end(), body=True))
@@ -437,6 +447,8 @@ class Walker:
 
     @staticmethod
     def is_proof_name(name: str) -> bool:
+        if name.isascii() and not any(word in name.lower() for word in _PROOF_WORDS):
+            return False  # `_PROOF_ENV` cannot match: no need to compile it (`re.I` is slow to)
         return _PROOF_ENV.match(name) is not None
 
     def at(self, pos: int, *, body: bool = False) -> int:
@@ -451,9 +463,9 @@ class Walker:
     def label(self, text: str, m: re.Match[str]) -> int:
         optional = texscan.read_optional(text, m.end(), newline=False)
         pos = optional[1] if optional else m.end()
-        if not self.in_document or texscan.read_group_span(text, pos) is None:
+        if not self.in_document:
             return pos
-        key, after = self.short_argument(text, m, pos)
+        key, after = self.short_argument(text, m, pos)  # (None, pos) when there is no group
         if key is not None:
             self.record_label(key, self.current, self.at(m.start()))
         return after
@@ -521,6 +533,9 @@ class Walker:
         the walk goes on after it as LaTeX does, instead of reading the rest of the paper as
         one environment name or label."""
         at = m.end() if pos is None else pos
+        simple = _SIMPLE_ARGUMENT.match(text, at)
+        if simple is not None:  # most arguments: `{name}` on one line, the answer below too
+            return simple.group(1).strip(), simple.end()
         span = texscan.read_group_span(text, at)
         if span is None:
             return None, at
@@ -574,15 +589,21 @@ class Walker:
             return pos
         if not self.in_document or name == "document":
             return pos
-        index = next(
-            (i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None
-        )
+        index = self._innermost_frame(name)
         if index is None:
             return pos
         for frame in reversed(self.frames[index:]):
             self._close(frame, self.at(m.start(), body=False), self.at(pos))
         del self.frames[index:]
         return pos
+
+    def _innermost_frame(self, name: str) -> int | None:
+        """The index of the innermost open frame named `name` (None: none is open)."""
+        frames = self.frames
+        for index in range(len(frames) - 1, -1, -1):
+            if frames[index].name == name:
+                return index
+        return None
 
     def _close(self, frame: Frame, body_end: int, end: int) -> None:
         self.current = frame.saved
@@ -663,7 +684,7 @@ class Walker:
             )
         if keys.get("label"):
             self.record_label(keys["label"].strip(), self.current, result.begin)
-        for label in re.finditer(r"\\label\s*\{([^}]*)\}", note or ""):
+        for label in _NOTE_LABEL.finditer(note) if note and "\\label" in note else ():
             self.record_label(label.group(1).strip(), self.current, result.begin)
         return pos
 
@@ -674,7 +695,7 @@ class Walker:
         if optional is not None:
             note, pos = optional
         elif (wrapper is not None and wrapper.arity >= 1 and wrapper.default is None) or (
-            wrapper is None and _NAMING_PROOF.match(name) and text.startswith("{", pos)
+            wrapper is None and text.startswith("{", pos) and _NAMING_PROOF.match(name)
         ):
             group = texscan.read_group(text, pos)
             if group is not None:
@@ -832,6 +853,9 @@ class Walker:
         table = self.expander.table
         if "\\" not in body or not table:
             return body
+        writers = self._math_writers()
+        if len(writers) <= _FEW_WRITERS and not any("\\" + name in body for name in writers):
+            return body  # none is called (plain substring tests, far cheaper than the regex)
         out: list[str] = []
         pos = 0
         for match in _MATH_CALL.finditer(body):
@@ -853,6 +877,20 @@ class Walker:
         out.append(body[pos:])
         return "".join(out)
 
+    def _math_writers(self) -> set[str]:
+        """The macros `_expand_in_math` expands: those that take arguments and label, tag or
+        step a counter by their body (`_MATH_EFFECT`). Brought up to date with the macros
+        defined or forgotten since it was last asked, so each definition is read once."""
+        expander = self.expander
+        for name in expander.changed:
+            found = expander.table.get(name)
+            if found is not None and found.params and _MATH_EFFECT.search(found.body):
+                self._writers.add(name)
+            else:
+                self._writers.discard(name)
+        expander.changed.clear()
+        return self._writers
+
     def display_math(self, text: str, m: re.Match[str]) -> int:
         if m.group(0) != "\\[" or not self.in_document:
             return m.end()
@@ -872,14 +910,24 @@ class Walker:
         return body_end + 2 if close >= 0 else body_end
 
 
+def _special_word(name: str) -> bool:
+    """Whether `scan` asks the conditionals and toggles about `name` before its handler: a
+    conditional (`\\if…`), a branch word (`\\else`, `\\fi`, …) or a flag's setter (`\\…true`)."""
+    return name.startswith("if") or name in _BRANCH_WORDS or name.endswith(_SETTERS)
+
+
 def _holds(segment: Segment, pos: int) -> bool:
     return segment.flat_start <= pos < segment.flat_start + segment.length
 
 
 def _thmtools_keys(note: str) -> dict[str, str]:
-    if not re.match(r"^\s*(name|label|continues|restate|note)\s*=", note):
+    if not _THMTOOLS_KEY.match(note):
         return {}
     return texscan.parse_keyvals(note)
+
+
+_THMTOOLS_KEY = lazyre.pattern(r"^\s*(name|label|continues|restate|note)\s*=")
+_NOTE_LABEL = lazyre.pattern(r"\\label\s*\{([^}]*)\}")
 
 
 _SETTERS = ("true", "false")

@@ -138,7 +138,11 @@ def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, in
         return None
     depth = 0
     i = start + 1
-    while i < len(text):
+    while True:  # from one character that matters to the next (`_OPTIONAL_STOP`)
+        found = _OPTIONAL_STOP.search(text, i)
+        if found is None:
+            return None
+        i = found.start()
         ch = text[i]
         if ch == "\\":
             i += 2
@@ -152,7 +156,9 @@ def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, in
         elif ch == "\n" and text.startswith("\n", i + 1) and depth == 0:
             return None  # a paragraph break inside: not an optional argument after all
         i += 1
-    return None
+
+
+_OPTIONAL_STOP = lazyre.pattern(r"[\\{}\]\n]")
 
 
 def read_star(text: str, pos: int) -> tuple[bool, int]:

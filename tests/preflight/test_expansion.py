@@ -193,6 +193,25 @@ def test_a_label_defined_twice_keeps_its_last_definition(tmp_path: Path) -> None
     assert message == "label 'dup' multiply defined; LaTeX keeps this last definition"
 
 
+def test_a_macro_redefined_between_displays_labels_by_its_current_definition(
+    tmp_path: Path,
+) -> None:
+    """A display reads the paper's argument-taking macros as defined when it stands: the
+    walk keeps the ones that label (`_math_writers`) up to date through each redefinition."""
+    inventory = _paper(
+        tmp_path,
+        "\\newcommand\\eql[1]{}\n",
+        "\\begin{equation}a\\eql{eq:a}\\end{equation}\n"
+        "\\renewcommand\\eql[1]{\\label{#1}}\n"
+        "\\begin{equation}b\\eql{eq:b}\\end{equation}\n"
+        "\\renewcommand\\eql[1]{#1}\n"
+        "\\begin{equation}c\\eql{eq:c}\\end{equation}\n"
+        "\\renewcommand\\eql[1]{\\label{x#1}}\n"
+        "\\begin{equation}d\\eql{eq:d}\\end{equation}\n",
+    )
+    assert inventory.labels == {"eq:b": "2", "xeq:d": "4"}
+
+
 def test_refstyle_references_are_uses(tmp_path: Path) -> None:
     inventory = build_inventory(FIXTURES / "label_wrappers", root="paper.tex")
     assert inventory.result("thm:main") is not None

@@ -151,3 +151,22 @@ def test_algorithm_lines_cost_stays_linear(tmp_path, case):
     assert time.process_time() - start < 3.0
     if case == "many":  # the last definitions: `\\If`'s end is line 3, the 10,000th state
         assert (inventory.labels["l"], inventory.labels["s"]) == ("3", "10000")
+
+
+def test_a_template_naming_itself_many_times_costs_no_power_of_its_length(tmp_path):
+    """`\\renewcommand\\thetheorem{\\thetheorem\\thetheorem\\thetheorem\\thetheorem}`: each level
+    of the 12 a template may nest named the next four times, 4^12 expansions (31 s of CPU
+    for one theorem, 2026-12-04); each template is now worked out once a level."""
+    paper = tmp_path / "paper.tex"
+    paper.write_text(
+        "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\renewcommand\\thetheorem{" + "\\thetheorem" * 30 + "}\n"
+        "\\newcommand\\twice{\\thetheorem\\thetheorem}\\renewcommand\\theequation{\\twice\\twice}\n"
+        "\\begin{document}\n"
+        + "\\begin{theorem}x\\end{theorem}\\begin{equation}y\\end{equation}\n" * 50
+        + "\\end{document}\n"
+    )
+    start = time.process_time()
+    inventory = build_inventory(paper)
+    assert time.process_time() - start < 2.0
+    assert len(inventory.results) == 50
