@@ -186,7 +186,8 @@ def _if_characters(walker: Walker, text: str, pos: int) -> tuple[bool | None, in
             pos += 1
             continue
         word = texscan.CONTROL_WORD.match(text, pos)
-        assert word is not None
+        if word is None:  # a lone `\\` ends the text
+            return None, pos
         name = word.group(1)
         if name == "relax":
             tokens.append(_UNEXPANDABLE)

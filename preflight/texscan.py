@@ -41,8 +41,8 @@ def read_group_span(text: str, pos: int) -> tuple[int, int, int] | None:
     if text[pos] != "{":
         if text[pos] == "\\":
             match = CONTROL_WORD.match(text, pos)
-            assert match is not None
-            return pos, match.end(), match.end()
+            end = match.end() if match is not None else pos + 1  # a lone `\\` ends the text
+            return pos, end, end
         if text[pos] in "}[]":
             return None
         return pos, pos + 1, pos + 1

@@ -306,3 +306,24 @@ def test_the_tex_files_of_a_folder_are_those_rglob_lists(tmp_path: Path) -> None
     expected = sorted(tmp_path.rglob("*.tex"))
     assert sorted(_tex_files(tmp_path)) == expected
     assert len(expected) == 7
+
+
+def _command_names() -> list[str]:
+    from paperlint.preflight.handlers import HANDLERS
+
+    conditionals = ["if", "ifx", "ifnum", "ifodd", "ifdefined", "ifcsname", "ifcat", "iftrue"]
+    return sorted({*HANDLERS, *conditionals})
+
+
+@pytest.mark.parametrize("ending", ["\\{name}\\", "\\{name} \\", "\\{name}{{\\", "\\{name}[\\"])
+def test_a_command_whose_argument_is_a_lone_backslash_at_the_end_is_no_crash(
+    tmp_path: Path, ending: str
+) -> None:
+    """`\\begin\\` as the last characters of a file: the group reader once asserted that a
+    backslash starts a control sequence and stopped preflight with an internal error."""
+    for name in _command_names():
+        paper = tmp_path / name / "paper.tex"
+        paper.parent.mkdir()
+        paper.write_text(HEAD + "\\begin{document}\nx " + ending.format(name=name), "utf-8")
+        inventory = build_inventory(paper)
+        assert inventory.root == "paper.tex"
