@@ -88,7 +88,12 @@ def strip_comments_and_verbatim(
     copied = pos = 0  # text[:copied] is in `out`; the scan resumes at `pos`
     while (match := search(text, pos)) is not None:
         start, end = match.span()
-        if text[start] == "\\" and match.group("d") is None:
+        if text[start] == "%":  # a comment, the usual match: one line, so only spaces
+            out.append(text[copied:start])
+            out.append(" " * (end - start))
+            copied = pos = end
+            continue
+        if match.group("d") is None:
             name = match.group("venv")
             if name is None or name not in envs:  # an escape, or an environment to read
                 pos = end

@@ -23,7 +23,10 @@ _PARAGRAPH_HEAD = lazyre.pattern(
 _PROOF_END = lazyre.pattern(
     r"\\(?:qed|qedhere|square|blacksquare|Box|QED|hfill\s*\$?\\(?:Box|square|blacksquare))\b|\\end\s*\{|\\begin\s*\{|\n\s*\n\s*\n"
 )
-_PROOF_OF = lazyre.pattern(r"Proof\s+of\s+(?:the\s+)?", re.I)
+# `[Pp]` outside the case-insensitive group: a pattern that starts with a cased letter under
+# `re.I` gives the regex engine nothing to skip ahead by, and every position of the text is
+# tried (cpt-rl: 1.0 -> 0.6 ms a search of the whole text); the same matches.
+_PROOF_OF = lazyre.pattern(r"[Pp](?i:roof\s+of\s+(?:the\s+)?)")
 
 
 def attach(flat: FlatSource, walk: WalkOutput, results: list[DraftResult]) -> dict[int, int]:

@@ -206,6 +206,43 @@ def test_mentions_found_as_with_a_word_boundary(text: str) -> None:
     assert references.plain_mentions(text) == want
 
 
+_PROOF_OF_IGNORING_CASE = re.compile(r"Proof\s+of\s+(?:the\s+)?", re.I)
+PROOF_OF_PIECES = st.sampled_from(
+    [
+        "Proof",
+        "proof",
+        "PROOF",
+        "pRoOf",
+        "P",
+        "roof",
+        " of",
+        " OF",
+        " Of",
+        "the",
+        " THE ",
+        " ",
+        "\n",
+        "\t",
+        "x",
+        "é",
+        "ſ",
+        "K",
+        "\u212a",
+        "\u0130",
+        "\u00a0",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PROOF_OF_PIECES, max_size=16).map("".join))
+def test_proof_of_found_as_with_the_whole_pattern_ignoring_case(text: str) -> None:
+    from paperlint.preflight import proofs
+
+    want = [m.span() for m in _PROOF_OF_IGNORING_CASE.finditer(text)]
+    assert [m.span() for m in proofs._PROOF_OF.finditer(text)] == want
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
