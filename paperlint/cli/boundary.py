@@ -194,12 +194,27 @@ def json_error(
     return {"ok": False, "exit_code": int(code), "error": error}
 
 
-def exit_with(code: int) -> NoReturn:
-    """End the process with `code`."""
+def exit_with(code: int, *, finished: bool = False) -> NoReturn:
+    """End the process with `code`. `finished`: the command left nothing running and nothing
+    unwritten (the typer-free preflight: `paperlint.cli.fast`), so the process ends as at any
+    exit (the atexit handlers run, stdout and stderr are flushed) but without the interpreter
+    taking itself apart, object by object and module by module: 7.5 of the 59 ms of a whole
+    `paperlint preflight -q` of cpt-rl (medians of 25, 2026-12-04). A stream that cannot be
+    flushed (a reader that closed the pipe) takes the ordinary exit, which reports it."""
     if code == ExitCode.INTERRUPTED:
         # After ^C every record is written; a thread still waiting on a hung request (it
         # was abandoned) must not hold the exit, as the interpreter's join at exit would.
         sys.stdout.flush()
         sys.stderr.flush()
+        os._exit(code)
+    if finished:
+        import atexit
+
+        atexit._run_exitfuncs()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            sys.exit(code)
         os._exit(code)
     sys.exit(code)

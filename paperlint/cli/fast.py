@@ -193,4 +193,4 @@ def main() -> None:
         from paperlint.cli.root import main as typer_main
 
         typer_main()
-    exit_with(run(argv, values))
+    exit_with(run(argv, values), finished=True)

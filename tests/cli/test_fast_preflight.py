@@ -350,3 +350,42 @@ def test_the_hook_runs_the_command_the_fast_parser_takes():
     manifest = (Path(__file__).resolve().parents[2] / ".pre-commit-hooks.yaml").read_text()
     (entry,) = [line.split(":", 1)[1].split() for line in manifest.splitlines() if "entry:" in line]
     assert entry[0] == "paperlint" and fast.parse(entry[1:]) is not None
+
+
+def test_the_fast_path_runs_the_exit_handlers_and_flushes_before_it_leaves(tmp_path):
+    """It leaves without the interpreter's teardown (`boundary.exit_with(finished=True)`),
+    after the atexit handlers (preflight's cache of compiled regexes, coverage) and with
+    every byte of a long output written."""
+    repo = _repo(tmp_path)
+    flag = tmp_path / "handler-ran"
+    code = f"import atexit, pathlib; atexit.register(pathlib.Path({str(flag)!r}).touch); {FAST}"
+    out, err, status, _ = _run(code, ["preflight", "paper.tex", "--format", "json"], repo)
+    assert flag.exists()
+    assert status == 0 and json.loads(out)["results"], err
+
+
+def test_a_reader_that_closes_the_pipe_ends_both_paths_alike(tmp_path):
+    """`paperlint preflight … | head -c 1`: the reader goes after one byte of 1.6 MB; the
+    fast path's exit ends as the typer path's does (exit 0, nothing on stderr, before the fast
+    exit too)."""
+    repo = _repo(tmp_path)
+    (repo / "long.tex").write_text(
+        CLEAN.replace(
+            "\\end{document}", "\\begin{lemma}x\\end{lemma}\n" * 3000 + "\\end{document}"
+        ),
+        encoding="utf-8",
+    )
+    codes = []
+    for start in (FAST, TYPER):
+        reader = subprocess.Popen(
+            [sys.executable, "-c", start, "preflight", "long.tex", "--format", "json"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert reader.stdout is not None
+        reader.stdout.read(1)
+        reader.stdout.close()
+        reader.wait(timeout=60)
+        codes.append(reader.returncode)
+    assert codes[0] == codes[1], codes
