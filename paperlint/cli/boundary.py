@@ -200,14 +200,15 @@ def exit_with(code: int, *, finished: bool = False) -> NoReturn:
     exit (the atexit handlers run, stdout and stderr are flushed) but without the interpreter
     taking itself apart, object by object and module by module: 7.5 of the 59 ms of a whole
     `paperlint preflight -q` of cpt-rl (medians of 25, 2026-12-04). A stream that cannot be
-    flushed (a reader that closed the pipe) takes the ordinary exit, which reports it."""
+    flushed (a reader that closed the pipe), or a thread still running that the interpreter
+    would wait for, takes the ordinary exit."""
     if code == ExitCode.INTERRUPTED:
         # After ^C every record is written; a thread still waiting on a hung request (it
         # was abandoned) must not hold the exit, as the interpreter's join at exit would.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
-    if finished:
+    if finished and not _threads_to_wait_for():
         import atexit
 
         atexit._run_exitfuncs()
@@ -218,3 +219,13 @@ def exit_with(code: int, *, finished: bool = False) -> NoReturn:
             sys.exit(code)
         os._exit(code)
     sys.exit(code)
+
+
+def _threads_to_wait_for() -> bool:
+    """Whether a thread the interpreter joins at its exit (not a daemon) is still running;
+    `threading` is not imported to ask (~1 ms): without it no such thread was started."""
+    threading = sys.modules.get("threading")
+    if threading is None:
+        return False
+    main = threading.main_thread()
+    return any(t is not main and not t.daemon and t.is_alive() for t in threading.enumerate())

@@ -389,3 +389,15 @@ def test_a_reader_that_closes_the_pipe_ends_both_paths_alike(tmp_path):
         reader.wait(timeout=60)
         codes.append(reader.returncode)
     assert codes[0] == codes[1], codes
+
+
+def test_a_thread_still_running_is_waited_for_as_at_an_ordinary_exit(tmp_path):
+    """The exit without teardown is taken only when no thread the interpreter would join is
+    left running: such a thread ends its work first."""
+    repo = _repo(tmp_path)
+    flag = tmp_path / "thread-finished"
+    late = f"lambda: (time.sleep(0.5), pathlib.Path({str(flag)!r}).touch())"
+    code = f"import pathlib, threading, time; threading.Thread(target={late}).start(); {FAST}"
+    _, err, status, _ = _run(code, ["preflight", "paper.tex", "-q"], repo)
+    assert status == 0, err
+    assert flag.exists()
