@@ -241,7 +241,7 @@ class Counters(Record):
             pos = match.end()
             word = match.group(1)
             if word is None:
-                out.append(match.group(3) or match.group(4) or _char(match.group(2)))
+                out.append(_literal(match))
                 continue
             text, pos = self._expand_word(word, template, pos, depth, memo)
             out.append(text)
@@ -357,8 +357,7 @@ def _pieces(template: str) -> tuple[bool, tuple[Piece, ...]] | None:
         pos = match.end()
         word = match.group(1)
         if word is None:
-            text = match.group(3) or match.group(4) or _char(match.group(2))
-            pieces.append((_LITERAL, text, None))
+            pieces.append((_LITERAL, _literal(match), None))
         elif word in _STYLES:
             group = texscan.read_group(template, pos)
             if group is not None:
@@ -376,6 +375,11 @@ def _pieces(template: str) -> tuple[bool, tuple[Piece, ...]] | None:
         else:
             pieces.append((_WORD, word, None))
     return any(kind in (_WORD, _IF) for kind, _, _ in pieces), tuple(pieces)
+
+
+def _literal(match: re.Match[str]) -> str:
+    """What a `_TOKEN` that is no control word prints."""
+    return match.group(3) or match.group(4) or _char(match.group(2))
 
 
 def _char(ch: str | None) -> str:

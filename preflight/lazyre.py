@@ -23,9 +23,13 @@ foreign file, a folder that cannot be written) means `re.compile`, as without a 
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # re's C engine, loaded with re itself
 import re
 import sys
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # (pattern, flags) -> what `_sre.compile` takes after the pattern: flags, code, groups - 1,
 # group index, index group. Loaded at the first compile of a process; None: no cache.
@@ -77,12 +81,12 @@ def compile_kept(source: str, flags: int = 0) -> re.Pattern[str]:
     kept = _programs.get(key)
     if kept is not None:
         try:
-            return cast("re.Pattern[str]", _sre().compile(source, *kept))
+            return cast("re.Pattern[str]", _sre.compile(source, *kept))
         except Exception:  # not a program of this engine: made afresh below
             del _programs[key]
     try:
         made = _program(source, flags)
-        compiled = cast("re.Pattern[str]", _sre().compile(source, *made))
+        compiled = cast("re.Pattern[str]", _sre.compile(source, *made))
     except re.error:
         raise
     except Exception:  # `re`'s internals are not the ones `_program` knows
@@ -110,18 +114,12 @@ def _program(source: str, flags: int) -> Program:
     return (int(flags | state.flags), code, state.groups - 1, groupindex, tuple(indexgroup))
 
 
-def _sre() -> Any:
-    import _sre  # type: ignore[import-not-found]
-
-    return _sre
-
-
-def cache_file() -> Any:
-    """This Python build's file of kept programs (a `pathlib.Path`)."""
+def cache_file() -> Path:
+    """This Python build's file of kept programs."""
     from paperlint.usercache import cache_dir
 
     version = ".".join(map(str, sys.version_info[:3]))
-    name = f"{sys.implementation.name}-{version}-{_sre().MAGIC}.marshal"
+    name = f"{sys.implementation.name}-{version}-{_sre.MAGIC}.marshal"
     return cache_dir() / "regex" / name
 
 
