@@ -196,10 +196,11 @@ def json_error(
 
 def exit_with(code: int, *, finished: bool = False) -> NoReturn:
     """End the process with `code`. `finished`: the command left nothing running and nothing
-    unwritten (the typer-free preflight: `paperlint.cli.fast`), so the process ends as at any
-    exit (the atexit handlers run, stdout and stderr are flushed) but without the interpreter
-    taking itself apart, object by object and module by module: 7.5 of the 59 ms of a whole
-    `paperlint preflight -q` of cpt-rl (medians of 25, 2026-12-04). A stream that cannot be
+    unwritten (every command of the console script: `paperlint.cli.fast`, `root.main`), so the
+    process ends as at any exit (the atexit handlers run, stdout and stderr are flushed) but
+    without the interpreter taking itself apart, object by object and module by module: 7.5 of
+    the 59 ms of a whole `paperlint preflight -q` of cpt-rl (medians of 25, 2026-12-04), and
+    more after a command that imported Ray (docs/ray.md "Leaving"). A stream that cannot be
     flushed (a reader that closed the pipe), or a thread still running that the interpreter
     would wait for, takes the ordinary exit."""
     if code == ExitCode.INTERRUPTED:

@@ -251,5 +251,9 @@ def _click_run(argv: list[str] | None, as_json: bool) -> int:
 
 
 def main() -> NoReturn:
-    """The typer path of the console script (`paperlint.cli.fast.main` decides)."""
-    exit_with(run())
+    """The typer path of the console script (`paperlint.cli.fast.main` decides). Every command
+    has closed what it opened and joined what it started by the time it returns (its records
+    are written atomically, its Lean and Ray processes stopped), so the process leaves without
+    the interpreter's teardown (`exit_with(finished=True)`, which takes the ordinary exit when a
+    thread is still running)."""
+    exit_with(run(), finished=True)

@@ -352,13 +352,14 @@ def test_the_hook_runs_the_command_the_fast_parser_takes():
     assert entry[0] == "paperlint" and fast.parse(entry[1:]) is not None
 
 
-def test_the_fast_path_runs_the_exit_handlers_and_flushes_before_it_leaves(tmp_path):
-    """It leaves without the interpreter's teardown (`boundary.exit_with(finished=True)`),
-    after the atexit handlers (preflight's cache of compiled regexes, coverage) and with
+@pytest.mark.parametrize("start", [FAST, TYPER], ids=["fast", "typer"])
+def test_both_paths_run_the_exit_handlers_and_flush_before_they_leave(tmp_path, start):
+    """Each leaves without the interpreter's teardown (`boundary.exit_with(finished=True)`),
+    after the atexit handlers (preflight's cache of compiled regexes, coverage, Ray's) and with
     every byte of a long output written."""
     repo = _repo(tmp_path)
     flag = tmp_path / "handler-ran"
-    code = f"import atexit, pathlib; atexit.register(pathlib.Path({str(flag)!r}).touch); {FAST}"
+    code = f"import atexit, pathlib; atexit.register(pathlib.Path({str(flag)!r}).touch); {start}"
     out, err, status, _ = _run(code, ["preflight", "paper.tex", "--format", "json"], repo)
     assert flag.exists()
     assert status == 0 and json.loads(out)["results"], err
@@ -391,13 +392,30 @@ def test_a_reader_that_closes_the_pipe_ends_both_paths_alike(tmp_path):
     assert codes[0] == codes[1], codes
 
 
-def test_a_thread_still_running_is_waited_for_as_at_an_ordinary_exit(tmp_path):
+@pytest.mark.parametrize("start", [FAST, TYPER], ids=["fast", "typer"])
+def test_both_paths_leave_without_the_teardown(tmp_path, start):
+    """What only the interpreter's teardown would run (the finalizer of an object `__main__`
+    holds) does not run: the exit is `os._exit`, after the handlers."""
+    repo = _repo(tmp_path)
+    flag = tmp_path / "finalized"
+    held = f"type('Held', (), {{'__del__': lambda self: pathlib.Path({str(flag)!r}).touch()}})()"
+    code = f"import pathlib; held = {held}; {start}"
+    _, err, status, _ = _run(code, ["preflight", "paper.tex", "-q"], repo)
+    assert status == 0, err
+    assert not flag.exists()
+    # the same object, and an ordinary exit, does run it (so the check above can fail)
+    _run(f"import pathlib; held = {held}", [], repo)
+    assert flag.exists()
+
+
+@pytest.mark.parametrize("start", [FAST, TYPER], ids=["fast", "typer"])
+def test_a_thread_still_running_is_waited_for_as_at_an_ordinary_exit(tmp_path, start):
     """The exit without teardown is taken only when no thread the interpreter would join is
     left running: such a thread ends its work first."""
     repo = _repo(tmp_path)
     flag = tmp_path / "thread-finished"
     late = f"lambda: (time.sleep(0.5), pathlib.Path({str(flag)!r}).touch())"
-    code = f"import pathlib, threading, time; threading.Thread(target={late}).start(); {FAST}"
+    code = f"import pathlib, threading, time; threading.Thread(target={late}).start(); {start}"
     _, err, status, _ = _run(code, ["preflight", "paper.tex", "-q"], repo)
     assert status == 0, err
     assert flag.exists()
