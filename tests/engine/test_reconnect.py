@@ -17,6 +17,7 @@ from paperlint.engine.steps import reconnect
 from paperlint.lean.compose import discharge_declaration
 from paperlint.records.results import Evidence, ResultRecord, Results, Stage, Verdict
 from paperlint.records.slots import (
+    Audited,
     Discharge,
     Reconnection,
     Reconnections,
@@ -378,3 +379,24 @@ def test_status_why_says_why_a_clause_was_not_reconnected():
     succ = _successor().model_copy(update={"notes": ["re-gated", note]})
     pred = _predecessor(Verdict.VERIFIED_UNCONDITIONAL)
     assert _why(succ, _results(pred, succ)) == [note]
+
+
+def test_the_clauses_read_of_a_work_are_kept_for_that_work_object_only(monkeypatch):
+    """`plan` asks every settled result's clauses at every action (`reconnect._clauses`):
+    they are kept per work object, and a changed work (always a copy) is read anew; past the
+    memo's bound it starts again, and the answers stay right."""
+    pred = _predecessor(Verdict.VERIFIED_UNCONDITIONAL)
+    succ = _successor()
+    for _ in range(2):  # read, then kept
+        assert reconnect.due(succ, _results(pred, succ)) == [DISCHARGE]
+    assert reconnect._CLAUSES[id(succ.work)][0] is succ.work
+    unaudited = succ.with_work(succ.work.with_slot(Audited()))  # the final check cleared
+    assert reconnect.due(unaudited, _results(pred, unaudited)) == []
+    assert reconnect.due(succ, _results(pred, succ)) == [DISCHARGE]
+    monkeypatch.setattr(reconnect, "_KEPT", 2)
+    monkeypatch.setattr(reconnect, "_CLAUSES", {})
+    works = [succ, unaudited, _successor(), _successor(reconnections=[TRIED])]
+    for record in works * 3:
+        expected = [] if record is unaudited else [DISCHARGE]
+        assert reconnect.due(record, _results(pred, record)) == expected
+        assert len(reconnect._CLAUSES) <= 2

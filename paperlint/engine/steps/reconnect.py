@@ -45,6 +45,7 @@ from paperlint.lean.trusted import gate_lock, judgement, read_workspace_json, ve
 from paperlint.lean.verifier import LeanContext
 from paperlint.records.layout import safe_name
 from paperlint.records.modules import discharge_job
+from paperlint.records.outputs import DraftCondition
 from paperlint.records.results import ResultRecord, Results, Stage, Verdict, to_condition
 from paperlint.records.slots import (
     RECONNECT_SCHEMA,
@@ -56,6 +57,7 @@ from paperlint.records.slots import (
     obligations_of,
     reconnections,
 )
+from paperlint.records.work import ResultWork
 
 SUFFIX = "_reconnected"  # the composed declaration's name: the theorem's, with this suffix
 NOTE = "reconnected: "
@@ -64,14 +66,12 @@ NOT_MADE = "reconnection not made: "
 
 def due(record: ResultRecord, results: Results) -> list[Discharge]:
     """The gated clause hypotheses whose predecessor is now verified unconditionally (pure)."""
-    draft = draft_of(record.work)
-    if draft is None or audited(record.work).final is None:
+    clauses = _clauses(record.work)
+    if not clauses:
         return []
     out = []
-    for condition in draft.conditions:
-        if condition.kind != ConditionKind.CLAUSE_UNVERIFIED or not condition.result:
-            continue
-        pred = results.get(condition.result)
+    for condition in clauses:
+        pred = results.get(condition.result or "")
         if pred is None or pred.verdict is not Verdict.VERIFIED_UNCONDITIONAL:
             continue
         name = pred.evidence.lean_name or (
@@ -89,6 +89,32 @@ def due(record: ResultRecord, results: Results) -> list[Discharge]:
     return out
 
 
+def _clauses(work: ResultWork) -> tuple[DraftCondition, ...]:
+    """The clause hypotheses naming a predecessor in the audited standing draft of `work`.
+
+    `plan` asks `revisit` of every settled result for every action it plans, so this is read
+    for the same work over and over: it is kept per work object. A work object is never
+    changed in place (`ResultWork.with_slot` copies), and the entry holds it, so its `id` is
+    not reused while the entry stands. Bounded: past `_KEPT` entries the memo starts again."""
+    kept = _CLAUSES.get(id(work))
+    if kept is not None and kept[0] is work:
+        return kept[1]
+    draft = draft_of(work)
+    found: tuple[DraftCondition, ...] = ()
+    if draft is not None and audited(work).final is not None:
+        found = tuple(
+            c for c in draft.conditions if c.kind == ConditionKind.CLAUSE_UNVERIFIED and c.result
+        )
+    if len(_CLAUSES) >= _KEPT:
+        _CLAUSES.clear()
+    _CLAUSES[id(work)] = (work, found)
+    return found
+
+
+_CLAUSES: dict[int, tuple[ResultWork, tuple[DraftCondition, ...]]] = {}
+_KEPT = 16_384
+
+
 def revisit(record: ResultRecord, results: Results, policy: Policy) -> Action | None:
     """A verified result with a clause its predecessor now proves, not yet tried for it."""
     if record.stage is not Stage.DONE or record.verdict not in (
@@ -97,8 +123,10 @@ def revisit(record: ResultRecord, results: Results, policy: Policy) -> Action | 
     ):
         return None
     wanted = due(record, results)
+    if not wanted:
+        return None
     tried = reconnections(record.work)
-    if not wanted or (tried and tried[-1].discharges == wanted):
+    if tried and tried[-1].discharges == wanted:
         return None
     return Action(kind=ActionKind.RECONNECT, result=record.id)
 
