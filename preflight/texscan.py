@@ -80,7 +80,12 @@ _BRACE_TOKEN = lazyre.pattern(r"\\.|[{}]", re.S)
 _BALANCE_TOKEN = lazyre.pattern(r"\\(?:begin|end|label)\s*\{|\\.|[{}]", re.S)
 _ESCAPE = lazyre.pattern(r"\\.", re.S)
 _INNERMOST = lazyre.pattern(r"\{[^{}]*\}")
+_NOT_BRACE = lazyre.pattern(r"[^{}]+")
+_CLOSES_THEN_OPENS = lazyre.pattern(r"(\}*)(\{*)")
 _PEEL_LEVELS = 32  # deeper than any paper's nesting; past it the token walk decides
+_CHUNK = 1 << 18
+"""Characters peeled at a time: a few copies of one chunk, not of the whole body (a 39.5 MB
+paper's copies were 220 MiB of preflight's peak)."""
 
 
 def unbalanced_braces(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
@@ -88,15 +93,9 @@ def unbalanced_braces(text: str, start: int, end: int) -> tuple[list[int], list[
     nothing, tokenised as `_BRACE_TOKEN` does. The `{` of a `\\begin`, `\\end` or `\\label` is
     counted but not listed: the walk reports a missing `}` there itself (`runaway-argument`).
 
-    Balanced text, the usual case, is told apart at C speed: escapes dropped, innermost groups
-    peeled a level at a time; only text with a brace left over is walked token by token, for
-    the places (timings in docs/preflight.md)."""
-    peeled = _ESCAPE.sub("", text[start:end])
-    for _ in range(_PEEL_LEVELS):
-        peeled, found = _INNERMOST.subn("", peeled)
-        if not found:
-            break
-    if "{" not in peeled and "}" not in peeled:
+    Balanced text, the usual case, is told apart at C speed (`_balanced`); only text that is
+    not is walked token by token, for the places (timings in docs/preflight.md)."""
+    if _balanced(text, start, end):
         return [], []
     opened: list[tuple[int, bool]] = []
     extra: list[int] = []
@@ -112,6 +111,35 @@ def unbalanced_braces(text: str, start: int, end: int) -> tuple[list[int], list[
         elif len(token) > 2:  # `\\begin{`, `\\end{`, `\\label{`; not an escape (`\\{`)
             opened.append((match.end() - 1, False))
     return [at for at, listed in opened if listed], extra
+
+
+def _balanced(text: str, start: int, end: int) -> bool:
+    """Whether every brace of `text[start:end]` is matched (escapes dropped), a chunk at a time:
+    each chunk's escapes dropped and innermost groups peeled a level at a time leaves its
+    unmatched `}`s, then its unmatched `{`s; the `}`s close what the chunks before left open.
+    A chunk ends after a character that is no backslash, where no escape (`\\.`) starts: so
+    no escape spans two chunks, and each is read as the whole would be.
+    False also when a chunk nests deeper than `_PEEL_LEVELS` (the token walk decides)."""
+    depth = 0
+    pos = start
+    while pos < end:
+        stop = min(end, pos + _CHUNK)
+        while pos < stop < end and text[stop - 1] == "\\":
+            stop -= 1
+        if stop == pos:  # nothing but backslashes up to the chunk's end
+            stop = end
+        peeled = _ESCAPE.sub("", text[pos:stop])
+        for _ in range(_PEEL_LEVELS):
+            peeled, found = _INNERMOST.subn("", peeled)
+            if not found:
+                break
+        left = _NOT_BRACE.sub("", peeled)
+        shape = _CLOSES_THEN_OPENS.fullmatch(left)
+        if shape is None or len(shape.group(1)) > depth:
+            return False
+        depth += len(shape.group(2)) - len(shape.group(1))
+        pos = stop
+    return depth == 0
 
 
 def _nested_group(depth: int) -> str:
