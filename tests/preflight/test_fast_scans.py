@@ -491,8 +491,9 @@ def plain_braces(text: str, start: int, end: int) -> tuple[list[int], list[int],
 
 
 @given(
-    st.lists(st.sampled_from(["{", "}", "\\", "\\{", "\\}", "\\\\", "a", "\n", "\\begin{"]))
-    .map("".join),
+    st.lists(st.sampled_from(["{", "}", "\\", "\\{", "\\}", "\\\\", "a", "\n", "\\begin{"])).map(
+        "".join
+    ),
     st.integers(1, 7),
 )
 def test_braces_checked_a_chunk_at_a_time_as_token_by_token(text: str, chunk: int) -> None:
