@@ -46,7 +46,9 @@ with threads (5 processes each, medians). 5 rounds, 2026-12-04 21:30-21:41 (load
 
     Round by round, Ray on the running cluster was 0.989-1.000 x the threads of its round
     (0.997, 1.000, 0.989, 0.996, 0.997); 2 rounds at 21:20, before the exit changed, gave a
-    median of 0.997. Ray's actions cost less than threads' (span 34.10 vs 34.30 s, sum 134.5
+    median of 0.997. Again at 22:20-22:31 (5 rounds, load 0.1-1.5, after `plan`'s scan of
+    settled results got cheaper): threads 34.81 s, Ray on the running cluster 34.68 s = 0.996 x
+    (rounds 0.987, 0.996, 0.996, 0.989, 0.999), from cold 36.38 s = 1.045 x. Ray's actions cost less than threads' (span 34.10 vs 34.30 s, sum 134.5
     vs 135.8 s: per action 8 ms above the replays' latencies against 13 ms, the threads
     sharing one interpreter with the driver's commits); outside them it is level with threads
     (0.51 vs 0.47 s). The margin is small: 0.4 % of the wall time, and round to round the
