@@ -48,12 +48,15 @@ with threads (5 processes each, medians). 5 rounds, 2026-12-04 21:30-21:41 (load
     (0.997, 1.000, 0.989, 0.996, 0.997); 2 rounds at 21:20, before the exit changed, gave a
     median of 0.997. Again at 22:20-22:31 (5 rounds, load 0.1-1.5, after `plan`'s scan of
     settled results got cheaper): threads 34.81 s, Ray on the running cluster 34.68 s = 0.996 x
-    (rounds 0.987, 0.996, 0.996, 0.989, 0.999), from cold 36.38 s = 1.045 x. Ray's actions cost less than threads' (span 34.10 vs 34.30 s, sum 134.5
-    vs 135.8 s: per action 8 ms above the replays' latencies against 13 ms, the threads
-    sharing one interpreter with the driver's commits); outside them it is level with threads
-    (0.51 vs 0.47 s). The margin is small: 0.4 % of the wall time, and round to round the
-    ratio moves by about as much. From cold, 1.046 x (the first actions wait for 4 actor
-    processes to start on 2 cores).
+    (rounds 0.987, 0.996, 0.996, 0.989, 0.999), from cold 36.38 s = 1.045 x.
+    Where the difference lies: the replays' latencies sum to 132.0 s (counted); an action
+    costs about 14 ms above them either way (an actor's own clock: 0.454 s an action; the
+    `sum` column of Ray is lower only because the driver stamps a chained action's start and
+    end as it commits them). Ray gains its span (34.10 vs 34.30 s) by not going through the
+    driver between a result's steps (threads wait ~3 ms for the commit and the planning each
+    time); outside the actions it is level with threads (0.51 vs 0.47 s). The margin is small:
+    0.4 % of the wall time, and round to round the ratio moves by about as much. From cold,
+    1.046 x (the first actions wait for 4 actor processes to start on 2 cores).
     Earlier on 2026-12-04 (16:25-17:27, 13 rounds, the process's teardown still in the
     wall time): on the running cluster 0.999, 1.002 and 1.013 x; before a result's chain of
     steps ran in one call (00:49, 01:50), 1.016 and 1.020 x. Runs on a loaded machine (load

@@ -49,6 +49,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "paperlint"))
 os.environ["PAPERLINT_DATA_DIR"] = tempfile.mkdtemp(prefix="paperlint-test-data-")
 # Nor is the real user's config read: the user config folder is an empty one of the session's.
 os.environ["PAPERLINT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="paperlint-test-config-")
+# Every command a test starts ends with INTERNAL if it left a file open for writing: its exit
+# without teardown would lose the file's buffered tail (`paperlint.cli.boundary.CHECK_EXIT`).
+os.environ["PAPERLINT_CHECK_EXIT"] = "1"
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,7 @@ from typer.core import TyperArgument, TyperOption
 
 from paperlint.cli import boundary, fast
 from paperlint.cli.root import command
+from paperlint.exitcodes import ExitCode
 from tests.cli.papers import CLEAN, DUPLICATE
 
 # A paper with a duplicate label (7:12) and a reference to an undefined one.
@@ -406,6 +407,22 @@ def test_both_paths_leave_without_the_teardown(tmp_path, start):
     # the same object, and an ordinary exit, does run it (so the check above can fail)
     _run(f"import pathlib; held = {held}", [], repo)
     assert flag.exists()
+
+
+@pytest.mark.parametrize("start", [FAST, TYPER], ids=["fast", "typer"])
+def test_a_file_left_open_for_writing_fails_the_command_under_the_suite(tmp_path, start):
+    """The exit without teardown loses what a file left open holds in its buffer: under the
+    suite (`PAPERLINT_CHECK_EXIT`, set for every test) the command says which file and ends
+    with INTERNAL, so any test of a command that leaks one fails."""
+    repo = _repo(tmp_path)
+    leaked = tmp_path / "leaked.txt"
+    code = f"f = open({str(leaked)!r}, 'w'); f.write('tail'); {start}"
+    out, err, status, _ = _run(code, ["preflight", "paper.tex", "-q"], repo)
+    assert status == ExitCode.INTERNAL, (out, err)
+    assert f"still open for writing at exit: ['{leaked}']" in err
+    assert leaked.read_text() == ""  # what the exit lost: why it is a defect
+    closed = f"open({str(leaked)!r}, 'w').close(); {start}"
+    assert _run(closed, ["preflight", "paper.tex", "-q"], repo)[2] == 0
 
 
 @pytest.mark.parametrize("start", [FAST, TYPER], ids=["fast", "typer"])
