@@ -3,6 +3,7 @@ the engine composes in Lean, and the replayed example end to end (fixtures/recon
 answers hand-authored, Lean answers hand-written by scripts/author_lean_replay.py; no model and
 no Lean were run)."""
 
+import gc
 import json
 from pathlib import Path
 
@@ -381,22 +382,20 @@ def test_status_why_says_why_a_clause_was_not_reconnected():
     assert _why(succ, _results(pred, succ)) == [note]
 
 
-def test_the_clauses_read_of_a_work_are_kept_for_that_work_object_only(monkeypatch):
+def test_the_clauses_read_of_a_work_are_kept_for_that_work_object_only():
     """`plan` asks every settled result's clauses at every action (`reconnect._clauses`):
-    they are kept per work object, and a changed work (always a copy) is read anew; past the
-    memo's bound it starts again, and the answers stay right."""
+    they are kept per work object while it lives, and a changed work (always a copy) is read
+    anew; an entry goes with its work, so the memo keeps no work alive."""
     pred = _predecessor(Verdict.VERIFIED_UNCONDITIONAL)
     succ = _successor()
     for _ in range(2):  # read, then kept
         assert reconnect.due(succ, _results(pred, succ)) == [DISCHARGE]
-    assert reconnect._CLAUSES[id(succ.work)][0] is succ.work
+    assert reconnect._CLAUSES[id(succ.work)][0]() is succ.work
     unaudited = succ.with_work(succ.work.with_slot(Audited()))  # the final check cleared
     assert reconnect.due(unaudited, _results(pred, unaudited)) == []
     assert reconnect.due(succ, _results(pred, succ)) == [DISCHARGE]
-    monkeypatch.setattr(reconnect, "_KEPT", 2)
-    monkeypatch.setattr(reconnect, "_CLAUSES", {})
-    works = [succ, unaudited, _successor(), _successor(reconnections=[TRIED])]
-    for record in works * 3:
-        expected = [] if record is unaudited else [DISCHARGE]
-        assert reconnect.due(record, _results(pred, record)) == expected
-        assert len(reconnect._CLAUSES) <= 2
+    gone = id(unaudited.work)
+    assert gone in reconnect._CLAUSES
+    del unaudited
+    gc.collect()
+    assert gone not in reconnect._CLAUSES

@@ -20,6 +20,7 @@ proceeds on a clause when the predecessor ended without a verdict that a depende
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -93,11 +94,12 @@ def _clauses(work: ResultWork) -> tuple[DraftCondition, ...]:
     """The clause hypotheses naming a predecessor in the audited standing draft of `work`.
 
     `plan` asks `revisit` of every settled result for every action it plans, so this is read
-    for the same work over and over: it is kept per work object. A work object is never
-    changed in place (`ResultWork.with_slot` copies), and the entry holds it, so its `id` is
-    not reused while the entry stands. Bounded: past `_KEPT` entries the memo starts again."""
+    for the same work over and over: it is kept per work object, for as long as that object
+    lives. A work object is never changed in place (`ResultWork.with_slot` copies); its entry
+    holds it weakly and goes when it does, so the memo keeps nothing alive (a batch, the MCP
+    server) and an `id` is not reused while its entry stands."""
     kept = _CLAUSES.get(id(work))
-    if kept is not None and kept[0] is work:
+    if kept is not None and kept[0]() is work:
         return kept[1]
     draft = draft_of(work)
     found: tuple[DraftCondition, ...] = ()
@@ -105,14 +107,15 @@ def _clauses(work: ResultWork) -> tuple[DraftCondition, ...]:
         found = tuple(
             c for c in draft.conditions if c.kind == ConditionKind.CLAUSE_UNVERIFIED and c.result
         )
-    if len(_CLAUSES) >= _KEPT:
-        _CLAUSES.clear()
-    _CLAUSES[id(work)] = (work, found)
+
+    def forget(_: weakref.ref[ResultWork], key: int = id(work)) -> None:
+        _CLAUSES.pop(key, None)
+
+    _CLAUSES[id(work)] = (weakref.ref(work, forget), found)
     return found
 
 
-_CLAUSES: dict[int, tuple[ResultWork, tuple[DraftCondition, ...]]] = {}
-_KEPT = 16_384
+_CLAUSES: dict[int, tuple[weakref.ref[ResultWork], tuple[DraftCondition, ...]]] = {}
 
 
 def revisit(record: ResultRecord, results: Results, policy: Policy) -> Action | None:
