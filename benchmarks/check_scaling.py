@@ -24,6 +24,10 @@ Measured on the 2-core development machine, 2026-12-04 22:15-22:45, one run a si
             cpu   2.21    4.49   10.79   27.18   1.21
     after:  wall  3.72    7.27   14.74   32.65   1.05
             cpu   2.35    5.05   11.17   23.63   1.11
+    again:  wall  3.10    6.22   12.56   29.80   1.09   (memo held weakly since)
+            cpu   2.07    4.26    9.01   21.22   1.12
+    again:  wall  3.53    6.27   13.47   31.65   1.05
+            cpu   2.57    4.62   10.10   22.74   1.05
 
 "after": `plan` no longer reads every settled result's clause conditions anew for every
 action it plans (`reconnect._clauses`, kept per work object); at 480 results its scans took
