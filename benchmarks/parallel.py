@@ -48,7 +48,9 @@ with threads (5 processes each, medians). 5 rounds, 2026-12-04 21:30-21:41 (load
     (0.997, 1.000, 0.989, 0.996, 0.997); 2 rounds at 21:20, before the exit changed, gave a
     median of 0.997. Again at 22:20-22:31 (5 rounds, load 0.1-1.5, after `plan`'s scan of
     settled results got cheaper): threads 34.81 s, Ray on the running cluster 34.68 s = 0.996 x
-    (rounds 0.987, 0.996, 0.996, 0.989, 0.999), from cold 36.38 s = 1.045 x.
+    (rounds 0.987, 0.996, 0.996, 0.989, 0.999), from cold 36.38 s = 1.045 x. A third time at
+    22:51-23:01: threads 34.77 s, running cluster 34.65 s = 0.996 x (rounds 0.995, 0.997,
+    0.996, 1.010 at load 0.9, 0.995), from cold 1.041 x.
     Where the difference lies: the replays' latencies sum to 132.0 s (counted); an action
     costs about 14 ms above them either way (an actor's own clock: 0.454 s an action; the
     `sum` column of Ray is lower only because the driver stamps a chained action's start and
