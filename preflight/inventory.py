@@ -198,10 +198,12 @@ def _brace_problems(flat: FlatSource) -> list[Problem]:
     marks = list(_DOCUMENT.finditer(flat.text))
     if len(marks) < 2 or not marks[0].group(0).startswith("\\begin"):
         return []  # no document body to balance (plain TeX, a fragment)
-    unclosed, extra = texscan.unbalanced_braces(flat.text, marks[0].end(), marks[-1].start())
+    unclosed, extra = texscan.unbalanced_braces(
+        flat.text, marks[0].end(), marks[-1].start(), limit=5
+    )
     return [
-        *(Problem(at, "error", "unbalanced-brace", _UNCLOSED) for at in unclosed[:5]),
-        *(Problem(at, "error", "unbalanced-brace", _EXTRA) for at in extra[:5]),
+        *(Problem(at, "error", "unbalanced-brace", _UNCLOSED) for at in unclosed),
+        *(Problem(at, "error", "unbalanced-brace", _EXTRA) for at in extra),
     ]
 
 

@@ -88,29 +88,46 @@ _CHUNK = 1 << 18
 paper's copies were 220 MiB of preflight's peak)."""
 
 
-def unbalanced_braces(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
-    """In `text[start:end]`: the offset of each `{` never closed, and of each `}` that closes
-    nothing, tokenised as `_BRACE_TOKEN` does. The `{` of a `\\begin`, `\\end` or `\\label` is
-    counted but not listed: the walk reports a missing `}` there itself (`runaway-argument`).
+def unbalanced_braces(text: str, start: int, end: int, limit: int) -> tuple[list[int], list[int]]:
+    """In `text[start:end]`: the offsets of the first `limit` `{` never closed, and of the first
+    `limit` `}` that close nothing, tokenised as `_BRACE_TOKEN` does. The `{` of a `\\begin`,
+    `\\end` or `\\label` is counted but not listed: the walk reports a missing `}` there itself
+    (`runaway-argument`).
 
     Balanced text, the usual case, is told apart at C speed (`_balanced`); only text that is
-    not is walked token by token, for the places (timings in docs/preflight.md)."""
+    not is walked token by token, for the places (timings in docs/preflight.md). The walk keeps
+    the places of the `_KEPT_OPEN` outermost open braces only, and counts those above them: a
+    file of ten million `{` took 1.1 GB keeping them all. So a never-closed `{` above that
+    many unclosed `\\begin{` is counted, not listed."""
     if _balanced(text, start, end):
         return [], []
-    opened: list[tuple[int, bool]] = []
+    kept: list[tuple[int, bool]] = []  # the outermost open braces, outermost first
+    above = 0  # open braces above those
     extra: list[int] = []
     for match in _BALANCE_TOKEN.finditer(text, start, end):
         token = match.group(0)
-        if token == "{":
-            opened.append((match.start(), True))
-        elif token == "}":
-            if opened:
-                opened.pop()
-            else:
+        if token == "}":
+            if above:
+                above -= 1
+            elif kept:
+                kept.pop()
+            elif len(extra) < limit:
                 extra.append(match.start())
+            continue
+        if token == "{":
+            opened = (match.start(), True)
         elif len(token) > 2:  # `\\begin{`, `\\end{`, `\\label{`; not an escape (`\\{`)
-            opened.append((match.end() - 1, False))
-    return [at for at, listed in opened if listed], extra
+            opened = (match.end() - 1, False)
+        else:
+            continue
+        if above or len(kept) >= _KEPT_OPEN:
+            above += 1
+        else:
+            kept.append(opened)
+    return [at for at, listed in kept if listed][:limit], extra
+
+
+_KEPT_OPEN = 4096
 
 
 def _balanced(text: str, start: int, end: int) -> bool:

@@ -467,9 +467,9 @@ def test_counter_templates_read_as_token_by_token(template: str, chapter: int) -
             assert got == counters.expand(template, depth)
 
 
-def plain_braces(text: str, start: int, end: int) -> tuple[list[int], list[int], bool]:
-    """The brace check token by token (the oracle): the unclosed `{` listed, the `}` closing
-    nothing, and whether every brace, a `\\begin{`'s included, is matched."""
+def plain_braces(text: str, start: int, end: int) -> tuple[list[tuple[int, bool]], list[int]]:
+    """The brace check token by token (the oracle): every brace left open, outermost first,
+    with whether it is listed (not a `\\begin{`'s), and every `}` closing nothing."""
     opened: list[tuple[int, bool]] = []
     extra: list[int] = []
     i = start
@@ -487,7 +487,7 @@ def plain_braces(text: str, start: int, end: int) -> tuple[list[int], list[int],
             else:
                 extra.append(i)
         i += 1
-    return [at for at, listed in opened if listed], extra, not opened and not extra
+    return opened, extra
 
 
 @given(
@@ -495,19 +495,27 @@ def plain_braces(text: str, start: int, end: int) -> tuple[list[int], list[int],
         "".join
     ),
     st.integers(1, 7),
+    st.integers(0, 4),
+    st.integers(1, 4),
 )
-def test_braces_checked_a_chunk_at_a_time_as_token_by_token(text: str, chunk: int) -> None:
+def test_braces_checked_a_chunk_at_a_time_as_token_by_token(
+    text: str, chunk: int, limit: int, kept: int
+) -> None:
     """The brace check in chunks of a few characters (a backslash at a chunk's end moves the
     end back) agrees with the token walk over the whole: whether all is balanced, and where
-    it is not."""
-    old = texscan._CHUNK
+    it is not: the first `limit` of each kind, the open ones among the `kept` outermost."""
+    old = texscan._CHUNK, texscan._KEPT_OPEN
     texscan._CHUNK = chunk
     try:
-        unclosed, extra, balanced = plain_braces(text, 0, len(text))
-        assert texscan._balanced(text, 0, len(text)) is balanced
-        assert texscan.unbalanced_braces(text, 0, len(text)) == (unclosed, extra)
+        opened, extra = plain_braces(text, 0, len(text))
+        assert texscan._balanced(text, 0, len(text)) is (not opened and not extra)
+        want = [at for at, listed in opened if listed][:limit], extra[:limit]
+        assert texscan.unbalanced_braces(text, 0, len(text), limit) == want
+        texscan._KEPT_OPEN = kept
+        want = [at for at, listed in opened[:kept] if listed][:limit], extra[:limit]
+        assert texscan.unbalanced_braces(text, 0, len(text), limit) == want
     finally:
-        texscan._CHUNK = old
+        texscan._CHUNK, texscan._KEPT_OPEN = old
 
 
 def test_braces_are_checked_without_copying_the_whole_body() -> None:
@@ -519,8 +527,25 @@ def test_braces_are_checked_without_copying_the_whole_body() -> None:
     body = "\\section{A} text {\\em b} and $\\{x\\}$.\n" * 200_000  # 7.6 MB
     tracemalloc.start()
     try:
-        assert texscan.unbalanced_braces(body, 0, len(body)) == ([], [])
+        assert texscan.unbalanced_braces(body, 0, len(body), 5) == ([], [])
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < len(body) / 2, peak  # one copy of the body alone would be len(body)
+
+
+def test_open_braces_past_a_few_thousand_are_counted_not_kept():
+    """A body of nothing but `{` (hostile): the walk keeps the places of the outermost
+    `_KEPT_OPEN` and counts the rest (keeping them all, ten million took 1.1 GB)."""
+    import tracemalloc
+
+    body = "{" * 300_000 + "}" * 10
+    tracemalloc.start()
+    try:
+        unclosed, extra = texscan.unbalanced_braces(body, 0, len(body), 5)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (unclosed, extra) == ([0, 1, 2, 3, 4], [])
+    # a few copies of a chunk (`_balanced`); the places of all would be ~25 MB
+    assert peak < 8 * texscan._CHUNK, peak
