@@ -197,15 +197,12 @@ def expand_macros(body: str, expanders: dict[str, str]) -> str:
     """Expand the user macros that tag or step counters (e.g. `\\numberthis`)."""
     if not expanders or "\\" not in body:
         return body
-    if len(expanders) > _FEW:
+    if texscan.calls_none(body, expanders):
+        return body
+    if len(expanders) > texscan.FEW_NAMES:
         return _CALL.sub(lambda m: expanders.get(m.group(1), m.group(0)), body)
-    if not any("\\" + name in body for name in expanders):
-        return body  # none is called (a plain substring test, far cheaper than the regex)
     calls = _calls_of(tuple(sorted(expanders)))
     return body if calls is None else calls.sub(lambda m: expanders[m.group(1)], body)
-
-
-_FEW = 32  # macros few enough to look for one by one
 
 
 @functools.lru_cache(maxsize=256)

@@ -139,7 +139,9 @@ def _load() -> dict[tuple[str, int], Program]:
 
 def _save() -> None:
     """Add the programs made in this process to the file (as one atomic replace; a process
-    that saves at the same time may lose its additions, never the file)."""
+    that saves at the same time may lose its additions, never the file). Not through
+    `paperlint.store`'s atomic write: that module imports pydantic, which preflight's path
+    does not, and scrubs what it writes of API keys, which this binary file holds none of."""
     import marshal
     import os
 

@@ -7,6 +7,7 @@ Positions are offsets into one string; every function is pure and never raises o
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from paperlint.preflight import lazyre
 
@@ -83,6 +84,7 @@ _INNERMOST = lazyre.pattern(r"\{[^{}]*\}")
 _NOT_BRACE = lazyre.pattern(r"[^{}]+")
 _CLOSES_THEN_OPENS = lazyre.pattern(r"(\}*)(\{*)")
 _PEEL_LEVELS = 32  # deeper than any paper's nesting; past it the token walk decides
+_KEPT_OPEN = 4096  # open braces whose places `unbalanced_braces` keeps (the outermost)
 _CHUNK = 1 << 18
 """Characters peeled at a time: a few copies of one chunk, not of the whole body (a 39.5 MB
 paper's copies were 220 MiB of preflight's peak)."""
@@ -125,9 +127,6 @@ def unbalanced_braces(text: str, start: int, end: int, limit: int) -> tuple[list
         else:
             kept.append(opened)
     return [at for at, listed in kept if listed][:limit], extra
-
-
-_KEPT_OPEN = 4096
 
 
 def _balanced(text: str, start: int, end: int) -> bool:
@@ -204,6 +203,16 @@ def read_optional(text: str, pos: int, *, newline: bool = True) -> tuple[str, in
 
 
 _OPTIONAL_STOP = lazyre.pattern(r"[\\{}\]\n]")
+
+
+def calls_none(body: str, names: Collection[str]) -> bool:
+    """Whether `body` surely calls none of the macros `names` (without their backslash): they
+    are at most `FEW_NAMES` and no `\\name` is in it. Plain substring tests, far cheaper than a
+    regex over the body; False says nothing (many names, or one of them appears)."""
+    return len(names) <= FEW_NAMES and not any("\\" + name in body for name in names)
+
+
+FEW_NAMES = 32  # macros few enough to look for one by one
 
 
 def read_star(text: str, pos: int) -> tuple[bool, int]:
